@@ -1,0 +1,38 @@
+# Shared by ./play and ./check: installs missing Debian/Ubuntu packages (with sudo when not
+# root) and points cargo at a target directory outside the clone, so builds stay warm.
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/dicetable/target}"
+
+# Bevy's Linux build dependencies.
+BEVY_PACKAGES="pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev"
+# A virtual display and Mesa's software Vulkan, for windows on machines without a display or GPU.
+HEADLESS_PACKAGES="xvfb xauth mesa-vulkan-drivers libvulkan1"
+
+ensure_packages() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        echo "note: not a Debian/Ubuntu system; make sure these are installed: $*" >&2
+        return 0
+    fi
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "installing: ${missing[*]}" >&2
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo="sudo"
+        else
+            echo "error: need root or sudo to install: ${missing[*]}" >&2
+            return 1
+        fi
+    fi
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# True when a window can be shown without Xvfb.
+has_display() {
+    [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]
+}

@@ -1,0 +1,294 @@
+//! `dicetable odds`: exact odds of a notation or of a ruleset's action, as a table or JSON.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+
+use crate::rules::engine::{AnyAction, Rulebook};
+use crate::rules::notation::Notation;
+use crate::rules::{Dist, Odds, Prob, RulesetId};
+
+/// Arguments of `odds`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  dicetable odds \"4d6kh3\"\n  dicetable odds \"2d20kh1+5>=15\" --json\n  dicetable odds --ruleset open-d6 --action '(roll: Standard, skill: 10, difficulty: 13)'"
+)]
+pub struct OddsArgs {
+    /// Dice notation, e.g. "3d6+2>=12" (or give --ruleset and --action).
+    pub notation: Option<String>,
+    /// A ruleset id: d4-pool, action-dice, step-dice, open-d6, d20-check.
+    #[arg(long, value_parser = super::parse_ruleset)]
+    pub ruleset: Option<RulesetId>,
+    /// The action, in the ruleset's RON form (see the README); default: the ruleset's example.
+    #[arg(long)]
+    pub action: Option<String>,
+    /// A folder of rule files to use instead of the shipped ones (<id>.ron each).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The odds asked for, with a title.
+struct Report {
+    title: String,
+    odds: Odds,
+}
+
+fn compute(args: &OddsArgs) -> Result<Report, String> {
+    match (&args.notation, args.ruleset) {
+        (Some(_), Some(_)) => {
+            Err("give either a notation or --ruleset with --action, not both".into())
+        }
+        (None, None) => Err(
+            "give a notation (dicetable odds \"2d6+3\") or --ruleset <ID> --action '<RON>'".into(),
+        ),
+        (Some(text), None) => {
+            if args.action.is_some() {
+                return Err("--action goes with --ruleset".into());
+            }
+            let notation = Notation::parse(text).map_err(|e| e.to_string())?;
+            let distribution = notation.distribution();
+            let mut odds = Odds::of("total", distribution);
+            if let (Some(c), Some(p)) = (notation.comparison, notation.p_success()) {
+                odds = odds
+                    .class("success", p.clone())
+                    .class("failure", p.complement());
+                odds.p_success = Some(p);
+                odds.target = Some(c.target);
+            }
+            Ok(Report {
+                title: notation.source().to_string(),
+                odds,
+            })
+        }
+        (None, Some(id)) => {
+            let book = match &args.rules {
+                Some(dir) => Rulebook::load_dir(dir),
+                None => Rulebook::builtin(),
+            }
+            .map_err(|e| e.to_string())?;
+            let text = args.action.as_deref().unwrap_or(AnyAction::example(id));
+            let action = AnyAction::parse(id, text).map_err(|e| e.to_string())?;
+            let odds = action.odds(&book)?;
+            let mut title = format!("{id} {}", text.trim());
+            if let Err(why) = action.check(&book) {
+                title.push_str(&format!("\n(not allowed now: {why})"));
+            }
+            Ok(Report { title, odds })
+        }
+    }
+}
+
+/// Runs `odds`.
+pub fn run(args: &OddsArgs) -> ExitCode {
+    match compute(args) {
+        Ok(report) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&to_json(&report)).unwrap_or_default()
+                );
+            } else {
+                print!("{}", to_text(&report));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn prob_json(p: &Prob) -> Value {
+    json!({ "p": p.to_f64(), "exact": p.exact() })
+}
+
+fn distribution_json(d: &Dist) -> Value {
+    Value::Array(
+        d.probabilities()
+            .iter()
+            .map(|(v, p)| json!({ "value": v, "p": p.to_f64(), "exact": p.exact() }))
+            .collect(),
+    )
+}
+
+fn to_json(r: &Report) -> Value {
+    let o = &r.odds;
+    let mut out = json!({
+        "title": r.title,
+        "measure": o.measure,
+        "distribution": distribution_json(&o.distribution),
+        "mean": o.distribution.mean(),
+        "truncated": prob_json(&o.distribution.truncated()),
+        "classes": o.classes.iter().map(|(n, p)| (n.clone(), prob_json(p))).collect::<serde_json::Map<_, _>>(),
+    });
+    if let Some(p) = &o.p_success {
+        out["p_success"] = json!(p.to_f64());
+        out["exact_success"] = json!(p.exact());
+    }
+    if let Some(t) = o.target {
+        out["target"] = json!(t);
+    }
+    if let Some((name, d)) = &o.secondary {
+        out[name.as_str()] = json!({ "distribution": distribution_json(d), "mean": d.mean() });
+    }
+    out
+}
+
+/// Rows smaller than this are summarised in the text table (JSON lists every value).
+const SHOWN_AT_LEAST: f64 = 1e-6;
+
+fn distribution_text(measure: &str, d: &Dist, target: Option<i64>) -> String {
+    let rows = d.probabilities();
+    let top = rows
+        .iter()
+        .map(|(_, p)| p.to_f64())
+        .fold(0.0, f64::max)
+        .max(1e-300);
+    let mut out = format!("{measure:>8}  {:>9}  {:<22} \n", "chance", "exact");
+    let mut hidden = 0;
+    for (v, p) in &rows {
+        let f = p.to_f64();
+        if f < SHOWN_AT_LEAST {
+            hidden += 1;
+            continue;
+        }
+        let bar = "█".repeat(((f / top) * 40.0).round() as usize);
+        let mark = if Some(*v) == target { "◀ target" } else { "" };
+        let exact = p.exact();
+        let exact = if exact.len() > 22 {
+            "(long fraction: --json)".to_string()
+        } else {
+            exact
+        };
+        out.push_str(&format!(
+            "{v:>8}  {:>8.4}%  {exact:<22} {bar} {mark}\n",
+            f * 100.0
+        ));
+    }
+    if hidden > 0 {
+        out.push_str(&format!(
+            "          ... and {hidden} more values, each below {:.4}%\n",
+            SHOWN_AT_LEAST * 100.0
+        ));
+    }
+    out
+}
+
+fn to_text(r: &Report) -> String {
+    let o = &r.odds;
+    let mut out = format!("odds of {}\n\n", r.title);
+    out.push_str(&distribution_text(&o.measure, &o.distribution, o.target));
+    out.push_str(&format!("\nmean {:.4}\n", o.distribution.mean()));
+    let cut = o.distribution.truncated();
+    if cut != Prob::zero() {
+        out.push_str(&format!(
+            "open-ended dice truncated: {:.3e} of the mass is beyond the table\n",
+            cut.to_f64()
+        ));
+    }
+    if let Some(p) = &o.p_success {
+        out.push_str(&format!(
+            "\nchance of success: {:.2}% ({})\n",
+            p.to_f64() * 100.0,
+            short_exact(p)
+        ));
+    }
+    if !o.classes.is_empty() {
+        out.push_str("\noutcome classes:\n");
+        for (name, p) in &o.classes {
+            out.push_str(&format!(
+                "  {name:<24} {:>9.4}%  {}\n",
+                p.to_f64() * 100.0,
+                short_exact(p)
+            ));
+        }
+    }
+    if let Some((name, d)) = &o.secondary {
+        out.push('\n');
+        out.push_str(&distribution_text(name, d, None));
+        out.push_str(&format!("mean {name} {:.4}\n", d.mean()));
+    }
+    out
+}
+
+fn short_exact(p: &Prob) -> String {
+    let e = p.exact();
+    if e.len() > 40 {
+        format!("{}… (--json for the whole fraction)", &e[..40])
+    } else {
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(notation: Option<&str>, ruleset: Option<RulesetId>, action: Option<&str>) -> OddsArgs {
+        OddsArgs {
+            notation: notation.map(String::from),
+            ruleset,
+            action: action.map(String::from),
+            rules: None,
+            json: true,
+        }
+    }
+
+    #[test]
+    fn notation_json_has_the_contract_fields() {
+        let r = compute(&args(Some("2d6>=8"), None, None)).expect("odds");
+        let j = to_json(&r);
+        // 2d6 >= 8: 15/36 = 5/12.
+        assert_eq!(j["exact_success"], "5/12");
+        assert_eq!(
+            j["distribution"][0],
+            json!({"value": 2, "p": 1.0 / 36.0, "exact": "1/36"})
+        );
+        assert_eq!(j["mean"], 7.0);
+        assert_eq!(j["classes"]["failure"]["exact"], "7/12");
+    }
+
+    #[test]
+    fn ruleset_json_has_classes_by_name() {
+        let r = compute(&args(
+            None,
+            Some(RulesetId::D20Check),
+            Some("(proficiency: 3, modifier: 2, dc: 15, edge: Advantage)"),
+        ))
+        .expect("odds");
+        let j = to_json(&r);
+        assert_eq!(j["exact_success"], "319/400");
+        assert_eq!(j["classes"]["critical failure"]["exact"], "1/400");
+        assert!(j["performance"]["distribution"].is_array());
+    }
+
+    #[test]
+    fn errors_are_messages() {
+        assert!(compute(&args(None, None, None)).is_err());
+        let e = compute(&args(Some("2d6+"), None, None))
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("character 5"), "{e}");
+        let e = compute(&args(
+            None,
+            Some(RulesetId::StepDice),
+            Some("(ability: [\"d7\"], difficulty: \"Hard\")"),
+        ))
+        .err()
+        .unwrap_or_default();
+        assert!(e.contains("d7"), "{e}");
+    }
+
+    #[test]
+    fn text_table_marks_the_target() {
+        let r = compute(&args(Some("d6>=4"), None, None)).expect("odds");
+        let t = to_text(&r);
+        assert!(t.contains("◀ target"));
+        assert!(t.contains("chance of success: 50.00% (1/2)"), "{t}");
+    }
+}

@@ -1,0 +1,78 @@
+//! dicetable: a 3D tabletop dice simulator. Physically thrown dice, the face they settle on
+//! read as the result, and five action-resolution systems applied in full, with exact odds.
+//!
+//! The shape of the program is in `DESIGN.md`: `rules` is plain Rust (no Bevy), `physics`
+//! throws and settles, `table` and its overlays glue them into the window app.
+
+pub mod cli;
+pub mod physics;
+pub mod rules;
+mod table;
+mod third_party;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+/// What `dicetable play` was asked to do beyond opening the table.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PlayOptions {
+    /// Save a PNG of the window to this path...
+    pub screenshot: Option<PathBuf>,
+    /// ...after this many frames, then exit (also without a screenshot).
+    pub exit_after_frames: Option<u32>,
+    /// Window size in logical pixels.
+    pub window_size: (u32, u32),
+}
+
+/// The one ordering of the app's per-frame work: input, throws, physics bookkeeping, reading
+/// faces, applying outcomes, drawing overlays.
+#[derive(SystemSet, Debug, Clone, Copy, Eq, PartialEq, Hash, PartialOrd, Ord)]
+pub enum AppSystems {
+    /// Keyboard, mouse and UI requests.
+    ReadInput,
+    /// Turning requests into throws.
+    Throw,
+    /// Watching the dice settle.
+    Settle,
+    /// Reading settled faces into results.
+    ReadFaces,
+    /// Applying results to the table state.
+    ApplyOutcome,
+    /// Updating what is shown.
+    Present,
+}
+
+/// The window app: the table, its camera and lights, and the capture hooks.
+pub struct AppPlugin {
+    /// Options from the command line.
+    pub options: PlayOptions,
+}
+
+impl Plugin for AppPlugin {
+    fn build(&self, app: &mut App) {
+        let (width, height) = self.options.window_size;
+        app.add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "dicetable".into(),
+                resolution: (width, height).into(),
+                ..default()
+            }),
+            ..default()
+        }));
+        app.configure_sets(
+            Update,
+            (
+                AppSystems::ReadInput,
+                AppSystems::Throw,
+                AppSystems::Settle,
+                AppSystems::ReadFaces,
+                AppSystems::ApplyOutcome,
+                AppSystems::Present,
+            )
+                .chain(),
+        );
+        app.insert_resource(self.options.clone());
+        app.add_plugins((third_party::plugin, table::plugin));
+    }
+}

@@ -1,0 +1,3 @@
+//! Throwing and settling: the tray, seeded throws, settled and cocked dice.
+
+pub mod tray;

@@ -1,0 +1,929 @@
+//! `d20-check`: d20 + proficiency + modifiers against a DC (advantage keeps the higher of two
+//! d20, disadvantage the lower; natural 20 and 1 are critical). Resource dice step down a chain
+//! on 1-2. Sides roll 1d6 + their lowest proficiency for who declares first.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Die, DieRole, Dist, Odds, Outcome, Prob, RollPlan, Step};
+
+/// The settings and tables of `assets/rules/d20-check.ron`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// Named difficulties and their target numbers.
+    pub dc_table: Vec<(String, i64)>,
+    /// The GM's DC modifier range.
+    pub gm_modifier: (i64, i64),
+    /// Lowest DC; reaching it makes the action mundane.
+    pub dc_min: i64,
+    /// Highest DC; reaching it makes the action improbable.
+    pub dc_max: i64,
+    /// The DC of Play the Odds on a mundane action.
+    pub play_the_odds_dc: i64,
+    /// Performance of a mundane action without a roll.
+    pub mundane_performance: i64,
+    /// The resource dice chain, lowest first.
+    pub resource_chain: Vec<Die>,
+    /// A resource roll at or below this steps the die down.
+    pub resource_step_on: u32,
+    /// The initiative die of each side.
+    pub initiative_die: Die,
+}
+
+/// Advantage, disadvantage, or neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edge {
+    /// One d20.
+    #[default]
+    None,
+    /// Two d20, the higher counts.
+    Advantage,
+    /// Two d20, the lower counts.
+    Disadvantage,
+}
+
+impl Edge {
+    /// Advantage and disadvantage at once cancel.
+    pub fn from_flags(advantage: bool, disadvantage: bool) -> Edge {
+        match (advantage, disadvantage) {
+            (true, false) => Edge::Advantage,
+            (false, true) => Edge::Disadvantage,
+            _ => Edge::None,
+        }
+    }
+
+    fn d20(self) -> Dist {
+        match self {
+            Edge::None => Dist::die(20),
+            Edge::Advantage => Dist::die(20).keep_highest(2, 1),
+            Edge::Disadvantage => Dist::die(20).keep_lowest(2, 1),
+        }
+    }
+}
+
+/// A check `(proficiency: 3, modifier: 2, dc: 15, edge: Advantage)`, or a resource die use
+/// `(resource: "d8")`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    /// Proficiency bonus.
+    #[serde(default)]
+    pub proficiency: i64,
+    /// Ability modifier and other bonuses.
+    #[serde(default)]
+    pub modifier: i64,
+    /// The DC as a number.
+    #[serde(default)]
+    pub dc: Option<i64>,
+    /// The DC by the table's name ("Risky"), with `gm_modifier`.
+    #[serde(default)]
+    pub difficulty: Option<String>,
+    /// The GM's modifier to a named DC.
+    #[serde(default)]
+    pub gm_modifier: i64,
+    /// Advantage or disadvantage.
+    #[serde(default)]
+    pub edge: Edge,
+    /// Immortal characters may roll improbable actions.
+    #[serde(default)]
+    pub immortal: bool,
+    /// On a mundane action: roll anyway against the Play the Odds DC to improve performance.
+    #[serde(default)]
+    pub play_the_odds: bool,
+    /// A resource die use instead of a check.
+    #[serde(default)]
+    pub resource: Option<Die>,
+}
+
+/// What kind of check a DC makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// A roll against the DC.
+    Roll(i64),
+    /// DC 0: no roll, performance 1.
+    Mundane,
+    /// DC 25: no roll for mortals.
+    Improbable,
+}
+
+impl Action {
+    /// The DC after the GM's modifier, clamped to the table's range.
+    pub fn effective_dc(&self, rules: &Rules) -> Result<i64, String> {
+        let (lo, hi) = rules.gm_modifier;
+        if !(lo..=hi).contains(&self.gm_modifier) {
+            return Err(format!(
+                "the GM's modifier is between {lo:+} and {hi:+}, not {:+}",
+                self.gm_modifier
+            ));
+        }
+        let base = match (&self.dc, &self.difficulty) {
+            (Some(dc), _) => *dc,
+            (None, Some(name)) => rules
+                .dc_table
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+                .map(|(_, dc)| *dc)
+                .ok_or_else(|| {
+                    let names: Vec<String> = rules
+                        .dc_table
+                        .iter()
+                        .map(|(n, v)| format!("{n} ({v})"))
+                        .collect();
+                    format!(
+                        "unknown difficulty '{name}': use one of {}",
+                        names.join(", ")
+                    )
+                })?,
+            (None, None) => {
+                return Err(
+                    "a check needs a DC (dc: 15) or a difficulty (difficulty: \"Risky\")".into(),
+                );
+            }
+        };
+        Ok((base + self.gm_modifier).clamp(rules.dc_min, rules.dc_max))
+    }
+
+    /// Mundane, improbable, or a roll against which DC.
+    pub fn kind(&self, rules: &Rules) -> Result<CheckKind, String> {
+        let dc = self.effective_dc(rules)?;
+        Ok(if dc <= rules.dc_min {
+            if self.play_the_odds {
+                CheckKind::Roll(rules.play_the_odds_dc)
+            } else {
+                CheckKind::Mundane
+            }
+        } else if dc >= rules.dc_max && !self.immortal {
+            CheckKind::Improbable
+        } else {
+            CheckKind::Roll(dc)
+        })
+    }
+
+    /// Whether the action can be taken, and if not, why.
+    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+        if let Some(die) = self.resource {
+            return resource_index(rules, die).map(|_| ());
+        }
+        match self.kind(rules)? {
+            CheckKind::Improbable => Err(format!(
+                "DC {}: improbable, beyond mortal characters (only an immortal may roll)",
+                rules.dc_max
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The dice to throw (none for a mundane action).
+    pub fn plan(&self, rules: &Rules) -> Result<RollPlan, String> {
+        self.check(rules)?;
+        if let Some(die) = self.resource {
+            return Ok(RollPlan::new(format!("use a {die} resource")).with(
+                1,
+                die.sides(),
+                DieRole::Resource,
+                &format!("resource {die}"),
+            ));
+        }
+        Ok(match self.kind(rules)? {
+            CheckKind::Mundane | CheckKind::Improbable => RollPlan::new("mundane: no roll"),
+            CheckKind::Roll(_) => {
+                let n = if self.edge == Edge::None { 1 } else { 2 };
+                RollPlan::new("action check").with(n, 20, DieRole::Check, "d20")
+            }
+        })
+    }
+
+    /// Exact odds: critical success and failure, success, failure, performance; or, for a
+    /// resource die, the distribution of its number of uses.
+    pub fn odds(&self, rules: &Rules) -> Result<Odds, String> {
+        self.check(rules)?;
+        if let Some(die) = self.resource {
+            let uses = resource_uses(rules, die)?;
+            let mut odds = Odds::of("uses", uses.clone());
+            let step_down = Prob::new(rules.resource_step_on.into(), die.sides().into());
+            odds = odds
+                .class("steps down on this use", step_down.clone())
+                .class("holds on this use", step_down.complement());
+            if resource_index(rules, die)? == 0 {
+                odds = odds.class("spent on this use", step_down);
+            }
+            return Ok(odds);
+        }
+        let bonus = self.proficiency + self.modifier;
+        match self.kind(rules)? {
+            CheckKind::Mundane | CheckKind::Improbable => {
+                let perf = rules.mundane_performance;
+                let mut odds =
+                    Odds::of("performance", Dist::constant(perf)).class("success", Prob::one());
+                odds.p_success = Some(Prob::one());
+                Ok(odds)
+            }
+            CheckKind::Roll(dc) => {
+                let d20 = self.edge.d20();
+                let ok = |n: i64| n == 20 || (n != 1 && n + bonus >= dc);
+                let success = d20.p_where(ok);
+                let performance = Dist::from_pairs(
+                    d20.iter()
+                        .filter(|(n, _)| ok(*n))
+                        .map(|(n, w)| (n + bonus - dc, w.clone())),
+                    d20.denom().clone(),
+                );
+                let mut odds = Odds::of("total", d20.shift(bonus))
+                    .class("success", success.clone())
+                    .class("failure", success.complement())
+                    .class("critical success", d20.p(20))
+                    .class("critical failure", d20.p(1));
+                odds.target = Some(dc);
+                odds.p_success = Some(success);
+                odds.secondary = Some(("performance".into(), performance));
+                Ok(odds)
+            }
+        }
+    }
+
+    /// Reads the settled faces.
+    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, String> {
+        let plan = self.plan(rules)?;
+        plan.check_faces(faces)?;
+        if let Some(die) = self.resource {
+            let f = faces[0];
+            let next = resource_after(rules, die, f)?;
+            let (class, tag) = match next {
+                ResourceState::Holds => ("holds".to_string(), format!("{die} holds")),
+                ResourceState::StepsTo(d) => (
+                    format!("steps down to {d}"),
+                    format!("{die} steps down to {d}"),
+                ),
+                ResourceState::Spent => ("spent".to_string(), format!("the {die} is spent")),
+            };
+            return Ok(Step::Done(Outcome {
+                total: i64::from(f),
+                success: None,
+                class,
+                lines: vec![format!("resource {die}: {f}")],
+                tags: vec![tag],
+            }));
+        }
+        let bonus = self.proficiency + self.modifier;
+        match self.kind(rules)? {
+            CheckKind::Mundane | CheckKind::Improbable => Ok(Step::Done(Outcome {
+                total: rules.mundane_performance,
+                success: Some(true),
+                class: "mundane success".into(),
+                lines: vec![format!(
+                    "DC {}: mundane, no roll, performance {}",
+                    rules.dc_min, rules.mundane_performance
+                )],
+                tags: vec![],
+            })),
+            CheckKind::Roll(dc) => {
+                let natural = match self.edge {
+                    Edge::None => faces[0],
+                    Edge::Advantage => faces[0].max(faces[1]),
+                    Edge::Disadvantage => faces[0].min(faces[1]),
+                };
+                let total = i64::from(natural) + bonus;
+                let mut lines = Vec::new();
+                if self.edge != Edge::None {
+                    lines.push(format!(
+                        "{:?}: d20 {:?}, {natural} counts",
+                        self.edge, faces
+                    ));
+                }
+                lines.push(format!(
+                    "{natural} + proficiency {} + modifier {} = {total} against DC {dc}",
+                    self.proficiency, self.modifier
+                ));
+                let (success, class, tags) = if natural == 20 {
+                    (true, "critical success", vec!["natural 20".to_string()])
+                } else if natural == 1 {
+                    (false, "critical failure", vec!["natural 1".to_string()])
+                } else if total >= dc {
+                    (true, "success", vec![])
+                } else {
+                    (false, "failure", vec![])
+                };
+                if success {
+                    lines.push(format!("performance {total} − {dc} = {}", total - dc));
+                }
+                Ok(Step::Done(Outcome {
+                    total,
+                    success: Some(success),
+                    class: class.into(),
+                    lines,
+                    tags,
+                }))
+            }
+        }
+    }
+}
+
+fn resource_index(rules: &Rules, die: Die) -> Result<usize, String> {
+    rules
+        .resource_chain
+        .iter()
+        .position(|d| *d == die)
+        .ok_or_else(|| {
+            let chain: Vec<String> = rules.resource_chain.iter().map(Die::to_string).collect();
+            format!("{die} is not on the resource chain {}", chain.join(", "))
+        })
+}
+
+/// A resource die after one use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResourceState {
+    /// Same die next time.
+    Holds,
+    /// One die down the chain.
+    StepsTo(Die),
+    /// Used up.
+    Spent,
+}
+
+/// What one use with `face` does to a resource die.
+pub fn resource_after(rules: &Rules, die: Die, face: u32) -> Result<ResourceState, String> {
+    let i = resource_index(rules, die)?;
+    Ok(if face > rules.resource_step_on {
+        ResourceState::Holds
+    } else if i == 0 {
+        ResourceState::Spent
+    } else {
+        ResourceState::StepsTo(rules.resource_chain[i - 1])
+    })
+}
+
+/// The exact distribution of how many uses a resource die gives, from `die` until spent: a sum
+/// of geometric counts, one per die down the chain, each truncated below 1e-14.
+pub fn resource_uses(rules: &Rules, die: Die) -> Result<Dist, String> {
+    let top = resource_index(rules, die)?;
+    let step = u64::from(rules.resource_step_on);
+    let mut total = Dist::constant(0);
+    for d in rules.resource_chain[..=top].iter().rev() {
+        let s = u64::from(d.sides());
+        if step == 0 || step >= s {
+            // Every use steps down (or never does): a die of 0 or 1 sure uses.
+            total = total.add(&Dist::constant(if step == 0 { 0 } else { 1 }));
+            continue;
+        }
+        // P(k uses) = ((s - step)/s)^(k-1) * step/s; truncate where the tail is below 1e-14.
+        let hold = (s - step) as f64 / s as f64;
+        let depth = ((1e-14f64).ln() / hold.ln()).ceil() as u32;
+        let denom = num_bigint::BigUint::from(s).pow(depth);
+        let pairs = (1..=depth).map(|k| {
+            let w = num_bigint::BigUint::from(s - step).pow(k - 1)
+                * num_bigint::BigUint::from(step)
+                * num_bigint::BigUint::from(s).pow(depth - k);
+            (i64::from(k), w)
+        });
+        total = total.add(&Dist::from_pairs(pairs, denom));
+    }
+    Ok(total)
+}
+
+/// Which side of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Side {
+    /// The players' characters.
+    Players,
+    /// The gamemaster's characters.
+    Gamemaster,
+}
+
+/// A character at a d20-check table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Character {
+    /// Its name.
+    pub name: String,
+    /// Which side.
+    pub side: Side,
+    /// Proficiency bonus.
+    pub proficiency: i64,
+    /// DEX modifier (one-on-one initiative).
+    #[serde(default)]
+    pub dex_modifier: i64,
+    /// Wields a reach weapon.
+    #[serde(default)]
+    pub reach: bool,
+    /// Other check modifiers by name (STR, a skill...).
+    #[serde(default)]
+    pub modifiers: Vec<(String, i64)>,
+    /// Resource dice by name (torches, arrows...).
+    #[serde(default)]
+    pub resources: Vec<(String, Die)>,
+    /// May roll improbable actions.
+    #[serde(default)]
+    pub immortal: bool,
+}
+
+/// The turn economy of a d20-check table: side initiative, one action each, resource dice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The ruleset's settings.
+    pub rules: Rules,
+    /// Who sits at the table.
+    pub characters: Vec<Character>,
+    /// Each character's resource dice now (None: spent).
+    pub resources: Vec<Vec<(String, Option<Die>)>>,
+    /// The side that declares first this round (None before initiative).
+    pub first: Option<Side>,
+    /// Who has acted this round.
+    pub acted: Vec<bool>,
+    /// 1-based round; 0 before the first initiative.
+    pub round: u32,
+}
+
+/// The result of an initiative throw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Initiative {
+    /// This side declares first.
+    First(Side),
+    /// Equal: roll again.
+    Tie,
+}
+
+impl Table {
+    /// A table before initiative.
+    pub fn new(rules: Rules, characters: Vec<Character>) -> Self {
+        let n = characters.len();
+        Table {
+            rules,
+            resources: characters
+                .iter()
+                .map(|c| {
+                    c.resources
+                        .iter()
+                        .map(|(n, d)| (n.clone(), Some(*d)))
+                        .collect()
+                })
+                .collect(),
+            characters,
+            first: None,
+            acted: vec![false; n],
+            round: 0,
+        }
+    }
+
+    fn side(&self, side: Side) -> Vec<usize> {
+        (0..self.characters.len())
+            .filter(|&i| self.characters[i].side == side)
+            .collect()
+    }
+
+    fn one_on_one(&self) -> Option<(usize, usize)> {
+        match (
+            self.side(Side::Players).as_slice(),
+            self.side(Side::Gamemaster).as_slice(),
+        ) {
+            ([p], [g]) => Some((*p, *g)),
+            _ => None,
+        }
+    }
+
+    /// Each side's initiative modifier: its lowest proficiency, or DEX one-on-one.
+    pub fn initiative_modifier(&self, side: Side) -> i64 {
+        if let Some((p, g)) = self.one_on_one() {
+            let i = if side == Side::Players { p } else { g };
+            return self.characters[i].dex_modifier;
+        }
+        self.side(side)
+            .iter()
+            .map(|&i| self.characters[i].proficiency)
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// Whether a side rolls initiative with advantage: reach against non-reach, one-on-one.
+    pub fn initiative_advantage(&self, side: Side) -> bool {
+        self.one_on_one().is_some_and(|(p, g)| {
+            let (me, them) = if side == Side::Players {
+                (p, g)
+            } else {
+                (g, p)
+            };
+            self.characters[me].reach && !self.characters[them].reach
+        })
+    }
+
+    /// The initiative throw: the players' die (two with advantage), then the gamemaster's.
+    pub fn initiative_plan(&self) -> RollPlan {
+        let mut plan = RollPlan::new("side initiative");
+        let die = self.rules.initiative_die.sides();
+        for (side, label) in [(Side::Players, "players"), (Side::Gamemaster, "gamemaster")] {
+            let n = if self.initiative_advantage(side) {
+                2
+            } else {
+                1
+            };
+            plan = plan.with(n, die, DieRole::Initiative, &format!("{label} initiative"));
+        }
+        plan
+    }
+
+    /// Exact probability that the players declare first (ties re-rolled until decided).
+    pub fn initiative_odds(&self) -> Prob {
+        let die = |side| {
+            let d = Dist::die(self.rules.initiative_die.sides());
+            let d = if self.initiative_advantage(side) {
+                d.keep_highest(2, 1)
+            } else {
+                d
+            };
+            d.shift(self.initiative_modifier(side))
+        };
+        let diff = die(Side::Players).sub(&die(Side::Gamemaster));
+        let win = diff.p_where(|v| v > 0);
+        let tie = diff.p(0);
+        // P(win | not tie) = win / (1 - tie)
+        let (wn, wd) = win.parts();
+        let (tn, td) = tie.parts();
+        let num = wn * &td;
+        let den = (&td - tn) * wd;
+        if den == num_bigint::BigInt::default() {
+            return Prob::zero();
+        }
+        Prob::new(num.magnitude().clone(), den.magnitude().clone())
+    }
+
+    /// Reads the initiative faces: who declares first, or a tie to re-roll.
+    pub fn resolve_initiative(&mut self, faces: &[u32]) -> Result<Initiative, String> {
+        self.initiative_plan().check_faces(faces)?;
+        let n_players = if self.initiative_advantage(Side::Players) {
+            2
+        } else {
+            1
+        };
+        let best = |fs: &[u32]| i64::from(fs.iter().copied().max().unwrap_or(0));
+        let players = best(&faces[..n_players]) + self.initiative_modifier(Side::Players);
+        let gm = best(&faces[n_players..]) + self.initiative_modifier(Side::Gamemaster);
+        if players == gm {
+            return Ok(Initiative::Tie);
+        }
+        let first = if players > gm {
+            Side::Players
+        } else {
+            Side::Gamemaster
+        };
+        self.first = Some(first);
+        self.round += 1;
+        self.acted.iter_mut().for_each(|a| *a = false);
+        Ok(Initiative::First(first))
+    }
+
+    /// The side acting now: the first side until all of it has acted, then the other.
+    pub fn side_to_act(&self) -> Option<Side> {
+        let first = self.first?;
+        let second = if first == Side::Players {
+            Side::Gamemaster
+        } else {
+            Side::Players
+        };
+        [first, second]
+            .into_iter()
+            .find(|&s| self.side(s).iter().any(|&i| !self.acted[i]))
+    }
+
+    /// Whether `actor` may act now, and if not, why.
+    pub fn check(&self, actor: usize) -> Result<(), String> {
+        let c = self.characters.get(actor).ok_or("no such character")?;
+        let Some(side) = self.side_to_act() else {
+            return Err("roll initiative first".into());
+        };
+        if self.acted[actor] {
+            return Err(format!("{} has acted this round", c.name));
+        }
+        if c.side != side {
+            return Err(format!("the {side:?} side declares and acts first"));
+        }
+        Ok(())
+    }
+
+    /// The check of `actor` with a named modifier against a DC.
+    pub fn action(
+        &self,
+        actor: usize,
+        modifier: Option<&str>,
+        dc: i64,
+        edge: Edge,
+    ) -> Result<Action, String> {
+        let c = self.characters.get(actor).ok_or("no such character")?;
+        let m = match modifier {
+            None => 0,
+            Some(name) => c
+                .modifiers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| *v)
+                .ok_or_else(|| format!("{} has no modifier '{name}'", c.name))?,
+        };
+        Ok(Action {
+            proficiency: c.proficiency,
+            modifier: m,
+            dc: Some(dc),
+            edge,
+            immortal: c.immortal,
+            ..Action::default()
+        })
+    }
+
+    /// The use of a named resource die of `actor`.
+    pub fn resource_action(&self, actor: usize, name: &str) -> Result<Action, String> {
+        let c = self.characters.get(actor).ok_or("no such character")?;
+        let (_, die) = self.resources[actor]
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("{} has no resource '{name}'", c.name))?;
+        let die = die.ok_or_else(|| format!("{}'s {name} is spent", c.name))?;
+        Ok(Action {
+            resource: Some(die),
+            ..Action::default()
+        })
+    }
+
+    /// After a resource roll: the die holds, steps down, or is spent.
+    pub fn apply_resource(
+        &mut self,
+        actor: usize,
+        name: &str,
+        face: u32,
+    ) -> Result<ResourceState, String> {
+        let rules = self.rules.clone();
+        let slot = self.resources[actor]
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("no resource '{name}'"))?;
+        let die = slot.1.ok_or_else(|| format!("{name} is spent"))?;
+        let state = resource_after(&rules, die, face)?;
+        slot.1 = match state {
+            ResourceState::Holds => Some(die),
+            ResourceState::StepsTo(d) => Some(d),
+            ResourceState::Spent => None,
+        };
+        Ok(state)
+    }
+
+    /// After an action: the actor has acted this round. When everyone has, a new round needs
+    /// initiative.
+    pub fn apply(&mut self, actor: usize) {
+        if let Some(a) = self.acted.get_mut(actor) {
+            *a = true;
+        }
+        if self.side_to_act().is_none() {
+            self.first = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RulesetId;
+    use crate::rules::data::builtin_rules;
+
+    fn rules() -> Rules {
+        builtin_rules(RulesetId::D20Check).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn check(proficiency: i64, modifier: i64, dc: i64, edge: Edge) -> Action {
+        Action {
+            proficiency,
+            modifier,
+            dc: Some(dc),
+            edge,
+            ..Action::default()
+        }
+    }
+
+    fn done(step: Result<Step, String>) -> Outcome {
+        match step {
+            Ok(Step::Done(o)) => o,
+            other => panic!("expected an outcome, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn plain_check_by_hand() {
+        // +5 against DC 15 needs 10+: 11/20.
+        let odds = check(3, 2, 15, Edge::None).odds(&rules()).expect("odds");
+        assert_eq!(
+            odds.p_success.as_ref().map(Prob::exact),
+            Some("11/20".into())
+        );
+        assert_eq!(
+            odds.class_p("critical success").map(Prob::exact),
+            Some("1/20".into())
+        );
+        let (_, perf) = odds.secondary.expect("performance");
+        assert_eq!(perf.p(0).exact(), "1/20");
+        assert_eq!(perf.p(10).exact(), "1/20");
+    }
+
+    #[test]
+    fn advantage_contract_example() {
+        // +5 vs DC 15 with advantage: 1 - (9/20)^2 = 319/400.
+        let odds = check(3, 2, 15, Edge::Advantage)
+            .odds(&rules())
+            .expect("odds");
+        assert_eq!(
+            odds.p_success.as_ref().map(Prob::exact),
+            Some("319/400".into())
+        );
+        assert_eq!(
+            odds.class_p("critical failure").map(Prob::exact),
+            Some("1/400".into())
+        );
+        let dis = check(3, 2, 15, Edge::Disadvantage)
+            .odds(&rules())
+            .expect("odds");
+        assert_eq!(
+            dis.p_success.as_ref().map(Prob::exact),
+            Some("121/400".into())
+        );
+        assert_eq!(Edge::from_flags(true, true), Edge::None);
+    }
+
+    #[test]
+    fn naturals_override_the_total() {
+        // +12 vs DC 10: only a natural 1 fails: 19/20. +0 vs DC 25 as an immortal: only a 20.
+        let odds = check(10, 2, 10, Edge::None).odds(&rules()).expect("odds");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("19/20".into()));
+        let mut immortal = check(0, 0, 25, Edge::None);
+        immortal.immortal = true;
+        assert_eq!(
+            immortal
+                .odds(&rules())
+                .expect("odds")
+                .p_success
+                .map(|p| p.exact()),
+            Some("1/20".into())
+        );
+        let o = done(check(10, 2, 10, Edge::None).resolve(&rules(), &[1]));
+        assert_eq!(
+            (o.success, o.class.as_str()),
+            (Some(false), "critical failure")
+        );
+        let o = done(check(0, 0, 24, Edge::Advantage).resolve(&rules(), &[3, 20]));
+        assert_eq!(
+            (o.success, o.class.as_str()),
+            (Some(true), "critical success")
+        );
+        let o = done(check(3, 2, 15, Edge::Disadvantage).resolve(&rules(), &[18, 12]));
+        assert_eq!((o.total, o.success), (17, Some(true)));
+        assert!(
+            o.lines
+                .iter()
+                .any(|l| l.contains("performance 17 − 15 = 2"))
+        );
+    }
+
+    #[test]
+    fn dc_table_modifiers_and_clamping() {
+        let r = rules();
+        let mut a = Action {
+            difficulty: Some("Risky".into()),
+            gm_modifier: 3,
+            ..Action::default()
+        };
+        assert_eq!(a.effective_dc(&r), Ok(18));
+        a.gm_modifier = 6;
+        assert!(a.effective_dc(&r).is_err());
+        a.difficulty = Some("Desperate".into());
+        a.gm_modifier = 5;
+        assert_eq!(a.effective_dc(&r), Ok(25));
+        assert!(a.check(&r).is_err(), "improbable for mortals");
+        a.difficulty = Some("Controlled".into());
+        a.gm_modifier = -5;
+        assert_eq!(a.kind(&r), Ok(CheckKind::Mundane));
+        assert!(a.plan(&r).expect("plan").dice.is_empty());
+        let o = done(a.resolve(&r, &[]));
+        assert_eq!((o.total, o.success), (1, Some(true)));
+        a.play_the_odds = true;
+        assert_eq!(a.kind(&r), Ok(CheckKind::Roll(2)));
+        // Play the Odds at +0: a natural 1 fails critically, anything else beats DC 2: 19/20.
+        assert_eq!(
+            a.odds(&r).expect("odds").p_success.map(|p| p.exact()),
+            Some("19/20".into())
+        );
+    }
+
+    #[test]
+    fn resource_die_steps_down_the_chain() {
+        let r = rules();
+        assert_eq!(resource_after(&r, Die(8), 3), Ok(ResourceState::Holds));
+        assert_eq!(
+            resource_after(&r, Die(8), 2),
+            Ok(ResourceState::StepsTo(Die(6)))
+        );
+        assert_eq!(
+            resource_after(&r, Die(20), 1),
+            Ok(ResourceState::StepsTo(Die(12)))
+        );
+        assert_eq!(resource_after(&r, Die(4), 1), Ok(ResourceState::Spent));
+        assert!(resource_after(&r, Die(100), 1).is_err());
+        // A d4 resource: uses = Geometric(1/2): P(1) = 1/2, P(2) = 1/4.
+        let d4 = resource_uses(&r, Die(4)).expect("uses");
+        assert_eq!(d4.p(1).exact(), "1/2");
+        assert_eq!(d4.p(2).exact(), "1/4");
+        // A d6: at least 2 uses; P(2) = P(d6 steps at once) * P(d4 spent at once) = 1/3 * 1/2.
+        let d6 = resource_uses(&r, Die(6)).expect("uses");
+        assert_eq!(d6.p(2).exact(), "1/6");
+        // Mean uses of d8: 8/2 + 6/2 + 4/2 = 9.
+        let d8 = resource_uses(&r, Die(8)).expect("uses");
+        assert!((d8.mean() - 9.0).abs() < 1e-9, "{}", d8.mean());
+        assert!(d8.truncated().to_f64() < 1e-12);
+        let odds = Action {
+            resource: Some(Die(4)),
+            ..Action::default()
+        }
+        .odds(&r)
+        .expect("odds");
+        assert_eq!(
+            odds.class_p("spent on this use").map(Prob::exact),
+            Some("1/2".into())
+        );
+    }
+
+    fn party() -> Table {
+        let c = |name: &str, side: Side, proficiency: i64, dex: i64, reach: bool| Character {
+            name: name.into(),
+            side,
+            proficiency,
+            dex_modifier: dex,
+            reach,
+            modifiers: vec![("STR".into(), 2)],
+            resources: vec![("torches".into(), Die(6))],
+            immortal: false,
+        };
+        Table::new(
+            rules(),
+            vec![
+                c("Ash", Side::Players, 3, 1, false),
+                c("Bea", Side::Players, 2, 3, false),
+                c("Orc", Side::Gamemaster, 2, 0, false),
+            ],
+        )
+    }
+
+    #[test]
+    fn side_initiative_and_turns() {
+        let mut t = party();
+        assert_eq!(
+            t.initiative_modifier(Side::Players),
+            2,
+            "lowest proficiency on the side"
+        );
+        assert_eq!(t.initiative_plan().dice.len(), 2);
+        // Equal modifiers: P(players first) = 1/2 after re-rolling ties.
+        assert_eq!(t.initiative_odds().exact(), "1/2");
+        assert_eq!(t.resolve_initiative(&[4, 4]), Ok(Initiative::Tie));
+        assert!(t.check(0).is_err(), "no initiative yet");
+        assert_eq!(
+            t.resolve_initiative(&[2, 5]),
+            Ok(Initiative::First(Side::Gamemaster))
+        );
+        assert!(t.check(0).is_err(), "the orc's side first");
+        t.check(2).expect("orc");
+        t.apply(2);
+        t.check(1)
+            .expect("then the players, in the order they choose");
+        t.apply(1);
+        t.apply(0);
+        assert_eq!(t.side_to_act(), None);
+        assert!(t.check(0).is_err(), "new round: roll initiative");
+        assert_eq!(
+            t.resolve_initiative(&[6, 1]),
+            Ok(Initiative::First(Side::Players))
+        );
+        assert_eq!(t.round, 2);
+    }
+
+    #[test]
+    fn one_on_one_uses_dex_and_reach() {
+        let mut t = party();
+        t.characters.remove(1);
+        t.acted.remove(1);
+        t.resources.remove(1);
+        t.characters[1].reach = true;
+        assert_eq!(t.initiative_modifier(Side::Players), 1, "DEX one-on-one");
+        assert!(t.initiative_advantage(Side::Gamemaster));
+        assert_eq!(t.initiative_plan().dice.len(), 3);
+        // Orc keeps the higher of 1 and 6: 6 + 0 vs Ash 5 + 1: a tie.
+        assert_eq!(t.resolve_initiative(&[5, 1, 6]), Ok(Initiative::Tie));
+    }
+
+    #[test]
+    fn resources_in_play() {
+        let mut t = party();
+        let a = t.resource_action(0, "Torches").expect("action");
+        assert_eq!(a.resource, Some(Die(6)));
+        assert_eq!(
+            t.apply_resource(0, "torches", 1),
+            Ok(ResourceState::StepsTo(Die(4)))
+        );
+        assert_eq!(t.apply_resource(0, "torches", 4), Ok(ResourceState::Holds));
+        assert_eq!(t.apply_resource(0, "torches", 2), Ok(ResourceState::Spent));
+        assert!(t.resource_action(0, "torches").is_err(), "spent");
+        let c = t.action(0, Some("STR"), 15, Edge::None).expect("check");
+        assert_eq!((c.proficiency, c.modifier), (3, 2));
+    }
+}

@@ -1,0 +1,591 @@
+//! Exact discrete distributions: integer weights over one common denominator.
+//!
+//! Every probability dicetable shows before a throw comes from here, so nothing is floating
+//! point until the very last step (`Prob::to_f64`). Open-ended dice are truncated at a depth
+//! where the mass cut off is below 1e-14 per die; that mass is never hidden: `Dist::truncated`
+//! reports it exactly.
+
+use std::fmt;
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// Mass an open-ended die may lose to truncation; many dice together stay below 1e-12.
+const OPEN_ENDED_TRUNCATION: f64 = 1e-14;
+
+/// An exact probability, always reduced (`287/512`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Prob(BigRational);
+
+impl Prob {
+    /// `num / den`, reduced. A zero denominator reads as probability zero.
+    pub fn new(num: BigUint, den: BigUint) -> Self {
+        if den.is_zero() {
+            return Self::zero();
+        }
+        Prob(BigRational::new(BigInt::from(num), BigInt::from(den)))
+    }
+
+    /// Probability zero.
+    pub fn zero() -> Self {
+        Prob(BigRational::zero())
+    }
+
+    /// Probability one.
+    pub fn one() -> Self {
+        Prob(BigRational::one())
+    }
+
+    /// The nearest `f64`, also for denominators far beyond `f64`'s range.
+    pub fn to_f64(&self) -> f64 {
+        self.0.to_f64().unwrap_or(0.0)
+    }
+
+    /// The fraction as text: `"287/512"`, `"0"`, `"1"`.
+    pub fn exact(&self) -> String {
+        self.0.to_string()
+    }
+
+    /// Sum of two probabilities of disjoint events.
+    pub fn plus(&self, other: &Prob) -> Prob {
+        Prob(&self.0 + &other.0)
+    }
+
+    /// Product of two probabilities of independent events.
+    pub fn times(&self, other: &Prob) -> Prob {
+        Prob(&self.0 * &other.0)
+    }
+
+    /// The complement, `1 - p`.
+    pub fn complement(&self) -> Prob {
+        Prob(BigRational::one() - &self.0)
+    }
+
+    /// The numerator and denominator of the reduced fraction.
+    pub fn parts(&self) -> (BigInt, BigInt) {
+        (self.0.numer().clone(), self.0.denom().clone())
+    }
+}
+
+impl fmt::Display for Prob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A distribution over integers: `weights[i]` is the weight of `min + i`, out of `denom`.
+/// `denom - Σ weights` is the mass cut off by truncation (zero for anything closed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dist {
+    min: i64,
+    weights: Vec<BigUint>,
+    denom: BigUint,
+}
+
+impl Dist {
+    /// Certainly `value`.
+    pub fn constant(value: i64) -> Self {
+        Dist {
+            min: value,
+            weights: vec![BigUint::one()],
+            denom: BigUint::one(),
+        }
+    }
+
+    /// Every integer from `lo` to `hi` equally likely.
+    pub fn uniform(lo: i64, hi: i64) -> Self {
+        assert!(lo <= hi, "uniform range {lo}..={hi} is empty");
+        let n = (hi - lo + 1) as usize;
+        Dist {
+            min: lo,
+            weights: vec![BigUint::one(); n],
+            denom: BigUint::from(n),
+        }
+    }
+
+    /// One fair die with faces `1..=sides`.
+    pub fn die(sides: u32) -> Self {
+        Self::uniform(1, i64::from(sides.max(1)))
+    }
+
+    /// Builds from `(value, weight)` pairs over `denom`; repeated values add up.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (i64, BigUint)>, denom: BigUint) -> Self {
+        let pairs: Vec<(i64, BigUint)> = pairs.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+        let Some(lo) = pairs.iter().map(|(v, _)| *v).min() else {
+            return Dist {
+                min: 0,
+                weights: Vec::new(),
+                denom,
+            };
+        };
+        let hi = pairs.iter().map(|(v, _)| *v).max().unwrap_or(lo);
+        let mut weights = vec![BigUint::zero(); (hi - lo + 1) as usize];
+        for (v, w) in pairs {
+            weights[(v - lo) as usize] += w;
+        }
+        Dist {
+            min: lo,
+            weights,
+            denom,
+        }
+        .trimmed()
+    }
+
+    fn trimmed(mut self) -> Self {
+        while self.weights.last().is_some_and(Zero::is_zero) {
+            self.weights.pop();
+        }
+        let lead = self.weights.iter().take_while(|w| w.is_zero()).count();
+        if lead > 0 {
+            self.weights.drain(..lead);
+            self.min += lead as i64;
+        }
+        self
+    }
+
+    /// The common denominator of all weights.
+    pub fn denom(&self) -> &BigUint {
+        &self.denom
+    }
+
+    /// Smallest value with positive weight (0 for an empty distribution).
+    pub fn min_value(&self) -> i64 {
+        self.min
+    }
+
+    /// Largest value with positive weight.
+    pub fn max_value(&self) -> i64 {
+        self.min + self.weights.len() as i64 - 1
+    }
+
+    /// True when no value has weight (everything was truncated away).
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
+    /// `(value, weight)` for each value with positive weight, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, &BigUint)> + '_ {
+        self.weights
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !w.is_zero())
+            .map(move |(i, w)| (self.min + i as i64, w))
+    }
+
+    /// The weight of one value.
+    pub fn weight(&self, value: i64) -> BigUint {
+        if value < self.min {
+            return BigUint::zero();
+        }
+        self.weights
+            .get((value - self.min) as usize)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn kept_weight(&self) -> BigUint {
+        self.weights.iter().sum()
+    }
+
+    /// Probability of exactly `value`.
+    pub fn p(&self, value: i64) -> Prob {
+        Prob::new(self.weight(value), self.denom.clone())
+    }
+
+    /// Probability that the value satisfies `pred`.
+    pub fn p_where(&self, pred: impl Fn(i64) -> bool) -> Prob {
+        let num: BigUint = self.iter().filter(|(v, _)| pred(*v)).map(|(_, w)| w).sum();
+        Prob::new(num, self.denom.clone())
+    }
+
+    /// Probability mass cut off by truncating open-ended dice (exactly zero otherwise).
+    pub fn truncated(&self) -> Prob {
+        Prob::new(&self.denom - self.kept_weight(), self.denom.clone())
+    }
+
+    /// The expected value (of the mass that was kept).
+    pub fn mean(&self) -> f64 {
+        let num: BigInt = self
+            .iter()
+            .map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone()))
+            .sum();
+        BigRational::new(num, BigInt::from(self.denom.clone()))
+            .to_f64()
+            .unwrap_or(0.0)
+    }
+
+    /// The distribution of `self + other` for independent outcomes.
+    pub fn add(&self, other: &Dist) -> Dist {
+        if self.is_empty() || other.is_empty() {
+            return Dist {
+                min: 0,
+                weights: Vec::new(),
+                denom: &self.denom * &other.denom,
+            };
+        }
+        let mut weights = vec![BigUint::zero(); self.weights.len() + other.weights.len() - 1];
+        for (i, a) in self.weights.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            for (j, b) in other.weights.iter().enumerate() {
+                if !b.is_zero() {
+                    weights[i + j] += a * b;
+                }
+            }
+        }
+        Dist {
+            min: self.min + other.min,
+            weights,
+            denom: &self.denom * &other.denom,
+        }
+        .trimmed()
+    }
+
+    /// The distribution of `-self`.
+    pub fn neg(&self) -> Dist {
+        let mut weights = self.weights.clone();
+        weights.reverse();
+        Dist {
+            min: -self.max_value(),
+            weights,
+            denom: self.denom.clone(),
+        }
+    }
+
+    /// The distribution of `self - other` for independent outcomes.
+    pub fn sub(&self, other: &Dist) -> Dist {
+        self.add(&other.neg())
+    }
+
+    /// The distribution of `self + c`.
+    pub fn shift(&self, c: i64) -> Dist {
+        Dist {
+            min: self.min + c,
+            ..self.clone()
+        }
+    }
+
+    /// The distribution of `f(self)`.
+    pub fn map(&self, f: impl Fn(i64) -> i64) -> Dist {
+        Dist::from_pairs(
+            self.iter().map(|(v, w)| (f(v), w.clone())),
+            self.denom.clone(),
+        )
+    }
+
+    /// The sum of `n` independent copies (binary powering of the convolution).
+    pub fn repeat_sum(&self, n: u32) -> Dist {
+        let mut result = Dist::constant(0);
+        let mut base = self.clone();
+        let mut k = n;
+        while k > 0 {
+            if k & 1 == 1 {
+                result = result.add(&base);
+            }
+            k >>= 1;
+            if k > 0 {
+                base = base.add(&base);
+            }
+        }
+        result
+    }
+
+    /// An open-ended version: whenever the highest value comes up, another copy is added, as
+    /// long as it keeps coming up. Truncated where the cut-off mass drops below 1e-14.
+    pub fn open_ended(&self) -> Dist {
+        if self.weights.len() < 2 {
+            return self.clone();
+        }
+        let top = self.max_value();
+        let p_top = self.p(top).to_f64();
+        let depth = (OPEN_ENDED_TRUNCATION.ln() / p_top.ln()).ceil().max(1.0) as u32;
+        self.open_ended_to_depth(depth)
+    }
+
+    /// Open-ended with at most `depth` copies thrown (the mass of `depth` tops in a row is cut).
+    pub fn open_ended_to_depth(&self, depth: u32) -> Dist {
+        let top = self.max_value();
+        let w_top = self.weight(top);
+        let mut inner = Dist {
+            min: 0,
+            weights: Vec::new(),
+            denom: BigUint::one(),
+        };
+        for _ in 0..depth {
+            let mut pairs: Vec<(i64, BigUint)> = self
+                .iter()
+                .filter(|(v, _)| *v != top)
+                .map(|(v, w)| (v, w * &inner.denom))
+                .collect();
+            pairs.extend(inner.iter().map(|(u, w)| (top + u, w * &w_top)));
+            inner = Dist::from_pairs(pairs, &self.denom * &inner.denom);
+        }
+        inner
+    }
+
+    /// The sum of the `k` highest of `n` independent copies, without enumerating rolls: values
+    /// are visited from the top down, and once `k` dice are placed, the rest only need to be
+    /// lower (one power of the lower mass).
+    pub fn keep_highest(&self, n: u32, k: u32) -> Dist {
+        let denom = self.denom.pow(n);
+        let k = k.min(n);
+        if k == 0 || self.is_empty() {
+            let kept = self.kept_weight().pow(n);
+            return Dist::from_pairs([(0, kept)], denom);
+        }
+        let values: Vec<(i64, &BigUint)> =
+            self.iter().collect::<Vec<_>>().into_iter().rev().collect();
+        // below[i]: weight of values strictly below values[i].
+        let mut below = vec![BigUint::zero(); values.len()];
+        let mut acc = BigUint::zero();
+        for i in (0..values.len()).rev() {
+            below[i] = acc.clone();
+            acc += values[i].1;
+        }
+        let lo = (i64::from(k) * self.min_value()).min(0);
+        let hi = (i64::from(k) * self.max_value()).max(0);
+        let width = (hi - lo + 1) as usize;
+        let binom = binomials(n);
+        // states[used]: weights of the kept sum with `used` (< k) dice placed so far.
+        let mut states: Vec<Option<Vec<BigUint>>> = vec![None; k as usize];
+        let mut start = vec![BigUint::zero(); width];
+        start[(-lo) as usize] = BigUint::one();
+        states[0] = Some(start);
+        let mut result = vec![BigUint::zero(); width];
+        for (i, (value, w)) in values.iter().enumerate() {
+            let mut next: Vec<Option<Vec<BigUint>>> = vec![None; k as usize];
+            let mut w_pow = vec![BigUint::one()];
+            for c in 1..=n {
+                let p = &w_pow[c as usize - 1] * *w;
+                w_pow.push(p);
+            }
+            for (used, poly) in states.iter().enumerate() {
+                let Some(poly) = poly else { continue };
+                let used = used as u32;
+                for c in 0..=(n - used) {
+                    let placed = used + c;
+                    let kept_here = c.min(k - used);
+                    let offset = i64::from(kept_here) * value;
+                    let mut factor = &binom[(n - used) as usize][c as usize] * &w_pow[c as usize];
+                    let target = if placed >= k {
+                        factor *= below[i].pow(n - placed);
+                        &mut result
+                    } else {
+                        next[placed as usize].get_or_insert_with(|| vec![BigUint::zero(); width])
+                    };
+                    if factor.is_zero() {
+                        continue;
+                    }
+                    for (idx, weight) in poly.iter().enumerate() {
+                        if !weight.is_zero() {
+                            let to = (idx as i64 + offset) as usize;
+                            target[to] += weight * &factor;
+                        }
+                    }
+                }
+            }
+            states = next;
+        }
+        Dist {
+            min: lo,
+            weights: result,
+            denom,
+        }
+        .trimmed()
+    }
+
+    /// The sum of the `k` lowest of `n` independent copies.
+    pub fn keep_lowest(&self, n: u32, k: u32) -> Dist {
+        self.neg().keep_highest(n, k).neg()
+    }
+
+    /// The highest of several independent outcomes (products of cumulative weights).
+    pub fn max_of(dists: &[Dist]) -> Dist {
+        let Some(first) = dists.first() else {
+            return Dist::constant(0);
+        };
+        let lo = dists.iter().map(Dist::min_value).min().unwrap_or(first.min);
+        let hi = dists.iter().map(Dist::max_value).max().unwrap_or(lo);
+        let denom: BigUint = dists.iter().map(|d| d.denom.clone()).product();
+        let mut cumulative: Vec<BigUint> = vec![BigUint::zero(); dists.len()];
+        let mut previous = BigUint::zero();
+        let mut pairs = Vec::new();
+        for x in lo..=hi {
+            for (c, d) in cumulative.iter_mut().zip(dists) {
+                *c += d.weight(x);
+            }
+            let all_at_most: BigUint = cumulative.iter().product();
+            pairs.push((x, &all_at_most - &previous));
+            previous = all_at_most;
+        }
+        Dist::from_pairs(pairs, denom)
+    }
+
+    /// The lowest of several independent outcomes.
+    pub fn min_of(dists: &[Dist]) -> Dist {
+        let negated: Vec<Dist> = dists.iter().map(Dist::neg).collect();
+        Dist::max_of(&negated).neg()
+    }
+
+    /// The distribution of `f(a, b)` for independent `a` (self) and `b`.
+    pub fn combine(&self, other: &Dist, f: impl Fn(i64, i64) -> i64) -> Dist {
+        let mut pairs = Vec::with_capacity(self.weights.len() * other.weights.len());
+        for (a, wa) in self.iter() {
+            for (b, wb) in other.iter() {
+                pairs.push((f(a, b), wa * wb));
+            }
+        }
+        Dist::from_pairs(pairs, &self.denom * &other.denom)
+    }
+
+    /// `(value, probability)` for every value with positive weight.
+    pub fn probabilities(&self) -> Vec<(i64, Prob)> {
+        self.iter()
+            .map(|(v, w)| (v, Prob::new(w.clone(), self.denom.clone())))
+            .collect()
+    }
+}
+
+/// Pascal's triangle up to row `n`.
+fn binomials(n: u32) -> Vec<Vec<BigUint>> {
+    let mut rows: Vec<Vec<BigUint>> = vec![vec![BigUint::one()]];
+    for i in 1..=n as usize {
+        let prev = &rows[i - 1];
+        let mut row = vec![BigUint::one(); i + 1];
+        for j in 1..i {
+            row[j] = &prev[j - 1] + &prev[j];
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frac(p: &Prob) -> String {
+        p.exact()
+    }
+
+    #[test]
+    fn two_d6_by_hand() {
+        let d = Dist::die(6).repeat_sum(2);
+        assert_eq!(frac(&d.p(7)), "1/6");
+        assert_eq!(frac(&d.p(2)), "1/36");
+        assert_eq!(frac(&d.p_where(|v| v >= 10)), "1/6");
+        assert_eq!(d.mean(), 7.0);
+        assert_eq!(d.truncated(), Prob::zero());
+    }
+
+    #[test]
+    fn keep_highest_two_of_three_d6() {
+        // 3d6 keep the best 2: P(12) = P(at least two sixes) = (3*5 + 1)/216 = 16/216 = 2/27.
+        let d = Dist::die(6).keep_highest(3, 2);
+        assert_eq!(frac(&d.p(12)), "2/27");
+        // P(2): at least two ones and the third ... no: best two both 1 means all three are 1.
+        assert_eq!(frac(&d.p(2)), "1/216");
+    }
+
+    #[test]
+    fn advantage_on_d20() {
+        // 2d20 keep highest: P(20) = 1 - (19/20)^2 = 39/400; P(1) = 1/400.
+        let d = Dist::die(20).keep_highest(2, 1);
+        assert_eq!(frac(&d.p(20)), "39/400");
+        assert_eq!(frac(&d.p(1)), "1/400");
+        let low = Dist::die(20).keep_lowest(2, 1);
+        assert_eq!(frac(&low.p(1)), "39/400");
+    }
+
+    #[test]
+    fn open_ended_d6_by_hand() {
+        let d = Dist::die(6).open_ended();
+        assert_eq!(frac(&d.p(5)), "1/6");
+        assert_eq!(frac(&d.p(7)), "1/36");
+        assert_eq!(d.p(6), Prob::zero());
+        assert_eq!(d.p(12), Prob::zero());
+        assert_eq!(frac(&d.p(13)), "1/216");
+        let cut = d.truncated().to_f64();
+        assert!(cut > 0.0 && cut < 1e-14, "cut off {cut}");
+    }
+
+    #[test]
+    fn max_and_min_of_mixed_dice() {
+        // max(d8, d6): P(max <= 6) = 6/8 * 1 = 3/4, so P(max >= 7) = 1/4; P(max = 1) = 1/48.
+        let m = Dist::max_of(&[Dist::die(8), Dist::die(6)]);
+        assert_eq!(frac(&m.p_where(|v| v >= 7)), "1/4");
+        assert_eq!(frac(&m.p(1)), "1/48");
+        let lo = Dist::min_of(&[Dist::die(8), Dist::die(8)]);
+        assert_eq!(frac(&lo.p(8)), "1/64");
+        assert_eq!(frac(&lo.p(1)), "15/64");
+    }
+
+    #[test]
+    fn difference_of_two_d6() {
+        let d = Dist::die(6).sub(&Dist::die(6));
+        assert_eq!(frac(&d.p(0)), "1/6");
+        assert_eq!(frac(&d.p(5)), "1/36");
+        assert_eq!(d.min_value(), -5);
+    }
+
+    fn brute_keep(sides: u32, n: u32, k: u32, highest: bool) -> Vec<(i64, u64)> {
+        let mut counts = std::collections::BTreeMap::new();
+        let total = (sides as u64).pow(n);
+        for mut code in 0..total {
+            let mut faces: Vec<i64> = (0..n)
+                .map(|_| {
+                    let f = (code % sides as u64) as i64 + 1;
+                    code /= sides as u64;
+                    f
+                })
+                .collect();
+            faces.sort_unstable();
+            if highest {
+                faces.reverse();
+            }
+            let sum: i64 = faces[..k as usize].iter().sum();
+            *counts.entry(sum).or_insert(0u64) += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    fn total_mass(d: &Dist) -> Prob {
+        d.probabilities()
+            .iter()
+            .fold(d.truncated(), |acc, (_, p)| acc.plus(p))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keep_agrees_with_brute_force(sides in 2u32..=8, n in 1u32..=5, k_seed in 0u32..5, highest: bool) {
+            let k = k_seed % n + 1;
+            let die = Dist::die(sides);
+            let d = if highest { die.keep_highest(n, k) } else { die.keep_lowest(n, k) };
+            let denom = BigUint::from(sides).pow(n);
+            proptest::prop_assert_eq!(d.denom(), &denom);
+            for (value, count) in brute_keep(sides, n, k, highest) {
+                proptest::prop_assert_eq!(d.weight(value), BigUint::from(count), "value {}", value);
+            }
+            proptest::prop_assert_eq!(d.truncated(), Prob::zero());
+        }
+
+        #[test]
+        fn every_distribution_sums_to_one(sides in 2u32..=20, n in 1u32..=6, open: bool, k_seed in 0u32..6, shift in -5i64..5) {
+            let die = if open { Dist::die(sides).open_ended() } else { Dist::die(sides) };
+            let k = k_seed % n + 1;
+            for d in [
+                die.repeat_sum(n),
+                die.keep_highest(n, k),
+                die.keep_lowest(n, k),
+                die.sub(&Dist::die(6)).shift(shift),
+                Dist::max_of(&[die.clone(), Dist::die(8)]),
+                Dist::min_of(&[die.clone(), Dist::die(4)]),
+            ] {
+                proptest::prop_assert_eq!(total_mass(&d), Prob::one());
+                proptest::prop_assert!(d.truncated().to_f64() < 1e-12, "cut {}", d.truncated().to_f64());
+            }
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! The rules engine: plain Rust, no Bevy, no randomness of its own.
+//!
+//! A ruleset takes an action, says whether it is allowed, turns it into a [`RollPlan`] (which
+//! dice to throw and what each is for), reads the faces that settled into an [`Outcome`] (or a
+//! follow-up plan: an open-ended six, a friction check, a tied initiative) and keeps the turn
+//! economy of its table. It also gives the exact [`Odds`] of every action before anything is
+//! thrown. Faces always come from outside.
+
+pub mod action_dice;
+pub mod d20_check;
+pub mod d4_pool;
+pub mod data;
+pub mod dist;
+pub mod engine;
+pub mod notation;
+pub mod open_d6;
+pub mod step_dice;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+pub use dist::{Dist, Prob};
+
+/// The five rulesets, by the ids used in the CLI, the RON files and the UI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RulesetId {
+    /// Pools of d4 limited by Action Load.
+    #[serde(rename = "d4-pool")]
+    D4Pool,
+    /// Pools of d6 built from action dice spent each 4-second round.
+    #[serde(rename = "action-dice")]
+    ActionDice,
+    /// Highest ability die minus difficulty die, d4 to d12.
+    #[serde(rename = "step-dice")]
+    StepDice,
+    /// Positive minus negative open-ended d6, initiative shots.
+    #[serde(rename = "open-d6")]
+    OpenD6,
+    /// d20 + proficiency against a DC, resource dice, side initiative.
+    #[serde(rename = "d20-check")]
+    D20Check,
+}
+
+impl RulesetId {
+    /// Every ruleset, in the order the README lists them.
+    pub const ALL: [RulesetId; 5] = [
+        RulesetId::D4Pool,
+        RulesetId::ActionDice,
+        RulesetId::StepDice,
+        RulesetId::OpenD6,
+        RulesetId::D20Check,
+    ];
+
+    /// The id as written in files and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RulesetId::D4Pool => "d4-pool",
+            RulesetId::ActionDice => "action-dice",
+            RulesetId::StepDice => "step-dice",
+            RulesetId::OpenD6 => "open-d6",
+            RulesetId::D20Check => "d20-check",
+        }
+    }
+}
+
+impl fmt::Display for RulesetId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RulesetId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RulesetId::ALL
+            .into_iter()
+            .find(|id| id.as_str() == s.trim())
+            .ok_or_else(|| {
+                let ids: Vec<&str> = RulesetId::ALL.iter().map(|id| id.as_str()).collect();
+                format!("unknown ruleset '{s}'; the rulesets are {}", ids.join(", "))
+            })
+    }
+}
+
+/// A die size as written in rule data and actions: `"d4"` ... `"d20"`, `"d100"` (or `"d%"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Die(pub u32);
+
+impl Die {
+    /// Number of faces.
+    pub fn sides(self) -> u32 {
+        self.0
+    }
+}
+
+impl fmt::Display for Die {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "d{}", self.0)
+    }
+}
+
+impl FromStr for Die {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        let digits = t.strip_prefix('d').unwrap_or("");
+        let sides = if digits == "%" {
+            Some(100)
+        } else {
+            digits.parse::<u32>().ok()
+        };
+        match sides {
+            Some(n) if notation::SIDES.contains(&n) => Ok(Die(n)),
+            _ => Err(format!(
+                "'{s}' is not a die: write d4, d6, d8, d10, d12, d20 or d100"
+            )),
+        }
+    }
+}
+
+impl Serialize for Die {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Die {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What a die in a plan is for, so the table can colour it and the outcome can label it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DieRole {
+    /// A die of an Aspect or skill pool, summed.
+    Pool,
+    /// An extra die added to a pool (a weapon's d8).
+    Extra,
+    /// An ability die: the highest counts.
+    Ability,
+    /// The difficulty die.
+    Difficulty,
+    /// The position die beside the difficulty die.
+    Position,
+    /// The light die of an open-d6 roll.
+    Positive,
+    /// The dark die of an open-d6 roll.
+    Negative,
+    /// A d20 of a check.
+    Check,
+    /// A resource die being used.
+    Resource,
+    /// An initiative die.
+    Initiative,
+    /// The d6 of a friction check after snake eyes.
+    Friction,
+}
+
+/// One die to throw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedDie {
+    /// Its size.
+    pub sides: u32,
+    /// What it is for.
+    pub role: DieRole,
+    /// A short label for the overlay ("weapon d8", "Peter's dark die").
+    pub label: String,
+}
+
+impl PlannedDie {
+    /// A die of `sides` with a role and label.
+    pub fn new(sides: u32, role: DieRole, label: impl Into<String>) -> Self {
+        PlannedDie {
+            sides,
+            role,
+            label: label.into(),
+        }
+    }
+}
+
+/// Which dice to throw for one step of an action. Faces come back in the same order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollPlan {
+    /// The dice, in throw (and spawn) order.
+    pub dice: Vec<PlannedDie>,
+    /// Why they are thrown, in words.
+    pub purpose: String,
+}
+
+impl RollPlan {
+    /// A plan with a purpose and no dice yet.
+    pub fn new(purpose: impl Into<String>) -> Self {
+        RollPlan {
+            dice: Vec::new(),
+            purpose: purpose.into(),
+        }
+    }
+
+    /// Adds `count` dice of one kind.
+    pub fn with(mut self, count: u32, sides: u32, role: DieRole, label: &str) -> Self {
+        self.dice
+            .extend((0..count).map(|_| PlannedDie::new(sides, role, label)));
+        self
+    }
+
+    /// Checks that `faces` fit this plan: one face per die, each on its die.
+    pub fn check_faces(&self, faces: &[u32]) -> Result<(), String> {
+        if faces.len() != self.dice.len() {
+            return Err(format!(
+                "{} faces for a throw of {} dice ({})",
+                faces.len(),
+                self.dice.len(),
+                self.purpose
+            ));
+        }
+        for (face, die) in faces.iter().zip(&self.dice) {
+            if *face == 0 || *face > die.sides {
+                return Err(format!(
+                    "face {face} is not on a d{} ({})",
+                    die.sides, die.label
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a finished action came to, in a form every overlay and the CLI can show.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The number the rules compare (total, result, check).
+    pub total: i64,
+    /// Success or failure where the action has one.
+    pub success: Option<bool>,
+    /// The outcome class by the ruleset's own name ("marginal success", "critical failure").
+    pub class: String,
+    /// The arithmetic, step by step.
+    pub lines: Vec<String>,
+    /// Special results and what they trigger ("boxcars: windfall", "damage 3").
+    pub tags: Vec<String>,
+}
+
+/// One step of resolving an action: done, or more dice to throw first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The action is resolved.
+    Done(Outcome),
+    /// Throw these too, then resolve again with every throw so far.
+    ThrowMore(RollPlan),
+}
+
+/// The exact odds of an action, before anything is thrown.
+#[derive(Clone, Debug)]
+pub struct Odds {
+    /// What the distribution is of ("total", "result", "bonus", "uses").
+    pub measure: String,
+    /// The distribution of that number.
+    pub distribution: Dist,
+    /// The value success starts at, for marking the chart.
+    pub target: Option<i64>,
+    /// Probability of success, where the action succeeds or fails.
+    pub p_success: Option<Prob>,
+    /// Every outcome class of the ruleset, by name, with its probability.
+    pub classes: Vec<(String, Prob)>,
+    /// A second distribution where the rules have one (damage).
+    pub secondary: Option<(String, Dist)>,
+}
+
+impl Odds {
+    /// Odds with a distribution and nothing else yet.
+    pub fn of(measure: &str, distribution: Dist) -> Self {
+        Odds {
+            measure: measure.to_string(),
+            distribution,
+            target: None,
+            p_success: None,
+            classes: Vec::new(),
+            secondary: None,
+        }
+    }
+
+    /// Adds an outcome class.
+    pub fn class(mut self, name: &str, p: Prob) -> Self {
+        self.classes.push((name.to_string(), p));
+        self
+    }
+
+    /// Probability of a named class, if the odds have it.
+    pub fn class_p(&self, name: &str) -> Option<&Prob> {
+        self.classes.iter().find(|(n, _)| n == name).map(|(_, p)| p)
+    }
+}
+
+/// Deterministic tie-breaker for rules that say "break ties randomly": the engine draws no
+/// random numbers, so the table's seed and the tied parties decide (SplitMix64).
+pub fn seeded_coin(seed: u64, salt: u64) -> u64 {
+    let mut z = seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip() {
+        for id in RulesetId::ALL {
+            assert_eq!(id.as_str().parse::<RulesetId>(), Ok(id));
+        }
+        assert!("d6-pool".parse::<RulesetId>().is_err());
+    }
+
+    #[test]
+    fn die_names() {
+        assert_eq!("d8".parse::<Die>(), Ok(Die(8)));
+        assert_eq!("D%".parse::<Die>(), Ok(Die(100)));
+        assert!("d1".parse::<Die>().is_err());
+        assert!("8".parse::<Die>().is_err());
+    }
+
+    #[test]
+    fn plans_check_faces() {
+        let plan = RollPlan::new("test").with(2, 6, DieRole::Pool, "d6");
+        assert!(plan.check_faces(&[1, 6]).is_ok());
+        assert!(plan.check_faces(&[1]).is_err());
+        assert!(plan.check_faces(&[7, 1]).is_err());
+    }
+}

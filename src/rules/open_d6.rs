@@ -1,0 +1,755 @@
+//! `open-d6`: a light positive d6 minus a dark negative d6, each open-ended (a six is thrown
+//! again and added). Skill + bonus against a difficulty: equal is a marginal success. Boxcars
+//! and snake eyes have their own effects. Initiative is a shot counter counted down.
+
+use serde::{Deserialize, Serialize};
+
+use super::{DieRole, Dist, Odds, Outcome, Prob, RollPlan, Step};
+
+/// What an action costs on the shot counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cost {
+    /// A fixed number of shots.
+    Shots(u32),
+    /// Every shot left (Limit Break).
+    AllRemaining,
+}
+
+/// One row of the friction table (d6 after snake eyes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrictionRow {
+    /// Lowest face of the row.
+    pub from: u32,
+    /// Highest face of the row.
+    pub to: u32,
+    /// When it applies.
+    pub condition: String,
+    /// What happens.
+    pub result: String,
+}
+
+/// The settings and tables of `assets/rules/open-d6.ron`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// Shot costs by action type.
+    pub costs: Vec<(ActionType, Cost)>,
+    /// Shots the ambushers get in a surprise round.
+    pub surprise_shots: u32,
+    /// The lowest first shot after stances (except the surprised).
+    pub min_first_shot: i64,
+    /// Villains act before heroes on the same shot.
+    pub villains_first: bool,
+    /// The friction check table.
+    pub friction: Vec<FrictionRow>,
+    /// Most +1 bonuses that Assist can give one action.
+    pub max_assist_bonus: i64,
+    /// What Active Defense adds to the defending skill.
+    pub active_defense_bonus: i64,
+}
+
+impl Rules {
+    /// The cost of an action type.
+    pub fn cost(&self, kind: ActionType) -> Cost {
+        self.costs
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, c)| *c)
+            .unwrap_or(Cost::Shots(3))
+    }
+
+    /// The friction row of a d6 face.
+    pub fn friction(&self, face: u32) -> Option<&FrictionRow> {
+        self.friction
+            .iter()
+            .find(|r| (r.from..=r.to).contains(&face))
+    }
+}
+
+/// How the two dice are read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RollKind {
+    /// Positive − negative, both open-ended.
+    #[default]
+    Standard,
+    /// The higher die is the positive one (Standard again on boxcars).
+    Confident,
+    /// No re-throws: −5..+5.
+    Closed,
+    /// Closed, and the higher die is the positive one.
+    ClosedConfident,
+}
+
+impl RollKind {
+    fn open(self) -> bool {
+        matches!(self, RollKind::Standard | RollKind::Confident)
+    }
+    fn confident(self) -> bool {
+        matches!(self, RollKind::Confident | RollKind::ClosedConfident)
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One check: `(roll: Standard, skill: 10, difficulty: 13)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    /// How the dice are read.
+    #[serde(default)]
+    pub roll: RollKind,
+    /// The skill or trait rolled.
+    pub skill: i64,
+    /// The difficulty (the highest of those listed).
+    pub difficulty: i64,
+    /// Bonuses and penalties (assist +1 each, team action −n...).
+    #[serde(default)]
+    pub modifier: i64,
+    /// The first roll of the action: snake eyes only count there.
+    #[serde(default = "yes")]
+    pub first_roll: bool,
+}
+
+/// The two dice of a roll as thrown so far: each chain is the first face and its re-throws.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Chains {
+    /// The light die.
+    pub positive: Vec<u32>,
+    /// The dark die.
+    pub negative: Vec<u32>,
+    /// The friction d6, if one was thrown.
+    pub friction: Option<u32>,
+}
+
+fn value(chain: &[u32]) -> i64 {
+    chain.iter().map(|f| i64::from(*f)).sum()
+}
+
+impl Action {
+    /// The first throw: the light and the dark die.
+    pub fn plan(&self) -> RollPlan {
+        RollPlan::new(format!("{:?} roll", self.roll))
+            .with(1, 6, DieRole::Positive, "positive (light) d6")
+            .with(1, 6, DieRole::Negative, "negative (dark) d6")
+    }
+
+    /// Reads throws into chains, checking every face.
+    pub fn chains(&self, throws: &[Vec<u32>]) -> Result<Chains, String> {
+        let first = throws.first().ok_or("no dice have been thrown yet")?;
+        self.plan().check_faces(first)?;
+        let mut c = Chains {
+            positive: vec![first[0]],
+            negative: vec![first[1]],
+            friction: None,
+        };
+        for throw in &throws[1..] {
+            let mut faces = throw.iter();
+            let open = self.roll.open();
+            let pos_open = open && c.positive.last() == Some(&6);
+            let neg_open = open && c.negative.last() == Some(&6);
+            if !pos_open && !neg_open {
+                // Only a friction check can follow.
+                match (throw.as_slice(), c.friction, self.snake_eyes(&c)) {
+                    ([f], None, true) if (1..=6).contains(f) => c.friction = Some(*f),
+                    _ => return Err(format!("unexpected extra throw {throw:?}")),
+                }
+                continue;
+            }
+            for (open, chain) in [(pos_open, &mut c.positive), (neg_open, &mut c.negative)] {
+                if open {
+                    let f = *faces.next().ok_or("a six was not thrown again")?;
+                    if !(1..=6).contains(&f) {
+                        return Err(format!("face {f} is not on a d6"));
+                    }
+                    chain.push(f);
+                }
+            }
+            if faces.next().is_some() {
+                return Err(format!("too many faces in re-throw {throw:?}"));
+            }
+        }
+        Ok(c)
+    }
+
+    fn snake_eyes(&self, c: &Chains) -> bool {
+        self.first_roll && c.positive[0] == 1 && c.negative[0] == 1
+    }
+
+    /// Reads every throw so far: the outcome, or the next throw (sixes again, or friction).
+    pub fn resolve(&self, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, String> {
+        let c = self.chains(throws)?;
+        if self.roll.open() {
+            let pos_open = c.positive.last() == Some(&6);
+            let neg_open = c.negative.last() == Some(&6);
+            if pos_open || neg_open {
+                let mut plan = RollPlan::new("open-ended six: throw again and add");
+                if pos_open {
+                    plan = plan.with(1, 6, DieRole::Positive, "positive (light) d6 again");
+                }
+                if neg_open {
+                    plan = plan.with(1, 6, DieRole::Negative, "negative (dark) d6 again");
+                }
+                return Ok(Step::ThrowMore(plan));
+            }
+        }
+        let snake_eyes = self.snake_eyes(&c);
+        if snake_eyes && c.friction.is_none() {
+            return Ok(Step::ThrowMore(
+                RollPlan::new("snake eyes: friction check").with(
+                    1,
+                    6,
+                    DieRole::Friction,
+                    "friction d6",
+                ),
+            ));
+        }
+        let boxcars = c.positive[0] == 6 && c.negative[0] == 6;
+        let (p, n) = (value(&c.positive), value(&c.negative));
+        let swapped = self.roll.confident() && !boxcars && n > p;
+        let bonus = if swapped { n - p } else { p - n };
+        let check = self.skill + self.modifier + bonus;
+        let outcome = check - self.difficulty;
+        let mut lines = vec![
+            format!(
+                "positive {:?} = {p}, negative {:?} = {n}",
+                c.positive, c.negative
+            ),
+            if swapped {
+                format!("confident: the higher die is positive, bonus {n} − {p} = {bonus}")
+            } else {
+                format!("bonus {p} − {n} = {bonus}")
+            },
+            format!(
+                "skill {}{} + bonus {bonus} = {check} against {}",
+                self.skill,
+                if self.modifier == 0 {
+                    String::new()
+                } else {
+                    format!(" {:+}", self.modifier)
+                },
+                self.difficulty
+            ),
+        ];
+        let (success, class) = match outcome {
+            0 => (true, "marginal success".to_string()),
+            o if o > 0 => (true, format!("success, outcome {o}")),
+            o => (false, format!("failure, outcome {o}")),
+        };
+        let mut tags = Vec::new();
+        if boxcars {
+            tags.push(
+                if success {
+                    "boxcars: windfall (or a Setback for the opponent)"
+                } else {
+                    "boxcars: fumble, a Setback"
+                }
+                .to_string(),
+            );
+            if self.roll.confident() {
+                lines.push(
+                    "boxcars: the confident roll went wild and was read as a standard roll".into(),
+                );
+            }
+        }
+        if snake_eyes {
+            tags.push("snake eyes: jury-rigged effects come crashing down".into());
+            if let Some(f) = c.friction {
+                let row = rules.friction(f);
+                tags.push(format!(
+                    "friction {f}: {}",
+                    row.map(|r| format!("{} — {}", r.condition, r.result))
+                        .unwrap_or_default()
+                ));
+            }
+        }
+        Ok(Step::Done(Outcome {
+            total: outcome,
+            success: Some(success),
+            class,
+            lines,
+            tags,
+        }))
+    }
+
+    /// The exact distribution of the bonus.
+    pub fn bonus_distribution(&self) -> Dist {
+        let (x, y) = die_pair(self.roll);
+        let confident = self.roll.confident();
+        x.combine(&y, |a, b| bonus_of(confident, a, b))
+    }
+
+    /// Exact odds: success, marginal, failure, boxcars with windfall and fumble, snake eyes.
+    pub fn odds(&self) -> Odds {
+        let bonus = self.bonus_distribution();
+        let need = self.difficulty - self.skill - self.modifier;
+        let (x, y) = die_pair(self.roll);
+        let confident = self.roll.confident();
+        let success = bonus.p_where(|b| b >= need);
+        let joint = |pred: &dyn Fn(i64, i64) -> bool| joint_p(&x, &y, pred);
+        let is_boxcars = |a: i64, b: i64| first_was_six(a) && first_was_six(b);
+        let windfall = joint(&|a, b| is_boxcars(a, b) && bonus_of(confident, a, b) >= need);
+        let fumble = joint(&|a, b| is_boxcars(a, b) && bonus_of(confident, a, b) < need);
+        let one_in_36 = Prob::new(1u32.into(), 36u32.into());
+        let mut odds = Odds::of("outcome", bonus.shift(-need))
+            .class("success", success.clone())
+            .class("marginal success", bonus.p(need))
+            .class("failure", success.complement())
+            .class("boxcars", one_in_36.clone())
+            .class("windfall", windfall)
+            .class("fumble", fumble)
+            .class(
+                "snake eyes",
+                if self.first_roll {
+                    one_in_36
+                } else {
+                    Prob::zero()
+                },
+            );
+        odds.target = Some(0);
+        odds.p_success = Some(success);
+        odds
+    }
+}
+
+/// A die's value says whether its first face was a six: open-ended values skip 6 (6 → 6 + more).
+fn first_was_six(v: i64) -> bool {
+    v >= 6
+}
+
+fn bonus_of(confident: bool, a: i64, b: i64) -> i64 {
+    if confident && !(first_was_six(a) && first_was_six(b)) {
+        (a - b).abs()
+    } else {
+        a - b
+    }
+}
+
+fn die_pair(kind: RollKind) -> (Dist, Dist) {
+    let d = if kind.open() {
+        Dist::die(6).open_ended()
+    } else {
+        Dist::die(6)
+    };
+    (d.clone(), d)
+}
+
+fn joint_p(x: &Dist, y: &Dist, pred: &dyn Fn(i64, i64) -> bool) -> Prob {
+    let mut num = num_bigint::BigUint::default();
+    for (a, wa) in x.iter() {
+        for (b, wb) in y.iter() {
+            if pred(a, b) {
+                num += wa * wb;
+            }
+        }
+    }
+    Prob::new(num, x.denom() * y.denom())
+}
+
+/// A team action: each of n participants rolls at −n; the team gets the highest result.
+/// A participant who rolled boxcars and failed is in trouble all the same.
+pub fn team_result(results: &[i64]) -> Option<i64> {
+    results.iter().copied().max()
+}
+
+/// Action types and their place on the shot counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionType {
+    /// 3 shots; may be taken at shot 1 or 2.
+    Basic,
+    /// 1 shot, in response to something, at any time.
+    Trigger,
+    /// 1 shot, paid from the first shot (or on one's turn).
+    Stance,
+    /// Every shot left; must be focused.
+    LimitBreak,
+    /// 0 shots, after knocking an opponent out.
+    Finisher,
+}
+
+/// A creature at an open-d6 table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Character {
+    /// Its name.
+    pub name: String,
+    /// Its Reflexes.
+    pub reflexes: i64,
+    /// Named creatures roll initiative; unnamed groups start at their Reflexes.
+    #[serde(default = "yes")]
+    pub named: bool,
+    /// Villains act before heroes on the same shot.
+    #[serde(default)]
+    pub villain: bool,
+    /// Stances held: one shot each from the first shot.
+    #[serde(default)]
+    pub stances: u32,
+    /// Skills by name.
+    #[serde(default)]
+    pub skills: Vec<(String, i64)>,
+}
+
+/// The shot counter of an open-d6 table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The ruleset's settings.
+    pub rules: Rules,
+    /// Who is in the scene.
+    pub characters: Vec<Character>,
+    /// Shots each has left this round.
+    pub shots: Vec<i64>,
+    /// 1-based round; 0 before the first initiative.
+    pub round: u32,
+    /// Who is focused (may use a Limit Break).
+    pub focused: Vec<bool>,
+}
+
+impl Table {
+    /// A scene before initiative is rolled.
+    pub fn new(rules: Rules, characters: Vec<Character>) -> Self {
+        let n = characters.len();
+        Table {
+            rules,
+            characters,
+            shots: vec![0; n],
+            round: 0,
+            focused: vec![false; n],
+        }
+    }
+
+    /// The initiative throw: a Closed roll (light and dark d6) for each named creature.
+    pub fn initiative_plan(&self) -> RollPlan {
+        let mut plan = RollPlan::new("initiative: a Closed Reflexes roll for each named creature");
+        for c in self.characters.iter().filter(|c| c.named) {
+            plan = plan
+                .with(1, 6, DieRole::Positive, &format!("{} positive", c.name))
+                .with(1, 6, DieRole::Negative, &format!("{} negative", c.name));
+        }
+        plan
+    }
+
+    /// Starts a round from the initiative faces: first shot = Reflexes + closed bonus − stances,
+    /// at least the minimum.
+    pub fn start_round(&mut self, faces: &[u32]) -> Result<(), String> {
+        self.initiative_plan().check_faces(faces)?;
+        let mut pairs = faces.chunks(2);
+        for (i, c) in self.characters.iter().enumerate() {
+            let base = if c.named {
+                let pair = pairs.next().ok_or("missing initiative dice")?;
+                c.reflexes + i64::from(pair[0]) - i64::from(pair[1])
+            } else {
+                c.reflexes
+            };
+            self.shots[i] = (base - i64::from(c.stances)).max(self.rules.min_first_shot);
+        }
+        self.round += 1;
+        Ok(())
+    }
+
+    /// A surprise round: the ambushers get 3 shots, everyone else none.
+    pub fn start_surprise_round(&mut self, ambushers: &[usize]) {
+        for (i, s) in self.shots.iter_mut().enumerate() {
+            *s = if ambushers.contains(&i) {
+                i64::from(self.rules.surprise_shots)
+            } else {
+                0
+            };
+        }
+        self.round += 1;
+    }
+
+    /// The shot being counted: the highest shot anyone has left (None: the round is over).
+    pub fn current_shot(&self) -> Option<i64> {
+        self.shots.iter().copied().filter(|s| *s > 0).max()
+    }
+
+    /// Who acts on the current shot, in order: villains first, then heroes, each in scene order.
+    pub fn acting_now(&self) -> Vec<usize> {
+        let Some(shot) = self.current_shot() else {
+            return vec![];
+        };
+        let mut who: Vec<usize> = (0..self.characters.len())
+            .filter(|&i| self.shots[i] == shot)
+            .collect();
+        if self.rules.villains_first {
+            who.sort_by_key(|&i| (!self.characters[i].villain, i));
+        }
+        who
+    }
+
+    /// True when nobody has shots left: initiative is rolled again.
+    pub fn round_over(&self) -> bool {
+        self.current_shot().is_none()
+    }
+
+    /// Whether `actor` may take an action of this type now, and if not, why.
+    pub fn check(&self, actor: usize, kind: ActionType) -> Result<(), String> {
+        let c = self.characters.get(actor).ok_or("no such character")?;
+        let shots = self.shots[actor];
+        match kind {
+            ActionType::Trigger => {
+                if shots < 1 {
+                    return Err(format!("{} has no shots left for a trigger action", c.name));
+                }
+            }
+            ActionType::Finisher => {}
+            ActionType::Basic | ActionType::Stance | ActionType::LimitBreak => {
+                if self.acting_now().first() != Some(&actor) {
+                    let next = self
+                        .acting_now()
+                        .first()
+                        .map(|&i| self.characters[i].name.clone());
+                    return Err(match next {
+                        Some(n) => {
+                            format!("it is {n}'s shot ({})", self.current_shot().unwrap_or(0))
+                        }
+                        None => "the round is over: roll initiative".to_string(),
+                    });
+                }
+                if kind == ActionType::LimitBreak && !self.focused[actor] {
+                    return Err(format!("{} must focus before a Limit Break", c.name));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes an action: pays its shots (a 3-shot action at shot 1 or 2 leaves 0).
+    pub fn act(&mut self, actor: usize, kind: ActionType) -> Result<(), String> {
+        self.check(actor, kind)?;
+        let cost = match self.rules.cost(kind) {
+            Cost::Shots(n) => i64::from(n),
+            Cost::AllRemaining => self.shots[actor],
+        };
+        self.shots[actor] = (self.shots[actor] - cost).max(0);
+        if kind == ActionType::LimitBreak {
+            self.focused[actor] = false;
+        }
+        Ok(())
+    }
+
+    /// Marks a character focused (after a focus action).
+    pub fn focus(&mut self, actor: usize) {
+        if let Some(f) = self.focused.get_mut(actor) {
+            *f = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RulesetId;
+    use crate::rules::data::builtin_rules;
+
+    fn rules() -> Rules {
+        builtin_rules(RulesetId::OpenD6).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn check(roll: RollKind, skill: i64, difficulty: i64) -> Action {
+        Action {
+            roll,
+            skill,
+            difficulty,
+            modifier: 0,
+            first_roll: true,
+        }
+    }
+
+    fn done(step: Result<Step, String>) -> Outcome {
+        match step {
+            Ok(Step::Done(o)) => o,
+            other => panic!("expected an outcome, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn closed_roll_by_hand() {
+        // Closed: d6 - d6. Skill 10 vs 12 needs bonus >= 2: (1+2+3+4)/36 = 10/36 = 5/18.
+        let a = check(RollKind::Closed, 10, 12);
+        let odds = a.odds();
+        assert_eq!(
+            odds.p_success.as_ref().map(Prob::exact),
+            Some("5/18".into())
+        );
+        assert_eq!(
+            odds.class_p("marginal success").map(Prob::exact),
+            Some("1/9".into())
+        );
+        // Boxcars (6,6) gives 0 < 2: a fumble, 1/36; no windfall.
+        assert_eq!(odds.class_p("fumble").map(Prob::exact), Some("1/36".into()));
+        assert_eq!(odds.class_p("windfall").map(Prob::exact), Some("0".into()));
+        assert!(a.bonus_distribution().truncated() == Prob::zero());
+    }
+
+    #[test]
+    fn fred_against_peters_dodge_13() {
+        // Fred's Maneuver 10 against the higher of Peter's Maneuver 10 and Dodge 13.
+        // Fred: Maneuver 10 against the higher of Peter's Maneuver 10 and Dodge 13.
+        let a = check(RollKind::Standard, 10, 13);
+        let odds = a.odds();
+        // Bonus >= 3 with open-ended dice, by cases on the first faces:
+        // no six: (4,1),(5,1),(5,2) = 3/36; positive six only: 6+E'-n >= 3 always except
+        // n = 5 with E' = 1, so (4 + 5/6)/36 = 29/216; negative six only: never; boxcars: the
+        // same question again, P/36. P = 3/36 + 29/216 + P/36, so P = 47/210.
+        let p = odds.p_success.as_ref().map(Prob::to_f64).unwrap_or(0.0);
+        assert!((p - 47.0 / 210.0).abs() < 1e-12, "{p}");
+        assert!(odds.distribution.truncated().to_f64() < 1e-12);
+        // Fred throws 4 and 1, then: 10 + 3 = 13: marginal success.
+        let o = done(a.resolve(&rules(), &[vec![4, 1]]));
+        assert_eq!((o.total, o.class.as_str()), (0, "marginal success"));
+    }
+
+    #[test]
+    fn sixes_are_thrown_again_physically() {
+        let a = check(RollKind::Standard, 10, 13);
+        let r = rules();
+        let Ok(Step::ThrowMore(plan)) = a.resolve(&r, &[vec![6, 2]]) else {
+            panic!("a six throws again")
+        };
+        assert_eq!(plan.dice.len(), 1);
+        assert_eq!(plan.dice[0].role, DieRole::Positive);
+        let Ok(Step::ThrowMore(_)) = a.resolve(&r, &[vec![6, 2], vec![6]]) else {
+            panic!("and again")
+        };
+        let o = done(a.resolve(&r, &[vec![6, 2], vec![6], vec![3]]));
+        assert_eq!(o.total, 10 + 15 - 2 - 13);
+        assert!(a.resolve(&r, &[vec![6, 2], vec![3, 3]]).is_err());
+    }
+
+    #[test]
+    fn boxcars_on_a_confident_roll_reads_standard() {
+        let a = check(RollKind::Confident, 10, 10);
+        let r = rules();
+        let Ok(Step::ThrowMore(plan)) = a.resolve(&r, &[vec![6, 6]]) else {
+            panic!()
+        };
+        assert_eq!(plan.dice.len(), 2);
+        // 6+1 − (6+4) = −3: standard reading, failure, fumble.
+        let o = done(a.resolve(&r, &[vec![6, 6], vec![1, 4]]));
+        assert_eq!((o.total, o.success), (-3, Some(false)));
+        assert!(o.tags.iter().any(|t| t.contains("fumble")));
+        // Without boxcars the higher die is positive.
+        let o = done(a.resolve(&r, &[vec![2, 5]]));
+        assert_eq!(o.total, 3);
+        // Confident never goes negative without boxcars: P(bonus < 0) = P(boxcars) * P(X' < Y') = 1/36 * 15/36 / (1 - 1/36)... check numerically.
+        let neg = a.bonus_distribution().p_where(|b| b < 0).to_f64();
+        let expect = (1.0 / 36.0) * (15.0 / 36.0) / (1.0 - 1.0 / 36.0);
+        assert!((neg - expect).abs() < 1e-12, "{neg} vs {expect}");
+    }
+
+    #[test]
+    fn closed_confident_is_the_absolute_difference() {
+        let a = check(RollKind::ClosedConfident, 0, 0);
+        let d = a.bonus_distribution();
+        // |a-b| = 0: 6/36; = 5: 2/36.
+        assert_eq!(d.p(0).exact(), "1/6");
+        assert_eq!(d.p(5).exact(), "1/18");
+        assert_eq!(d.p_where(|b| b < 0), Prob::zero());
+    }
+
+    #[test]
+    fn snake_eyes_calls_a_friction_check_on_the_first_roll_only() {
+        let r = rules();
+        let a = check(RollKind::Standard, 10, 10);
+        let Ok(Step::ThrowMore(plan)) = a.resolve(&r, &[vec![1, 1]]) else {
+            panic!()
+        };
+        assert_eq!(plan.dice[0].role, DieRole::Friction);
+        let o = done(a.resolve(&r, &[vec![1, 1], vec![5]]));
+        assert!(
+            o.tags.iter().any(|t| t.starts_with("friction 5")),
+            "{:?}",
+            o.tags
+        );
+        let mut later = a.clone();
+        later.first_roll = false;
+        let o = done(later.resolve(&r, &[vec![1, 1]]));
+        assert!(o.tags.is_empty());
+        assert_eq!(
+            later.odds().class_p("snake eyes").map(Prob::exact),
+            Some("0".into())
+        );
+        assert_eq!(r.friction(2).map(|f| f.from), Some(1));
+        assert_eq!(r.friction(6).map(|f| f.condition.as_str()), Some("Always"));
+    }
+
+    #[test]
+    fn team_action_takes_the_highest() {
+        assert_eq!(team_result(&[3, 9, -1]), Some(9));
+        assert_eq!(team_result(&[]), None);
+    }
+
+    fn scene() -> Table {
+        let c = |name: &str, reflexes: i64, named: bool, villain: bool, stances: u32| Character {
+            name: name.into(),
+            reflexes,
+            named,
+            villain,
+            stances,
+            skills: vec![],
+        };
+        Table::new(
+            rules(),
+            vec![
+                c("Fred", 8, true, false, 0),
+                c("Peter", 7, true, true, 1),
+                c("Goons", 5, false, true, 0),
+            ],
+        )
+    }
+
+    #[test]
+    fn initiative_and_shot_counter() {
+        let mut t = scene();
+        assert_eq!(t.initiative_plan().dice.len(), 4, "goons do not roll");
+        // Fred 8 + (3-4) = 7; Peter 7 + (2-1) - 1 stance = 7; Goons 5.
+        t.start_round(&[3, 4, 2, 1]).expect("faces");
+        assert_eq!(t.shots, vec![7, 7, 5]);
+        assert_eq!(t.current_shot(), Some(7));
+        assert_eq!(t.acting_now(), vec![1, 0], "villains first on a tie");
+        assert!(t.check(0, ActionType::Basic).is_err(), "Peter acts first");
+        t.act(1, ActionType::Basic).expect("Peter");
+        t.act(0, ActionType::Basic).expect("Fred");
+        assert_eq!(t.shots, vec![4, 4, 5]);
+        assert_eq!(t.acting_now(), vec![2]);
+        t.act(2, ActionType::Basic).expect("goons");
+        // A trigger action at any time costs one shot.
+        t.act(0, ActionType::Trigger).expect("Fred defends");
+        assert_eq!(t.shots, vec![3, 4, 2]);
+        t.act(1, ActionType::Basic).expect("Peter at 4");
+        t.act(0, ActionType::Basic).expect("Fred at 3");
+        // Basic at shot 1 or 2 is allowed and leaves 0.
+        t.act(2, ActionType::Basic).expect("goons at 2");
+        t.act(1, ActionType::Basic).expect("Peter at 1");
+        assert!(t.round_over());
+        assert!(t.check(0, ActionType::Basic).is_err());
+        t.start_round(&[1, 6, 1, 6]).expect("faces");
+        assert_eq!(t.round, 2);
+        assert_eq!(t.shots, vec![3, 1, 5], "at least 1 shot after stances");
+    }
+
+    #[test]
+    fn limit_break_costs_everything_and_needs_focus() {
+        let mut t = scene();
+        t.start_round(&[6, 1, 1, 1]).expect("faces");
+        assert_eq!(t.shots[0], 13);
+        assert!(t.check(0, ActionType::LimitBreak).is_err());
+        t.focus(0);
+        t.act(0, ActionType::LimitBreak).expect("limit break");
+        assert_eq!(t.shots[0], 0);
+        t.act(0, ActionType::Finisher)
+            .expect("finishers cost nothing");
+        assert!(t.check(0, ActionType::Trigger).is_err());
+    }
+
+    #[test]
+    fn surprise_round() {
+        let mut t = scene();
+        t.start_surprise_round(&[1, 2]);
+        assert_eq!(t.shots, vec![0, 3, 3]);
+        assert_eq!(t.acting_now(), vec![1, 2]);
+    }
+}

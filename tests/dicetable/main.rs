@@ -1,0 +1,25 @@
+//! Integration tests: one binary (Bevy test binaries are large and slow to link), one module
+//! per area. They drive the real `dicetable` executable as a user would.
+
+mod cli;
+mod window;
+
+use std::process::{Command, Output};
+
+/// Runs the `dicetable` binary with arguments.
+pub fn dicetable(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dicetable"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run dicetable: {e}"))
+}
+
+/// Standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

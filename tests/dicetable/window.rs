@@ -1,0 +1,106 @@
+//! The window: opens, renders the lit table, saves a screenshot, exits.
+
+use std::path::Path;
+use std::process::Command;
+
+fn has_display() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+fn xvfb_available() -> bool {
+    Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Decodes an 8-bit RGB(A) PNG into (width, height, rgb pixels).
+fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let file = std::fs::File::open(path)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let channels = info.color_type.samples();
+    assert!(
+        channels >= 3 && info.bit_depth == png::BitDepth::Eight,
+        "{:?} {:?}",
+        info.color_type,
+        info.bit_depth
+    );
+    let pixels = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn the_table_renders_under_xvfb() {
+    if !has_display() && !xvfb_available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Xvfb: ./check installs it"
+        );
+        eprintln!("skipped: no display and no xvfb-run (./check installs Xvfb)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dicetable-window-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let shot = dir.join("table.png");
+    let bin = env!("CARGO_BIN_EXE_dicetable");
+    let args = [
+        "play",
+        "--width",
+        "640",
+        "--height",
+        "400",
+        "--exit-after-frames",
+        "5",
+        "--screenshot",
+    ];
+    let mut command = if has_display() {
+        Command::new(bin)
+    } else {
+        let mut c = Command::new("xvfb-run");
+        c.args(["-a", "-s", "-screen 0 640x400x24", bin]);
+        c
+    };
+    let out = command
+        .args(args)
+        .arg(&shot)
+        .output()
+        .expect("run dicetable play");
+    assert!(
+        out.status.success(),
+        "play failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (w, h, pixels) = read_png(&shot);
+    assert_eq!((w, h), (640, 400));
+    // Not blank: many distinct colours and real contrast.
+    let mut distinct: Vec<[u8; 3]> = pixels.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(
+        distinct.len() > 50,
+        "only {} colours: blank?",
+        distinct.len()
+    );
+    // The felt is in the middle of the view: green dominates there.
+    let centre = pixels[(h / 2 * w + w / 2) as usize];
+    assert!(
+        centre[1] > centre[0] && centre[1] > centre[2],
+        "centre pixel {centre:?} is not felt green"
+    );
+    // Lit: the picture is neither black nor washed out.
+    let mean: f64 = pixels
+        .iter()
+        .map(|p| f64::from(p[0]) + f64::from(p[1]) + f64::from(p[2]))
+        .sum::<f64>()
+        / (3.0 * pixels.len() as f64);
+    assert!((25.0..230.0).contains(&mean), "mean brightness {mean}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
