@@ -30,6 +30,32 @@ pub struct Rules {
     pub initiative_die: Die,
 }
 
+impl Rules {
+    /// Checks what RON cannot: a DC range, a chain of growing dice, a step below the smallest.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.dc_min >= self.dc_max {
+            return Err(format!(
+                "dc_min {} must be below dc_max {}",
+                self.dc_min, self.dc_max
+            ));
+        }
+        if self.resource_chain.is_empty() || self.resource_chain.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("resource_chain must list growing dice, smallest first".into());
+        }
+        if self
+            .resource_chain
+            .iter()
+            .any(|d| self.resource_step_on >= d.sides())
+        {
+            return Err(format!(
+                "resource_step_on {} must be below every die of the chain",
+                self.resource_step_on
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Advantage, disadvantage, or neither.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Edge {

@@ -24,25 +24,40 @@ pub struct Rulebook {
 impl Rulebook {
     /// The shipped rule files, compiled in.
     pub fn builtin() -> Result<Self, DataError> {
-        Ok(Rulebook {
+        Rulebook {
             d4_pool: builtin_rules(RulesetId::D4Pool)?,
             action_dice: builtin_rules(RulesetId::ActionDice)?,
             step_dice: builtin_rules(RulesetId::StepDice)?,
             open_d6: builtin_rules(RulesetId::OpenD6)?,
             d20_check: builtin_rules(RulesetId::D20Check)?,
-        })
+        }
+        .validated(|id| rules_file_name(id))
+    }
+
+    /// Checks the rules that RON cannot (ranges, tables); errors name the file.
+    fn validated(self, file: impl Fn(RulesetId) -> String) -> Result<Self, DataError> {
+        let checks = [
+            (RulesetId::StepDice, self.step_dice.validate()),
+            (RulesetId::OpenD6, self.open_d6.validate()),
+            (RulesetId::D20Check, self.d20_check.validate()),
+        ];
+        for (id, check) in checks {
+            check.map_err(|e| DataError::whole(&file(id), e))?;
+        }
+        Ok(self)
     }
 
     /// Reads `<dir>/<id>.ron` for every ruleset (a table's own edited rules).
     pub fn load_dir(dir: &Path) -> Result<Self, DataError> {
         let file = |id: RulesetId| dir.join(format!("{id}.ron"));
-        Ok(Rulebook {
+        Rulebook {
             d4_pool: load_ron(&file(RulesetId::D4Pool))?,
             action_dice: load_ron(&file(RulesetId::ActionDice))?,
             step_dice: load_ron(&file(RulesetId::StepDice))?,
             open_d6: load_ron(&file(RulesetId::OpenD6))?,
             d20_check: load_ron(&file(RulesetId::D20Check))?,
-        })
+        }
+        .validated(|id| file(id).display().to_string())
     }
 
     /// The file name each ruleset's rules come from, for messages.
@@ -180,6 +195,21 @@ mod tests {
                 book
             );
         }
+    }
+
+    #[test]
+    fn rules_that_parse_but_make_no_sense_are_refused() {
+        let mut book = Rulebook::builtin().unwrap_or_else(|e| panic!("{e}"));
+        book.d20_check.resource_chain = vec![crate::rules::Die(8), crate::rules::Die(6)];
+        let err = book
+            .clone()
+            .validated(rules_file_name)
+            .expect_err("must fail");
+        assert_eq!(err.file, "assets/rules/d20-check.ron");
+        let mut book = Rulebook::builtin().unwrap_or_else(|e| panic!("{e}"));
+        book.open_d6.friction.pop();
+        let err = book.validated(rules_file_name).expect_err("must fail");
+        assert!(err.message.contains("face 6"), "{err}");
     }
 
     #[test]

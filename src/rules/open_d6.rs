@@ -50,6 +50,23 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Checks what RON cannot: the friction table covers 1 to 6 once each.
+    pub fn validate(&self) -> Result<(), String> {
+        for face in 1..=6 {
+            let rows = self
+                .friction
+                .iter()
+                .filter(|r| (r.from..=r.to).contains(&face))
+                .count();
+            if rows != 1 {
+                return Err(format!(
+                    "friction: face {face} is in {rows} rows; each face 1-6 needs exactly one"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The cost of an action type.
     pub fn cost(&self, kind: ActionType) -> Cost {
         self.costs
@@ -346,6 +363,22 @@ fn joint_p(x: &Dist, y: &Dist, pred: &dyn Fn(i64, i64) -> bool) -> Prob {
         }
     }
     Prob::new(num, x.denom() * y.denom())
+}
+
+/// The bonus from Assist: +1 for each assistant who succeeded, at most the rules' maximum.
+pub fn assist_bonus(rules: &Rules, successful_assists: u32) -> i64 {
+    i64::from(successful_assists).min(rules.max_assist_bonus)
+}
+
+/// A skill used as a difficulty while active defenses are up: defenses do not stack, only
+/// the highest bonus counts (Active Defense gives +3).
+pub fn defended_difficulty(skill: i64, defense_bonuses: &[i64]) -> i64 {
+    skill + defense_bonuses.iter().copied().max().unwrap_or(0).max(0)
+}
+
+/// The modifier of each participant in a team action of `participants`: −n each.
+pub fn team_penalty(participants: u32) -> i64 {
+    -i64::from(participants)
 }
 
 /// A team action: each of n participants rolls at −n; the team gets the highest result.
@@ -678,8 +711,24 @@ mod tests {
 
     #[test]
     fn team_action_takes_the_highest() {
+        // Four climbers at -4 each; the best result counts for the team.
+        assert_eq!(team_penalty(4), -4);
         assert_eq!(team_result(&[3, 9, -1]), Some(9));
         assert_eq!(team_result(&[]), None);
+        // Closed roll for a team member with skill 10 at -4 against 8: bonus >= 2: 5/18.
+        let mut a = check(RollKind::Closed, 10, 8);
+        a.modifier = team_penalty(4);
+        assert_eq!(a.odds().p_success.map(|p| p.exact()), Some("5/18".into()));
+    }
+
+    #[test]
+    fn assists_and_active_defense() {
+        let r = rules();
+        assert_eq!(assist_bonus(&r, 2), 2);
+        assert_eq!(assist_bonus(&r, 5), 3, "at most +3");
+        // Peter's Dodge 13 with Active Defense +3, and another +2 defense: they do not stack.
+        assert_eq!(defended_difficulty(13, &[r.active_defense_bonus, 2]), 16);
+        assert_eq!(defended_difficulty(13, &[]), 13);
     }
 
     fn scene() -> Table {

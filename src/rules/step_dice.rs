@@ -27,6 +27,20 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Checks what RON cannot: ratings and ranks present, effect bands in order.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.difficulties.is_empty() || self.skill_ranks.is_empty() {
+            return Err("difficulties and skill_ranks must not be empty".into());
+        }
+        if !(1..=self.complete_max).contains(&self.marginal_max) {
+            return Err(format!(
+                "marginal_max {} must be between 1 and complete_max {}",
+                self.marginal_max, self.complete_max
+            ));
+        }
+        Ok(())
+    }
+
     /// A difficulty by rating name ("Hard") or die ("d8").
     pub fn difficulty(&self, text: &str) -> Result<Die, String> {
         if let Some((_, die)) = self
