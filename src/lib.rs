@@ -5,6 +5,7 @@
 //! throws and settles, `table` and its overlays glue them into the window app.
 
 pub mod cli;
+pub mod dice;
 pub mod physics;
 pub mod rules;
 mod table;

@@ -1,4 +1,4 @@
-//! `dicetable bench`: how fast the exact odds are (and, with issue #4, the headless physics).
+//! `dicetable bench`: how fast the exact odds and the headless physics are.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -6,6 +6,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::dice::DieKind;
+use crate::physics::fairness::LANES;
+use crate::physics::headless::Simulator;
+use crate::physics::{SettleRules, ThrowRequest};
 use crate::rules::RulesetId;
 use crate::rules::engine::{AnyAction, Rulebook};
 use crate::rules::notation::Notation;
@@ -19,6 +23,62 @@ pub struct BenchArgs {
     /// Only the exact-odds benchmarks.
     #[arg(long)]
     pub odds_only: bool,
+    /// Only the physics benchmarks.
+    #[arg(long, conflicts_with = "odds_only")]
+    pub physics_only: bool,
+}
+
+/// Throughput of one physics case.
+struct Throughput {
+    name: String,
+    rolls: u32,
+    dice_per_roll: u32,
+    in_flight: usize,
+    seconds: f64,
+    simulated: f64,
+}
+
+impl Throughput {
+    fn rolls_per_second(&self) -> f64 {
+        f64::from(self.rolls) / self.seconds
+    }
+    fn dice_per_second(&self) -> f64 {
+        f64::from(self.rolls * self.dice_per_roll) / self.seconds
+    }
+}
+
+/// Throws `rolls` rolls of `dice` d6 each, `in_flight` at a time, and times them.
+fn physics_case(name: &str, rolls: u32, dice: u32, in_flight: usize) -> Throughput {
+    let mut sim = Simulator::new(SettleRules::default());
+    let requests = (0..rolls).map(|i| ThrowRequest {
+        seed: 9_000 + u64::from(i),
+        tag: u64::from(i),
+        dice: vec![DieKind::D6; dice as usize],
+        swing: None,
+    });
+    let mut simulated = 0.0;
+    let start = Instant::now();
+    sim.run_many(in_flight, requests, |r| {
+        simulated += f64::from(r.duration);
+        true
+    });
+    Throughput {
+        name: name.to_string(),
+        rolls,
+        dice_per_roll: dice,
+        in_flight,
+        seconds: start.elapsed().as_secs_f64(),
+        simulated,
+    }
+}
+
+fn physics_benchmarks() -> Vec<Throughput> {
+    vec![
+        physics_case("single d6, one roll at a time", 300, 1, 1),
+        physics_case("single d6 throws", 4_000, 1, LANES),
+        physics_case("10 d6 in one throw", 400, 10, 16),
+        physics_case("100 d6 in one throw", 20, 100, 4),
+    ]
 }
 
 /// One measured case.
@@ -68,12 +128,21 @@ fn odds_benchmarks() -> Result<Vec<Timing>, String> {
 
 /// Runs `bench`.
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let odds = match odds_benchmarks() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+    let odds = if args.physics_only {
+        Vec::new()
+    } else {
+        match odds_benchmarks() {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
         }
+    };
+    let physics = if args.odds_only {
+        Vec::new()
+    } else {
+        physics_benchmarks()
     };
     let profile = if cfg!(debug_assertions) {
         "debug"
@@ -85,12 +154,19 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             .iter()
             .map(|t| json!({"name": t.name, "iterations": t.iterations, "mean_ms": t.mean.as_secs_f64() * 1e3, "best_ms": t.best.as_secs_f64() * 1e3}))
             .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({"build": profile, "odds": rows, "physics": null}))
-                .unwrap_or_default()
-        );
-    } else {
+        let phys: Vec<_> = physics
+            .iter()
+            .map(|t| {
+                json!({"name": t.name, "rolls": t.rolls, "dice_per_roll": t.dice_per_roll, "in_flight": t.in_flight,
+                    "seconds": t.seconds, "rolls_per_second": t.rolls_per_second(), "dice_per_second": t.dice_per_second(),
+                    "mean_simulated_seconds_per_roll": t.simulated / f64::from(t.rolls)})
+            })
+            .collect();
+        let out = json!({"build": profile, "threads": 1, "odds": rows, "physics": phys});
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    if !odds.is_empty() {
         println!("exact odds ({profile} build)");
         println!(
             "  {:<28} {:>10} {:>10} {:>8}",
@@ -106,8 +182,22 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             );
         }
     }
-    if !args.odds_only {
-        eprintln!("\nheadless physics throughput: not built yet; it arrives with issue #4.");
+    if !physics.is_empty() {
+        println!("\nheadless physics ({profile} build, one thread, 240 Hz steps)");
+        println!(
+            "  {:<32} {:>10} {:>10} {:>10} {:>10}",
+            "case", "rolls/s", "dice/s", "in flight", "sim s/roll"
+        );
+        for t in &physics {
+            println!(
+                "  {:<32} {:>10.1} {:>10.1} {:>10} {:>10.2}",
+                t.name,
+                t.rolls_per_second(),
+                t.dice_per_second(),
+                t.in_flight,
+                t.simulated / f64::from(t.rolls)
+            );
+        }
     }
     ExitCode::SUCCESS
 }

@@ -2,7 +2,9 @@
 //! `bench` work without a window.
 
 mod bench;
+mod fairness;
 mod odds;
+mod roll;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,33 +30,11 @@ pub enum Command {
     /// Open the table window.
     Play(PlayArgs),
     /// Throw dice physically, headless, and print the faces.
-    Roll {
-        /// Dice notation, e.g. "3d6+2".
-        notation: String,
-        /// Seed of the throw.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Roll(roll::RollArgs),
     /// Exact odds of a notation, or of a ruleset's action.
     Odds(odds::OddsArgs),
     /// Throw one kind of die many times and test it for fairness.
-    Fairness {
-        /// The die: d4, d6, d8, d10, d12, d20.
-        #[arg(long, default_value = "d20")]
-        die: String,
-        /// How many throws.
-        #[arg(long, default_value_t = 20_000)]
-        throws: u32,
-        /// Seed of the first throw.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Fairness(fairness::FairnessArgs),
     /// Measure the exact-odds engine and the headless physics.
     Bench(bench::BenchArgs),
 }
@@ -76,11 +56,6 @@ pub struct PlayArgs {
     pub height: u32,
 }
 
-fn not_built(what: &str, issue: u32) -> ExitCode {
-    eprintln!("dicetable {what}: not built yet; it arrives with issue #{issue}.");
-    ExitCode::from(2)
-}
-
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
@@ -92,8 +67,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Play(args)) => play(args),
         Some(Command::Odds(args)) => odds::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
-        Some(Command::Roll { .. }) => not_built("roll (physical dice, headless)", 4),
-        Some(Command::Fairness { .. }) => not_built("fairness", 4),
+        Some(Command::Roll(args)) => roll::run(&args),
+        Some(Command::Fairness(args)) => fairness::run(&args),
     }
 }
 

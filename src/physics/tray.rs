@@ -1,6 +1,10 @@
-//! The dice tray's dimensions, shared by its colliders and its rendered walls.
+//! The dice tray: its dimensions (shared by its colliders and its rendered walls) and its
+//! colliders. Walls, floor and lid are thick, so no die can pass through them in one step.
 //!
 //! World units are centimetres (a d6 is 1.6 across), masses grams, gravity 981 cm/s².
+
+use bevy::prelude::*;
+use bevy_rapier3d::prelude::*;
 
 /// Inner width of the tray floor (x), cm.
 pub const INNER_WIDTH: f32 = 36.0;
@@ -12,5 +16,67 @@ pub const WALL_HEIGHT: f32 = 7.0;
 pub const WALL_THICKNESS: f32 = 2.0;
 /// Thickness of the tray's base under the felt, cm.
 pub const BASE_THICKNESS: f32 = 1.5;
-/// Height of the invisible lid above the felt, cm: dice cannot leave the tray.
+/// Height of the clear lid above the felt, cm: dice cannot leave the tray.
 pub const LID_HEIGHT: f32 = 24.0;
+
+/// Felt: grippy, soaks up bounces.
+pub const FELT: (f32, f32) = (0.3, 0.3);
+/// Wood (walls and lid): slicker, livelier.
+pub const WOOD: (f32, f32) = (0.1, 0.5);
+
+/// How far the colliders reach beyond what is drawn, cm (thick, against tunnelling).
+const SOLID: f32 = 10.0;
+
+/// True when a point is inside the tray's inner volume (with `margin` cm of slack).
+pub fn contains(p: Vec3, margin: f32) -> bool {
+    p.x.abs() <= INNER_WIDTH / 2.0 + margin
+        && p.z.abs() <= INNER_DEPTH / 2.0 + margin
+        && p.y >= -margin
+        && p.y <= LID_HEIGHT + margin
+}
+
+/// The tray's colliders for one physics world: floor, four walls and the lid, each as
+/// (name, collider, centre, (friction, restitution)).
+pub fn colliders() -> Vec<(&'static str, Collider, Vec3, (f32, f32))> {
+    let (hw, hd) = (INNER_WIDTH / 2.0, INNER_DEPTH / 2.0);
+    let h = SOLID / 2.0;
+    let tall = LID_HEIGHT / 2.0 + SOLID;
+    vec![
+        (
+            "floor",
+            Collider::cuboid(hw + SOLID, h, hd + SOLID),
+            Vec3::new(0.0, -h, 0.0),
+            FELT,
+        ),
+        (
+            "lid",
+            Collider::cuboid(hw + SOLID, h, hd + SOLID),
+            Vec3::new(0.0, LID_HEIGHT + h, 0.0),
+            WOOD,
+        ),
+        (
+            "wall -x",
+            Collider::cuboid(h, tall, hd + SOLID),
+            Vec3::new(-hw - h, LID_HEIGHT / 2.0, 0.0),
+            WOOD,
+        ),
+        (
+            "wall +x",
+            Collider::cuboid(h, tall, hd + SOLID),
+            Vec3::new(hw + h, LID_HEIGHT / 2.0, 0.0),
+            WOOD,
+        ),
+        (
+            "wall -z",
+            Collider::cuboid(hw + SOLID, tall, h),
+            Vec3::new(0.0, LID_HEIGHT / 2.0, -hd - h),
+            WOOD,
+        ),
+        (
+            "wall +z",
+            Collider::cuboid(hw + SOLID, tall, h),
+            Vec3::new(0.0, LID_HEIGHT / 2.0, hd + h),
+            WOOD,
+        ),
+    ]
+}

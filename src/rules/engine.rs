@@ -31,7 +31,7 @@ impl Rulebook {
             open_d6: builtin_rules(RulesetId::OpenD6)?,
             d20_check: builtin_rules(RulesetId::D20Check)?,
         }
-        .validated(|id| rules_file_name(id))
+        .validated(rules_file_name)
     }
 
     /// Checks the rules that RON cannot (ranges, tables); errors name the file.

@@ -84,8 +84,59 @@ fn odds_human_table_and_errors() {
 }
 
 #[test]
-fn unbuilt_commands_say_so() {
-    let out = dicetable(&["fairness", "--die", "d6"]);
+fn roll_is_physical_and_replays_from_its_seed() {
+    let args = ["roll", "2d6+d20+d%+1>=10", "--seed", "77", "--json"];
+    let first = json(&args);
+    let again = json(&args);
+    assert_eq!(first, again, "same seed, same roll");
+    let dice = first["dice"].as_array().expect("dice");
+    assert_eq!(dice.len(), 4);
+    let values: Vec<i64> = dice
+        .iter()
+        .map(|d| d["value"].as_i64().expect("value"))
+        .collect();
+    assert!((1..=6).contains(&values[0]) && (1..=6).contains(&values[1]));
+    assert!((1..=20).contains(&values[2]) && (1..=100).contains(&values[3]));
+    assert_eq!(
+        first["total"].as_i64(),
+        Some(values.iter().sum::<i64>() + 1)
+    );
+    assert_eq!(
+        first["success"].as_bool(),
+        Some(values.iter().sum::<i64>() + 1 >= 10)
+    );
+    assert_eq!(first["seed"], 77);
+    let other = json(&["roll", "2d6+d20+d%+1>=10", "--seed", "78", "--json"]);
+    assert_ne!(first["dice"], other["dice"]);
+}
+
+#[test]
+fn roll_refuses_dice_that_do_not_exist() {
+    let out = dicetable(&["roll", "3d7"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("not built yet"));
+    assert!(stderr(&out).contains("no physical die"), "{}", stderr(&out));
+}
+
+#[test]
+fn fairness_reports_its_figures() {
+    let j = json(&[
+        "fairness", "--die", "d8", "--throws", "200", "--seed", "5", "--json",
+    ]);
+    assert_eq!(j["throws"], 200);
+    let counts: u64 = j["counts"]
+        .as_array()
+        .expect("counts")
+        .iter()
+        .map(|c| c["count"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(counts, 200);
+    assert_eq!(j["degrees_of_freedom"], 7);
+    let p = j["p_value"].as_f64().expect("p");
+    assert!((0.0..=1.0).contains(&p));
+    assert!(
+        j["settle_time"]["p99"].as_f64().expect("p99")
+            >= j["settle_time"]["median"].as_f64().expect("median")
+    );
+    let bad = dicetable(&["fairness", "--die", "d7"]);
+    assert_eq!(bad.status.code(), Some(2));
 }

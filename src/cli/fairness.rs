@@ -1,0 +1,124 @@
+//! `dicetable fairness`: runs the fairness lab (`physics::fairness`) and prints its figures.
+
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use crate::dice::DieKind;
+use crate::physics::fairness::{LANES, measure};
+
+/// Arguments of `fairness`.
+#[derive(clap::Args, Debug)]
+pub struct FairnessArgs {
+    /// The die: d4, d6, d8, d10, d12, d20.
+    #[arg(long, default_value = "d20")]
+    pub die: String,
+    /// How many throws.
+    #[arg(long, default_value_t = 20_000)]
+    pub throws: u32,
+    /// Seed of the run (throw i is `dicetable roll` with seed `coin(seed, i)`, see the README).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `fairness`.
+pub fn run(args: &FairnessArgs) -> ExitCode {
+    let kind = match DieKind::parse(&args.die) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.throws == 0 {
+        eprintln!("error: --throws must be at least 1");
+        return ExitCode::from(2);
+    }
+    let bar = ProgressBar::new(u64::from(args.throws));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {wide_bar} {pos}/{len} throws  {per_sec}  eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let f = measure(kind, args.throws, args.seed, |n| bar.set_position(n));
+    bar.finish_and_clear();
+    let k = f.counts.len();
+    if args.json {
+        let out = json!({
+            "die": kind.name(),
+            "throws": f.throws,
+            "seed": args.seed,
+            "counts": f.counts.iter().map(|(v, c)| json!({"face": v, "count": c})).collect::<Vec<_>>(),
+            "chi_square": f.chi_square,
+            "degrees_of_freedom": k - 1,
+            "p_value": f.p_value,
+            "settle_time": {"mean": f.settle_mean, "median": f.settle_median, "p99": f.settle_p99},
+            "cocked": f.cocked,
+            "cocked_rate": f.cocked as f64 / f64::from(f.throws),
+            "escaped": f.escaped,
+            "timed_out": f.timed_out,
+            "bounces": {"mean": f.bounces_mean, "share_with_a_bounce": f.bounced_share},
+            "throws_per_second": f.throws_per_second,
+            "memory": {
+                "chi_square": f.memory_chi_square,
+                "degrees_of_freedom": (k - 1) * (k - 1),
+                "p_value": f.memory_p_value,
+                "same_face_rate": f.same_face_rate,
+                "fair_same_face_rate": 1.0 / k as f64,
+            },
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        println!(
+            "fairness of the {} — {} throws, seed {}",
+            f.kind.name(),
+            f.throws,
+            args.seed
+        );
+        let expected = f64::from(f.throws) / k as f64;
+        for (v, c) in &f.counts {
+            let dev = (*c as f64 - expected) / expected * 100.0;
+            println!("  face {v:>2}: {c:>7}  ({dev:+.2}% from {expected:.0})");
+        }
+        println!(
+            "chi-square {:.2} with {} degrees of freedom: p = {:.4}",
+            f.chi_square,
+            k - 1,
+            f.p_value
+        );
+        println!(
+            "settle time: mean {:.2} s, median {:.2} s, p99 {:.2} s (simulated)",
+            f.settle_mean, f.settle_median, f.settle_p99
+        );
+        println!(
+            "cocked {} ({:.3}%), escaped {}, timed out {} (each thrown again)",
+            f.cocked,
+            f.cocked as f64 / f64::from(f.throws) * 100.0,
+            f.escaped,
+            f.timed_out
+        );
+        println!(
+            "bounces: {:.2} per throw on average; {:.1}% of throws bounced at least once",
+            f.bounces_mean,
+            f.bounced_share * 100.0
+        );
+        println!(
+            "memory: start face vs result chi-square {:.1} ({} df), p = {:.4}; result = starting face {:.2}% (fair {:.2}%)",
+            f.memory_chi_square,
+            (k - 1) * (k - 1),
+            f.memory_p_value,
+            f.same_face_rate * 100.0,
+            100.0 / k as f64
+        );
+        println!(
+            "{:.0} throws per second (one thread, {} rolls in flight)",
+            f.throws_per_second, LANES
+        );
+    }
+    ExitCode::SUCCESS
+}

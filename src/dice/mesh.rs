@@ -1,0 +1,271 @@
+//! Render meshes with numbers: each face maps into its own cell of a generated texture atlas,
+//! which holds the face's number (three corner numbers on a d4), drawn upright in the face.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::image::Image;
+use bevy::math::Vec3;
+use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+
+use super::DieKind;
+use super::geometry::{Face, Polyhedron};
+use super::glyphs::Canvas;
+
+/// Pixels per face cell of the atlas.
+const CELL: usize = 128;
+/// How much of a cell's half-width a face's farthest vertex reaches.
+const FILL: f32 = 0.47;
+
+/// Body and ink colours of a die (sRGB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DieStyle {
+    /// The plastic.
+    pub body: [u8; 3],
+    /// The numbers.
+    pub ink: [u8; 3],
+}
+
+impl DieStyle {
+    /// Ivory with dark numbers: the light (positive) die.
+    pub const IVORY: DieStyle = DieStyle {
+        body: [236, 228, 210],
+        ink: [30, 28, 40],
+    };
+    /// Near-black with white numbers: the dark (negative) die.
+    pub const ONYX: DieStyle = DieStyle {
+        body: [34, 32, 38],
+        ink: [240, 236, 226],
+    };
+}
+
+fn grid(faces: usize) -> (usize, usize) {
+    let cols = (faces as f32).sqrt().ceil() as usize;
+    (cols, faces.div_ceil(cols))
+}
+
+/// The 2D frame of a face: centre, in-plane right and up (right × up = outward normal), and
+/// the scale that maps the face into its cell.
+struct FaceFrame {
+    centre: Vec3,
+    right: Vec3,
+    up: Vec3,
+    radius: f32,
+}
+
+impl FaceFrame {
+    fn new(kind: DieKind, shape: &Polyhedron, face: &Face) -> FaceFrame {
+        let centre = shape.face_centre(face);
+        let at = |i: usize| shape.vertices[face.vertices[i]];
+        let toward = match kind {
+            // A d6's number faces an edge; a d10's its apex (the vertex farthest from the centre).
+            DieKind::D6 => (at(0) + at(1)) / 2.0,
+            DieKind::D10 | DieKind::D10Tens => face
+                .vertices
+                .iter()
+                .map(|&i| shape.vertices[i])
+                .max_by(|a, b| (*a - centre).length().total_cmp(&(*b - centre).length()))
+                .unwrap_or(at(0)),
+            _ => at(0),
+        };
+        let n = face.normal;
+        let up = (toward - centre).reject_from(n).normalize();
+        let right = up.cross(n);
+        let radius = face
+            .vertices
+            .iter()
+            .map(|&i| (shape.vertices[i] - centre).length())
+            .fold(0.0, f32::max);
+        FaceFrame {
+            centre,
+            right,
+            up,
+            radius,
+        }
+    }
+
+    /// Face-plane coordinates of a point, in units of the face's radius (−1..1).
+    fn local(&self, p: Vec3) -> (f32, f32) {
+        let d = p - self.centre;
+        (
+            d.dot(self.right) / self.radius,
+            d.dot(self.up) / self.radius,
+        )
+    }
+}
+
+fn cell_origin(kind: DieKind, index: usize) -> (usize, usize) {
+    let (cols, _) = grid(kind.faces() as usize);
+    ((index % cols) * CELL, (index / cols) * CELL)
+}
+
+/// Pixel position in the atlas of face-local coordinates of face `index`.
+fn atlas_px(kind: DieKind, index: usize, (x, y): (f32, f32)) -> (f32, f32) {
+    let (ox, oy) = cell_origin(kind, index);
+    let half = CELL as f32 / 2.0;
+    (
+        ox as f32 + half + x * FILL * CELL as f32,
+        oy as f32 + half - y * FILL * CELL as f32,
+    )
+}
+
+/// The render mesh of a die: flat faces, a fan of triangles each, UVs into the atlas.
+pub fn die_mesh(kind: DieKind) -> Mesh {
+    let shape = kind.shape();
+    let (cols, rows) = grid(kind.faces() as usize);
+    let (w, h) = ((cols * CELL) as f32, (rows * CELL) as f32);
+    let (mut positions, mut normals, mut uvs, mut indices) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (i, face) in shape.faces.iter().enumerate() {
+        let frame = FaceFrame::new(kind, shape, face);
+        let base = positions.len() as u32;
+        let mut push = |p: Vec3| {
+            let (px, py) = atlas_px(kind, i, frame.local(p));
+            positions.push(p.to_array());
+            normals.push(face.normal.to_array());
+            uvs.push([px / w, py / h]);
+        };
+        push(frame.centre);
+        for &v in &face.vertices {
+            push(shape.vertices[v]);
+        }
+        let n = face.vertices.len() as u32;
+        for k in 0..n {
+            indices.extend([base, base + 1 + k, base + 1 + (k + 1) % n]);
+        }
+    }
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+    .with_inserted_indices(Indices::U32(indices))
+}
+
+/// Draws the atlas of a die in a style, as RGBA8 pixels with its size.
+pub fn atlas_pixels(kind: DieKind, style: DieStyle) -> Canvas {
+    let shape = kind.shape();
+    let (cols, rows) = grid(kind.faces() as usize);
+    let rgba = |c: [u8; 3]| [c[0], c[1], c[2], 255];
+    let mut canvas = Canvas::new(cols * CELL, rows * CELL, rgba(style.body));
+    let ink = rgba(style.ink);
+    let cell = CELL as f32;
+    for (i, face) in shape.faces.iter().enumerate() {
+        let frame = FaceFrame::new(kind, shape, face);
+        if kind == DieKind::D4 {
+            // A number at each corner, upright towards that corner.
+            for &v in &face.vertices {
+                let (x, y) = frame.local(shape.vertices[v]);
+                let angle = y.atan2(x) - std::f32::consts::FRAC_PI_2;
+                let at = atlas_px(kind, i, (x * 0.52, y * 0.52));
+                canvas.draw_text(
+                    &shape.vertex_values[v].to_string(),
+                    at,
+                    cell * 0.19,
+                    angle,
+                    ink,
+                    false,
+                );
+            }
+            continue;
+        }
+        let label = kind.label(face.value);
+        let height = match kind {
+            DieKind::D6 => 0.5,
+            DieKind::D8 => 0.34,
+            DieKind::D10 => 0.36,
+            DieKind::D10Tens => 0.28,
+            DieKind::D12 => 0.36,
+            DieKind::D20 => {
+                if label.len() > 1 {
+                    0.24
+                } else {
+                    0.3
+                }
+            }
+            DieKind::D4 => 0.2,
+        } * cell;
+        // Triangles carry their number a little below the centroid's vertex side.
+        let centre = match face.vertices.len() {
+            3 => atlas_px(kind, i, (0.0, -0.05)),
+            _ => atlas_px(kind, i, (0.0, 0.0)),
+        };
+        let underline = matches!(face.value, 6 | 9) && kind != DieKind::D10Tens;
+        canvas.draw_text(&label, centre, height, 0.0, ink, underline);
+    }
+    canvas
+}
+
+/// The atlas as a Bevy image.
+pub fn die_atlas(kind: DieKind, style: DieStyle) -> Image {
+    let canvas = atlas_pixels(kind, style);
+    Image::new(
+        Extent3d {
+            width: canvas.width as u32,
+            height: canvas.height as u32,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        canvas.rgba,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mesh_uvs_stay_inside_each_faces_cell() {
+        for kind in DieKind::ALL {
+            let shape = kind.shape();
+            let (cols, rows) = grid(kind.faces() as usize);
+            for (i, face) in shape.faces.iter().enumerate() {
+                let frame = FaceFrame::new(kind, shape, face);
+                let (ox, oy) = cell_origin(kind, i);
+                for &v in &face.vertices {
+                    let (px, py) = atlas_px(kind, i, frame.local(shape.vertices[v]));
+                    assert!(px >= ox as f32 && px <= (ox + CELL) as f32, "{kind:?}");
+                    assert!(py >= oy as f32 && py <= (oy + CELL) as f32, "{kind:?}");
+                }
+                // right × up is the outward normal, so numbers are not mirrored.
+                assert!(
+                    frame.right.cross(frame.up).dot(face.normal) > 0.99,
+                    "{kind:?}"
+                );
+            }
+            assert!(cols * rows >= shape.faces.len());
+            let mesh = die_mesh(kind);
+            assert_eq!(
+                mesh.count_vertices(),
+                shape
+                    .faces
+                    .iter()
+                    .map(|f| f.vertices.len() + 1)
+                    .sum::<usize>()
+            );
+        }
+    }
+
+    #[test]
+    fn every_face_cell_carries_ink() {
+        for kind in DieKind::ALL {
+            let canvas = atlas_pixels(kind, DieStyle::IVORY);
+            for i in 0..kind.faces() as usize {
+                let (ox, oy) = cell_origin(kind, i);
+                let mut inked = 0;
+                for y in oy..oy + CELL {
+                    for x in ox..ox + CELL {
+                        let p = &canvas.rgba[(y * canvas.width + x) * 4..][..3];
+                        if p[0] < 100 {
+                            inked += 1;
+                        }
+                    }
+                }
+                assert!(inked > 150, "{kind:?} face {i} has {inked} ink pixels");
+            }
+        }
+    }
+}

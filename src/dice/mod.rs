@@ -1,0 +1,244 @@
+//! The dice as objects: their shapes, face values, numbered render meshes, and the one function
+//! that reads a settled orientation into a face value.
+
+pub mod geometry;
+mod glyphs;
+pub mod mesh;
+
+use std::sync::OnceLock;
+
+use bevy::math::{Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use geometry::Polyhedron;
+
+/// A physical die. A d100 is thrown as a `D10Tens` (00-90) and a `D10` (0-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DieKind {
+    /// Tetrahedron, read at the top vertex.
+    D4,
+    /// Cube.
+    D6,
+    /// Octahedron.
+    D8,
+    /// Pentagonal trapezohedron numbered 0-9 (0 reads 10 on its own).
+    D10,
+    /// Pentagonal trapezohedron numbered 00-90, the tens die of a d100.
+    D10Tens,
+    /// Dodecahedron.
+    D12,
+    /// Icosahedron.
+    D20,
+}
+
+impl DieKind {
+    /// Every kind, in size order.
+    pub const ALL: [DieKind; 7] = [
+        DieKind::D4,
+        DieKind::D6,
+        DieKind::D8,
+        DieKind::D10,
+        DieKind::D10Tens,
+        DieKind::D12,
+        DieKind::D20,
+    ];
+
+    /// The shape (computed once).
+    pub fn shape(self) -> &'static Polyhedron {
+        static SHAPES: OnceLock<Vec<Polyhedron>> = OnceLock::new();
+        let shapes =
+            SHAPES.get_or_init(|| DieKind::ALL.iter().map(|k| Polyhedron::of(*k)).collect());
+        &shapes[DieKind::ALL.iter().position(|k| *k == self).unwrap_or(0)]
+    }
+
+    /// The number of faces.
+    pub fn faces(self) -> u32 {
+        match self {
+            DieKind::D4 => 4,
+            DieKind::D6 => 6,
+            DieKind::D8 => 8,
+            DieKind::D10 | DieKind::D10Tens => 10,
+            DieKind::D12 => 12,
+            DieKind::D20 => 20,
+        }
+    }
+
+    /// A d4 is read from the face it lies on (the number at its top vertex).
+    pub fn reads_face_down(self) -> bool {
+        self == DieKind::D4
+    }
+
+    /// How a face value is printed.
+    pub fn label(self, value: u32) -> String {
+        match self {
+            DieKind::D10Tens => format!("{}0", value),
+            _ => value.to_string(),
+        }
+    }
+
+    /// The die for a size of the rules (`None` for sizes no physical die has).
+    pub fn for_sides(sides: u32) -> Option<DieKind> {
+        Some(match sides {
+            4 => DieKind::D4,
+            6 => DieKind::D6,
+            8 => DieKind::D8,
+            10 => DieKind::D10,
+            12 => DieKind::D12,
+            20 => DieKind::D20,
+            _ => return None,
+        })
+    }
+
+    /// A short name: "d20", "d10 (tens)".
+    pub fn name(self) -> &'static str {
+        match self {
+            DieKind::D4 => "d4",
+            DieKind::D6 => "d6",
+            DieKind::D8 => "d8",
+            DieKind::D10 => "d10",
+            DieKind::D10Tens => "d10 (tens)",
+            DieKind::D12 => "d12",
+            DieKind::D20 => "d20",
+        }
+    }
+
+    /// Parses "d4" ... "d20" (a tens die is not thrown on its own).
+    pub fn parse(text: &str) -> Result<DieKind, String> {
+        text.trim()
+            .to_ascii_lowercase()
+            .strip_prefix('d')
+            .and_then(|n| n.parse().ok())
+            .and_then(DieKind::for_sides)
+            .ok_or_else(|| format!("'{text}' is not a die here: use d4, d6, d8, d10, d12 or d20"))
+    }
+}
+
+/// The physical dice that make one die of the rules: a d100 is a tens d10 and a d10.
+pub fn physical_dice(sides: u32) -> Result<Vec<DieKind>, String> {
+    match sides {
+        100 => Ok(vec![DieKind::D10Tens, DieKind::D10]),
+        s => DieKind::for_sides(s).map(|k| vec![k]).ok_or_else(|| {
+            format!(
+                "a d{s} has no physical die: dicetable throws d4, d6, d8, d10, d12, d20 and d100"
+            )
+        }),
+    }
+}
+
+/// The face of a rules die from its physical dice's face values: a d10's 0 reads 10; a d100 is
+/// tens + units, and 00 with 0 reads 100.
+pub fn rules_face(sides: u32, values: &[u32]) -> u32 {
+    match (sides, values) {
+        (10, [0]) => 10,
+        (100, [tens, units]) => match tens * 10 + units {
+            0 => 100,
+            v => v,
+        },
+        (_, [v, ..]) => *v,
+        _ => 0,
+    }
+}
+
+/// What a die shows in an orientation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reading {
+    /// Index of the face read.
+    pub face: usize,
+    /// Its value.
+    pub value: u32,
+    /// Angle in degrees between that face's normal and straight up (down for a d4): 0 when
+    /// the die lies flat.
+    pub tilt_degrees: f32,
+}
+
+/// Reads the face a die shows at rest in `rotation`: the face pointing up (for a d4, the face it
+/// lies on, whose value is the number at the top vertex).
+pub fn read(kind: DieKind, rotation: Quat) -> Reading {
+    let direction = if kind.reads_face_down() {
+        Vec3::NEG_Y
+    } else {
+        Vec3::Y
+    };
+    let shape = kind.shape();
+    let (face, tilt) = shape.face_towards(rotation, direction);
+    Reading {
+        face,
+        value: shape.faces[face].value,
+        tilt_degrees: tilt,
+    }
+}
+
+/// The rotation that lays `face` flat where it is read (up, or down for a d4), turned by
+/// `spin` radians about the vertical.
+pub fn rotation_showing(kind: DieKind, face: usize, spin: f32) -> Quat {
+    let direction = if kind.reads_face_down() {
+        Vec3::NEG_Y
+    } else {
+        Vec3::Y
+    };
+    let normal = kind.shape().faces[face].normal;
+    Quat::from_rotation_y(spin) * Quat::from_rotation_arc(normal, direction)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_face_reads_back_in_every_rotation_about_the_vertical() {
+        for kind in DieKind::ALL {
+            let shape = kind.shape();
+            for (i, face) in shape.faces.iter().enumerate() {
+                for step in 0..24 {
+                    let spin = step as f32 * std::f32::consts::TAU / 24.0;
+                    let r = read(kind, rotation_showing(kind, i, spin));
+                    assert_eq!(
+                        (r.face, r.value),
+                        (i, face.value),
+                        "{kind:?} face {i} spin {step}"
+                    );
+                    assert!(r.tilt_degrees < 0.1, "{kind:?} tilt {}", r.tilt_degrees);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_die_on_an_edge_reads_as_tilted() {
+        // A d6 balanced on an edge: 45° from either face.
+        let r = read(
+            DieKind::D6,
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_4),
+        );
+        assert!((r.tilt_degrees - 45.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn d4_reads_the_top_vertex() {
+        let shape = DieKind::D4.shape();
+        for i in 0..4 {
+            let rot = rotation_showing(DieKind::D4, i, 0.3);
+            let top = shape
+                .vertices
+                .iter()
+                .enumerate()
+                .max_by(|a, b| (rot * *a.1).y.total_cmp(&(rot * *b.1).y))
+                .map(|(v, _)| v);
+            let reading = read(DieKind::D4, rot);
+            assert_eq!(Some(reading.value), top.map(|v| shape.vertex_values[v]));
+        }
+    }
+
+    #[test]
+    fn d100_and_d10_faces() {
+        assert_eq!(physical_dice(100), Ok(vec![DieKind::D10Tens, DieKind::D10]));
+        assert!(physical_dice(7).is_err());
+        assert_eq!(rules_face(100, &[0, 0]), 100);
+        assert_eq!(rules_face(100, &[0, 7]), 7);
+        assert_eq!(rules_face(100, &[9, 0]), 90);
+        assert_eq!(rules_face(10, &[0]), 10);
+        assert_eq!(rules_face(20, &[17]), 17);
+        assert_eq!(DieKind::D10Tens.label(3), "30");
+        assert_eq!(DieKind::D10Tens.label(0), "00");
+    }
+}

@@ -1,0 +1,199 @@
+//! The fairness lab: throws one kind of die many times, headless, and tests the faces: counts,
+//! chi-square and its p-value, settle times, cocked and escaped dice, bounces, throughput, and
+//! whether the result depends on the face that was up when the die left the hand.
+
+use std::time::Instant;
+
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+
+use super::headless::Simulator;
+use super::{RollResult, SettleRules, ThrowRequest};
+use crate::dice::DieKind;
+use crate::rules::seeded_coin;
+
+/// Rolls in flight at once in the fairness lab.
+pub const LANES: usize = 64;
+
+/// The seed of throw `i` of a fairness run: `dicetable roll "1dN" --seed <this>` replays it.
+pub fn throw_seed(seed: u64, i: u32) -> u64 {
+    seeded_coin(seed, u64::from(i) + 1)
+}
+
+/// The figures of a fairness run.
+#[derive(Debug, Clone)]
+pub struct Fairness {
+    /// The die.
+    pub kind: DieKind,
+    /// Throws made.
+    pub throws: u32,
+    /// Count of each face value, by value order.
+    pub counts: Vec<(u32, u64)>,
+    /// Pearson's chi-square against a fair die.
+    pub chi_square: f64,
+    /// Its p-value (k − 1 degrees of freedom).
+    pub p_value: f64,
+    /// Settle times, seconds of simulated time.
+    pub settle_mean: f64,
+    /// Median settle time.
+    pub settle_median: f64,
+    /// 99th percentile settle time.
+    pub settle_p99: f64,
+    /// Cocked landings (each re-thrown).
+    pub cocked: u64,
+    /// Dice that left the tray (each re-thrown).
+    pub escaped: u64,
+    /// Dice that did not settle in time (each re-thrown).
+    pub timed_out: u64,
+    /// Mean bounces per throw.
+    pub bounces_mean: f64,
+    /// Share of throws with at least one bounce.
+    pub bounced_share: f64,
+    /// Wall-clock throws per second (one thread).
+    pub throws_per_second: f64,
+    /// Chi-square of independence between the starting face and the result.
+    pub memory_chi_square: f64,
+    /// Its p-value ((k − 1)² degrees of freedom).
+    pub memory_p_value: f64,
+    /// How often the result was the face that was up when the die left the hand.
+    pub same_face_rate: f64,
+}
+
+fn chi_square_p(x: f64, df: f64) -> f64 {
+    ChiSquared::new(df).map(|d| d.sf(x)).unwrap_or(f64::NAN)
+}
+
+/// The quantile `q` of sorted values.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// Runs a fairness test of `throws` throws of one die kind.
+pub fn measure(kind: DieKind, throws: u32, seed: u64, mut progress: impl FnMut(u64)) -> Fairness {
+    let shape = kind.shape();
+    let k = shape.faces.len();
+    let mut counts = vec![0u64; k];
+    let mut contingency = vec![vec![0u64; k]; k];
+    let mut times = Vec::with_capacity(throws as usize);
+    let (mut cocked, mut escaped, mut timed_out, mut same) = (0, 0, 0, 0u64);
+    let (mut bounces, mut bounced) = (0u64, 0u64);
+    let mut sim = Simulator::new(SettleRules::default());
+    let started = Instant::now();
+    let requests = (0..throws).map(|i| ThrowRequest {
+        seed: throw_seed(seed, i),
+        tag: u64::from(i),
+        dice: vec![kind],
+        swing: None,
+    });
+    let mut done = 0u64;
+    sim.run_many(LANES, requests, |r: RollResult| {
+        if let Some(d) = r.dice.first() {
+            counts[d.face] += 1;
+            contingency[d.initial_face][d.face] += 1;
+            same += u64::from(d.initial_face == d.face);
+            times.push(f64::from(d.settle_time));
+            cocked += u64::from(d.rethrows.cocked);
+            escaped += u64::from(d.rethrows.escaped);
+            timed_out += u64::from(d.rethrows.timed_out);
+            bounces += u64::from(d.bounces);
+            bounced += u64::from(d.bounces > 0);
+        }
+        done += 1;
+        progress(done);
+        true
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    let n = done as f64;
+    let expected = n / k as f64;
+    let chi_square: f64 = counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    // Independence of start face and result: expected cell = row total * column total / n.
+    let rows: Vec<f64> = contingency
+        .iter()
+        .map(|r| r.iter().sum::<u64>() as f64)
+        .collect();
+    let mut memory_chi_square = 0.0;
+    for (i, row) in contingency.iter().enumerate() {
+        for (j, &c) in row.iter().enumerate() {
+            let e = rows[i] * counts[j] as f64 / n;
+            if e > 0.0 {
+                memory_chi_square += (c as f64 - e).powi(2) / e;
+            }
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let mut by_value: Vec<(u32, u64)> = shape
+        .faces
+        .iter()
+        .map(|f| f.value)
+        .zip(counts.iter().copied())
+        .collect();
+    by_value.sort_unstable();
+    Fairness {
+        kind,
+        throws: done as u32,
+        counts: by_value,
+        chi_square,
+        p_value: chi_square_p(chi_square, (k - 1) as f64),
+        settle_mean: times.iter().sum::<f64>() / n.max(1.0),
+        settle_median: quantile(&times, 0.5),
+        settle_p99: quantile(&times, 0.99),
+        cocked,
+        escaped,
+        timed_out,
+        bounces_mean: bounces as f64 / n.max(1.0),
+        bounced_share: bounced as f64 / n.max(1.0),
+        throws_per_second: n / elapsed.max(1e-9),
+        memory_chi_square,
+        memory_p_value: chi_square_p(memory_chi_square, ((k - 1) * (k - 1)) as f64),
+        same_face_rate: same as f64 / n.max(1.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A few hundred throws of each die: a broken die (a face that never comes up, a wrong
+    /// value, a strong bias) fails here. The bound is loose on purpose.
+    #[test]
+    fn every_die_passes_a_small_fairness_run() {
+        for kind in [
+            DieKind::D4,
+            DieKind::D6,
+            DieKind::D8,
+            DieKind::D10,
+            DieKind::D12,
+            DieKind::D20,
+        ] {
+            let f = measure(kind, 400, 2024, |_| {});
+            assert_eq!(f.throws, 400);
+            assert!(
+                f.counts.iter().all(|(_, c)| *c > 0),
+                "{kind:?} {:?}",
+                f.counts
+            );
+            assert!(
+                f.p_value > 1e-4,
+                "{kind:?}: chi-square {} p {}",
+                f.chi_square,
+                f.p_value
+            );
+            assert_eq!(f.escaped, 0, "{kind:?}");
+            assert!(
+                f.bounced_share > 0.9,
+                "{kind:?} slides: {}",
+                f.bounced_share
+            );
+            assert!(
+                f.settle_median < 2.0,
+                "{kind:?} median settle {}",
+                f.settle_median
+            );
+        }
+    }
+}
