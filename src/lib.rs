@@ -24,6 +24,10 @@ pub struct PlayOptions {
     pub exit_after_frames: Option<u32>,
     /// Window size in logical pixels.
     pub window_size: (u32, u32),
+    /// Dice notation to throw when the table opens.
+    pub roll: Option<String>,
+    /// Seed of that throw (default: random).
+    pub seed: Option<u64>,
 }
 
 /// The one ordering of the app's per-frame work: input, throws, physics bookkeeping, reading
@@ -44,7 +48,8 @@ pub enum AppSystems {
     Present,
 }
 
-/// The window app: the table, its camera and lights, and the capture hooks.
+/// The window app: the table, its camera and lights, the dice (each throw simulated by the
+/// same headless physics as `roll`), and the capture hooks.
 pub struct AppPlugin {
     /// Options from the command line.
     pub options: PlayOptions,
@@ -74,6 +79,10 @@ impl Plugin for AppPlugin {
                 .chain(),
         );
         app.insert_resource(self.options.clone());
-        app.add_plugins((third_party::plugin, table::plugin));
+        app.add_plugins((
+            third_party::plugin,
+            physics::DicePhysicsPlugin,
+            table::plugin,
+        ));
     }
 }

@@ -54,6 +54,12 @@ pub struct PlayArgs {
     /// Window height.
     #[arg(long, default_value_t = 800)]
     pub height: u32,
+    /// Dice to throw when the table opens (dice notation); Space throws them again.
+    #[arg(long)]
+    pub roll: Option<String>,
+    /// Seed of that throw (default: random; printed with the result).
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 /// Runs a parsed command line.
@@ -77,6 +83,8 @@ fn play(args: PlayArgs) -> ExitCode {
         screenshot: args.screenshot,
         exit_after_frames: args.exit_after_frames,
         window_size: (args.width.max(320), args.height.max(240)),
+        roll: args.roll,
+        seed: args.seed,
     };
     match App::new().add_plugins(AppPlugin { options }).run() {
         AppExit::Success => ExitCode::SUCCESS,

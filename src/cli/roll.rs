@@ -5,19 +5,17 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::dice::{self, DieKind};
 use crate::physics::headless::Simulator;
-use crate::physics::{RollResult, SettleRules, ThrowRequest};
+use crate::physics::notation::{physical_dice, record_faces};
+use crate::physics::{SettleRules, ThrowRequest, throw_seed};
 use crate::rules::notation::{Notation, NotationDie, open_ended_rethrows};
-use crate::rules::seeded_coin;
 
 /// Most throws one roll may take (open-ended dice keep coming up).
 const MAX_THROWS: u32 = 64;
 
-/// One rules die as thrown: its physical dice's results, throw after throw.
+/// One die of the notation as thrown: its faces, throw after throw.
 #[derive(Debug, Default)]
 struct DieRecord {
-    faces: Vec<u32>,
     settle_times: Vec<f32>,
     rethrows: u32,
 }
@@ -27,20 +25,8 @@ pub struct PhysicalRoll {
     /// Physical throws made (1 + open-ended re-throws).
     pub throws: u32,
     dice: Vec<NotationDie>,
+    chains: Vec<Vec<u32>>,
     records: Vec<DieRecord>,
-}
-
-/// The seed of the `n`-th throw of a roll (the first throw uses the roll's seed).
-pub fn throw_seed(seed: u64, n: u32) -> u64 {
-    if n == 0 {
-        seed
-    } else {
-        seeded_coin(seed, u64::from(n))
-    }
-}
-
-fn physical(die: &NotationDie) -> Result<Vec<DieKind>, String> {
-    dice::physical_dice(die.sides)
 }
 
 /// Throws a notation's dice physically until no open-ended die shows its top face.
@@ -53,7 +39,7 @@ pub fn roll_notation(
     if dice.is_empty() {
         return Err("the notation throws no dice".into());
     }
-    let kinds: Vec<Vec<DieKind>> = dice.iter().map(physical).collect::<Result<_, _>>()?;
+    let mut chains: Vec<Vec<u32>> = vec![Vec::new(); dice.len()];
     let mut records: Vec<DieRecord> = dice.iter().map(|_| DieRecord::default()).collect();
     let mut to_throw: Vec<usize> = (0..dice.len()).collect();
     let mut throws = 0;
@@ -66,40 +52,30 @@ pub fn roll_notation(
         let request = ThrowRequest {
             seed: throw_seed(seed, throws),
             tag: u64::from(throws),
-            dice: to_throw
-                .iter()
-                .flat_map(|&i| kinds[i].iter().copied())
-                .collect(),
+            dice: physical_dice(&dice, &to_throw)?,
             swing: None,
         };
-        let result: RollResult = sim.roll(&request)?;
-        let mut settled = result.dice.iter();
-        for &i in &to_throw {
-            let parts: Vec<_> = kinds[i].iter().filter_map(|_| settled.next()).collect();
-            let values: Vec<u32> = parts.iter().map(|d| d.value).collect();
-            let record = &mut records[i];
-            record.faces.push(dice::rules_face(dice[i].sides, &values));
-            record
-                .settle_times
-                .push(parts.iter().map(|d| d.settle_time).fold(0.0, f32::max));
-            record.rethrows += parts.iter().map(|d| d.rethrows.total()).sum::<u32>();
+        // A fresh simulator for each throw: a throw's world holds nothing else (see
+        // physics::headless), so the window reproduces it exactly.
+        *sim = Simulator::new(SettleRules::default());
+        let result = sim.roll(&request)?;
+        for (&i, (time, rethrows)) in
+            to_throw
+                .iter()
+                .zip(record_faces(&dice, &to_throw, &result.dice, &mut chains))
+        {
+            records[i].settle_times.push(time);
+            records[i].rethrows += rethrows;
         }
         throws += 1;
-        let chains: Vec<Vec<u32>> = records.iter().map(|r| r.faces.clone()).collect();
         to_throw = open_ended_rethrows(&dice, &chains);
     }
     Ok(PhysicalRoll {
         throws,
         dice,
+        chains,
         records,
     })
-}
-
-impl PhysicalRoll {
-    /// Each die's chain of faces (first face, then open-ended extra throws).
-    pub fn chains(&self) -> Vec<Vec<u32>> {
-        self.records.iter().map(|r| r.faces.clone()).collect()
-    }
 }
 
 /// Arguments of `roll`.
@@ -133,7 +109,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = match notation.evaluate(&roll.chains()) {
+    let result = match notation.evaluate(&roll.chains) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -145,11 +121,12 @@ pub fn run(args: &RollArgs) -> ExitCode {
             .dice
             .iter()
             .zip(&roll.records)
+            .zip(&roll.chains)
             .zip(&result.dice)
-            .map(|((d, rec), (value, kept))| {
+            .map(|(((d, rec), faces), (value, kept))| {
                 json!({
                     "die": format!("d{}{}", d.sides, if d.open_ended { "!" } else { "" }),
-                    "faces": rec.faces,
+                    "faces": faces,
                     "value": value,
                     "kept": kept,
                     "settle_time": rec.settle_times,
@@ -168,10 +145,11 @@ pub fn run(args: &RollArgs) -> ExitCode {
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         println!("roll {}   seed {seed}", notation.source());
-        for (i, ((d, rec), (value, kept))) in roll
+        for (i, (((d, rec), faces), (value, kept))) in roll
             .dice
             .iter()
             .zip(&roll.records)
+            .zip(&roll.chains)
             .zip(&result.dice)
             .enumerate()
         {
@@ -184,7 +162,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
                 "  die {:>2}  d{:<4} faces {:<12} = {:>4}{}   settled in {}   re-throws {}",
                 i + 1,
                 d.sides,
-                format!("{:?}", rec.faces),
+                format!("{faces:?}"),
                 value,
                 if *kept { "" } else { " (dropped)" },
                 times.join(" + "),

@@ -9,14 +9,13 @@ use statrs::distribution::{ChiSquared, ContinuousCDF};
 use super::headless::Simulator;
 use super::{RollResult, SettleRules, ThrowRequest};
 use crate::dice::DieKind;
-use crate::rules::seeded_coin;
 
 /// Rolls in flight at once in the fairness lab.
 pub const LANES: usize = 64;
 
 /// The seed of throw `i` of a fairness run: `dicetable roll "1dN" --seed <this>` replays it.
 pub fn throw_seed(seed: u64, i: u32) -> u64 {
-    seeded_coin(seed, u64::from(i) + 1)
+    super::throw_seed(seed, i + 1)
 }
 
 /// The figures of a fairness run.

@@ -1,16 +1,22 @@
-//! The dice physics without a window: Bevy's MinimalPlugins and rapier, every schedule on the
-//! single-threaded executor (the multi-threaded one spends most of a small update parking
-//! threads), and many rolls in flight at once, each in its own physics world, so the cost of
-//! an update is shared. Used by `roll`, `fairness`, `bench` and the tests.
+//! The dice physics in an app of its own: Bevy's MinimalPlugins and rapier, every schedule on
+//! the single-threaded executor (the multi-threaded one spends most of a small update parking
+//! threads). Used by `roll`, `fairness`, `bench`, the tests, and the window too.
+//!
+//! Why the window runs this app instead of adding rapier to its own world: bevy_rapier's
+//! results depend on the ECS around the bodies (measured: ten unrelated entities spawned before
+//! a throw changed a d6's face), so a throw is only reproducible in a world that holds nothing
+//! else. A throw that must replay exactly (`roll`, the table) gets a fresh simulator; the
+//! fairness lab keeps many rolls in flight in one, which is deterministic for its seed too.
 
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 
 use super::{
-    DicePhysicsPlugin, FinishedRolls, Roll, RollResult, SettleRules, ThrowRequest, despawn_roll,
-    spawn_roll,
+    DicePhysicsPlugin, DieState, FinishedRolls, PhysicalDie, Roll, RollResult, SettleRules,
+    ThrowRequest, despawn_roll, spawn_roll,
 };
+use crate::dice::DieKind;
 
 /// Fixed steps one update runs.
 const STEPS_PER_UPDATE: u32 = 4;
@@ -22,22 +28,70 @@ const MAX_SECONDS: f64 = 600.0;
 pub struct Simulator {
     app: App,
     in_flight: usize,
+    steps_per_update: u32,
+}
+
+/// Where a thrown die is now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DiePose {
+    /// What die.
+    pub kind: DieKind,
+    /// Its place in the throw.
+    pub index: usize,
+    /// Position, cm.
+    pub translation: Vec3,
+    /// Orientation of its geometry (the body frame taken out).
+    pub rotation: Quat,
+    /// At rest and read.
+    pub settled: bool,
 }
 
 impl Simulator {
-    /// A simulator with the given settle rules.
+    /// A simulator with the given settle rules, running a few fixed steps per update.
     pub fn new(rules: SettleRules) -> Simulator {
+        Simulator::with_steps(rules, STEPS_PER_UPDATE)
+    }
+
+    /// A simulator running `steps` fixed steps per update (the window steps one at a time).
+    pub fn with_steps(rules: SettleRules, steps: u32) -> Simulator {
+        let steps = steps.max(1);
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, TransformPlugin, DicePhysicsPlugin));
         app.insert_resource(rules);
-        app.insert_resource(TimeUpdateStrategy::FixedTimesteps(STEPS_PER_UPDATE));
+        app.insert_resource(TimeUpdateStrategy::FixedTimesteps(steps));
         app.finish();
         app.cleanup();
         let mut schedules = app.world_mut().resource_mut::<Schedules>();
         for (_, schedule) in schedules.iter_mut() {
             schedule.set_executor(SingleThreadedExecutor::new());
         }
-        Simulator { app, in_flight: 0 }
+        Simulator {
+            app,
+            in_flight: 0,
+            steps_per_update: steps,
+        }
+    }
+
+    /// Where each die of a roll is, in throw order.
+    pub fn poses(&mut self, roll: Entity) -> Vec<DiePose> {
+        let world = self.app.world_mut();
+        let dice = world
+            .get::<Roll>(roll)
+            .map(|r| r.dice.clone())
+            .unwrap_or_default();
+        dice.iter()
+            .filter_map(|&e| {
+                let die = world.get::<PhysicalDie>(e)?;
+                let t = world.get::<Transform>(e)?;
+                Some(DiePose {
+                    kind: die.kind,
+                    index: die.index,
+                    translation: t.translation,
+                    rotation: die.orientation(t),
+                    settled: matches!(die.state, DieState::Settled(_)),
+                })
+            })
+            .collect()
     }
 
     /// Throws a roll; it runs with the next updates.
@@ -59,7 +113,7 @@ impl Simulator {
 
     /// Waits for the next finished roll.
     pub fn wait(&mut self) -> Result<RollResult, String> {
-        let max_updates = (MAX_SECONDS * super::STEP_HZ) as u64 / u64::from(STEPS_PER_UPDATE);
+        let max_updates = (MAX_SECONDS * super::STEP_HZ) as u64 / u64::from(self.steps_per_update);
         for _ in 0..max_updates {
             self.update();
             if let Some(r) = self.take_finished().pop() {
@@ -132,7 +186,6 @@ impl Simulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::DieKind;
 
     fn request(seed: u64, dice: Vec<DieKind>) -> ThrowRequest {
         ThrowRequest {
@@ -141,6 +194,24 @@ mod tests {
             dice,
             swing: None,
         }
+    }
+
+    #[test]
+    fn the_world_around_does_not_change_a_throw_in_its_own_simulator() {
+        // A fresh simulator per throw, as the table and `roll` use: identical every time.
+        let throw = || {
+            Simulator::new(SettleRules::default())
+                .roll(&request(11, vec![DieKind::D6, DieKind::D6]))
+        };
+        let a = throw().expect("settles");
+        let b = throw().expect("settles");
+        assert_eq!(a.dice, b.dice);
+        // Stepped one fixed step per update (as in the window) it is the same throw.
+        let mut one = Simulator::with_steps(SettleRules::default(), 1);
+        let c = one
+            .roll(&request(11, vec![DieKind::D6, DieKind::D6]))
+            .expect("settles");
+        assert_eq!(a.dice, c.dice);
     }
 
     #[test]

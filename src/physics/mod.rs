@@ -15,6 +15,7 @@
 
 pub mod fairness;
 pub mod headless;
+pub mod notation;
 pub mod throw;
 pub mod tray;
 
@@ -36,6 +37,10 @@ pub const DIE_DENSITY: f32 = 1.18;
 pub const DIE_SURFACE: (f32, f32) = (0.5, 0.45);
 /// Vertical speed (cm/s) that counts as falling or rising, for counting bounces.
 const BOUNCE_SPEED: f32 = 5.0;
+/// Angular damping of the dice, 1/s: felt's rolling resistance. It also stops round dice
+/// (d12, d20) from rolling far about one axis, which would walk the belt of faces through the
+/// face they landed on.
+pub const DIE_ANGULAR_DAMPING: f32 = 3.0;
 /// Radius of the rounded edges of the dice colliders, cm.
 pub const EDGE_RADIUS: f32 = 0.06;
 
@@ -238,6 +243,16 @@ impl Plugin for DicePhysicsPlugin {
     }
 }
 
+/// The seed of throw `n` of a roll: the first (n = 0) uses the roll's seed; open-ended
+/// re-throws and fairness throws derive theirs, so each can be replayed on its own.
+pub fn throw_seed(seed: u64, n: u32) -> u64 {
+    if n == 0 {
+        seed
+    } else {
+        crate::rules::seeded_coin(seed, u64::from(n))
+    }
+}
+
 /// What to throw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ThrowRequest {
@@ -263,6 +278,7 @@ pub fn spawn_roll(
     let swing = request
         .swing
         .unwrap_or_else(|| throw::random_swing(&mut rng));
+    let swing = throw::fit_under_lid(swing, request.dice.len());
     let mut world = RapierContextSimulation::default();
     world.integration_parameters = IntegrationParameters {
         length_unit: 1.0,
@@ -362,7 +378,7 @@ fn die_bundle(roll: Entity, die: &PhysicalDie, params: &ThrowParams) -> impl Bun
         Restitution::coefficient(DIE_SURFACE.1),
         Damping {
             linear_damping: 0.1,
-            angular_damping: 0.6,
+            angular_damping: DIE_ANGULAR_DAMPING,
         },
         Sleeping::disabled(),
         Transform::from_translation(params.position)

@@ -53,14 +53,14 @@ pub fn random_swing(rng: &mut ChaCha8Rng) -> Swing {
     let hw = tray::INNER_WIDTH / 2.0;
     Swing {
         release: Vec3::new(
-            rng.random_range(-hw + 7.0..-hw + 10.0),
-            rng.random_range(9.0..13.0),
+            rng.random_range(-hw + 6.5..-hw + 9.0),
+            rng.random_range(14.0..19.0),
             rng.random_range(-5.0..5.0),
         ),
         velocity: Vec3::new(
             rng.random_range(60.0..140.0),
             rng.random_range(-40.0..10.0),
-            rng.random_range(-35.0..35.0),
+            rng.random_range(-30.0..30.0),
         ),
     }
 }
@@ -84,8 +84,21 @@ pub fn hand_offset(index: usize, count: usize) -> Vec3 {
     )
 }
 
+/// A swing with its release point lowered, if need be, so a hand of `count` dice starts below
+/// the lid.
+pub fn fit_under_lid(mut swing: Swing, count: usize) -> Swing {
+    let top = hand_offset(count.saturating_sub(1), count).y;
+    swing.release.y = swing.release.y.min(tray::LID_HEIGHT - 2.0 - top);
+    swing
+}
+
 /// The parameters of die `index` of `count` in a swing: the hand's velocity with some scatter,
-/// a random orientation and a random spin.
+/// a uniformly random orientation, and a spin chosen so that the die's turn in the air before
+/// it first touches the felt is itself a uniformly random rotation, plus one to four whole
+/// extra turns. The face up when it lands is then independent of the face up when it left the
+/// hand. (Regular dice spin about a fixed axis in flight; a plain random spin keeps the start
+/// face on the belt of faces around that axis, and a die spun like a top keeps its bottom face
+/// down: measurable memory.)
 pub fn die_params(rng: &mut ChaCha8Rng, swing: &Swing, index: usize, count: usize) -> ThrowParams {
     let mut jitter = || {
         Vec3::new(
@@ -95,13 +108,33 @@ pub fn die_params(rng: &mut ChaCha8Rng, swing: &Swing, index: usize, count: usiz
         )
     };
     let scatter = jitter() * 8.0;
-    let spin = jitter() * 35.0;
+    let position = swing.release + hand_offset(index, count);
+    let linear = swing.velocity + scatter;
+    let rotation = uniform_rotation(rng);
+    let (axis, angle) = uniform_rotation(rng).to_axis_angle();
+    let turns = f32::from(rng.random_range(1u8..=4));
+    let flight = fall_time(position.y - LANDING_HEIGHT, linear.y);
     ThrowParams {
-        position: swing.release + hand_offset(index, count),
-        rotation: uniform_rotation(rng),
-        linear: swing.velocity + scatter,
-        angular: spin,
+        position,
+        rotation,
+        linear,
+        angular: axis * spin_for_turn(angle + turns * std::f32::consts::TAU, flight),
     }
+}
+
+/// Height of a die's centre when it first touches the felt, roughly, cm.
+const LANDING_HEIGHT: f32 = 0.9;
+
+/// Seconds to fall `height` cm starting at vertical speed `vy` (cm/s, up positive).
+pub fn fall_time(height: f32, vy: f32) -> f32 {
+    let g = super::GRAVITY;
+    ((vy + (vy * vy + 2.0 * g * height.max(0.0)).sqrt()) / g).max(1e-3)
+}
+
+/// The spin (rad/s) that turns a die by `angle` radians in `seconds`, despite its angular damping.
+pub fn spin_for_turn(angle: f32, seconds: f32) -> f32 {
+    let c = super::DIE_ANGULAR_DAMPING;
+    angle * c / (1.0 - (-c * seconds).exp())
 }
 
 #[cfg(test)]
@@ -119,6 +152,21 @@ mod tests {
         };
         assert_eq!(draw(7), draw(7));
         assert_ne!(draw(7), draw(8));
+    }
+
+    #[test]
+    fn falling_and_spinning_by_hand() {
+        // From rest, 981 cm/s², 4.905 cm takes 0.1 s.
+        assert!((fall_time(4.905, 0.0) - 0.1).abs() < 1e-4);
+        // Thrown up at 98.1 cm/s, a fall of 0 cm takes 0.2 s (up and back).
+        assert!((fall_time(0.0, 98.1) - 0.2).abs() < 1e-4);
+        // The spin asked for, slowed by damping step by step, turns the die by the angle asked.
+        let spin = spin_for_turn(std::f32::consts::TAU, 0.5);
+        let (dt, c) = (1e-5f32, crate::physics::DIE_ANGULAR_DAMPING);
+        let turned: f32 = (0..50_000)
+            .map(|i| spin * (-c * i as f32 * dt).exp() * dt)
+            .sum();
+        assert!((turned - std::f32::consts::TAU).abs() < 1e-2, "{turned}");
     }
 
     #[test]
@@ -140,7 +188,7 @@ mod tests {
     fn hands_hold_dice_apart_and_inside_the_tray() {
         for count in [1, 2, 10, 100] {
             let mut rng = generator(3);
-            let swing = random_swing(&mut rng);
+            let swing = fit_under_lid(random_swing(&mut rng), count);
             let ps: Vec<Vec3> = (0..count)
                 .map(|i| die_params(&mut rng, &swing, i, count).position)
                 .collect();

@@ -1,9 +1,11 @@
 //! `--screenshot` and `--exit-after-frames`: render, save a PNG, and exit, for headless checks.
+//! A throw still in the air holds the screenshot back until its dice have settled.
 
 use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
+use super::throwing::TableRoll;
 use crate::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
@@ -38,11 +40,12 @@ fn capture_and_exit(
     frames: Res<FrameCount>,
     mut state: ResMut<CaptureState>,
     mut exit: MessageWriter<AppExit>,
+    table: Res<TableRoll>,
 ) {
     let Some(after) = options.exit_after_frames else {
         return;
     };
-    if frames.0 < after {
+    if frames.0 < after || table.in_flight() {
         return;
     }
     let Some(path) = options.screenshot.clone() else {

@@ -104,3 +104,78 @@ fn the_table_renders_under_xvfb() {
     assert!((25.0..230.0).contains(&mean), "mean brightness {mean}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `dicetable play` under Xvfb (or the display) with arguments; its stdout.
+fn play(args: &[&str]) -> Option<String> {
+    if !has_display() && !xvfb_available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Xvfb: ./check installs it"
+        );
+        eprintln!("skipped: no display and no xvfb-run (./check installs Xvfb)");
+        return None;
+    }
+    let bin = env!("CARGO_BIN_EXE_dicetable");
+    let mut command = if has_display() {
+        Command::new(bin)
+    } else {
+        let mut c = Command::new("xvfb-run");
+        c.args(["-a", "-s", "-screen 0 640x400x24", bin]);
+        c
+    };
+    let out = command
+        .arg("play")
+        .args(args)
+        .output()
+        .expect("run dicetable play");
+    assert!(
+        out.status.success(),
+        "play failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_throw_in_the_window_is_the_same_throw_as_roll() {
+    for (notation, seed) in [("2d6+d20+d%+d4", "21"), ("3d6!", "4")] {
+        let Some(stdout) = play(&[
+            "--width",
+            "480",
+            "--height",
+            "300",
+            "--roll",
+            notation,
+            "--seed",
+            seed,
+            "--exit-after-frames",
+            "2",
+        ]) else {
+            return;
+        };
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("rolled "))
+            .unwrap_or_else(|| panic!("no result in: {stdout}"));
+        let headless = crate::dicetable(&["roll", notation, "--seed", seed, "--json"]);
+        let j: serde_json::Value = serde_json::from_slice(&headless.stdout).expect("json");
+        let faces: Vec<Vec<u64>> = j["dice"]
+            .as_array()
+            .expect("dice")
+            .iter()
+            .map(|d| {
+                d["faces"]
+                    .as_array()
+                    .expect("faces")
+                    .iter()
+                    .filter_map(|f| f.as_u64())
+                    .collect()
+            })
+            .collect();
+        let expected = format!("faces {faces:?} total {}", j["total"]);
+        assert!(
+            line.ends_with(&expected),
+            "window: {line}\nheadless: {expected}"
+        );
+    }
+}
