@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::dice::DieKind;
+use crate::physics::CockedPolicy;
 use crate::physics::fairness::{LANES, measure};
 
 /// Arguments of `fairness`.
@@ -20,6 +21,9 @@ pub struct FairnessArgs {
     /// Seed of the run (throw i is `dicetable roll` with seed `coin(seed, i)`, see the README).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// What happens to a die that lands cocked: thrown again, or nudged.
+    #[arg(long, value_enum, default_value = "rethrow")]
+    pub cocked: CockedPolicy,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -45,7 +49,9 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let f = measure(kind, args.throws, args.seed, |n| bar.set_position(n));
+    let f = measure(kind, args.throws, args.seed, args.cocked, |n| {
+        bar.set_position(n)
+    });
     bar.finish_and_clear();
     let k = f.counts.len();
     if args.json {
@@ -60,6 +66,7 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
             "settle_time": {"mean": f.settle_mean, "median": f.settle_median, "p99": f.settle_p99},
             "cocked": f.cocked,
             "cocked_rate": f.cocked as f64 / f64::from(f.throws),
+            "nudged": f.nudged,
             "escaped": f.escaped,
             "timed_out": f.timed_out,
             "bounces": {"mean": f.bounces_mean, "share_with_a_bounce": f.bounced_share},

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::physics::headless::Simulator;
 use crate::physics::notation::{physical_dice, record_faces};
-use crate::physics::{SettleRules, ThrowRequest, throw_seed};
+use crate::physics::{CockedPolicy, SettleRules, ThrowRequest, throw_seed};
 use crate::rules::notation::{Notation, NotationDie, open_ended_rethrows};
 
 /// Most throws one roll may take (open-ended dice keep coming up).
@@ -31,7 +31,7 @@ pub struct PhysicalRoll {
 
 /// Throws a notation's dice physically until no open-ended die shows its top face.
 pub fn roll_notation(
-    sim: &mut Simulator,
+    rules: &SettleRules,
     notation: &Notation,
     seed: u64,
 ) -> Result<PhysicalRoll, String> {
@@ -57,8 +57,7 @@ pub fn roll_notation(
         };
         // A fresh simulator for each throw: a throw's world holds nothing else (see
         // physics::headless), so the window reproduces it exactly.
-        *sim = Simulator::new(SettleRules::default());
-        let result = sim.roll(&request)?;
+        let result = Simulator::new(rules.clone()).roll(&request)?;
         for (&i, (time, rethrows)) in
             to_throw
                 .iter()
@@ -86,6 +85,9 @@ pub struct RollArgs {
     /// Seed of the throw (default: a random one, printed so the roll can be replayed).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// What happens to a die that lands cocked: thrown again, or nudged.
+    #[arg(long, value_enum, default_value = "rethrow")]
+    pub cocked: CockedPolicy,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -101,8 +103,11 @@ pub fn run(args: &RollArgs) -> ExitCode {
         }
     };
     let seed = args.seed.unwrap_or_else(rand::random);
-    let mut sim = Simulator::new(SettleRules::default());
-    let roll = match roll_notation(&mut sim, &notation, seed) {
+    let rules = SettleRules {
+        cocked: args.cocked,
+        ..SettleRules::default()
+    };
+    let roll = match roll_notation(&rules, &notation, seed) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

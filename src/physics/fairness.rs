@@ -7,7 +7,7 @@ use std::time::Instant;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use super::headless::Simulator;
-use super::{RollResult, SettleRules, ThrowRequest};
+use super::{CockedPolicy, RollResult, SettleRules, ThrowRequest};
 use crate::dice::DieKind;
 
 /// Rolls in flight at once in the fairness lab.
@@ -39,6 +39,8 @@ pub struct Fairness {
     pub settle_p99: f64,
     /// Cocked landings (each re-thrown).
     pub cocked: u64,
+    /// Cocked dice nudged (with the nudge policy).
+    pub nudged: u64,
     /// Dice that left the tray (each re-thrown).
     pub escaped: u64,
     /// Dice that did not settle in time (each re-thrown).
@@ -70,7 +72,13 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Runs a fairness test of `throws` throws of one die kind.
-pub fn measure(kind: DieKind, throws: u32, seed: u64, mut progress: impl FnMut(u64)) -> Fairness {
+pub fn measure(
+    kind: DieKind,
+    throws: u32,
+    seed: u64,
+    cocked_policy: CockedPolicy,
+    mut progress: impl FnMut(u64),
+) -> Fairness {
     let shape = kind.shape();
     let k = shape.faces.len();
     let mut counts = vec![0u64; k];
@@ -78,7 +86,11 @@ pub fn measure(kind: DieKind, throws: u32, seed: u64, mut progress: impl FnMut(u
     let mut times = Vec::with_capacity(throws as usize);
     let (mut cocked, mut escaped, mut timed_out, mut same) = (0, 0, 0, 0u64);
     let (mut bounces, mut bounced) = (0u64, 0u64);
-    let mut sim = Simulator::new(SettleRules::default());
+    let mut sim = Simulator::new(SettleRules {
+        cocked: cocked_policy,
+        ..SettleRules::default()
+    });
+    let mut nudged = 0u64;
     let started = Instant::now();
     let requests = (0..throws).map(|i| ThrowRequest {
         seed: throw_seed(seed, i),
@@ -96,6 +108,7 @@ pub fn measure(kind: DieKind, throws: u32, seed: u64, mut progress: impl FnMut(u
             cocked += u64::from(d.rethrows.cocked);
             escaped += u64::from(d.rethrows.escaped);
             timed_out += u64::from(d.rethrows.timed_out);
+            nudged += u64::from(d.rethrows.nudged);
             bounces += u64::from(d.bounces);
             bounced += u64::from(d.bounces > 0);
         }
@@ -142,6 +155,7 @@ pub fn measure(kind: DieKind, throws: u32, seed: u64, mut progress: impl FnMut(u
         settle_median: quantile(&times, 0.5),
         settle_p99: quantile(&times, 0.99),
         cocked,
+        nudged,
         escaped,
         timed_out,
         bounces_mean: bounces as f64 / n.max(1.0),
@@ -169,7 +183,7 @@ mod tests {
             DieKind::D12,
             DieKind::D20,
         ] {
-            let f = measure(kind, 400, 2024, |_| {});
+            let f = measure(kind, 400, 2024, CockedPolicy::Rethrow, |_| {});
             assert_eq!(f.throws, 400);
             assert!(
                 f.counts.iter().all(|(_, c)| *c > 0),

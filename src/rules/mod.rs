@@ -14,7 +14,9 @@ pub mod dist;
 pub mod engine;
 pub mod notation;
 pub mod open_d6;
+pub mod scene;
 pub mod step_dice;
+pub mod table;
 
 use std::fmt;
 use std::str::FromStr;

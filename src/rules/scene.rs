@@ -1,0 +1,251 @@
+//! Scenes: who sits at the table, in RON (`scenes/*.ron`). The ruleset comes from the cast:
+//! `cast: OpenD6([...])` seats open-d6 characters. Loading checks the RON (file, line, column,
+//! what was expected) and then what RON cannot: names, numbers, dice.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{DataError, load_ron, parse_ron};
+use super::{RulesetId, action_dice, d4_pool, d20_check, open_d6, step_dice};
+
+/// The characters of a scene, by ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Cast {
+    /// `d4-pool` characters.
+    D4Pool(Vec<d4_pool::Character>),
+    /// `action-dice` characters.
+    ActionDice(Vec<action_dice::Character>),
+    /// `step-dice` characters.
+    StepDice(Vec<step_dice::Character>),
+    /// `open-d6` characters.
+    OpenD6(Vec<open_d6::Character>),
+    /// `d20-check` characters.
+    D20Check(Vec<d20_check::Character>),
+}
+
+/// A scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// Its title.
+    pub name: String,
+    /// What is going on, for the overlay.
+    #[serde(default)]
+    pub description: String,
+    /// Who sits at the table (and so which ruleset).
+    pub cast: Cast,
+}
+
+impl Scene {
+    /// The ruleset of the scene.
+    pub fn ruleset(&self) -> RulesetId {
+        match self.cast {
+            Cast::D4Pool(_) => RulesetId::D4Pool,
+            Cast::ActionDice(_) => RulesetId::ActionDice,
+            Cast::StepDice(_) => RulesetId::StepDice,
+            Cast::OpenD6(_) => RulesetId::OpenD6,
+            Cast::D20Check(_) => RulesetId::D20Check,
+        }
+    }
+
+    /// The characters' names, in seat order.
+    pub fn names(&self) -> Vec<&str> {
+        match &self.cast {
+            Cast::D4Pool(c) => c.iter().map(|c| c.name.as_str()).collect(),
+            Cast::ActionDice(c) => c.iter().map(|c| c.name.as_str()).collect(),
+            Cast::StepDice(c) => c.iter().map(|c| c.name.as_str()).collect(),
+            Cast::OpenD6(c) => c.iter().map(|c| c.name.as_str()).collect(),
+            Cast::D20Check(c) => c.iter().map(|c| c.name.as_str()).collect(),
+        }
+    }
+
+    /// Parses scene text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Scene, DataError> {
+        let scene: Scene = parse_ron(file, text)?;
+        scene.validate().map_err(|e| DataError::whole(file, e))?;
+        Ok(scene)
+    }
+
+    /// Reads a scene file.
+    pub fn load(path: &Path) -> Result<Scene, DataError> {
+        let scene: Scene = load_ron(path)?;
+        scene
+            .validate()
+            .map_err(|e| DataError::whole(&path.display().to_string(), e))?;
+        Ok(scene)
+    }
+
+    /// Checks what RON cannot.
+    pub fn validate(&self) -> Result<(), String> {
+        let names = self.names();
+        if names.is_empty() {
+            return Err("the scene seats nobody: give the cast at least one character".into());
+        }
+        let mut seen = BTreeSet::new();
+        for n in &names {
+            if n.trim().is_empty() {
+                return Err("a character has an empty name".into());
+            }
+            if !seen.insert(n.trim().to_lowercase()) {
+                return Err(format!("two characters are called '{n}'"));
+            }
+        }
+        match &self.cast {
+            Cast::D4Pool(cs) => {
+                for c in cs {
+                    if c.aspects.is_empty() {
+                        return Err(format!("{} has no Aspects", c.name));
+                    }
+                    if let Some((a, v)) = c.aspects.iter().find(|(_, v)| **v < 0) {
+                        return Err(format!(
+                            "{}'s Aspect {a} is {v}; Aspects are 0 or more",
+                            c.name
+                        ));
+                    }
+                }
+            }
+            Cast::ActionDice(cs) => {
+                for c in cs {
+                    if c.action_dice == 0 {
+                        return Err(format!(
+                            "{} has no action dice; everyone has at least one",
+                            c.name
+                        ));
+                    }
+                    let known = |s: &String| c.skills.contains_key(s);
+                    if let Some(s) = c.hand_to_hand.iter().chain(&c.ranged).find(|s| !known(s)) {
+                        return Err(format!(
+                            "{} lists combat skill '{s}' that is not among its skills",
+                            c.name
+                        ));
+                    }
+                }
+            }
+            Cast::StepDice(cs) => {
+                for c in cs {
+                    if let Some((s, d)) = c
+                        .skills
+                        .iter()
+                        .find(|(_, d)| ![4, 6, 8, 10, 12].contains(&d.sides()))
+                    {
+                        return Err(format!(
+                            "{}'s skill set {s} is a {d}; skill dice are d4 to d12",
+                            c.name
+                        ));
+                    }
+                }
+            }
+            Cast::OpenD6(_) => {}
+            Cast::D20Check(cs) => {
+                for side in [d20_check::Side::Players, d20_check::Side::Gamemaster] {
+                    if !cs.iter().any(|c| c.side == side) {
+                        return Err(format!(
+                            "nobody sits on the {side:?} side; initiative needs both"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The scene files of a folder, sorted by name.
+pub fn scene_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shipped() -> Vec<(std::path::PathBuf, Scene)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        scene_files(&dir)
+            .into_iter()
+            .map(|p| {
+                let s = Scene::load(&p).unwrap_or_else(|e| panic!("{e}"));
+                (p, s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_shipped_scene_loads_and_every_ruleset_has_one() {
+        let scenes = shipped();
+        let rulesets: BTreeSet<RulesetId> = scenes.iter().map(|(_, s)| s.ruleset()).collect();
+        assert_eq!(rulesets.len(), 5, "{rulesets:?}");
+    }
+
+    #[test]
+    fn the_rule_texts_examples_are_seated() {
+        let names: Vec<String> = shipped()
+            .iter()
+            .flat_map(|(_, s)| s.names().into_iter().map(String::from).collect::<Vec<_>>())
+            .collect();
+        for who in [
+            "Fred",
+            "Peter",
+            "Vex the Rogue",
+            "Goblin",
+            "Sir Aldric",
+            "Mirelle the Magician",
+        ] {
+            assert!(
+                names.iter().any(|n| n == who),
+                "{who} is missing: {names:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_readme_example_is_a_valid_scene() {
+        let readme = include_str!("../../README.md");
+        let start = readme.find("```ron\n").expect("a RON block in the README") + 7;
+        let end = start + readme[start..].find("```").expect("closed");
+        let scene =
+            Scene::parse("README.md", &readme[start..end]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(scene.ruleset(), RulesetId::OpenD6);
+        assert_eq!(scene.names(), vec!["Fred", "Peter", "Goons"]);
+    }
+
+    #[test]
+    fn bad_scenes_are_reported_with_place_or_reason() {
+        let err = Scene::parse(
+            "scenes/bad.ron",
+            "(name: \"x\", cast: OpenD6([(name: \"A\", reflexes: \"fast\")]))",
+        )
+        .expect_err("must fail");
+        assert_eq!((err.file.as_str(), err.line), ("scenes/bad.ron", 1));
+        assert!(err.column > 30, "{err}");
+        let err = Scene::parse(
+            "scenes/twice.ron",
+            "(name: \"x\", cast: OpenD6([(name: \"A\", reflexes: 5), (name: \"a\", reflexes: 6)]))",
+        )
+        .expect_err("must fail");
+        assert!(err.message.contains("two characters"), "{err}");
+        let err = Scene::parse(
+            "s.ron",
+            "(name: \"x\", cast: D20Check([(name: \"A\", side: Players, proficiency: 2)]))",
+        )
+        .expect_err("must fail");
+        assert!(err.message.contains("Gamemaster"), "{err}");
+        let err = Scene::parse(
+            "s.ron",
+            "(name: \"x\", cast: StepDice([(name: \"A\", skills: [(\"Locks\", \"d20\")])]))",
+        )
+        .expect_err("must fail");
+        assert!(err.message.contains("d4 to d12"), "{err}");
+    }
+}
