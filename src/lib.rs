@@ -58,14 +58,20 @@ pub struct AppPlugin {
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
         let (width, height) = self.options.window_size;
-        app.add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "dicetable".into(),
-                resolution: (width, height).into(),
-                ..default()
-            }),
-            ..default()
-        }));
+        // No sound is played yet (issue #5 brings the clatter), so the audio output stays off:
+        // on machines without a sound card it only prints ALSA errors.
+        app.add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "dicetable".into(),
+                        resolution: (width, height).into(),
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .disable::<bevy::audio::AudioPlugin>(),
+        );
         app.configure_sets(
             Update,
             (

@@ -27,8 +27,8 @@ impl Default for Orbit {
     fn default() -> Self {
         Orbit {
             yaw: 0.0,
-            pitch: 0.95,
-            distance: 58.0,
+            pitch: 1.2,
+            distance: 56.0,
             target: Vec3::new(0.0, 0.0, 1.5),
         }
     }
