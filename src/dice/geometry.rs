@@ -382,14 +382,7 @@ fn icosahedron() -> Polyhedron {
 mod tests {
     use super::*;
 
-    const ALL: [DieKind; 6] = [
-        DieKind::D4,
-        DieKind::D6,
-        DieKind::D8,
-        DieKind::D10,
-        DieKind::D12,
-        DieKind::D20,
-    ];
+    const ALL: [DieKind; 6] = DieKind::SINGLES;
 
     #[test]
     fn face_counts_and_vertex_counts() {

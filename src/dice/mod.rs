@@ -43,6 +43,16 @@ impl DieKind {
         DieKind::D20,
     ];
 
+    /// The dice thrown on their own (a tens d10 only comes with a d100).
+    pub const SINGLES: [DieKind; 6] = [
+        DieKind::D4,
+        DieKind::D6,
+        DieKind::D8,
+        DieKind::D10,
+        DieKind::D12,
+        DieKind::D20,
+    ];
+
     /// The shape (computed once).
     pub fn shape(self) -> &'static Polyhedron {
         static SHAPES: OnceLock<Vec<Polyhedron>> = OnceLock::new();

@@ -175,14 +175,7 @@ mod tests {
     /// value, a strong bias) fails here. The bound is loose on purpose.
     #[test]
     fn every_die_passes_a_small_fairness_run() {
-        for kind in [
-            DieKind::D4,
-            DieKind::D6,
-            DieKind::D8,
-            DieKind::D10,
-            DieKind::D12,
-            DieKind::D20,
-        ] {
+        for kind in DieKind::SINGLES {
             let f = measure(kind, 400, 2024, CockedPolicy::Rethrow, |_| {});
             assert_eq!(f.throws, 400);
             assert!(

@@ -280,44 +280,10 @@ mod tests {
         assert!(r.dice[0].tilt_degrees <= 4.0);
     }
 
-    #[test]
-    fn a_die_resting_tilted_is_cocked_and_thrown_again() {
+    /// Throws a d6, builds a 10° ramp in a corner of its tray and sets the die on it, at rest:
+    /// friction holds it there, tilted. Returns the result once it settles.
+    fn settle_from_a_ramp(rules: SettleRules) -> RollResult {
         use bevy_rapier3d::prelude::*;
-        let mut sim = Simulator::new(SettleRules::default());
-        let roll = sim.start(&request(12, vec![DieKind::D6]));
-        // A 10° ramp in a corner: a die rests on it (friction beats the slope) but not flat.
-        let ramp = Quat::from_rotation_z(10f32.to_radians());
-        sim.world_mut().spawn((
-            RapierContextEntityLink(roll),
-            RigidBody::Fixed,
-            Collider::cuboid(3.0, 0.5, 3.0),
-            Transform::from_xyz(13.0, 0.6, 9.0).with_rotation(ramp),
-        ));
-        sim.update();
-        let die = sim
-            .world_mut()
-            .get::<Roll>(roll)
-            .map(|r| r.dice[0])
-            .expect("roll");
-        if let Some(mut t) = sim.world_mut().get_mut::<Transform>(die) {
-            *t = Transform::from_translation(Vec3::new(13.0, 2.2, 9.0) + ramp * Vec3::ZERO)
-                .with_rotation(ramp);
-        }
-        if let Some(mut v) = sim.world_mut().get_mut::<Velocity>(die) {
-            *v = Velocity::zero();
-        }
-        let r = sim.wait().expect("settles");
-        assert!(r.dice[0].rethrows.cocked >= 1, "{:?}", r.dice[0]);
-        assert!(r.dice[0].tilt_degrees <= 4.0);
-    }
-
-    #[test]
-    fn with_the_nudge_policy_a_cocked_die_is_nudged_not_thrown_again() {
-        use bevy_rapier3d::prelude::*;
-        let rules = SettleRules {
-            cocked: crate::physics::CockedPolicy::Nudge,
-            ..SettleRules::default()
-        };
         let mut sim = Simulator::new(rules);
         let roll = sim.start(&request(12, vec![DieKind::D6]));
         let ramp = Quat::from_rotation_z(10f32.to_radians());
@@ -339,7 +305,22 @@ mod tests {
         if let Some(mut v) = sim.world_mut().get_mut::<Velocity>(die) {
             *v = Velocity::zero();
         }
-        let r = sim.wait().expect("settles");
+        sim.wait().expect("settles")
+    }
+
+    #[test]
+    fn a_die_resting_tilted_is_cocked_and_thrown_again() {
+        let r = settle_from_a_ramp(SettleRules::default());
+        assert!(r.dice[0].rethrows.cocked >= 1, "{:?}", r.dice[0]);
+        assert!(r.dice[0].tilt_degrees <= 4.0);
+    }
+
+    #[test]
+    fn with_the_nudge_policy_a_cocked_die_is_nudged_not_thrown_again() {
+        let r = settle_from_a_ramp(SettleRules {
+            cocked: crate::physics::CockedPolicy::Nudge,
+            ..SettleRules::default()
+        });
         assert!(r.dice[0].rethrows.nudged >= 1, "{:?}", r.dice[0]);
         assert_eq!(r.dice[0].rethrows.cocked, 0);
         assert!(r.dice[0].tilt_degrees <= 4.0);

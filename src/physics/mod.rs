@@ -414,6 +414,13 @@ fn rethrow(
     die.falling = false;
 }
 
+/// Why a die goes back in the hand.
+enum Again {
+    Escaped,
+    Cocked,
+    TimedOut,
+}
+
 /// Each fixed step: counts time, detects rest, reads and freezes flat dice, throws again
 /// escaped, cocked and never-resting ones.
 fn watch_dice(
@@ -443,17 +450,6 @@ fn watch_dice(
                 continue;
             }
             die.steps_in_throw += 1;
-            if !tray::contains(transform.translation, 0.5) {
-                die.rethrows.escaped += 1;
-                rethrow(
-                    &mut roll,
-                    &mut die,
-                    &mut transform,
-                    &mut velocity,
-                    &mut body,
-                );
-                continue;
-            }
             // A bounce: falling, then rising.
             let vy = velocity.linear.y;
             if vy < -BOUNCE_SPEED {
@@ -465,30 +461,38 @@ fn watch_dice(
             let at_rest = velocity.linear.length() < rules.still_speed
                 && velocity.angular.length() < rules.still_spin;
             die.still_steps = if at_rest { die.still_steps + 1 } else { 0 };
-            if die.still_steps >= still_steps {
+            // Decide whether it settles, is nudged, or goes back in the hand (and why).
+            let throw_again = if !tray::contains(transform.translation, 0.5) {
+                Some(Again::Escaped)
+            } else if die.still_steps >= still_steps {
                 let reading = dice::read(die.kind, die.orientation(&transform));
                 if reading.tilt_degrees <= rules.cocked_degrees {
                     die.state = DieState::Settled(reading);
                     die.settle_time = roll.steps as f32 * dt;
                     *body = RigidBody::Fixed;
                     *velocity = Velocity::zero();
+                    None
                 } else if rules.cocked == CockedPolicy::Nudge {
                     die.rethrows.nudged += 1;
                     die.still_steps = 0;
                     velocity.linear = Vec3::new(0.0, 25.0, 0.0);
                     velocity.angular = Vec3::new(6.0, 0.0, 4.0);
+                    None
                 } else {
-                    die.rethrows.cocked += 1;
-                    rethrow(
-                        &mut roll,
-                        &mut die,
-                        &mut transform,
-                        &mut velocity,
-                        &mut body,
-                    );
+                    Some(Again::Cocked)
                 }
             } else if die.steps_in_throw >= cap_steps {
-                die.rethrows.timed_out += 1;
+                Some(Again::TimedOut)
+            } else {
+                None
+            };
+            if let Some(why) = throw_again {
+                let count = match why {
+                    Again::Escaped => &mut die.rethrows.escaped,
+                    Again::Cocked => &mut die.rethrows.cocked,
+                    Again::TimedOut => &mut die.rethrows.timed_out,
+                };
+                *count += 1;
                 rethrow(
                     &mut roll,
                     &mut die,

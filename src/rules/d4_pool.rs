@@ -334,15 +334,10 @@ impl Table {
 
     /// Ends the active character's turn; the next one's load resets (or everyone's, per round).
     pub fn end_turn(&mut self) {
-        if self.characters.is_empty() {
-            return;
-        }
-        self.active = (self.active + 1) % self.characters.len();
-        if self.active == 0 {
-            self.round += 1;
-            if self.rules.reset == Reset::PerRound {
-                self.loads.iter_mut().for_each(|l| *l = 0);
-            }
+        if super::next_turn(&mut self.active, &mut self.round, self.characters.len())
+            && self.rules.reset == Reset::PerRound
+        {
+            self.loads.iter_mut().for_each(|l| *l = 0);
         }
         self.start_turn();
     }

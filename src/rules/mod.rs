@@ -297,6 +297,19 @@ impl Odds {
     }
 }
 
+/// Passes the turn to the next of `seats` seats; returns true when that starts a new round.
+pub fn next_turn(active: &mut usize, round: &mut u32, seats: usize) -> bool {
+    if seats == 0 {
+        return false;
+    }
+    *active = (*active + 1) % seats;
+    let wrapped = *active == 0;
+    if wrapped {
+        *round += 1;
+    }
+    wrapped
+}
+
 /// Deterministic tie-breaker for rules that say "break ties randomly": the engine draws no
 /// random numbers, so the table's seed and the tied parties decide (SplitMix64).
 pub fn seeded_coin(seed: u64, salt: u64) -> u64 {

@@ -448,12 +448,7 @@ impl Table {
 
     /// Ends the active character's turn; after the last, a new round.
     pub fn end_turn(&mut self) {
-        if self.characters.is_empty() {
-            return;
-        }
-        self.active = (self.active + 1) % self.characters.len();
-        if self.active == 0 {
-            self.round += 1;
+        if super::next_turn(&mut self.active, &mut self.round, self.characters.len()) {
             self.acted.iter_mut().for_each(|a| *a = false);
         }
     }
