@@ -10,6 +10,7 @@ pub mod physics;
 pub mod rules;
 mod table;
 mod third_party;
+mod ui;
 
 use std::path::PathBuf;
 
@@ -28,6 +29,8 @@ pub struct PlayOptions {
     pub roll: Option<String>,
     /// Seed of that throw (default: random).
     pub seed: Option<u64>,
+    /// The scene to seat (default: the first in `scenes/`).
+    pub scene: Option<PathBuf>,
 }
 
 /// The one ordering of the app's per-frame work: input, throws, physics bookkeeping, reading
@@ -85,10 +88,6 @@ impl Plugin for AppPlugin {
                 .chain(),
         );
         app.insert_resource(self.options.clone());
-        app.add_plugins((
-            third_party::plugin,
-            physics::DicePhysicsPlugin,
-            table::plugin,
-        ));
+        app.add_plugins((third_party::plugin, table::plugin, ui::plugin));
     }
 }

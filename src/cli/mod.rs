@@ -60,6 +60,9 @@ pub struct PlayArgs {
     /// Seed of that throw (default: random; printed with the result).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// A scene file to seat at the table (default: the first in scenes/).
+    #[arg(long)]
+    pub scene: Option<PathBuf>,
 }
 
 /// Runs a parsed command line.
@@ -85,6 +88,7 @@ fn play(args: PlayArgs) -> ExitCode {
         window_size: (args.width.max(320), args.height.max(240)),
         roll: args.roll,
         seed: args.seed,
+        scene: args.scene,
     };
     match App::new().add_plugins(AppPlugin { options }).run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -8,6 +8,38 @@ use crate::AppSystems;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
     app.add_systems(Update, orbit_camera.in_set(AppSystems::ReadInput));
+    app.add_systems(PostUpdate, frame_the_tray);
+}
+
+/// Half the tray's width with its walls and a margin, cm: what must fit across the view.
+const TRAY_HALF_WIDTH: f32 =
+    crate::physics::tray::INNER_WIDTH / 2.0 + crate::physics::tray::WALL_THICKNESS + 7.0;
+
+/// The distance at which the whole tray fits a viewport of this aspect (width / height).
+fn fitting_distance(aspect: f32, fov: f32) -> f32 {
+    let half_h = (fov / 2.0).tan() * aspect.max(0.1);
+    (TRAY_HALF_WIDTH / half_h).max(Orbit::default().distance)
+}
+
+/// When the view's shape changes (window resized, panels moved), back off just enough that the
+/// tray fits across it; the player's own zoom is kept otherwise.
+fn frame_the_tray(
+    mut cameras: Query<(&Camera, &Projection, &mut Orbit, &mut Transform)>,
+    mut last_aspect: Local<f32>,
+) {
+    for (camera, projection, mut orbit, mut transform) in &mut cameras {
+        let (Some(size), Projection::Perspective(p)) = (camera.logical_viewport_size(), projection)
+        else {
+            continue;
+        };
+        let aspect = size.x / size.y.max(1.0);
+        if (aspect - *last_aspect).abs() < 0.01 {
+            continue;
+        }
+        *last_aspect = aspect;
+        orbit.distance = fitting_distance(aspect, p.fov);
+        *transform = orbit.transform();
+    }
 }
 
 /// Where the camera sits around the tray, in spherical coordinates about `target`.

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
 use super::throwing::TableRoll;
+use crate::third_party::egui::PanelSpace;
 use crate::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
@@ -21,17 +22,31 @@ struct CaptureState {
     requested_at: Option<u32>,
     first_request: Option<u32>,
     saved: bool,
+    /// Frames since the dice on the table settled (the overlays need a few to show the result).
+    quiet_frames: u32,
 }
 
-/// True when every pixel is the same: pipelines still compiling, only the clear colour shown.
-fn is_blank(image: &Image) -> bool {
+/// Frames to wait after the dice settle, so every overlay has drawn the result.
+const QUIET_FRAMES: u32 = 4;
+
+/// True when the frame is not drawn yet: every pixel the same, or the table's view (whose
+/// centre is at `centre_x`, a share of the width) still untouched black while its pipelines
+/// compile (the overlays may be drawn already).
+fn is_blank(image: &Image, centre_x: f32) -> bool {
     let Some(data) = image.data.as_deref() else {
         return true;
     };
     let Some(first) = data.get(..4) else {
         return true;
     };
-    data.chunks_exact(4).all(|px| px == first)
+    if data.chunks_exact(4).all(|px| px == first) {
+        return true;
+    }
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let x = ((centre_x * w as f32) as usize).min(w.saturating_sub(1));
+    let i = ((h / 2) * w + x) * 4;
+    data.get(i..i + 3)
+        .is_none_or(|px| px.iter().all(|c| *c == 0))
 }
 
 fn capture_and_exit(
@@ -41,11 +56,17 @@ fn capture_and_exit(
     mut state: ResMut<CaptureState>,
     mut exit: MessageWriter<AppExit>,
     table: Res<TableRoll>,
+    (panels, window): (Res<PanelSpace>, Single<&Window>),
 ) {
     let Some(after) = options.exit_after_frames else {
         return;
     };
-    if frames.0 < after || table.in_flight() {
+    state.quiet_frames = if table.in_flight() {
+        0
+    } else {
+        state.quiet_frames + 1
+    };
+    if frames.0 < after || state.quiet_frames < QUIET_FRAMES {
         return;
     }
     let Some(path) = options.screenshot.clone() else {
@@ -61,9 +82,11 @@ fn capture_and_exit(
     } else if state.requested_at.is_none() {
         state.requested_at = Some(frames.0);
         let mut save = save_to_disk(path);
+        let width = window.width().max(1.0);
+        let centre_x = (panels.left + (width - panels.left - panels.right) / 2.0) / width;
         commands.spawn(Screenshot::primary_window()).observe(
             move |captured: On<ScreenshotCaptured>, mut state: ResMut<CaptureState>| {
-                if is_blank(&captured.image) {
+                if is_blank(&captured.image, centre_x) {
                     // Not rendered yet: ask again next frame.
                     state.requested_at = None;
                 } else {

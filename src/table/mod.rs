@@ -9,6 +9,8 @@ mod dice_view;
 mod scene;
 mod throwing;
 
+pub use throwing::{TableRoll, ThrowNotation};
+
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
         scene::plugin,

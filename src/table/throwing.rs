@@ -2,6 +2,7 @@
 //! own (the same headless physics as `roll`, stepped at 240 Hz from the window's fixed
 //! schedule), and the dice on screen follow it. Open-ended dice that show their top face are
 //! thrown again. Results are printed, so a throw in the window can be compared with `roll`.
+//! Throws are asked for with a `ThrowNotation` message (the free-roll box, `--roll`, history).
 
 use bevy::prelude::*;
 
@@ -24,7 +25,6 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            throw_on_space.in_set(AppSystems::ReadInput),
             throw_dice.in_set(AppSystems::Throw),
             move_dice_on_screen.in_set(AppSystems::Settle),
             read_settled_faces.in_set(AppSystems::ReadFaces),
@@ -83,22 +83,6 @@ fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter
             });
         }
         Err(e) => error!("{e}"),
-    }
-}
-
-fn throw_on_space(
-    keys: Res<ButtonInput<KeyCode>>,
-    table: Res<TableRoll>,
-    mut writer: MessageWriter<ThrowNotation>,
-) {
-    if keys.just_pressed(KeyCode::Space)
-        && !table.in_flight()
-        && let Some(current) = &table.current
-    {
-        writer.write(ThrowNotation {
-            notation: current.notation.clone(),
-            seed: current.seed.wrapping_add(1),
-        });
     }
 }
 
