@@ -59,7 +59,7 @@ impl Default for Orbit {
     fn default() -> Self {
         Orbit {
             yaw: 0.0,
-            pitch: 1.2,
+            pitch: 1.3,
             distance: 56.0,
             target: Vec3::new(0.0, 0.0, 1.5),
         }

@@ -114,7 +114,7 @@ fn spawn_lights(mut commands: Commands) {
             shadow_maps_enabled: true,
             ..default()
         },
-        Transform::from_xyz(-25.0, 60.0, 30.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_xyz(-20.0, 70.0, -28.0).looking_at(Vec3::ZERO, Vec3::Y),
         CascadeShadowConfigBuilder {
             num_cascades: 1,
             maximum_distance: 160.0,

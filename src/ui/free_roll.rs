@@ -12,6 +12,7 @@ use crate::table::{TableRoll, ThrowNotation};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FreeRoll>();
+    app.add_systems(Startup, start_from_the_command_line);
     app.init_resource::<RollHistory>();
     app.add_systems(
         Update,
@@ -71,6 +72,17 @@ pub struct HistoryEntry {
 /// Every roll of the session, oldest first. It only grows.
 #[derive(Resource, Default)]
 pub struct RollHistory(pub Vec<HistoryEntry>);
+
+/// The box starts with the dice of `--roll`, when given.
+fn start_from_the_command_line(options: Res<crate::PlayOptions>, mut free: ResMut<FreeRoll>) {
+    if let Some(text) = &options.roll {
+        free.text = text.clone();
+        free.parsed = parse(text);
+        if let Some(seed) = options.seed {
+            free.next_seed = seed.wrapping_add(1);
+        }
+    }
+}
 
 /// Space throws what is in the box (unless the player is typing).
 fn throw_on_space(
