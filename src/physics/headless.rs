@@ -261,16 +261,20 @@ mod tests {
         }
     }
 
+    /// The first die of a roll in flight.
+    fn first_die(sim: &mut Simulator, roll: Entity) -> Entity {
+        sim.world_mut()
+            .get::<Roll>(roll)
+            .map(|r| r.dice[0])
+            .expect("a roll in flight")
+    }
+
     #[test]
     fn an_escaped_die_is_thrown_again_and_counted() {
         let mut sim = Simulator::new(SettleRules::default());
         let roll = sim.start(&request(11, vec![DieKind::D6]));
         sim.update();
-        let die = sim
-            .world_mut()
-            .get::<Roll>(roll)
-            .map(|r| r.dice[0])
-            .expect("roll");
+        let die = first_die(&mut sim, roll);
         // Knock it over the wall.
         if let Some(mut t) = sim.world_mut().get_mut::<Transform>(die) {
             t.translation = Vec3::new(30.0, 5.0, 0.0);
@@ -294,11 +298,7 @@ mod tests {
             Transform::from_xyz(13.0, 0.6, 9.0).with_rotation(ramp),
         ));
         sim.update();
-        let die = sim
-            .world_mut()
-            .get::<Roll>(roll)
-            .map(|r| r.dice[0])
-            .expect("roll");
+        let die = first_die(&mut sim, roll);
         if let Some(mut t) = sim.world_mut().get_mut::<Transform>(die) {
             *t = Transform::from_translation(Vec3::new(13.0, 2.2, 9.0)).with_rotation(ramp);
         }
