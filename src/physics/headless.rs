@@ -13,8 +13,8 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 
 use super::{
-    DicePhysicsPlugin, DieState, FinishedRolls, PhysicalDie, Roll, RollResult, SettleRules,
-    ThrowRequest, despawn_roll, spawn_roll,
+    DicePhysicsPlugin, FinishedRolls, PhysicalDie, Roll, RollResult, SettleRules, ThrowRequest,
+    despawn_roll, spawn_roll,
 };
 use crate::dice::DieKind;
 
@@ -42,8 +42,6 @@ pub struct DiePose {
     pub translation: Vec3,
     /// Orientation of its geometry (the body frame taken out).
     pub rotation: Quat,
-    /// At rest and read.
-    pub settled: bool,
 }
 
 impl Simulator {
@@ -88,7 +86,6 @@ impl Simulator {
                     index: die.index,
                     translation: t.translation,
                     rotation: die.orientation(t),
-                    settled: matches!(die.state, DieState::Settled(_)),
                 })
             })
             .collect()

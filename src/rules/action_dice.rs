@@ -491,8 +491,8 @@ pub fn resolution_order(actions: &[Timed]) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::RulesetId;
     use crate::rules::data::builtin_rules;
-    use crate::rules::{Prob, RulesetId};
 
     fn rules() -> Rules {
         builtin_rules(RulesetId::ActionDice).unwrap_or_else(|e| panic!("{e}"))
@@ -704,6 +704,5 @@ mod tests {
         assert_eq!(t.budgets[0].general, 1);
         t.end_round();
         assert_eq!((t.round, t.budgets[0].general), (2, 3));
-        let _ = Prob::zero();
     }
 }

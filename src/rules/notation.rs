@@ -561,7 +561,6 @@ impl Parser {
             }
             _ => return Ok(Keep::All),
         };
-        let at = self.pos;
         self.pos += 2;
         let (k, k_at) = self
             .number()
@@ -580,7 +579,6 @@ impl Parser {
             ));
         }
         let k = k as u32;
-        let _ = at;
         Ok(match kind.as_str() {
             "kh" => Keep::Highest(k),
             "kl" => Keep::Lowest(k),
@@ -590,7 +588,6 @@ impl Parser {
     }
 
     fn group(&mut self) -> Result<Term, NotationError> {
-        let open = self.pos;
         self.pos += 1;
         let mut members = vec![self.expr()?];
         while self.eat(',') {
@@ -619,7 +616,6 @@ impl Parser {
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             return Err(self.error("a group keeps exactly one member: kh1 or kl1"));
         }
-        let _ = open;
         Ok(Term::Group { members, highest })
     }
 

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Die, DieRole, Dist, Odds, Outcome, Prob, RollPlan, Step};
+use super::{Die, DieRole, Dist, Odds, Outcome, RollPlan, Step};
 
 /// The settings and tables of `assets/rules/step-dice.ron`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -454,14 +454,10 @@ impl Table {
     }
 }
 
-/// Probability helper for tests and overlays: success chance of ability pool vs difficulty.
-pub fn p_success(rules: &Rules, action: &Action) -> Result<Prob, String> {
-    Ok(action.odds(rules)?.p_success.unwrap_or_else(Prob::zero))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Prob;
     use crate::rules::RulesetId;
     use crate::rules::data::builtin_rules;
 
@@ -599,8 +595,8 @@ mod tests {
         a.unskilled = true;
         // max(d4) vs max(d4, d4): P(a >= max) = sum_a P(max <= a) / 4 = (1+4+9+16)/(16*4) = 30/64.
         assert_eq!(
-            p_success(&rules(), &a).map(|p| p.exact()),
-            Ok("15/32".into())
+            a.odds(&rules()).map(|o| o.p_success.map(|p| p.exact())),
+            Ok(Some("15/32".into()))
         );
     }
 

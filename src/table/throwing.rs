@@ -246,15 +246,15 @@ fn read_settled_faces(
     if !table.in_flight() {
         return;
     }
+    if table.in_throw.is_empty() {
+        return;
+    }
     let Some(result) = physics.finished.clone() else {
         return;
     };
     let Some(current) = table.current.clone() else {
         return;
     };
-    if table.in_throw.is_empty() {
-        return;
-    }
     let dice = current.notation.dice();
     let thrown = std::mem::take(&mut table.in_throw);
     record_faces(&dice, &thrown, &result.dice, &mut table.chains);
