@@ -109,27 +109,26 @@ fn throw_on_space(
     }
 }
 
-/// Adds each finished roll of the table to the history, once.
+/// Adds each finished roll of the table to the history, once: a roll in flight re-arms it, so a
+/// replay (same notation and seed) is recorded too.
 fn record_history(
     table: Res<TableRoll>,
     mut history: ResMut<RollHistory>,
-    mut recorded: Local<Option<(u64, String)>>,
+    mut recorded: Local<bool>,
 ) {
     let (Some(total), Some(current)) = (table.total, &table.current) else {
+        *recorded = false;
         return;
     };
-    let key = (current.seed, current.notation.source().to_string());
-    if recorded.as_ref() == Some(&key) && history.0.last().is_some_and(|h| h.total == total) {
+    if std::mem::replace(&mut *recorded, true) {
         return;
     }
-    *recorded = Some(key);
-    let success = current.notation.comparison.map(|c| c.holds(total));
     history.0.push(HistoryEntry {
         notation: current.notation.source().to_string(),
         seed: current.seed,
         faces: table.chains.clone(),
         total,
-        success,
+        success: current.notation.comparison.map(|c| c.holds(total)),
     });
 }
 
@@ -311,5 +310,46 @@ fn short(exact: &str) -> String {
         format!("{}…", &exact[..24])
     } else {
         exact.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_finished_roll_is_recorded_once_replays_too() {
+        let mut app = App::new();
+        app.init_resource::<TableRoll>();
+        app.init_resource::<RollHistory>();
+        app.add_systems(Update, record_history);
+        let roll = ThrowNotation {
+            notation: Notation::parse("2d6").expect("notation"),
+            seed: 5,
+        };
+        for _ in 0..2 {
+            // In the air, then settled for a few frames.
+            let mut table = app.world_mut().resource_mut::<TableRoll>();
+            table.current = Some(roll.clone());
+            table.total = None;
+            app.update();
+            let mut table = app.world_mut().resource_mut::<TableRoll>();
+            table.chains = vec![vec![3], vec![4]];
+            table.total = Some(7);
+            app.update();
+            app.update();
+        }
+        let history = &app.world().resource::<RollHistory>().0;
+        assert_eq!(history.len(), 2, "{history:?}");
+        assert_eq!(
+            history[1],
+            HistoryEntry {
+                notation: "2d6".into(),
+                seed: 5,
+                faces: vec![vec![3], vec![4]],
+                total: 7,
+                success: None
+            }
+        );
     }
 }
