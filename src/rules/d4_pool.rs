@@ -31,6 +31,13 @@ pub struct Rules {
     pub costs: BTreeMap<String, i32>,
 }
 
+impl Rules {
+    /// The cost of a named action from the costs table (1, the usual cost, if it is not listed).
+    pub fn cost_of(&self, action: &str) -> i32 {
+        self.costs.get(action).copied().unwrap_or(1)
+    }
+}
+
 /// Where the total goes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Target {
@@ -298,7 +305,11 @@ impl Table {
             disadvantages: vec![],
             extra,
             target: Target::None,
-            cost: 1,
+            cost: self.rules.cost_of(if weapon.is_some() {
+                "attack"
+            } else {
+                "aspect check"
+            }),
             gm_call: false,
         })
     }
@@ -502,6 +513,23 @@ mod tests {
         t.end_turn();
         assert_eq!((t.round, t.active), (2, 0));
         assert_eq!(t.loads[0], -1);
+    }
+
+    #[test]
+    fn table_actions_cost_what_the_rule_file_says() {
+        let mut t = table(Reset::PerTurn);
+        assert_eq!(
+            t.action(0, "Finesse", Some("dagger")).map(|a| a.cost),
+            Ok(1)
+        );
+        t.rules.costs.insert("attack".into(), 2);
+        t.rules.costs.insert("aspect check".into(), 0);
+        assert_eq!(
+            t.action(0, "Finesse", Some("dagger")).map(|a| a.cost),
+            Ok(2)
+        );
+        assert_eq!(t.action(0, "Finesse", None).map(|a| a.cost), Ok(0));
+        assert_eq!(t.rules.cost_of("juggling"), 1);
     }
 
     #[test]
