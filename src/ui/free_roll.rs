@@ -204,7 +204,8 @@ pub(super) fn show(
 
 /// The exact odds: a bar per total, the target marked, the total that came up highlighted.
 fn odds(ui: &mut egui::Ui, notation: &Notation, dist: &Dist, table: &TableRoll) {
-    if let Some(p) = notation.p_success() {
+    // From the distribution already computed (not recomputed every frame).
+    if let Some(p) = notation.comparison.map(|c| dist.p_where(|v| c.holds(v))) {
         ui.label(format!(
             "Chance of success: {} ({})",
             percent(&p),
