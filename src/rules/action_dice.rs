@@ -274,6 +274,8 @@ pub struct Table {
     pub round: u32,
     /// Seed for the text's "break remaining ties randomly".
     pub seed: u64,
+    /// The actions rolled this round, for the resolution order.
+    pub rolled: Vec<Timed>,
 }
 
 impl Table {
@@ -285,6 +287,7 @@ impl Table {
             budgets: Vec::new(),
             round: 0,
             seed,
+            rolled: Vec::new(),
         };
         t.end_round();
         t
@@ -293,6 +296,7 @@ impl Table {
     /// Ends the round: unused action dice are lost; everyone gets a fresh budget.
     pub fn end_round(&mut self) {
         self.round += 1;
+        self.rolled.clear();
         self.budgets = self
             .characters
             .iter()
@@ -469,21 +473,17 @@ impl Table {
 }
 
 /// Resolution order: most timing dice first, then highest total; equal both ways means
-/// simultaneous (one group).
+/// simultaneous (one group). Groups hold indices into `actions`.
 pub fn resolution_order(actions: &[Timed]) -> Vec<Vec<usize>> {
-    let mut sorted = actions.to_vec();
-    sorted.sort_by_key(|a| std::cmp::Reverse((a.timing_dice, a.total)));
+    let key = |a: &Timed| (a.timing_dice, a.total);
+    let mut sorted: Vec<usize> = (0..actions.len()).collect();
+    sorted.sort_by_key(|&k| std::cmp::Reverse(key(&actions[k])));
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut last: Option<(u32, i64)> = None;
-    for a in sorted {
-        if last == Some((a.timing_dice, a.total)) {
-            if let Some(g) = groups.last_mut() {
-                g.push(a.actor);
-            }
-        } else {
-            groups.push(vec![a.actor]);
+    for k in sorted {
+        match groups.last_mut() {
+            Some(g) if g.first().map(|&f| key(&actions[f])) == Some(key(&actions[k])) => g.push(k),
+            _ => groups.push(vec![k]),
         }
-        last = Some((a.timing_dice, a.total));
     }
     groups
 }

@@ -546,8 +546,8 @@ impl Table {
         plan
     }
 
-    /// Exact probability that the players declare first (ties re-rolled until decided).
-    pub fn initiative_odds(&self) -> Prob {
+    /// The distribution of the players' initiative minus the gamemaster's, one throw each.
+    pub fn initiative_difference(&self) -> Dist {
         let die = |side| {
             let d = Dist::die(self.rules.initiative_die.sides());
             let d = if self.initiative_advantage(side) {
@@ -557,7 +557,12 @@ impl Table {
             };
             d.shift(self.initiative_modifier(side))
         };
-        let diff = die(Side::Players).sub(&die(Side::Gamemaster));
+        die(Side::Players).sub(&die(Side::Gamemaster))
+    }
+
+    /// Exact probability that the players declare first (ties re-rolled until decided).
+    pub fn initiative_odds(&self) -> Prob {
+        let diff = self.initiative_difference();
         let win = diff.p_where(|v| v > 0);
         let tie = diff.p(0);
         // P(win | not tie) = win / (1 - tie)

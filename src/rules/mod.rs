@@ -14,6 +14,7 @@ pub mod dist;
 pub mod engine;
 pub mod notation;
 pub mod open_d6;
+pub mod play;
 pub mod scene;
 pub mod step_dice;
 pub mod table;
