@@ -31,6 +31,12 @@ pub struct PlayOptions {
     pub seed: Option<u64>,
     /// The scene to seat (default: the first in `scenes/`).
     pub scene: Option<PathBuf>,
+    /// Play this many default moves of the scene when the table opens.
+    pub throw: u32,
+    /// No sound (also without an audio device, and for headless checks).
+    pub mute: bool,
+    /// Print mean frame times (dice in the air, dice at rest) on exit.
+    pub frame_times: bool,
 }
 
 /// The one ordering of the app's per-frame work: input, throws, physics bookkeeping, reading
@@ -61,20 +67,26 @@ pub struct AppPlugin {
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
         let (width, height) = self.options.window_size;
-        // No sound is played yet (issue #5 brings the clatter), so the audio output stays off:
-        // on machines without a sound card it only prints ALSA errors.
-        app.add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "dicetable".into(),
-                        resolution: (width, height).into(),
-                        ..default()
-                    }),
-                    ..default()
-                })
-                .disable::<bevy::audio::AudioPlugin>(),
-        );
+        let window = WindowPlugin {
+            primary_window: Some(Window {
+                title: "dicetable".into(),
+                resolution: (width, height).into(),
+                ..default()
+            }),
+            ..default()
+        };
+        // Muted, the audio output is not even opened: on machines without a sound card it only
+        // prints ALSA errors.
+        if self.options.mute {
+            app.add_plugins(
+                DefaultPlugins
+                    .set(window)
+                    .disable::<bevy::audio::AudioPlugin>(),
+            );
+            app.init_asset::<bevy::audio::AudioSource>();
+        } else {
+            app.add_plugins(DefaultPlugins.set(window));
+        }
         app.configure_sets(
             Update,
             (

@@ -63,6 +63,17 @@ pub struct PlayArgs {
     /// A scene file to seat at the table (default: the first in scenes/).
     #[arg(long)]
     pub scene: Option<PathBuf>,
+    /// Play the scene's default move when the table opens (the active character's first
+    /// option, or initiative where the round needs it), seeded with --seed; `--throw 3` plays
+    /// three moves in a row, ending a turn when its character cannot act.
+    #[arg(long, num_args = 0..=1, default_missing_value = "1", default_value_t = 0)]
+    pub throw: u32,
+    /// No dice sounds (also implied by --exit-after-frames, for headless checks).
+    #[arg(long)]
+    pub mute: bool,
+    /// Print the mean frame time with dice in the air and at rest when the app exits.
+    #[arg(long)]
+    pub frame_times: bool,
 }
 
 /// Runs a parsed command line.
@@ -89,6 +100,9 @@ fn play(args: PlayArgs) -> ExitCode {
         roll: args.roll,
         seed: args.seed,
         scene: args.scene,
+        throw: args.throw,
+        mute: args.mute || args.exit_after_frames.is_some(),
+        frame_times: args.frame_times,
     };
     match App::new().add_plugins(AppPlugin { options }).run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -36,6 +36,31 @@ impl DieStyle {
         body: [34, 32, 38],
         ink: [240, 236, 226],
     };
+    /// Deep red with white numbers.
+    pub const RUBY: DieStyle = DieStyle {
+        body: [150, 24, 36],
+        ink: [250, 244, 236],
+    };
+    /// Blue with white numbers.
+    pub const SAPPHIRE: DieStyle = DieStyle {
+        body: [30, 64, 150],
+        ink: [250, 244, 236],
+    };
+    /// Green with white numbers.
+    pub const EMERALD: DieStyle = DieStyle {
+        body: [22, 110, 70],
+        ink: [250, 244, 236],
+    };
+    /// Warm yellow with dark numbers.
+    pub const AMBER: DieStyle = DieStyle {
+        body: [226, 162, 40],
+        ink: [40, 26, 10],
+    };
+    /// Purple with white numbers.
+    pub const VIOLET: DieStyle = DieStyle {
+        body: [96, 44, 140],
+        ink: [250, 244, 236],
+    };
 }
 
 fn grid(faces: usize) -> (usize, usize) {

@@ -42,6 +42,8 @@ pub struct DiePose {
     pub translation: Vec3,
     /// Orientation of its geometry (the body frame taken out).
     pub rotation: Quat,
+    /// Speed, cm/s (a sudden drop is an impact, for the table's sounds).
+    pub speed: f32,
 }
 
 impl Simulator {
@@ -86,6 +88,9 @@ impl Simulator {
                     index: die.index,
                     translation: t.translation,
                     rotation: die.orientation(t),
+                    speed: world
+                        .get::<bevy_rapier3d::prelude::Velocity>(e)
+                        .map_or(0.0, |v| v.linear.length()),
                 })
             })
             .collect()

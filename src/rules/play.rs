@@ -2,8 +2,8 @@
 //! own, such as initiative), made into dice to throw, read into an outcome and applied to the
 //! turn economy. Plain Rust: the window and the tests play a round the same way.
 //!
-//! A move goes `allowed` → `plan` (the first throw) → `resolve` with every throw so far (which
-//! may ask for more dice: open-ended sixes, friction, a tied initiative) → `apply`.
+//! A move goes `allowed` -> `plan` (the first throw) -> `resolve` with every throw so far (which
+//! may ask for more dice: open-ended sixes, friction, a tied initiative) -> `apply`.
 
 use super::action_dice::Timed;
 use super::d4_pool::Target;
@@ -411,7 +411,7 @@ impl TableState {
                             ),
                             _ => format!("Reflexes {} (unnamed: no roll)", c.reflexes),
                         };
-                        format!("{}: {how} → shot {}", c.name, after.shots[i])
+                        format!("{}: {how} -> shot {}", c.name, after.shots[i])
                     })
                     .collect();
                 Ok(Step::Done(Outcome {
@@ -430,7 +430,7 @@ impl TableState {
                 let faces = throws.last().ok_or("no dice have been thrown yet")?;
                 let mut after = t.clone();
                 let plan = t.initiative_plan();
-                let describe = |side: Side, label: &str| {
+                let side_total = |side: Side, label: &str| {
                     let dice: Vec<u32> = plan
                         .dice
                         .iter()
@@ -439,24 +439,24 @@ impl TableState {
                         .map(|(_, f)| *f)
                         .collect();
                     let best = dice.iter().copied().max().unwrap_or(0);
-                    format!(
-                        "{label} {dice:?}{} {:+} = {}",
+                    let total = i64::from(best) + t.initiative_modifier(side);
+                    let line = format!(
+                        "{label} {dice:?}{} {:+} = {total}",
                         if dice.len() > 1 { " (advantage)" } else { "" },
                         t.initiative_modifier(side),
-                        i64::from(best) + t.initiative_modifier(side)
-                    )
+                    );
+                    (line, total)
                 };
-                let lines = vec![
-                    describe(Side::Players, "players"),
-                    describe(Side::Gamemaster, "gamemaster"),
-                ];
+                let (players, p) = side_total(Side::Players, "players");
+                let (gm, g) = side_total(Side::Gamemaster, "gamemaster");
+                let lines = vec![players, gm];
                 match after.resolve_initiative(faces)? {
                     Initiative::Tie => Ok(Step::ThrowMore(RollPlan {
                         purpose: "initiative tied: both sides roll again".into(),
                         ..plan
                     })),
                     Initiative::First(side) => Ok(Step::Done(Outcome {
-                        total: 0,
+                        total: p - g,
                         success: Some(side == Side::Players),
                         class: format!("the {side:?} side declares first"),
                         lines,
@@ -505,7 +505,7 @@ impl TableState {
                 let before = t.loads[*actor];
                 t.apply(*actor, &a);
                 said.push(format!(
-                    "{}'s Action Load {before} → {} ({kind}, cost {})",
+                    "{}'s Action Load {before} -> {} ({kind}, cost {})",
                     who(*actor),
                     t.loads[*actor],
                     a.cost
@@ -592,7 +592,7 @@ impl TableState {
                 let before = t.shots[*actor];
                 t.act(*actor, *kind)?;
                 said.push(format!(
-                    "{}: {kind:?} action, shots {before} → {}",
+                    "{}: {kind:?} action, shots {before} -> {}",
                     who(*actor),
                     t.shots[*actor]
                 ));
@@ -675,7 +675,9 @@ impl TableState {
                     .map(|(n, _)| n.clone())
                     .unwrap_or_default();
                 let weapon = c.weapons.keys().next().cloned();
+                // The last seat is the opposition in the shipped scenes (the goblin).
                 let target = (0..t.characters.len())
+                    .rev()
                     .find(|&i| i != t.active)
                     .map(D4Target::Attack)
                     .unwrap_or(D4Target::None);
@@ -868,6 +870,16 @@ impl TableState {
         }
     }
 
+    /// Where an outcome falls on the axis of the move's odds chart (None where the chart is
+    /// of something else: a resource die's number of uses, each creature's initiative bonus).
+    pub fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
+        match (self, m) {
+            (TableState::OpenD6(_), Move::Initiative) | (_, Move::D20Resource { .. }) => None,
+            (_, Move::OpenD6Act { check: None, .. }) => None,
+            _ => Some(outcome.total),
+        }
+    }
+
     /// The resolution order of this round's `action-dice` actions, in words (empty elsewhere).
     pub fn resolution_order(&self) -> Vec<String> {
         let TableState::ActionDice(t) = self else {
@@ -968,7 +980,7 @@ mod tests {
         let stab = t.default_move();
         assert_eq!(
             t.describe(&stab),
-            "Vex the Rogue: attack, Finesse with dagger at Pim"
+            "Vex the Rogue: attack, Finesse with dagger at Goblin"
         );
         let mut stab = stab;
         if let Move::D4Pool { target, .. } = &mut stab {
@@ -980,7 +992,7 @@ mod tests {
         assert!(o.tags.contains(&"damage 7".to_string()), "{o:?}");
         assert_eq!(
             said,
-            vec!["Vex the Rogue's Action Load -1 → 0 (attack, cost 1)"]
+            vec!["Vex the Rogue's Action Load -1 -> 0 (attack, cost 1)"]
         );
         // Load 0: a second stab still rolls six d4 (Aspect 6 − 0).
         assert_eq!(t.plan(&book, &stab).map(|p| p.dice.len()), Ok(7));
@@ -1189,8 +1201,8 @@ mod tests {
         // Fred 8 + (3 − 1) = 10; Mia 9 + (2 − 2) − 1 stance = 8; Peter 7 + (6 − 1) = 12;
         // the goons start at Reflexes 5.
         let (o, said) = play(&mut t, &Move::Initiative, &[&[3, 1, 2, 2, 6, 1]]);
-        assert_eq!(o.lines[0], "Fred: Reflexes 8 + (3 − 1) → shot 10");
-        assert_eq!(o.lines[3], "Goons: Reflexes 5 (unnamed: no roll) → shot 5");
+        assert_eq!(o.lines[0], "Fred: Reflexes 8 + (3 − 1) -> shot 10");
+        assert_eq!(o.lines[3], "Goons: Reflexes 5 (unnamed: no roll) -> shot 5");
         assert_eq!(said, vec!["round 1: the counter starts at shot 12"]);
         assert!(
             t.allowed(&book, &Move::Initiative).is_err(),
@@ -1210,7 +1222,7 @@ mod tests {
         // A six on the light die is thrown again: 6 + 3 − 2 = +7, Maneuver 10 + 7 = 17.
         let (o, said) = play(&mut t, &peter, &[&[6, 2], &[3]]);
         assert_eq!((o.total, o.success), (6, Some(true)));
-        assert_eq!(said, vec!["Peter: Basic action, shots 12 → 9"]);
+        assert_eq!(said, vec!["Peter: Basic action, shots 12 -> 9"]);
         // Fred (10) now; Peter waits for shot 9.
         assert!(t.allowed(&book, &peter).is_err());
         let (o, _) = play(&mut t, &fred, &[&[1, 1], &[4]]);
@@ -1235,6 +1247,7 @@ mod tests {
         assert!(odds.p_success.is_some());
         let (o, said) = play(&mut t, &Move::Initiative, &[&[2, 3], &[5, 1]]);
         assert_eq!(o.class, "the Players side declares first");
+        assert_eq!(o.total, 5, "players 5 + 2 = 7, gamemaster 1 + 1 = 2");
         assert_eq!(said, vec!["round 1: the Players side declares first"]);
         let check = |actor| Move::D20Check {
             actor,

@@ -42,6 +42,10 @@ fn frame_the_tray(
     }
 }
 
+/// The camera that looks at the tray (the overlays have their own).
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct TableCamera;
+
 /// Where the camera sits around the tray, in spherical coordinates about `target`.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct Orbit {
@@ -83,6 +87,7 @@ fn spawn_camera(mut commands: Commands) {
     commands.spawn((
         Name::new("Table camera"),
         Camera3d::default(),
+        TableCamera,
         orbit.transform(),
         orbit,
     ));

@@ -5,7 +5,9 @@ use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
-use super::throwing::TableRoll;
+use super::TableRoll;
+use super::play::TablePlay;
+use super::throwing::TableSimulator;
 use crate::third_party::egui::PanelSpace;
 use crate::{AppSystems, PlayOptions};
 
@@ -55,13 +57,13 @@ fn capture_and_exit(
     frames: Res<FrameCount>,
     mut state: ResMut<CaptureState>,
     mut exit: MessageWriter<AppExit>,
-    table: Res<TableRoll>,
+    (table, play, physics): (Res<TableRoll>, Res<TablePlay>, NonSend<TableSimulator>),
     (panels, window): (Res<PanelSpace>, Single<&Window>),
 ) {
     let Some(after) = options.exit_after_frames else {
         return;
     };
-    state.quiet_frames = if table.in_flight() {
+    state.quiet_frames = if table.in_flight() || play.in_flight() || physics.busy() {
         0
     } else {
         state.quiet_frames + 1

@@ -6,10 +6,19 @@ use bevy::prelude::*;
 mod camera;
 mod capture;
 mod dice_view;
+mod frame_times;
+mod history;
+mod notation_roll;
+mod play;
 mod scene;
+mod sounds;
 mod throwing;
 
-pub use throwing::{TableRoll, ThrowNotation};
+pub use camera::TableCamera;
+pub use history::{Replay, RollHistory};
+pub use notation_roll::{TableRoll, ThrowNotation};
+pub use play::{ActionRequest, TablePlay};
+pub use throwing::TableSimulator;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
@@ -17,6 +26,11 @@ pub(super) fn plugin(app: &mut App) {
         camera::plugin,
         dice_view::plugin,
         throwing::plugin,
+        history::plugin,
+        notation_roll::plugin,
+        play::plugin,
+        sounds::plugin,
+        frame_times::plugin,
         capture::plugin,
     ));
 }

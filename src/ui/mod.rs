@@ -1,20 +1,117 @@
-//! The overlays (bevy_egui): the scene and its turn tracker on the left; the free-roll box with
-//! its exact odds, the outcome of the throw and the history on the right.
+//! The overlays (bevy_egui). Left: the scene, its turn tracker and the action builder. Right:
+//! the exact odds of what is about to be thrown (the scene's move, or a free roll), the outcome
+//! of the last throw, and the session's history (click an entry to throw it again).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use crate::table::{
+    ActionRequest, Replay, RollHistory, TablePlay, TableRoll, TableSimulator, ThrowNotation,
+};
 use crate::third_party::egui::PanelSpace;
 
+mod action_builder;
 mod free_roll;
+mod gesture;
+mod move_panel;
+mod odds_chart;
 mod scene_panel;
 
-pub use free_roll::{FreeRoll, RollHistory};
+pub use action_builder::MoveDraft;
+pub use free_roll::FreeRoll;
 pub use scene_panel::SceneShelf;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((free_roll::plugin, scene_panel::plugin));
+    app.add_plugins((
+        free_roll::plugin,
+        scene_panel::plugin,
+        action_builder::plugin,
+        gesture::plugin,
+    ));
+    app.init_resource::<Focus>();
+    app.add_systems(
+        Update,
+        (
+            throw_on_space.in_set(crate::AppSystems::ReadInput),
+            keep_the_draft_fit.in_set(crate::AppSystems::Present),
+        ),
+    );
     app.add_systems(EguiPrimaryContextPass, draw_overlays);
+}
+
+/// What Space and the Throw button throw: the scene's move or the free roll.
+#[derive(Resource, Default, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Focus {
+    /// The move in the action builder.
+    #[default]
+    Scene,
+    /// The dice notation in the free-roll box.
+    FreeRoll,
+}
+
+/// The throw of what has the focus, if it can be thrown now.
+pub fn throw_focused(
+    focus: Focus,
+    draft: &MoveDraft,
+    play: &mut TablePlay,
+    free: &mut FreeRoll,
+    swing: Option<crate::physics::throw::Swing>,
+) -> Option<Thrown> {
+    match focus {
+        Focus::Scene => {
+            let mv = draft.mv.clone().filter(|_| draft.ready())?;
+            Some(Thrown::Move(ActionRequest {
+                mv,
+                seed: play.take_seed(),
+                swing,
+                replay_of: None,
+            }))
+        }
+        Focus::FreeRoll => free.request(swing).map(Thrown::Notation),
+    }
+}
+
+/// A throw asked for by the player.
+pub enum Thrown {
+    /// A move of the scene.
+    Move(ActionRequest),
+    /// A free roll.
+    Notation(ThrowNotation),
+}
+
+fn keep_the_draft_fit(mut draft: ResMut<MoveDraft>, play: Res<TablePlay>) {
+    draft.refresh(&play);
+}
+
+/// Space throws what has the focus (unless the player is typing or dice are rolling).
+#[allow(clippy::too_many_arguments)]
+fn throw_on_space(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut contexts: EguiContexts,
+    focus: Res<Focus>,
+    draft: Res<MoveDraft>,
+    (mut play, mut free): (ResMut<TablePlay>, ResMut<FreeRoll>),
+    (table, physics): (Res<TableRoll>, NonSend<TableSimulator>),
+    mut moves: MessageWriter<ActionRequest>,
+    mut notations: MessageWriter<ThrowNotation>,
+) {
+    let typing = contexts
+        .ctx_mut()
+        .map(|c| c.egui_wants_keyboard_input())
+        .unwrap_or(false);
+    let busy = physics.busy() || table.in_flight() || play.in_flight();
+    if !keys.just_pressed(KeyCode::Space) || typing || busy {
+        return;
+    }
+    match throw_focused(*focus, &draft, &mut play, &mut free, None) {
+        Some(Thrown::Move(m)) => {
+            moves.write(m);
+        }
+        Some(Thrown::Notation(n)) => {
+            notations.write(n);
+        }
+        None => {}
+    }
 }
 
 /// Draws both side panels and reports the room they take.
@@ -22,11 +119,11 @@ pub(super) fn plugin(app: &mut App) {
 fn draw_overlays(
     mut contexts: EguiContexts,
     mut space: ResMut<PanelSpace>,
-    mut free: ResMut<FreeRoll>,
-    table: Res<crate::table::TableRoll>,
-    history: Res<RollHistory>,
-    mut shelf: ResMut<SceneShelf>,
-    mut throws: MessageWriter<crate::table::ThrowNotation>,
+    (mut free, mut focus, mut draft): (ResMut<FreeRoll>, ResMut<Focus>, ResMut<MoveDraft>),
+    (table, history, physics): (Res<TableRoll>, Res<RollHistory>, NonSend<TableSimulator>),
+    (mut shelf, mut play): (ResMut<SceneShelf>, ResMut<TablePlay>),
+    mut throws: MessageWriter<ThrowNotation>,
+    mut moves: MessageWriter<ActionRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -36,23 +133,103 @@ fn draw_overlays(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
+    let busy = physics.busy() || table.in_flight() || play.in_flight();
     // Panels take a share of the window, so a small window still shows the tray.
     let width = ctx.viewport_rect().width();
     space.left = egui::Panel::left("scene")
-        .default_size((width * 0.21).clamp(150.0, 300.0))
+        .default_size((width * 0.24).clamp(170.0, 330.0))
         .resizable(true)
-        .show(&mut root, |ui| scene_panel::show(ui, &mut shelf))
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                scene_panel::show(ui, &mut shelf, &mut play);
+                if play.state.is_some() {
+                    ui.separator();
+                    ui.heading("Action");
+                    action_builder::show(ui, &mut draft, &play);
+                    if let Some(request) = move_panel::verdict(ui, &draft, busy, &mut play) {
+                        *focus = Focus::Scene;
+                        moves.write(request);
+                    }
+                    ui.separator();
+                    move_panel::log(ui, &play);
+                }
+            });
+        })
         .response
         .rect
         .width();
-    space.right = egui::Panel::right("free roll")
+    space.right = egui::Panel::right("odds")
         .default_size((width * 0.26).clamp(180.0, 360.0))
         .resizable(true)
         .show(&mut root, |ui| {
-            free_roll::show(ui, &mut free, &table, &history, &mut throws)
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(
+                        &mut *focus,
+                        Focus::Scene,
+                        egui::RichText::new("Scene move").heading(),
+                    );
+                    ui.selectable_value(
+                        &mut *focus,
+                        Focus::FreeRoll,
+                        egui::RichText::new("Free roll").heading(),
+                    );
+                });
+                match *focus {
+                    Focus::Scene => move_panel::show(ui, &draft, &play),
+                    Focus::FreeRoll => free_roll::show(ui, &mut free, &table, busy, &mut throws),
+                }
+                ui.separator();
+                history_list(ui, &history, busy, &mut throws, &mut moves);
+            });
         })
         .response
         .rect
         .width();
     Ok(())
+}
+
+/// Every roll of the session, newest first; a click throws it again with its seed.
+fn history_list(
+    ui: &mut egui::Ui,
+    history: &RollHistory,
+    busy: bool,
+    throws: &mut MessageWriter<ThrowNotation>,
+    moves: &mut MessageWriter<ActionRequest>,
+) {
+    ui.label(egui::RichText::new("History (click to replay)").strong());
+    if history.0.is_empty() {
+        ui.label("No rolls yet.");
+    }
+    for entry in history.0.iter().rev() {
+        let label = format!(
+            "{} -> {}   {:?}   seed {}",
+            entry.what, entry.result, entry.faces, entry.seed
+        );
+        if ui
+            .add_enabled(
+                !busy,
+                egui::Button::new(egui::RichText::new(label).small()).frame(false),
+            )
+            .clicked()
+        {
+            match &entry.replay {
+                Replay::Notation(notation, swing) => {
+                    throws.write(ThrowNotation {
+                        notation: notation.clone(),
+                        seed: entry.seed,
+                        swing: *swing,
+                    });
+                }
+                Replay::Move { mv, before, swing } => {
+                    moves.write(ActionRequest {
+                        mv: mv.clone(),
+                        seed: entry.seed,
+                        swing: *swing,
+                        replay_of: Some(before.clone()),
+                    });
+                }
+            }
+        }
+    }
 }

@@ -9,9 +9,9 @@ use bevy_egui::egui;
 
 use crate::PlayOptions;
 use crate::rules::data::DataError;
-use crate::rules::engine::Rulebook;
 use crate::rules::scene::{Scene, scene_files};
 use crate::rules::table::TableState;
+use crate::table::TablePlay;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SceneShelf>();
@@ -25,24 +25,19 @@ pub struct SceneShelf {
     pub entries: Vec<(PathBuf, Result<Scene, DataError>)>,
     /// The scene at the table (index into `entries`).
     pub selected: Option<usize>,
-    /// Its turn economy.
-    pub table: Option<TableState>,
     /// Rules could not be read (never with the compiled-in rules).
     pub rules_error: Option<String>,
 }
 
 impl SceneShelf {
-    /// Seats scene `index` if it loaded; otherwise keeps the current one.
-    pub fn select(&mut self, index: usize, seed: u64) {
+    /// Seats scene `index` at the table if it loaded; otherwise keeps the current one.
+    pub fn select(&mut self, index: usize, play: &mut TablePlay, seed: u64) {
         let Some((_, Ok(scene))) = self.entries.get(index) else {
             return;
         };
-        match Rulebook::builtin() {
-            Ok(book) => {
-                self.table = Some(TableState::new(scene, &book, seed));
-                self.selected = Some(index);
-            }
-            Err(e) => self.rules_error = Some(e.to_string()),
+        match play.seat(scene, seed) {
+            Ok(()) => self.selected = Some(index),
+            Err(e) => self.rules_error = Some(e),
         }
     }
 }
@@ -57,7 +52,11 @@ fn scenes_dir() -> PathBuf {
     }
 }
 
-fn load_scenes(mut shelf: ResMut<SceneShelf>, options: Res<PlayOptions>) {
+fn load_scenes(
+    mut shelf: ResMut<SceneShelf>,
+    mut play: ResMut<TablePlay>,
+    options: Res<PlayOptions>,
+) {
     let mut files = scene_files(&scenes_dir());
     if let Some(extra) = &options.scene
         && !files.contains(extra)
@@ -79,7 +78,7 @@ fn load_scenes(mut shelf: ResMut<SceneShelf>, options: Res<PlayOptions>) {
         .and_then(|p| shelf.entries.iter().position(|(q, _)| q == p))
         .or_else(|| shelf.entries.iter().position(|(_, s)| s.is_ok()));
     if let Some(i) = wanted {
-        shelf.select(i, options.seed.unwrap_or(0));
+        shelf.select(i, &mut play, options.seed.unwrap_or(0));
     }
 }
 
@@ -95,8 +94,8 @@ fn title(path: &Path, entry: &Result<Scene, DataError>) -> String {
     }
 }
 
-/// The panel.
-pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf) {
+/// The panel: the scene picker, its description, the turn tracker and the turn controls.
+pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf, play: &mut TablePlay) {
     ui.heading("Scene");
     let current = shelf
         .selected
@@ -104,21 +103,23 @@ pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf) {
         .map(|(p, e)| title(p, e))
         .unwrap_or_else(|| "none".into());
     let mut pick = None;
-    egui::ComboBox::from_id_salt("scene picker")
-        .selected_text(current)
-        .width(240.0)
-        .show_ui(ui, |ui| {
-            for (i, (path, entry)) in shelf.entries.iter().enumerate() {
-                if ui
-                    .selectable_label(shelf.selected == Some(i), title(path, entry))
-                    .clicked()
-                {
-                    pick = Some(i);
+    ui.add_enabled_ui(!play.in_flight(), |ui| {
+        egui::ComboBox::from_id_salt("scene picker")
+            .selected_text(current)
+            .width(ui.available_width().min(260.0))
+            .show_ui(ui, |ui| {
+                for (i, (path, entry)) in shelf.entries.iter().enumerate() {
+                    if ui
+                        .selectable_label(shelf.selected == Some(i), title(path, entry))
+                        .clicked()
+                    {
+                        pick = Some(i);
+                    }
                 }
-            }
-        });
+            });
+    });
     if let Some(i) = pick {
-        shelf.select(i, 0);
+        shelf.select(i, play, 0);
     }
     for (path, entry) in &shelf.entries {
         if let Err(e) = entry {
@@ -138,11 +139,19 @@ pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf) {
     if let Some((_, Ok(scene))) = shelf.entries.get(index) {
         ui.label(egui::RichText::new(format!("Ruleset: {}", scene.ruleset())).strong());
         if !scene.description.is_empty() {
-            ui.label(&scene.description);
+            ui.label(egui::RichText::new(&scene.description).small());
         }
     }
     ui.separator();
-    let Some(table) = &shelf.table else { return };
+    tracker(ui, play);
+}
+
+/// Round, whose turn, and what each character has left; the buttons that move the turn on.
+fn tracker(ui: &mut egui::Ui, play: &mut TablePlay) {
+    let in_flight = play.in_flight();
+    let Some(table) = play.state.as_mut() else {
+        return;
+    };
     ui.label(egui::RichText::new(table.heading()).strong());
     egui::Grid::new("tracker")
         .striped(true)
@@ -159,6 +168,56 @@ pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf) {
                 ui.end_row();
             }
         });
-    ui.separator();
-    ui.label(egui::RichText::new("Acting on the table with this scene's actions comes with issue #5; throw free rolls on the right meanwhile.").italics().small());
+    let order = table.resolution_order();
+    if !order.is_empty() {
+        ui.label(format!("Resolution order: {}", order.join(", then ")));
+    }
+    let mut said = None;
+    let mut end = false;
+    ui.add_enabled_ui(!in_flight, |ui| {
+        ui.horizontal(|ui| match table {
+            TableState::D4Pool(_) | TableState::StepDice(_) => {
+                end = ui.button("End turn").clicked();
+            }
+            TableState::ActionDice(t) => {
+                if ui.button("End round").clicked() {
+                    end = true;
+                } else {
+                    let mut noncombat = None;
+                    egui::ComboBox::from_id_salt("noncombat")
+                        .selected_text("Declare noncombat…")
+                        .show_ui(ui, |ui| {
+                            for (i, c) in t.characters.iter().enumerate() {
+                                if ui
+                                    .add_enabled(
+                                        !t.budgets[i].noncombat,
+                                        egui::Button::new(&c.name),
+                                    )
+                                    .clicked()
+                                {
+                                    noncombat = Some(i);
+                                }
+                            }
+                        });
+                    if let Some(i) = noncombat {
+                        said = Some(t.declare_noncombat(i).map(|()| {
+                            format!(
+                                "{} is noncombat this round: +1 action die, defence 0",
+                                t.characters[i].name
+                            )
+                        }));
+                    }
+                }
+            }
+            TableState::OpenD6(_) | TableState::D20Check(_) => {}
+        });
+    });
+    if end {
+        said = Some(table.end_turn());
+    }
+    match said {
+        Some(Ok(line)) => play.log.push(line),
+        Some(Err(e)) => play.log.push(format!("not done: {e}")),
+        None => {}
+    }
 }

@@ -1,0 +1,48 @@
+//! The session's history: every finished roll, free rolls and moves alike, with what is needed
+//! to throw it again (the seed, the gesture, and for a move the table as it was).
+
+use bevy::prelude::*;
+
+use crate::physics::throw::Swing;
+use crate::rules::notation::Notation;
+use crate::rules::play::Move;
+use crate::rules::table::TableState;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<RollHistory>();
+}
+
+/// How to throw a roll of the history again.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replay {
+    /// A free roll.
+    Notation(Notation, Option<Swing>),
+    /// A move, against the table as it was before it (a replay changes nothing at the table).
+    Move {
+        /// The move.
+        mv: Move,
+        /// The table before it.
+        before: Box<TableState>,
+        /// The gesture of its first throw.
+        swing: Option<Swing>,
+    },
+}
+
+/// One finished roll of the session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryEntry {
+    /// What was thrown, in words.
+    pub what: String,
+    /// Its seed.
+    pub seed: u64,
+    /// The faces of each throw (a free roll: each die's chain of faces).
+    pub faces: Vec<Vec<u32>>,
+    /// What it came to.
+    pub result: String,
+    /// How to throw it again.
+    pub replay: Replay,
+}
+
+/// Every roll of the session, oldest first. It only grows.
+#[derive(Resource, Default)]
+pub struct RollHistory(pub Vec<HistoryEntry>);
