@@ -41,15 +41,6 @@ pub fn record_faces(
     out
 }
 
-/// The physical dice of rules dice of these sizes, in order (a d100 is two).
-pub fn physical_dice_of_sizes(sides: &[u32]) -> Result<Vec<DieKind>, String> {
-    let mut out = Vec::new();
-    for &s in sides {
-        out.extend(dice::physical_dice(s)?);
-    }
-    Ok(out)
-}
-
 /// The faces of rules dice of these sizes from their physical dice, settled in the same order.
 pub fn rules_faces(sides: &[u32], settled: &[SettledDie]) -> Vec<u32> {
     let mut settled = settled.iter();

@@ -11,7 +11,7 @@ use super::dice_view::DiceLook;
 use super::history::{HistoryEntry, Replay, RollHistory};
 use super::throwing::{DiceAssets, DiceThrow, TableSimulator, Thrower, start_throw};
 use crate::dice::mesh::DieStyle;
-use crate::physics::notation::{physical_dice_of_sizes, rules_faces};
+use crate::physics::notation::rules_faces;
 use crate::physics::throw::Swing;
 use crate::physics::throw_seed;
 use crate::rules::engine::Rulebook;
@@ -201,33 +201,40 @@ fn throw_requested_move(
     });
 }
 
-/// Throws one plan of a move.
-fn launch(
+/// Throws the next plan of a move and records it; a die that cannot be thrown stops the move.
+fn throw_plan(
     commands: &mut Commands,
     physics: &mut TableSimulator,
-    current: &MoveInPlay,
-    plan: &RollPlan,
+    current: &mut MoveInPlay,
+    plan: RollPlan,
     look: &mut DiceLook,
     assets: &mut DiceAssets,
-) -> Result<(), String> {
-    let sides: Vec<u32> = plan.dice.iter().map(|d| d.sides).collect();
-    let kinds = physical_dice_of_sizes(&sides)?;
+) {
     let actor = TableState::actor_of(&current.request.mv);
-    let mut styles = Vec::new();
+    let mut dice = Vec::new();
     for d in &plan.dice {
-        let n = crate::dice::physical_dice(d.sides)?.len();
-        styles.extend(std::iter::repeat_n(die_style(d.role, &d.label, actor), n));
+        match crate::dice::physical_dice(d.sides) {
+            Ok(kinds) => {
+                let style = die_style(d.role, &d.label, actor);
+                dice.extend(kinds.into_iter().map(|k| (k, style)));
+            }
+            Err(e) => {
+                current.error = Some(e);
+                current.plans.push(plan);
+                return;
+            }
+        }
     }
     let index = current.throws.len() as u32;
     let throw = DiceThrow {
-        dice: kinds.into_iter().zip(styles).collect(),
+        dice,
         seed: throw_seed(current.request.seed, index),
         tag: u64::from(index),
         swing: current.request.swing.filter(|_| index == 0),
         thrower: Thrower::Scene,
     };
     start_throw(commands, physics, &throw, look, assets);
-    Ok(())
+    current.plans.push(plan);
 }
 
 fn throw_move(
@@ -278,19 +285,14 @@ fn throw_move(
             current.plans.push(plan);
             advance(&mut play, &mut current, &book, &mut history);
         }
-        Ok(plan) => {
-            if let Err(e) = launch(
-                &mut commands,
-                &mut physics,
-                &current,
-                &plan,
-                &mut look,
-                &mut assets,
-            ) {
-                current.error = Some(e);
-            }
-            current.plans.push(plan);
-        }
+        Ok(plan) => throw_plan(
+            &mut commands,
+            &mut physics,
+            &mut current,
+            plan,
+            &mut look,
+            &mut assets,
+        ),
     }
     play.current = Some(current);
 }
@@ -376,17 +378,14 @@ fn read_move_faces(
         .unwrap_or_default();
     current.throws.push(rules_faces(&sides, &result.dice));
     if let Some(next) = advance(&mut play, &mut current, &book, &mut history) {
-        if let Err(e) = launch(
+        throw_plan(
             &mut commands,
             &mut physics,
-            &current,
-            &next,
+            &mut current,
+            next,
             &mut look,
             &mut assets,
-        ) {
-            current.error = Some(e);
-        }
-        current.plans.push(next);
+        );
     }
     play.current = Some(current);
 }
