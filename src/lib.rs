@@ -5,9 +5,11 @@
 //! throws and settles, `table` and its overlays glue them into the window app.
 
 pub mod cli;
+pub mod demo;
 pub mod dice;
 pub mod physics;
 pub mod rules;
+pub mod script;
 mod table;
 mod third_party;
 mod ui;
@@ -37,6 +39,17 @@ pub struct PlayOptions {
     pub mute: bool,
     /// Print mean frame times (dice in the air, dice at rest) on exit.
     pub frame_times: bool,
+    /// A guided demo to seat.
+    pub demo: DemoOptions,
+}
+
+/// `dicetable demo`: which demo the window opens with.
+#[derive(Clone, Debug, Default)]
+pub struct DemoOptions {
+    /// The demo file (None: no demo).
+    pub path: Option<PathBuf>,
+    /// Steps to play at once when the table opens.
+    pub steps: u32,
 }
 
 /// The one ordering of the app's per-frame work: input, throws, physics bookkeeping, reading

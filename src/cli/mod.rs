@@ -1,10 +1,12 @@
-//! The command line: `play` (the default) opens the table; `roll`, `odds`, `fairness` and
-//! `bench` work without a window.
+//! The command line: `play` (the default) opens the table; `roll`, `odds`, `session`,
+//! `fairness` and `bench` work without a window.
 
 mod bench;
+mod demo;
 mod fairness;
 mod odds;
 mod roll;
+mod session;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,11 +39,15 @@ pub enum Command {
     Fairness(fairness::FairnessArgs),
     /// Measure the exact-odds engine and the headless physics.
     Bench(bench::BenchArgs),
+    /// Play a script of moves at a scene's table, headless, and print each step.
+    Session(session::SessionArgs),
+    /// The guided demo of a system: in the window, or checked headless (--check).
+    Demo(demo::DemoArgs),
 }
 
-/// Options of `play`.
+/// Window options shared by `play` and `demo`.
 #[derive(clap::Args, Debug, Default)]
-pub struct PlayArgs {
+pub struct WindowArgs {
     /// Save a PNG of the window (with --exit-after-frames).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
@@ -54,6 +60,32 @@ pub struct PlayArgs {
     /// Window height.
     #[arg(long, default_value_t = 800)]
     pub height: u32,
+    /// No dice sounds (also implied by --exit-after-frames, for headless checks).
+    #[arg(long)]
+    pub mute: bool,
+    /// Print the mean frame time with dice in the air and at rest when the app exits.
+    #[arg(long)]
+    pub frame_times: bool,
+}
+
+impl WindowArgs {
+    /// The app's options with these window settings (nothing thrown at start).
+    pub fn options(self, demo: crate::DemoOptions) -> PlayOptions {
+        PlayOptions {
+            screenshot: self.screenshot,
+            exit_after_frames: self.exit_after_frames,
+            window_size: (self.width.max(320), self.height.max(240)),
+            mute: self.mute || self.exit_after_frames.is_some(),
+            frame_times: self.frame_times,
+            demo,
+            ..PlayOptions::default()
+        }
+    }
+}
+
+/// Options of `play`.
+#[derive(clap::Args, Debug, Default)]
+pub struct PlayArgs {
     /// Dice to throw when the table opens (dice notation); Space throws them again.
     #[arg(long)]
     pub roll: Option<String>,
@@ -68,20 +100,20 @@ pub struct PlayArgs {
     /// three moves in a row, ending a turn when its character cannot act.
     #[arg(long, num_args = 0..=1, default_missing_value = "1", default_value_t = 0)]
     pub throw: u32,
-    /// No dice sounds (also implied by --exit-after-frames, for headless checks).
-    #[arg(long)]
-    pub mute: bool,
-    /// Print the mean frame time with dice in the air and at rest when the app exits.
-    #[arg(long)]
-    pub frame_times: bool,
+    /// Window options.
+    #[command(flatten)]
+    pub window: WindowArgs,
 }
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         None => play(PlayArgs {
-            width: 1280,
-            height: 800,
+            window: WindowArgs {
+                width: 1280,
+                height: 800,
+                ..WindowArgs::default()
+            },
             ..PlayArgs::default()
         }),
         Some(Command::Play(args)) => play(args),
@@ -89,21 +121,23 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Roll(args)) => roll::run(&args),
         Some(Command::Fairness(args)) => fairness::run(&args),
+        Some(Command::Session(args)) => session::run(&args),
+        Some(Command::Demo(args)) => demo::run(args),
     }
 }
 
 fn play(args: PlayArgs) -> ExitCode {
-    let options = PlayOptions {
-        screenshot: args.screenshot,
-        exit_after_frames: args.exit_after_frames,
-        window_size: (args.width.max(320), args.height.max(240)),
+    open_window(PlayOptions {
         roll: args.roll,
         seed: args.seed,
         scene: args.scene,
         throw: args.throw,
-        mute: args.mute || args.exit_after_frames.is_some(),
-        frame_times: args.frame_times,
-    };
+        ..args.window.options(crate::DemoOptions::default())
+    })
+}
+
+/// Opens the table window with these options until it is closed.
+fn open_window(options: PlayOptions) -> ExitCode {
     match App::new().add_plugins(AppPlugin { options }).run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

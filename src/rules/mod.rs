@@ -18,6 +18,8 @@ pub mod play;
 pub mod scene;
 pub mod step_dice;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::fmt;
 use std::str::FromStr;

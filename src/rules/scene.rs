@@ -36,6 +36,21 @@ pub struct Scene {
     pub description: String,
     /// Who sits at the table (and so which ruleset).
     pub cast: Cast,
+    /// How the scene is played, where its ruleset offers a choice.
+    #[serde(default)]
+    pub setup: Setup,
+}
+
+/// Scene options of some rulesets.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// `open-d6`: simplified initiative (one action each per round, highest Reflexes first).
+    #[serde(default)]
+    pub simplified_initiative: bool,
+    /// `d20-check`: tasks that take several checks (Extended).
+    #[serde(default)]
+    pub tasks: Vec<d20_check::Task>,
 }
 
 impl Scene {
@@ -79,6 +94,23 @@ impl Scene {
 
     /// Checks what RON cannot.
     pub fn validate(&self) -> Result<(), String> {
+        if self.setup.simplified_initiative && self.ruleset() != RulesetId::OpenD6 {
+            return Err("setup: simplified_initiative is an open-d6 option".into());
+        }
+        if !self.setup.tasks.is_empty() && self.ruleset() != RulesetId::D20Check {
+            return Err("setup: tasks are a d20-check option".into());
+        }
+        if let Some(t) = self
+            .setup
+            .tasks
+            .iter()
+            .find(|t| t.successes == 0 || t.failures == 0)
+        {
+            return Err(format!(
+                "task {} needs at least one success and one failure to end",
+                t.name
+            ));
+        }
         let names = self.names();
         if names.is_empty() {
             return Err("the scene seats nobody: give the cast at least one character".into());
@@ -149,6 +181,16 @@ impl Scene {
             }
         }
         Ok(())
+    }
+}
+
+/// The folder of scene files: `scenes/` here, or the one the program was built from.
+pub fn default_dir() -> std::path::PathBuf {
+    let here = Path::new("scenes");
+    if here.is_dir() {
+        here.to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")
     }
 }
 

@@ -20,17 +20,6 @@ pub enum TableState {
     D20Check(d20_check::Table),
 }
 
-/// One character's line in the turn tracker.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrackerRow {
-    /// The character.
-    pub name: String,
-    /// Whether it is this character's turn (or shot, or side).
-    pub acting: bool,
-    /// What it has left, in the ruleset's words.
-    pub status: Vec<String>,
-}
-
 impl TableState {
     /// Seats a scene's cast with the rulebook's rules; `seed` breaks ties the rules leave to chance.
     pub fn new(scene: &Scene, book: &Rulebook, seed: u64) -> TableState {
@@ -47,10 +36,25 @@ impl TableState {
                 TableState::StepDice(step_dice::Table::new(book.step_dice.clone(), c.clone()))
             }
             Cast::OpenD6(c) => {
-                TableState::OpenD6(open_d6::Table::new(book.open_d6.clone(), c.clone()))
+                let mut t = open_d6::Table::new(book.open_d6.clone(), c.clone());
+                if scene.setup.simplified_initiative {
+                    t.use_simplified_initiative();
+                }
+                TableState::OpenD6(t)
             }
             Cast::D20Check(c) => {
-                TableState::D20Check(d20_check::Table::new(book.d20_check.clone(), c.clone()))
+                let mut t = d20_check::Table::new(book.d20_check.clone(), c.clone());
+                t.tasks = scene
+                    .setup
+                    .tasks
+                    .iter()
+                    .map(|task| d20_check::TaskProgress {
+                        task: task.clone(),
+                        successes: 0,
+                        failures: 0,
+                    })
+                    .collect();
+                TableState::D20Check(t)
             }
         }
     }
@@ -63,184 +67,6 @@ impl TableState {
             TableState::StepDice(_) => RulesetId::StepDice,
             TableState::OpenD6(_) => RulesetId::OpenD6,
             TableState::D20Check(_) => RulesetId::D20Check,
-        }
-    }
-
-    /// The round (0 before the first initiative, where the rules roll one).
-    pub fn round(&self) -> u32 {
-        match self {
-            TableState::D4Pool(t) => t.round,
-            TableState::ActionDice(t) => t.round,
-            TableState::StepDice(t) => t.round,
-            TableState::OpenD6(t) => t.round,
-            TableState::D20Check(t) => t.round,
-        }
-    }
-
-    /// What the tracker's heading says: whose turn, the shot, the side, the declaration order.
-    pub fn heading(&self) -> String {
-        match self {
-            TableState::D4Pool(t) => {
-                format!("Round {}: {}'s turn", t.round, t.characters[t.active].name)
-            }
-            TableState::StepDice(t) => {
-                format!("Round {}: {}'s turn", t.round, t.characters[t.active].name)
-            }
-            TableState::ActionDice(t) => {
-                let order: Vec<&str> = t
-                    .declaration_order()
-                    .iter()
-                    .map(|&i| t.characters[i].name.as_str())
-                    .collect();
-                format!("Round {}: declare in order {}", t.round, order.join(", "))
-            }
-            TableState::OpenD6(t) => match t.current_shot() {
-                None if t.round == 0 => "Roll initiative".to_string(),
-                None => format!("Round {} is over: roll initiative", t.round),
-                Some(shot) => {
-                    let who: Vec<&str> = t
-                        .acting_now()
-                        .iter()
-                        .map(|&i| t.characters[i].name.as_str())
-                        .collect();
-                    format!("Round {}, shot {shot}: {}", t.round, who.join(", then "))
-                }
-            },
-            TableState::D20Check(t) => match t.side_to_act() {
-                None if t.round == 0 => "Roll initiative".to_string(),
-                None => format!("Round {} is over: roll initiative", t.round),
-                Some(side) => format!("Round {}: the {side:?} side acts", t.round),
-            },
-        }
-    }
-
-    /// One row per character, in seat order.
-    pub fn tracker(&self) -> Vec<TrackerRow> {
-        match self {
-            TableState::D4Pool(t) => t
-                .characters
-                .iter()
-                .enumerate()
-                .map(|(i, c)| TrackerRow {
-                    name: c.name.clone(),
-                    acting: i == t.active,
-                    status: vec![
-                        format!("Action Load {}", t.loads[i]),
-                        format!("Evasion {}", c.evasion),
-                    ],
-                })
-                .collect(),
-            TableState::ActionDice(t) => t
-                .characters
-                .iter()
-                .zip(&t.budgets)
-                .map(|(c, b)| {
-                    let mut status = vec![format!(
-                        "action dice {}/{}",
-                        b.general,
-                        c.action_dice
-                            + if b.noncombat {
-                                t.rules.noncombat_dice
-                            } else {
-                                0
-                            }
-                    )];
-                    for (pool, left) in c
-                        .limited
-                        .iter()
-                        .zip(&b.limited)
-                        .chain(c.specialized.iter().zip(&b.specialized))
-                    {
-                        status.push(format!("{} {left}/{}", pool.name, pool.count));
-                    }
-                    if b.noncombat {
-                        status.push("noncombat".into());
-                    }
-                    TrackerRow {
-                        name: c.name.clone(),
-                        acting: false,
-                        status,
-                    }
-                })
-                .collect(),
-            TableState::StepDice(t) => t
-                .characters
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    let mut status = vec![
-                        format!("grit {}", t.grit[i]),
-                        if t.acted[i] {
-                            "acted".into()
-                        } else {
-                            "ready".into()
-                        },
-                    ];
-                    if !t.help[i].is_empty() {
-                        let dice: Vec<String> = t.help[i].iter().map(ToString::to_string).collect();
-                        status.push(format!("teamwork {}", dice.join(" ")));
-                    }
-                    TrackerRow {
-                        name: c.name.clone(),
-                        acting: i == t.active,
-                        status,
-                    }
-                })
-                .collect(),
-            TableState::OpenD6(t) => {
-                let now = t.acting_now();
-                t.characters
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        let mut status = vec![format!("shots {}", t.shots[i])];
-                        status.push(if c.villain {
-                            "villain".into()
-                        } else {
-                            "hero".into()
-                        });
-                        if !c.named {
-                            status.push("unnamed group".into());
-                        }
-                        if t.focused[i] {
-                            status.push("focused".into());
-                        }
-                        TrackerRow {
-                            name: c.name.clone(),
-                            acting: now.first() == Some(&i),
-                            status,
-                        }
-                    })
-                    .collect()
-            }
-            TableState::D20Check(t) => {
-                let side = t.side_to_act();
-                t.characters
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        let mut status = vec![
-                            format!("{:?}", c.side),
-                            if t.acted[i] {
-                                "acted".into()
-                            } else {
-                                "ready".into()
-                            },
-                        ];
-                        for (name, die) in &t.resources[i] {
-                            status.push(match die {
-                                Some(d) => format!("{name} {d}"),
-                                None => format!("{name} spent"),
-                            });
-                        }
-                        TrackerRow {
-                            name: c.name.clone(),
-                            acting: side == Some(c.side) && !t.acted[i],
-                            status,
-                        }
-                    })
-                    .collect()
-            }
         }
     }
 }
@@ -285,7 +111,7 @@ mod tests {
     #[test]
     fn open_d6_tracker_counts_shots() {
         let mut t = TableState::new(&scene("open-d6-fred-and-peter.ron"), &book(), 1);
-        assert_eq!(t.heading(), "Roll initiative");
+        assert_eq!(t.heading(), "Roll initiative (or a surprise round)");
         if let TableState::OpenD6(table) = &mut t {
             // Fred 8+(3-1)=10, Mia 9+(2-2)-1 stance=8, Peter 7+(6-1)=12; goons 5.
             table.start_round(&[3, 1, 2, 2, 6, 1]).expect("faces");
@@ -315,13 +141,52 @@ mod tests {
             );
             assert!(rows.iter().all(|r| !r.status.is_empty()));
             assert!(!t.heading().is_empty());
+            // Every scene's first move is allowed, throws dice and has odds.
+            let m = t.default_move();
+            assert!(t.allowed(&m).is_ok(), "{}: {m:?}", s.name);
+            assert!(!t.plan(&m).expect("plan").dice.is_empty());
+            assert!(t.odds(&m).expect("odds").is_some());
         }
+    }
+
+    #[test]
+    fn moves_of_another_ruleset_are_refused() {
+        let t = TableState::new(&scene("d20-check-crypt.ron"), &book(), 1);
+        let other = TableState::new(&scene("step-dice-vault.ron"), &book(), 1).default_move();
+        assert_eq!(
+            t.allowed(&other),
+            Err("that move is one of step-dice, and this table plays d20-check".into())
+        );
+    }
+
+    #[test]
+    fn moves_read_and_write_as_ron() {
+        let m = TableState::new(&scene("open-d6-fred-and-peter.ron"), &book(), 1).default_move();
+        let text = ron::to_string(&m).expect("ron");
+        assert_eq!(text, "OpenD6(Initiative)");
+        let m: crate::rules::play::Move = crate::rules::data::parse_ron(
+            "m",
+            "D4Pool(Act(actor: 1, aspect: \"Wits\", kind: \"reaction\", weapon: \"sling\"))",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            m,
+            crate::rules::play::Move::D4Pool(crate::rules::d4_pool::seat::Move::Act {
+                actor: 1,
+                aspect: "Wits".into(),
+                weapon: Some("sling".into()),
+                kind: "reaction".into(),
+                target: crate::rules::d4_pool::seat::Aim::None,
+                advantages: vec![],
+                disadvantages: vec![],
+            })
+        );
     }
 
     #[test]
     fn d20_and_action_dice_and_step_dice_headings() {
         let t = TableState::new(&scene("d20-check-crypt.ron"), &book(), 1);
-        assert_eq!(t.heading(), "Roll initiative");
+        assert_eq!(t.heading(), "No initiative: any character may check");
         assert!(t.tracker()[0].status.contains(&"torches d6".to_string()));
         let t = TableState::new(&scene("action-dice-knight-and-magician.ron"), &book(), 1);
         // Left: Aldric 4, Mirelle 3, Policeman 2, Mugger 1: fewest first.
@@ -331,7 +196,11 @@ mod tests {
         );
         assert_eq!(
             t.tracker()[0].status,
-            vec!["action dice 3/3".to_string(), "riding die 1/1".to_string()]
+            vec![
+                "action dice 3/3".to_string(),
+                "riding die 1/1".to_string(),
+                "defence hand-to-hand 8, ranged 6".to_string()
+            ]
         );
         let t = TableState::new(&scene("step-dice-vault.ron"), &book(), 1);
         assert_eq!(t.tracker()[1].status[0], "grit 1");

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 
 mod camera;
 mod capture;
+mod demo;
 mod dice_view;
 mod frame_times;
 mod history;
@@ -15,6 +16,7 @@ mod sounds;
 mod throwing;
 
 pub use camera::TableCamera;
+pub use demo::{DemoCommand, DemoRun};
 pub use history::{Replay, RollHistory};
 pub use notation_roll::{TableRoll, ThrowNotation};
 pub use play::{ActionRequest, TablePlay};
@@ -29,6 +31,7 @@ pub(super) fn plugin(app: &mut App) {
         history::plugin,
         notation_roll::plugin,
         play::plugin,
+        demo::plugin,
         sounds::plugin,
         frame_times::plugin,
         capture::plugin,

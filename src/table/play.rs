@@ -178,13 +178,12 @@ fn throw_requested_move(
     if *played >= options.throw || play.in_flight() || physics.busy() {
         return;
     }
-    let Ok(book) = play.book.clone() else { return };
     let Some(state) = play.state.as_mut() else {
         return;
     };
     let mut mv = state.default_move();
     let mut ended = None;
-    if state.allowed(&book, &mv).is_err()
+    if state.allowed(&mv).is_err()
         && let Ok(line) = state.end_turn()
     {
         ended = Some(line);
@@ -210,7 +209,7 @@ fn throw_plan(
     look: &mut DiceLook,
     assets: &mut DiceAssets,
 ) {
-    let actor = TableState::actor_of(&current.request.mv);
+    let actor = current.before.actor_of(&current.request.mv);
     let mut dice = Vec::new();
     for d in &plan.dice {
         match crate::dice::physical_dice(d.sides) {
@@ -253,7 +252,6 @@ fn throw_move(
         warn!("dice are still rolling: the move waits for them");
         return;
     }
-    let Ok(book) = play.book.clone() else { return };
     let Some(before) = request
         .replay_of
         .as_deref()
@@ -274,16 +272,12 @@ fn throw_move(
         effects: Vec::new(),
         error: None,
     };
-    current.odds = current
-        .before
-        .odds(&book, &current.request.mv)
-        .ok()
-        .flatten();
-    match current.before.plan(&book, &current.request.mv) {
+    current.odds = current.before.odds(&current.request.mv).ok().flatten();
+    match current.before.plan(&current.request.mv) {
         Err(e) => current.error = Some(e),
         Ok(plan) if plan.dice.is_empty() => {
             current.plans.push(plan);
-            advance(&mut play, &mut current, &book, &mut history);
+            advance(&mut play, &mut current, &mut history);
         }
         Ok(plan) => throw_plan(
             &mut commands,
@@ -302,12 +296,9 @@ fn throw_move(
 fn advance(
     play: &mut TablePlay,
     current: &mut MoveInPlay,
-    book: &Rulebook,
     history: &mut RollHistory,
 ) -> Option<RollPlan> {
-    let step = current
-        .before
-        .resolve(book, &current.request.mv, &current.throws);
+    let step = current.before.resolve(&current.request.mv, &current.throws);
     let outcome = match step {
         Err(e) => {
             current.error = Some(e);
@@ -319,7 +310,7 @@ fn advance(
     current.charted = current.before.charted_value(&current.request.mv, &outcome);
     let replay = current.request.replay_of.is_some();
     if !replay && let Some(state) = play.state.as_mut() {
-        match state.apply(book, &current.request.mv, &current.throws, &outcome) {
+        match state.apply(&current.request.mv, &current.throws, &outcome) {
             Ok(effects) => current.effects = effects,
             Err(e) => current.error = Some(e),
         }
@@ -368,7 +359,7 @@ fn read_move_faces(
     let Some(result) = physics.pick_up(Thrower::Scene) else {
         return;
     };
-    let (Some(mut current), Ok(book)) = (play.current.take(), play.book.clone()) else {
+    let Some(mut current) = play.current.take() else {
         return;
     };
     let sides: Vec<u32> = current
@@ -377,7 +368,7 @@ fn read_move_faces(
         .map(|p| p.dice.iter().map(|d| d.sides).collect())
         .unwrap_or_default();
     current.throws.push(rules_faces(&sides, &result.dice));
-    if let Some(next) = advance(&mut play, &mut current, &book, &mut history) {
+    if let Some(next) = advance(&mut play, &mut current, &mut history) {
         throw_plan(
             &mut commands,
             &mut physics,

@@ -6,18 +6,20 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::table::{
-    ActionRequest, Replay, RollHistory, TablePlay, TableRoll, TableSimulator, ThrowNotation,
+    ActionRequest, DemoCommand, DemoRun, Replay, RollHistory, TablePlay, TableRoll, TableSimulator,
+    ThrowNotation,
 };
 use crate::third_party::egui::PanelSpace;
 
-mod action_builder;
+mod builder;
+mod demo_panel;
 mod free_roll;
 mod gesture;
 mod move_panel;
 mod odds_chart;
 mod scene_panel;
 
-pub use action_builder::MoveDraft;
+pub use builder::MoveDraft;
 pub use free_roll::FreeRoll;
 pub use scene_panel::SceneShelf;
 
@@ -25,7 +27,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
         free_roll::plugin,
         scene_panel::plugin,
-        action_builder::plugin,
+        builder::plugin,
         gesture::plugin,
     ));
     app.init_resource::<Focus>();
@@ -124,6 +126,7 @@ fn draw_overlays(
     (mut shelf, mut play): (ResMut<SceneShelf>, ResMut<TablePlay>),
     mut throws: MessageWriter<ThrowNotation>,
     mut moves: MessageWriter<ActionRequest>,
+    (run, mut demo_commands): (Res<DemoRun>, MessageWriter<DemoCommand>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -141,11 +144,13 @@ fn draw_overlays(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                scene_panel::show(ui, &mut shelf, &mut play);
+                if let Some(c) = scene_panel::show(ui, &mut shelf, &mut play, &run) {
+                    demo_commands.write(c);
+                }
                 if play.state.is_some() {
                     ui.separator();
                     ui.heading("Action");
-                    action_builder::show(ui, &mut draft, &play);
+                    builder::show(ui, &mut draft, &play);
                     if let Some(request) = move_panel::verdict(ui, &draft, busy, &mut play) {
                         *focus = Focus::Scene;
                         moves.write(request);
@@ -186,6 +191,9 @@ fn draw_overlays(
         .response
         .rect
         .width();
+    if let Some(c) = demo_panel::show(ctx, &run, &play, busy) {
+        demo_commands.write(c);
+    }
     Ok(())
 }
 

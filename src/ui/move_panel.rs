@@ -4,7 +4,7 @@
 
 use bevy_egui::egui;
 
-use super::action_builder::MoveDraft;
+use super::builder::MoveDraft;
 use super::odds_chart::{self, Chart, percent, short};
 use crate::table::{ActionRequest, TablePlay};
 

@@ -8,10 +8,10 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use crate::PlayOptions;
+use crate::rules::RulesetId;
 use crate::rules::data::DataError;
-use crate::rules::scene::{Scene, scene_files};
-use crate::rules::table::TableState;
-use crate::table::TablePlay;
+use crate::rules::scene::{Scene, default_dir, scene_files};
+use crate::table::{DemoCommand, DemoRun, TablePlay};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SceneShelf>();
@@ -27,6 +27,8 @@ pub struct SceneShelf {
     pub selected: Option<usize>,
     /// Rules could not be read (never with the compiled-in rules).
     pub rules_error: Option<String>,
+    /// The guided demos: (file, title).
+    pub demos: Vec<(PathBuf, String)>,
 }
 
 impl SceneShelf {
@@ -42,27 +44,18 @@ impl SceneShelf {
     }
 }
 
-/// The folder of scene files: `scenes/` here, or the one the program was built from.
-fn scenes_dir() -> PathBuf {
-    let here = Path::new("scenes");
-    if here.is_dir() {
-        here.to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")
-    }
-}
-
 fn load_scenes(
     mut shelf: ResMut<SceneShelf>,
     mut play: ResMut<TablePlay>,
     options: Res<PlayOptions>,
 ) {
-    let mut files = scene_files(&scenes_dir());
+    let mut files = scene_files(&default_dir());
     if let Some(extra) = &options.scene
         && !files.contains(extra)
     {
         files.insert(0, extra.clone());
     }
+    shelf.demos = super::demo_panel::demo_choices();
     shelf.entries = files
         .into_iter()
         .map(|p| (p.clone(), Scene::load(&p)))
@@ -94,15 +87,25 @@ fn title(path: &Path, entry: &Result<Scene, DataError>) -> String {
     }
 }
 
-/// The panel: the scene picker, its description, the turn tracker and the turn controls.
-pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf, play: &mut TablePlay) {
+/// The panel: the scene picker (scenes and demos), its description, the turn tracker and the
+/// turn controls. Returns a demo to start or leave.
+pub(super) fn show(
+    ui: &mut egui::Ui,
+    shelf: &mut SceneShelf,
+    play: &mut TablePlay,
+    run: &DemoRun,
+) -> Option<DemoCommand> {
     ui.heading("Scene");
-    let current = shelf
-        .selected
-        .and_then(|i| shelf.entries.get(i))
-        .map(|(p, e)| title(p, e))
-        .unwrap_or_else(|| "none".into());
+    let current = match &run.demo {
+        Some(d) => format!("Demo: {}", d.demo.title),
+        None => shelf
+            .selected
+            .and_then(|i| shelf.entries.get(i))
+            .map(|(p, e)| title(p, e))
+            .unwrap_or_else(|| "none".into()),
+    };
     let mut pick = None;
+    let mut demo = None;
     ui.add_enabled_ui(!play.in_flight(), |ui| {
         egui::ComboBox::from_id_salt("scene picker")
             .selected_text(current)
@@ -110,16 +113,27 @@ pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf, play: &mut TablePl
             .show_ui(ui, |ui| {
                 for (i, (path, entry)) in shelf.entries.iter().enumerate() {
                     if ui
-                        .selectable_label(shelf.selected == Some(i), title(path, entry))
+                        .selectable_label(
+                            run.demo.is_none() && shelf.selected == Some(i),
+                            title(path, entry),
+                        )
                         .clicked()
                     {
                         pick = Some(i);
+                    }
+                }
+                ui.separator();
+                for (path, title) in shelf.demos.iter() {
+                    let on = run.demo.as_ref().is_some_and(|d| &d.path == path);
+                    if ui.selectable_label(on, title).clicked() {
+                        demo = Some(DemoCommand::Start(path.clone()));
                     }
                 }
             });
     });
     if let Some(i) = pick {
         shelf.select(i, play, 0);
+        demo = Some(DemoCommand::Leave);
     }
     for (path, entry) in &shelf.entries {
         if let Err(e) = entry {
@@ -132,18 +146,27 @@ pub(super) fn show(ui: &mut egui::Ui, shelf: &mut SceneShelf, play: &mut TablePl
     if let Some(e) = &shelf.rules_error {
         ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
     }
-    let Some(index) = shelf.selected else {
-        ui.label("No scene loaded.");
-        return;
+    if let Some(e) = &run.error {
+        ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+    }
+    let scene = match &run.demo {
+        Some(d) => Some(&d.scene),
+        None => shelf
+            .selected
+            .and_then(|i| shelf.entries.get(i))
+            .and_then(|(_, e)| e.as_ref().ok()),
     };
-    if let Some((_, Ok(scene))) = shelf.entries.get(index) {
-        ui.label(egui::RichText::new(format!("Ruleset: {}", scene.ruleset())).strong());
-        if !scene.description.is_empty() {
-            ui.label(egui::RichText::new(&scene.description).small());
-        }
+    let Some(scene) = scene else {
+        ui.label("No scene loaded.");
+        return demo;
+    };
+    ui.label(egui::RichText::new(format!("Ruleset: {}", scene.ruleset())).strong());
+    if !scene.description.is_empty() {
+        ui.label(egui::RichText::new(&scene.description).small());
     }
     ui.separator();
     tracker(ui, play);
+    demo
 }
 
 /// Round, whose turn, and what each character has left; the buttons that move the turn on.
@@ -153,67 +176,34 @@ fn tracker(ui: &mut egui::Ui, play: &mut TablePlay) {
         return;
     };
     ui.label(egui::RichText::new(table.heading()).strong());
-    egui::Grid::new("tracker")
-        .striped(true)
-        .num_columns(2)
-        .show(ui, |ui| {
-            for row in table.tracker() {
-                let name = if row.acting {
-                    format!("▶ {}", row.name)
-                } else {
-                    row.name.clone()
-                };
-                ui.label(egui::RichText::new(name).strong());
-                ui.label(row.status.join(" · "));
-                ui.end_row();
-            }
+    // Rows wrap to the panel's width: a long status never widens the panel over the table.
+    for row in table.tracker() {
+        let name = if row.acting {
+            format!("▶ {}", row.name)
+        } else {
+            row.name.clone()
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new(name).strong());
+            ui.label(row.status.join(" · "));
         });
-    let order = table.resolution_order();
-    if !order.is_empty() {
-        ui.label(format!("Resolution order: {}", order.join(", then ")));
+    }
+    for note in table.notes() {
+        ui.label(note);
     }
     let mut said = None;
-    let mut end = false;
-    ui.add_enabled_ui(!in_flight, |ui| {
-        ui.horizontal(|ui| match table {
-            TableState::D4Pool(_) | TableState::StepDice(_) => {
-                end = ui.button("End turn").clicked();
-            }
-            TableState::ActionDice(t) => {
-                if ui.button("End round").clicked() {
-                    end = true;
-                } else {
-                    let mut noncombat = None;
-                    egui::ComboBox::from_id_salt("noncombat")
-                        .selected_text("Declare noncombat…")
-                        .show_ui(ui, |ui| {
-                            for (i, c) in t.characters.iter().enumerate() {
-                                if ui
-                                    .add_enabled(
-                                        !t.budgets[i].noncombat,
-                                        egui::Button::new(&c.name),
-                                    )
-                                    .clicked()
-                                {
-                                    noncombat = Some(i);
-                                }
-                            }
-                        });
-                    if let Some(i) = noncombat {
-                        said = Some(t.declare_noncombat(i).map(|()| {
-                            format!(
-                                "{} is noncombat this round: +1 action die, defence 0",
-                                t.characters[i].name
-                            )
-                        }));
-                    }
-                }
-            }
-            TableState::OpenD6(_) | TableState::D20Check(_) => {}
-        });
-    });
-    if end {
-        said = Some(table.end_turn());
+    if let Some(end) = table.end_turn_move() {
+        let label = match table.ruleset() {
+            RulesetId::ActionDice => "End round",
+            _ => "End turn",
+        };
+        if ui
+            .add_enabled(!in_flight, egui::Button::new(label))
+            .on_hover_text(table.describe(&end))
+            .clicked()
+        {
+            said = Some(table.end_turn());
+        }
     }
     match said {
         Some(Ok(line)) => play.log.push(line),

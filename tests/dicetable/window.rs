@@ -184,7 +184,10 @@ fn every_scene_plays_its_default_move_in_the_window() {
             "played Ana: Locks vs Very Challenging",
         ),
         ("open-d6-fred-and-peter.ron", "played initiative"),
-        ("d20-check-crypt.ron", "played initiative"),
+        (
+            "d20-check-crypt.ron",
+            "played Ash: Standard check (STR) vs Controlled",
+        ),
     ] {
         let shot = dir.join(file.replace(".ron", ".png"));
         let (scene, shot_arg) = (scenes.join(file), shot.display().to_string());

@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+pub mod seat;
+
 use super::{Die, DieRole, Dist, Odds, Outcome, RollPlan, Step};
 
 /// When Action Load resets.
@@ -25,16 +27,41 @@ pub struct Rules {
     pub strict_cost: bool,
     /// When load resets.
     pub reset: Reset,
-    /// Whether GM-called rolls shrink with Action Load.
+    /// Whether GM-called rolls shrink with Action Load and raise it.
     pub gm_rolls_use_load: bool,
-    /// Costs of named actions; an action names one or gives its own cost.
-    pub costs: BTreeMap<String, i32>,
+    /// Kinds of action: their cost, and whether they may be taken on another's turn.
+    pub costs: BTreeMap<String, ActionKind>,
+}
+
+/// A kind of action in the costs table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionKind {
+    /// Added to Action Load after the roll.
+    pub cost: i32,
+    /// A valid response on another's turn (reaction, counter, assist, team action).
+    #[serde(default)]
+    pub off_turn: bool,
 }
 
 impl Rules {
     /// The cost of a named action from the costs table (1, the usual cost, if it is not listed).
     pub fn cost_of(&self, action: &str) -> i32 {
-        self.costs.get(action).copied().unwrap_or(1)
+        self.costs.get(action).map(|k| k.cost).unwrap_or(1)
+    }
+
+    /// Whether a kind of action may be taken on another creature's turn.
+    pub fn off_turn(&self, action: &str) -> bool {
+        self.costs.get(action).is_some_and(|k| k.off_turn)
+    }
+
+    /// The kinds that may be taken on another's turn, for messages.
+    pub fn off_turn_kinds(&self) -> Vec<&str> {
+        self.costs
+            .iter()
+            .filter(|(_, k)| k.off_turn)
+            .map(|(n, _)| n.as_str())
+            .collect()
     }
 }
 
@@ -241,11 +268,13 @@ pub struct Character {
 }
 
 /// The turn economy of a d4-pool table: whose turn, and everyone's Action Load.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
     /// The ruleset's settings.
+    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table, in turn order.
+    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Each character's current Action Load.
     pub loads: Vec<i32>,
@@ -314,15 +343,18 @@ impl Table {
         })
     }
 
-    /// Whether `actor` may take `action` now: on its own turn, or as a reaction on another's.
-    pub fn check(&self, actor: usize, action: &Action, reaction: bool) -> Result<(), String> {
+    /// Whether `actor` may take `action` of a kind now: on its own turn, or on another's when
+    /// the kind is a valid response there (`off_turn` in the costs table).
+    pub fn check(&self, actor: usize, action: &Action, kind: &str) -> Result<(), String> {
         if actor >= self.characters.len() {
             return Err("no such character".into());
         }
-        if actor != self.active && !reaction && !action.gm_call {
+        if actor != self.active && !self.rules.off_turn(kind) && !action.gm_call {
             return Err(format!(
-                "it is {}'s turn: {} can only react (a reaction, counter or assist)",
-                self.characters[self.active].name, self.characters[actor].name
+                "it is {}'s turn: {} can only respond ({}), not take a {kind}",
+                self.characters[self.active].name,
+                self.characters[actor].name,
+                self.rules.off_turn_kinds().join(", ")
             ));
         }
         if action.load != self.loads[actor] && !action.gm_call {
@@ -334,9 +366,10 @@ impl Table {
         action.check(&self.rules)
     }
 
-    /// After the roll: the action's cost is added to the actor's load.
+    /// After the roll: the action's cost is added to the actor's load (a GM-called roll only
+    /// when the table's setting says GM rolls use the load).
     pub fn apply(&mut self, actor: usize, action: &Action) {
-        if !action.gm_call
+        if (!action.gm_call || self.rules.gm_rolls_use_load)
             && let Some(load) = self.loads.get_mut(actor)
         {
             *load += action.cost;
@@ -491,13 +524,13 @@ mod tests {
         assert_eq!(t.loads, vec![-1, 0], "the rogue starts at -APB");
         let a = t.action(0, "Finesse", Some("dagger")).expect("action");
         assert_eq!(a.pool(&t.rules), 6, "negative load adds nothing");
-        t.check(0, &a, false).expect("allowed");
+        t.check(0, &a, "attack").expect("allowed");
         t.apply(0, &a);
         assert_eq!(t.loads[0], 0);
         // The goblin cannot act on the rogue's turn except as a reaction.
         let g = t.action(1, "Finesse", None).expect("action");
-        assert!(t.check(1, &g, false).is_err());
-        t.check(1, &g, true).expect("reaction allowed");
+        assert!(t.check(1, &g, "aspect check").is_err());
+        t.check(1, &g, "reaction").expect("reaction allowed");
         t.apply(1, &g);
         assert_eq!(
             t.loads[1], 1,
@@ -522,8 +555,20 @@ mod tests {
             t.action(0, "Finesse", Some("dagger")).map(|a| a.cost),
             Ok(1)
         );
-        t.rules.costs.insert("attack".into(), 2);
-        t.rules.costs.insert("aspect check".into(), 0);
+        t.rules.costs.insert(
+            "attack".into(),
+            ActionKind {
+                cost: 2,
+                off_turn: false,
+            },
+        );
+        t.rules.costs.insert(
+            "aspect check".into(),
+            ActionKind {
+                cost: 0,
+                off_turn: false,
+            },
+        );
         assert_eq!(
             t.action(0, "Finesse", Some("dagger")).map(|a| a.cost),
             Ok(2)
@@ -538,12 +583,12 @@ mod tests {
         assert_eq!(t.loads, vec![0, 0]);
         for _ in 0..6 {
             let a = t.action(0, "Finesse", None).expect("action");
-            t.check(0, &a, false).expect("allowed");
+            t.check(0, &a, "attack").expect("allowed");
             t.apply(0, &a);
         }
         let a = t.action(0, "Finesse", None).expect("action");
         assert!(
-            t.check(0, &a, false).is_err(),
+            t.check(0, &a, "attack").is_err(),
             "6 - 6 = 0: no more Finesse actions"
         );
         t.end_turn();

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod seat;
+
 use super::{Die, DieRole, Dist, Odds, Outcome, Prob, RollPlan, Step};
 
 /// The settings and tables of `assets/rules/d20-check.ron`.
@@ -28,6 +30,84 @@ pub struct Rules {
     pub resource_step_on: u32,
     /// The initiative die of each side.
     pub initiative_die: Die,
+    /// How a Group check works.
+    #[serde(default)]
+    pub group: GroupRule,
+}
+
+/// How a Group (assisted) check is rolled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GroupRule {
+    /// The leader rolls, with Advantage when at least one helper could do the task.
+    #[default]
+    HelpGivesAdvantage,
+    /// Everyone rolls; the group succeeds when at least half succeed.
+    HalfSucceed,
+}
+
+/// Which way a resource die moves along the chain on a 1-2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Direction {
+    /// Down the chain; spent after the smallest die.
+    #[default]
+    Down,
+    /// Up the chain; spent after the largest die.
+    Up,
+}
+
+/// A resource die of a character: torches, arrows, rations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resource {
+    /// Its name.
+    pub name: String,
+    /// The die it starts at.
+    pub die: Die,
+    /// Which way it steps.
+    #[serde(default)]
+    pub direction: Direction,
+}
+
+/// A task that takes several checks (Extended): successes before failures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// Its name.
+    pub name: String,
+    /// Successes needed.
+    #[serde(default = "three")]
+    pub successes: u32,
+    /// Failures that end it.
+    #[serde(default = "three")]
+    pub failures: u32,
+}
+
+fn three() -> u32 {
+    3
+}
+
+/// An Extended task in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TaskProgress {
+    /// The task.
+    pub task: Task,
+    /// Successes so far.
+    pub successes: u32,
+    /// Failures so far.
+    pub failures: u32,
+}
+
+impl TaskProgress {
+    /// Done, failed, or still open, in words.
+    pub fn state(&self) -> &'static str {
+        if self.successes >= self.task.successes {
+            "accomplished"
+        } else if self.failures >= self.task.failures {
+            "failed"
+        } else {
+            "under way"
+        }
+    }
 }
 
 impl Rules {
@@ -69,6 +149,15 @@ pub enum Edge {
 }
 
 impl Edge {
+    /// Two edges on one check: the same twice is one; advantage and disadvantage cancel.
+    pub fn with(self, other: Edge) -> Edge {
+        match (self, other) {
+            (Edge::None, e) | (e, Edge::None) => e,
+            (a, b) if a == b => a,
+            _ => Edge::None,
+        }
+    }
+
     /// Advantage and disadvantage at once cancel.
     pub fn from_flags(advantage: bool, disadvantage: bool) -> Edge {
         match (advantage, disadvantage) {
@@ -119,6 +208,9 @@ pub struct Action {
     /// A resource die use instead of a check.
     #[serde(default)]
     pub resource: Option<Die>,
+    /// Which way that resource steps.
+    #[serde(default)]
+    pub direction: Direction,
 }
 
 /// What kind of check a DC makes.
@@ -224,15 +316,17 @@ impl Action {
     pub fn odds(&self, rules: &Rules) -> Result<Odds, String> {
         self.check(rules)?;
         if let Some(die) = self.resource {
-            let uses = resource_uses(rules, die)?;
+            let uses = resource_uses(rules, die, self.direction)?;
             let mut odds = Odds::of("uses", uses.clone());
-            let step_down = Prob::new(rules.resource_step_on.into(), die.sides().into());
+            let step = Prob::new(rules.resource_step_on.into(), die.sides().into());
+            let at = resource_index(rules, die)?;
+            let (moves, last) = match self.direction {
+                Direction::Down => ("steps down on this use", at == 0),
+                Direction::Up => ("steps up on this use", at + 1 == rules.resource_chain.len()),
+            };
             odds = odds
-                .class("steps down on this use", step_down.clone())
-                .class("holds on this use", step_down.complement());
-            if resource_index(rules, die)? == 0 {
-                odds = odds.class("spent on this use", step_down);
-            }
+                .class(if last { "spent on this use" } else { moves }, step.clone())
+                .class("holds on this use", step.complement());
             return Ok(odds);
         }
         let bonus = self.proficiency + self.modifier;
@@ -267,13 +361,27 @@ impl Action {
         }
     }
 
+    /// The distribution of "this check succeeds" as 0 or 1 (for a group where half must
+    /// succeed).
+    pub fn success_dist(&self, rules: &Rules) -> Result<Dist, String> {
+        self.check(rules)?;
+        let bonus = self.proficiency + self.modifier;
+        Ok(match self.kind(rules)? {
+            CheckKind::Mundane | CheckKind::Improbable => Dist::constant(1),
+            CheckKind::Roll(dc) => self
+                .edge
+                .d20()
+                .map(|n| i64::from(n == 20 || (n != 1 && n + bonus >= dc))),
+        })
+    }
+
     /// Reads the settled faces.
     pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, String> {
         let plan = self.plan(rules)?;
         plan.check_faces(faces)?;
         if let Some(die) = self.resource {
             let f = faces[0];
-            let next = resource_after(rules, die, f)?;
+            let next = resource_after(rules, die, f, self.direction)?;
             let (class, tag) = match next {
                 ResourceState::Holds => ("holds".to_string(), format!("{die} holds")),
                 ResourceState::StepsTo(d) => (
@@ -367,24 +475,38 @@ pub enum ResourceState {
 }
 
 /// What one use with `face` does to a resource die.
-pub fn resource_after(rules: &Rules, die: Die, face: u32) -> Result<ResourceState, String> {
+pub fn resource_after(
+    rules: &Rules,
+    die: Die,
+    face: u32,
+    direction: Direction,
+) -> Result<ResourceState, String> {
     let i = resource_index(rules, die)?;
+    let next = match direction {
+        Direction::Down => i.checked_sub(1),
+        Direction::Up => Some(i + 1).filter(|&j| j < rules.resource_chain.len()),
+    };
     Ok(if face > rules.resource_step_on {
         ResourceState::Holds
-    } else if i == 0 {
-        ResourceState::Spent
     } else {
-        ResourceState::StepsTo(rules.resource_chain[i - 1])
+        match next {
+            None => ResourceState::Spent,
+            Some(j) => ResourceState::StepsTo(rules.resource_chain[j]),
+        }
     })
 }
 
 /// The exact distribution of how many uses a resource die gives, from `die` until spent: a sum
 /// of geometric counts, one per die down the chain, each truncated below 1e-14.
-pub fn resource_uses(rules: &Rules, die: Die) -> Result<Dist, String> {
-    let top = resource_index(rules, die)?;
+pub fn resource_uses(rules: &Rules, die: Die, direction: Direction) -> Result<Dist, String> {
+    let at = resource_index(rules, die)?;
     let step = u64::from(rules.resource_step_on);
     let mut total = Dist::constant(0);
-    for d in rules.resource_chain[..=top].iter().rev() {
+    let chain: Vec<&Die> = match direction {
+        Direction::Down => rules.resource_chain[..=at].iter().rev().collect(),
+        Direction::Up => rules.resource_chain[at..].iter().collect(),
+    };
+    for d in chain {
         let s = u64::from(d.sides());
         if step == 0 || step >= s {
             // Every use steps down (or never does): a die of 0 or 1 sure uses.
@@ -434,20 +556,22 @@ pub struct Character {
     /// Other check modifiers by name (STR, a skill...).
     #[serde(default)]
     pub modifiers: Vec<(String, i64)>,
-    /// Resource dice by name (torches, arrows...).
+    /// Resource dice (torches, arrows...).
     #[serde(default)]
-    pub resources: Vec<(String, Die)>,
+    pub resources: Vec<Resource>,
     /// May roll improbable actions.
     #[serde(default)]
     pub immortal: bool,
 }
 
 /// The turn economy of a d20-check table: side initiative, one action each, resource dice.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
     /// The ruleset's settings.
+    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table.
+    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Each character's resource dice now (None: spent).
     pub resources: Vec<Vec<(String, Option<Die>)>>,
@@ -457,6 +581,10 @@ pub struct Table {
     pub acted: Vec<bool>,
     /// 1-based round; 0 before the first initiative.
     pub round: u32,
+    /// The GM has declared initiative: turns apply until it is ended.
+    pub initiative: bool,
+    /// Extended tasks of the scene, with their progress.
+    pub tasks: Vec<TaskProgress>,
 }
 
 /// The result of an initiative throw.
@@ -479,7 +607,7 @@ impl Table {
                 .map(|c| {
                     c.resources
                         .iter()
-                        .map(|(n, d)| (n.clone(), Some(*d)))
+                        .map(|r| (r.name.clone(), Some(r.die)))
                         .collect()
                 })
                 .collect(),
@@ -487,6 +615,8 @@ impl Table {
             first: None,
             acted: vec![false; n],
             round: 0,
+            initiative: false,
+            tasks: Vec::new(),
         }
     }
 
@@ -667,8 +797,19 @@ impl Table {
         let die = die.ok_or_else(|| format!("{}'s {name} is spent", c.name))?;
         Ok(Action {
             resource: Some(die),
+            direction: self.direction_of(actor, name),
             ..Action::default()
         })
+    }
+
+    /// The direction a resource of `actor` steps in.
+    pub fn direction_of(&self, actor: usize, name: &str) -> Direction {
+        self.characters[actor]
+            .resources
+            .iter()
+            .find(|r| r.name.eq_ignore_ascii_case(name))
+            .map(|r| r.direction)
+            .unwrap_or_default()
     }
 
     /// After a resource roll: the die holds, steps down, or is spent.
@@ -679,12 +820,13 @@ impl Table {
         face: u32,
     ) -> Result<ResourceState, String> {
         let rules = self.rules.clone();
+        let direction = self.direction_of(actor, name);
         let slot = self.resources[actor]
             .iter_mut()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("no resource '{name}'"))?;
         let die = slot.1.ok_or_else(|| format!("{name} is spent"))?;
-        let state = resource_after(&rules, die, face)?;
+        let state = resource_after(&rules, die, face, direction)?;
         slot.1 = match state {
             ResourceState::Holds => Some(die),
             ResourceState::StepsTo(d) => Some(d),
@@ -840,26 +982,32 @@ mod tests {
     #[test]
     fn resource_die_steps_down_the_chain() {
         let r = rules();
-        assert_eq!(resource_after(&r, Die(8), 3), Ok(ResourceState::Holds));
         assert_eq!(
-            resource_after(&r, Die(8), 2),
+            resource_after(&r, Die(8), 3, Direction::Down),
+            Ok(ResourceState::Holds)
+        );
+        assert_eq!(
+            resource_after(&r, Die(8), 2, Direction::Down),
             Ok(ResourceState::StepsTo(Die(6)))
         );
         assert_eq!(
-            resource_after(&r, Die(20), 1),
+            resource_after(&r, Die(20), 1, Direction::Down),
             Ok(ResourceState::StepsTo(Die(12)))
         );
-        assert_eq!(resource_after(&r, Die(4), 1), Ok(ResourceState::Spent));
-        assert!(resource_after(&r, Die(100), 1).is_err());
+        assert_eq!(
+            resource_after(&r, Die(4), 1, Direction::Down),
+            Ok(ResourceState::Spent)
+        );
+        assert!(resource_after(&r, Die(100), 1, Direction::Down).is_err());
         // A d4 resource: uses = Geometric(1/2): P(1) = 1/2, P(2) = 1/4.
-        let d4 = resource_uses(&r, Die(4)).expect("uses");
+        let d4 = resource_uses(&r, Die(4), Direction::Down).expect("uses");
         assert_eq!(d4.p(1).exact(), "1/2");
         assert_eq!(d4.p(2).exact(), "1/4");
         // A d6: at least 2 uses; P(2) = P(d6 steps at once) * P(d4 spent at once) = 1/3 * 1/2.
-        let d6 = resource_uses(&r, Die(6)).expect("uses");
+        let d6 = resource_uses(&r, Die(6), Direction::Down).expect("uses");
         assert_eq!(d6.p(2).exact(), "1/6");
         // Mean uses of d8: 8/2 + 6/2 + 4/2 = 9.
-        let d8 = resource_uses(&r, Die(8)).expect("uses");
+        let d8 = resource_uses(&r, Die(8), Direction::Down).expect("uses");
         assert!((d8.mean() - 9.0).abs() < 1e-9, "{}", d8.mean());
         assert!(d8.truncated().to_f64() < 1e-12);
         let odds = Action {
@@ -882,7 +1030,11 @@ mod tests {
             dex_modifier: dex,
             reach,
             modifiers: vec![("STR".into(), 2)],
-            resources: vec![("torches".into(), Die(6))],
+            resources: vec![Resource {
+                name: "torches".into(),
+                die: Die(6),
+                direction: Direction::Down,
+            }],
             immortal: false,
         };
         Table::new(

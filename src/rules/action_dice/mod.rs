@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod seat;
+
 use super::{DieRole, Dist, Odds, Outcome, RollPlan, Step, seeded_coin};
 
 /// Rounding of the halved dice of a two-die action.
@@ -64,6 +66,9 @@ pub struct Action {
     /// For ability actions: how many dice count (default ability + 1).
     #[serde(default)]
     pub max_dice: Option<u32>,
+    /// A passive ability (Toughness): its flat dice, no action dice.
+    #[serde(default)]
+    pub passive: bool,
 }
 
 impl Action {
@@ -86,6 +91,7 @@ impl Action {
         let rolled = self.dice_rolled(rules);
         match self.kind {
             Kind::Skill => rolled,
+            Kind::Ability if self.passive => rolled,
             Kind::Ability => self.max_dice.unwrap_or(self.dice + 1).min(rolled),
         }
     }
@@ -101,6 +107,15 @@ impl Action {
 
     /// Whether the action's own numbers make sense.
     pub fn check(&self) -> Result<(), String> {
+        if self.passive {
+            if self.action_dice > 0 || self.two_die {
+                return Err("a passive ability rolls its own dice, without action dice".into());
+            }
+            if self.dice == 0 {
+                return Err("a passive ability of 0 dice rolls nothing".into());
+            }
+            return Ok(());
+        }
         let need = if self.two_die { 2 } else { 1 };
         if self.action_dice < need {
             return Err(if self.two_die {
@@ -217,6 +232,71 @@ pub struct Character {
     /// Combat skills that set the ranged defensive value.
     #[serde(default)]
     pub ranged: Vec<String>,
+    /// Abilities that require no action (Toughness): rolled without action dice.
+    #[serde(default)]
+    pub passive: Vec<String>,
+}
+
+impl Character {
+    /// Whether an ability needs no action.
+    pub fn is_passive(&self, ability: &str) -> bool {
+        self.passive.iter().any(|p| p.eq_ignore_ascii_case(ability))
+    }
+
+    /// The dice of the best combat skill of a category (Dodge counts in both).
+    pub fn best_combat_dice(&self, category: Category) -> u32 {
+        let skills = match category {
+            Category::HandToHand => &self.hand_to_hand,
+            Category::Ranged => &self.ranged,
+        };
+        skills
+            .iter()
+            .map(String::as_str)
+            .chain(["Dodge"])
+            .filter_map(|s| self.skills.get(s))
+            .max()
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The category of an attack with a combat skill (None: not a combat skill).
+    pub fn category_of(&self, skill: &str) -> Option<Category> {
+        let has = |list: &[String]| list.iter().any(|s| s.eq_ignore_ascii_case(skill));
+        if has(&self.hand_to_hand) {
+            Some(Category::HandToHand)
+        } else if has(&self.ranged) {
+            Some(Category::Ranged)
+        } else {
+            None
+        }
+    }
+
+    /// The skill dice General Defense halves: Dodge, or without Dodge the lower of the best
+    /// defensive skills of the two categories.
+    pub fn general_defense_dice(&self) -> u32 {
+        if let Some(d) = self.skills.get("Dodge") {
+            return *d;
+        }
+        let best = |list: &[String]| {
+            list.iter()
+                .filter_map(|s| self.skills.get(s))
+                .max()
+                .copied()
+                .unwrap_or(0)
+        };
+        best(&self.hand_to_hand).min(best(&self.ranged))
+    }
+}
+
+/// A defensive roll in effect until the end of the round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DefenseRoll {
+    /// The skill or action rolled (Dodge, Sword, General Defense).
+    pub skill: String,
+    /// The categories it defends in.
+    pub categories: Vec<Category>,
+    /// The roll's total.
+    pub total: i64,
 }
 
 /// Which defensive value.
@@ -229,7 +309,7 @@ pub enum Category {
 }
 
 /// What a character has left this round.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Budget {
     /// General action dice left.
     pub general: u32,
@@ -251,7 +331,7 @@ impl Budget {
 }
 
 /// One action in the round, for ordering: who, and its timing dice and total.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Timed {
     /// Index of the actor.
     pub actor: usize,
@@ -262,11 +342,13 @@ pub struct Timed {
 }
 
 /// The turn economy of an action-dice table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
     /// The ruleset's settings.
+    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table.
+    #[serde(skip)]
     pub characters: Vec<Character>,
     /// What each has left this round.
     pub budgets: Vec<Budget>,
@@ -276,6 +358,8 @@ pub struct Table {
     pub seed: u64,
     /// The actions rolled this round, for the resolution order.
     pub rolled: Vec<Timed>,
+    /// Each character's defensive rolls in effect this round.
+    pub defenses: Vec<Vec<DefenseRoll>>,
 }
 
 impl Table {
@@ -288,6 +372,7 @@ impl Table {
             round: 0,
             seed,
             rolled: Vec::new(),
+            defenses: Vec::new(),
         };
         t.end_round();
         t
@@ -297,6 +382,7 @@ impl Table {
     pub fn end_round(&mut self) {
         self.round += 1;
         self.rolled.clear();
+        self.defenses = vec![Vec::new(); self.characters.len()];
         self.budgets = self
             .characters
             .iter()
@@ -410,8 +496,8 @@ impl Table {
         } else if let Some(d) = c.abilities.get(name) {
             (Kind::Ability, *d)
         } else if two_die {
-            // General Defense rolls with Dodge.
-            (Kind::Skill, c.skills.get("Dodge").copied().unwrap_or(0))
+            // General Defense rolls with Dodge (or the lower best defensive skill).
+            (Kind::Skill, c.general_defense_dice())
         } else {
             (Kind::Skill, 0)
         };
@@ -423,6 +509,7 @@ impl Table {
             two_die,
             target,
             max_dice: None,
+            passive: false,
         })
     }
 
@@ -446,24 +533,25 @@ impl Table {
         order
     }
 
-    /// The base defensive value of a character in a category: 5 + its best combat skill's
-    /// dice, or 0 while noncombat.
+    /// The base defensive value of a character in a category: 5 + the dice of its best combat
+    /// skill of that category (Dodge counts in both), or 0 while noncombat.
     pub fn base_defense(&self, actor: usize, category: Category) -> i64 {
         let (c, b) = (&self.characters[actor], &self.budgets[actor]);
         if b.noncombat {
             return 0;
         }
-        let skills = match category {
-            Category::HandToHand => &c.hand_to_hand,
-            Category::Ranged => &c.ranged,
-        };
-        let best = skills
+        self.rules.base_defense + i64::from(c.best_combat_dice(category))
+    }
+
+    /// The target of an attack of `category` on `defender` now: its base plus the best
+    /// defensive roll in effect for that category.
+    pub fn attack_target(&self, defender: usize, category: Category) -> i64 {
+        let rolls: Vec<i64> = self.defenses[defender]
             .iter()
-            .filter_map(|s| c.skills.get(s))
-            .max()
-            .copied()
-            .unwrap_or(0);
-        self.rules.base_defense + i64::from(best)
+            .filter(|d| d.categories.contains(&category))
+            .map(|d| d.total)
+            .collect();
+        self.defense(defender, category, &rolls)
     }
 
     /// Defence against one attack: the best of several defensive rolls plus the base.
@@ -507,6 +595,7 @@ mod tests {
             two_die: false,
             target: None,
             max_dice: None,
+            passive: false,
         }
     }
 
@@ -537,6 +626,7 @@ mod tests {
             two_die: false,
             target: None,
             max_dice: Some(3),
+            passive: false,
         };
         assert_eq!((a.dice_rolled(&rules()), a.dice_kept(&rules())), (4, 3));
         // P(18) = P(at least three sixes in 4d6) = 21/1296 = 7/432.
@@ -592,6 +682,7 @@ mod tests {
             abilities: [("Running".to_string(), 2)].into(),
             hand_to_hand: vec!["Sword".into()],
             ranged: vec![],
+            passive: vec![],
         };
         let magician = Character {
             name: "Magician".into(),
@@ -606,6 +697,7 @@ mod tests {
             abilities: BTreeMap::new(),
             hand_to_hand: vec![],
             ranged: vec![],
+            passive: vec![],
         };
         let mook = Character {
             name: "Mugger".into(),
@@ -616,6 +708,7 @@ mod tests {
             abilities: BTreeMap::new(),
             hand_to_hand: vec!["Knife".into()],
             ranged: vec![],
+            passive: vec![],
         };
         Table::new(rules(), vec![knight, magician, mook], 7)
     }
@@ -692,7 +785,11 @@ mod tests {
     fn defenses_take_the_best_roll_plus_base() {
         let t = table();
         assert_eq!(t.base_defense(0, Category::HandToHand), 8, "5 + Sword 3");
-        assert_eq!(t.base_defense(0, Category::Ranged), 5);
+        assert_eq!(
+            t.base_defense(0, Category::Ranged),
+            6,
+            "5 + Dodge 1: Dodge counts in both categories"
+        );
         assert_eq!(t.defense(0, Category::HandToHand, &[7, 11]), 19);
     }
 

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod seat;
+
 use super::{Die, DieRole, Dist, Odds, Outcome, RollPlan, Step};
 
 /// The settings and tables of `assets/rules/step-dice.ron`.
@@ -312,17 +314,19 @@ pub struct Character {
 }
 
 /// The turn economy of a step-dice table: a standard turn each, teamwork, grit.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
     /// The ruleset's settings.
+    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table, in turn order.
+    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Grit points of each.
     pub grit: Vec<u32>,
     /// Who has used their action this round (acting, or helping).
     pub acted: Vec<bool>,
-    /// Teamwork dice waiting to join each character's next action roll.
+    /// Teamwork dice waiting to join each character's next action roll this round.
     pub help: Vec<Vec<Die>>,
     /// 1-based round.
     pub round: u32,
@@ -446,10 +450,12 @@ impl Table {
         self.help[actor].clear();
     }
 
-    /// Ends the active character's turn; after the last, a new round.
+    /// Ends the active character's turn; after the last, a new round: everyone acts again, and
+    /// teamwork dice not rolled this round are lost.
     pub fn end_turn(&mut self) {
         if super::next_turn(&mut self.active, &mut self.round, self.characters.len()) {
             self.acted.iter_mut().for_each(|a| *a = false);
+            self.help.iter_mut().for_each(Vec::clear);
         }
     }
 }

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod seat;
+
 use super::{DieRole, Dist, Odds, Outcome, Prob, RollPlan, Step};
 
 /// What an action costs on the shot counter.
@@ -47,6 +49,20 @@ pub struct Rules {
     pub max_assist_bonus: i64,
     /// What Active Defense adds to the defending skill.
     pub active_defense_bonus: i64,
+    /// What an NPC's Limit Break costs (the text: not all remaining shots).
+    #[serde(default = "three")]
+    pub npc_limit_break_shots: u32,
+    /// What each Advantage (Action Advantage, a Stunt Modifier) adds to a check.
+    #[serde(default = "one")]
+    pub advantage_bonus: i64,
+}
+
+fn three() -> u32 {
+    3
+}
+
+fn one() -> i64 {
+    1
 }
 
 impl Rules {
@@ -271,6 +287,9 @@ impl Action {
                 );
             }
         }
+        if self.first_roll && c.positive[0] == 2 && c.negative[0] == 2 {
+            tags.push("double deuces (first roll of the action)".into());
+        }
         if snake_eyes {
             tags.push("snake eyes: jury-rigged effects come crashing down".into());
             if let Some(f) = c.friction {
@@ -422,21 +441,93 @@ pub struct Character {
     /// Skills by name.
     #[serde(default)]
     pub skills: Vec<(String, i64)>,
+    /// A non-player character (default: villains are, heroes are not).
+    #[serde(default)]
+    pub npc: Option<bool>,
+    /// Fortune points, recovered at the start of each session.
+    #[serde(default)]
+    pub fortune: u32,
+}
+
+impl Character {
+    /// Whether the game master plays it.
+    pub fn is_npc(&self) -> bool {
+        self.npc.unwrap_or(self.villain)
+    }
+
+    /// A skill's rating, by name.
+    pub fn skill(&self, name: &str) -> Option<i64> {
+        self.skills
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| *v)
+    }
+}
+
+/// The last check made at the table, which Assist and Push Luck act on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LastCheck {
+    /// Who rolled.
+    pub actor: usize,
+    /// The skill, by name.
+    pub skill: String,
+    /// The check as rolled (for a Push Luck re-roll).
+    pub action: Action,
+    /// Skill + modifiers + bonus.
+    pub check: i64,
+    /// +1 per successful Assist.
+    pub assists: i64,
+    /// The check succeeded (after assists).
+    pub success: bool,
+    /// It has been pushed already.
+    pub pushed: bool,
 }
 
 /// The shot counter of an open-d6 table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
     /// The ruleset's settings.
+    #[serde(skip)]
     pub rules: Rules,
     /// Who is in the scene.
+    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Shots each has left this round.
     pub shots: Vec<i64>,
+    /// Each one's first shot this round (after stances).
+    pub first_shots: Vec<i64>,
     /// 1-based round; 0 before the first initiative.
     pub round: u32,
     /// Who is focused (may use a Limit Break).
     pub focused: Vec<bool>,
+    /// The round each last focused in (focus once per round).
+    pub focused_in: Vec<u32>,
+    /// Stances held.
+    pub stances: Vec<u32>,
+    /// Stances not paid for yet (paid from the first shot of the next round, once).
+    pub unpaid_stances: Vec<u32>,
+    /// Stances paid from this round's first shot.
+    pub paid_stances: Vec<u32>,
+    /// Setbacks each has suffered.
+    pub setbacks: Vec<u32>,
+    /// Fortune points left this session.
+    pub fortune: Vec<u32>,
+    /// Each one's pool of one-use Advantages from Stunt Modifiers.
+    pub advantages: Vec<u32>,
+    /// Active Defense: the skill defended and the shot it lasts for.
+    pub defending: Vec<Option<(String, i64)>>,
+    /// Simplified initiative: one action each per round, in order of Reflexes.
+    pub simplified: bool,
+    /// Simplified initiative: who has used this round's action.
+    pub acted: Vec<bool>,
+    /// This round is a surprise round.
+    pub surprise: bool,
+    /// The last check, for Assist and Push Luck.
+    pub last_check: Option<LastCheck>,
+    /// The last plain d6 (random table) and who threw it, for a Fortune re-roll.
+    pub last_d6: Option<(usize, u32)>,
+    /// The session (Fortune comes back with each).
+    pub session: u32,
 }
 
 impl Table {
@@ -445,11 +536,48 @@ impl Table {
         let n = characters.len();
         Table {
             rules,
-            characters,
             shots: vec![0; n],
+            first_shots: vec![0; n],
             round: 0,
             focused: vec![false; n],
+            focused_in: vec![0; n],
+            stances: characters.iter().map(|c| c.stances).collect(),
+            unpaid_stances: characters.iter().map(|c| c.stances).collect(),
+            paid_stances: vec![0; n],
+            setbacks: vec![0; n],
+            fortune: characters.iter().map(|c| c.fortune).collect(),
+            advantages: vec![0; n],
+            defending: vec![None; n],
+            simplified: false,
+            acted: vec![false; n],
+            surprise: false,
+            last_check: None,
+            last_d6: None,
+            session: 1,
+            characters,
         }
+    }
+
+    /// Switches to simplified initiative (round-robin by Reflexes) and starts its first round.
+    pub fn use_simplified_initiative(&mut self) {
+        self.simplified = true;
+        self.round = 1;
+        self.acted.iter_mut().for_each(|a| *a = false);
+    }
+
+    /// Simplified initiative: the order of the round, highest Reflexes first (villains first
+    /// on a tie when the rules say so).
+    pub fn reflexes_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.characters.len()).collect();
+        order.sort_by_key(|&i| {
+            let c = &self.characters[i];
+            (
+                std::cmp::Reverse(c.reflexes),
+                !(self.rules.villains_first && c.villain),
+                i,
+            )
+        });
+        order
     }
 
     /// The initiative throw: a Closed roll (light and dark d6) for each named creature.
@@ -463,7 +591,8 @@ impl Table {
         plan
     }
 
-    /// Starts a round from the initiative faces: first shot = Reflexes + closed bonus − stances,
+    /// Starts a round from the initiative faces: first shot = Reflexes + closed bonus − the
+    /// stances not paid for yet (each is paid once, from the first round after it is adopted),
     /// at least the minimum.
     pub fn start_round(&mut self, faces: &[u32]) -> Result<(), String> {
         self.initiative_plan().check_faces(faces)?;
@@ -475,9 +604,14 @@ impl Table {
             } else {
                 c.reflexes
             };
-            self.shots[i] = (base - i64::from(c.stances)).max(self.rules.min_first_shot);
+            self.paid_stances[i] = self.unpaid_stances[i];
+            self.unpaid_stances[i] = 0;
+            self.shots[i] = (base - i64::from(self.paid_stances[i])).max(self.rules.min_first_shot);
+            self.first_shots[i] = self.shots[i];
         }
         self.round += 1;
+        self.surprise = false;
+        self.defending.iter_mut().for_each(|d| *d = None);
         Ok(())
     }
 
@@ -490,16 +624,30 @@ impl Table {
                 0
             };
         }
+        self.first_shots = self.shots.clone();
         self.round += 1;
+        self.surprise = true;
     }
 
     /// The shot being counted: the highest shot anyone has left (None: the round is over).
     pub fn current_shot(&self) -> Option<i64> {
+        if self.simplified {
+            return None;
+        }
         self.shots.iter().copied().filter(|s| *s > 0).max()
     }
 
     /// Who acts on the current shot, in order: villains first, then heroes, each in scene order.
+    /// Simplified initiative: the next in order of Reflexes who has not acted.
     pub fn acting_now(&self) -> Vec<usize> {
+        if self.simplified {
+            return self
+                .reflexes_order()
+                .into_iter()
+                .find(|&i| !self.acted[i])
+                .into_iter()
+                .collect();
+        }
         let Some(shot) = self.current_shot() else {
             return vec![];
         };
@@ -514,12 +662,15 @@ impl Table {
 
     /// True when nobody has shots left: initiative is rolled again.
     pub fn round_over(&self) -> bool {
-        self.current_shot().is_none()
+        !self.simplified && self.current_shot().is_none()
     }
 
     /// Whether `actor` may take an action of this type now, and if not, why.
     pub fn check(&self, actor: usize, kind: ActionType) -> Result<(), String> {
         let c = self.characters.get(actor).ok_or("no such character")?;
+        if self.simplified {
+            return self.check_simplified(actor, kind);
+        }
         let shots = self.shots[actor];
         match kind {
             ActionType::Trigger => {
@@ -549,10 +700,61 @@ impl Table {
         Ok(())
     }
 
+    /// Simplified initiative: one action a round in order of Reflexes; trigger actions at any
+    /// time (a character that takes one before acting loses its action).
+    fn check_simplified(&self, actor: usize, kind: ActionType) -> Result<(), String> {
+        let c = &self.characters[actor];
+        match kind {
+            ActionType::Trigger | ActionType::Finisher => Ok(()),
+            ActionType::Basic | ActionType::Stance | ActionType::LimitBreak => {
+                if self.acted[actor] {
+                    return Err(format!("{} has used this round's action", c.name));
+                }
+                if self.acting_now().first() != Some(&actor) {
+                    let next = self
+                        .acting_now()
+                        .first()
+                        .map(|&i| self.characters[i].name.clone())
+                        .unwrap_or_default();
+                    return Err(format!("it is {next}'s action (highest Reflexes first)"));
+                }
+                if kind == ActionType::LimitBreak && !self.focused[actor] {
+                    return Err(format!("{} must focus before a Limit Break", c.name));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// What an action type costs `actor` on the counter: an NPC's Limit Break costs the
+    /// rules' NPC shots instead of all remaining.
+    pub fn cost_for(&self, actor: usize, kind: ActionType) -> Cost {
+        match (
+            kind,
+            self.characters.get(actor).is_some_and(Character::is_npc),
+        ) {
+            (ActionType::LimitBreak, true) => Cost::Shots(self.rules.npc_limit_break_shots),
+            _ => self.rules.cost(kind),
+        }
+    }
+
     /// Takes an action: pays its shots (a 3-shot action at shot 1 or 2 leaves 0).
     pub fn act(&mut self, actor: usize, kind: ActionType) -> Result<(), String> {
         self.check(actor, kind)?;
-        let cost = match self.rules.cost(kind) {
+        if self.simplified {
+            if kind != ActionType::Finisher {
+                self.acted[actor] = true;
+            }
+            if kind == ActionType::LimitBreak {
+                self.focused[actor] = false;
+            }
+            if self.acted.iter().all(|a| *a) {
+                self.round += 1;
+                self.acted.iter_mut().for_each(|a| *a = false);
+            }
+            return Ok(());
+        }
+        let cost = match self.cost_for(actor, kind) {
             Cost::Shots(n) => i64::from(n),
             Cost::AllRemaining => self.shots[actor],
         };
@@ -563,10 +765,26 @@ impl Table {
         Ok(())
     }
 
+    /// Whether `actor` may focus now: once in any given round.
+    pub fn can_focus(&self, actor: usize) -> Result<(), String> {
+        let c = self.characters.get(actor).ok_or("no such character")?;
+        if self.focused[actor] {
+            return Err(format!("{} is focused already", c.name));
+        }
+        if self.round > 0 && self.focused_in[actor] == self.round {
+            return Err(format!(
+                "{} has focused this round: focus again when the next round begins",
+                c.name
+            ));
+        }
+        Ok(())
+    }
+
     /// Marks a character focused (after a focus action).
     pub fn focus(&mut self, actor: usize) {
         if let Some(f) = self.focused.get_mut(actor) {
             *f = true;
+            self.focused_in[actor] = self.round;
         }
     }
 }
@@ -739,6 +957,8 @@ mod tests {
             villain,
             stances,
             skills: vec![],
+            npc: None,
+            fortune: 0,
         };
         Table::new(
             rules(),
@@ -777,6 +997,15 @@ mod tests {
         assert!(t.check(0, ActionType::Basic).is_err());
         t.start_round(&[1, 6, 1, 6]).expect("faces");
         assert_eq!(t.round, 2);
+        assert_eq!(
+            t.shots,
+            vec![3, 2, 5],
+            "Peter's stance was paid in round 1 only"
+        );
+        // Three stances adopted since: paid from the next first shot, at least 1 shot left.
+        t.shots = vec![0; 3];
+        t.unpaid_stances[1] = 3;
+        t.start_round(&[1, 6, 1, 6]).expect("faces");
         assert_eq!(t.shots, vec![3, 1, 5], "at least 1 shot after stances");
     }
 

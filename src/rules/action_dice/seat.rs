@@ -1,0 +1,795 @@
+//! `action-dice` at the table: skill and ability actions paid with action dice, attacks whose
+//! target is the defender's defensive value (base + the best defensive roll in effect),
+//! defensive actions that last the round, the two-die actions, passive abilities, noncombat,
+//! and the end of the round.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Action, Category, DefenseRoll, Kind, Table, Timed, resolution_order};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::{Odds, Outcome, RollPlan, Step};
+
+/// What an action's total is measured against.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Goal {
+    /// Nothing: the total is the effect (a move, a footrace).
+    #[default]
+    None,
+    /// A number the GM sets.
+    Number(i64),
+    /// An attack on a character: its defensive value for the attack's category.
+    Attack(usize),
+}
+
+/// An `action-dice` move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Move {
+    /// A skill or (active) ability action with action dice spent.
+    Act {
+        /// Who acts.
+        actor: usize,
+        /// The skill or ability.
+        skill: String,
+        /// Action dice spent.
+        action_dice: u32,
+        /// Extra dice from time, tools or circumstance.
+        #[serde(default)]
+        extra: u32,
+        /// What the total is measured against.
+        #[serde(default)]
+        target: Goal,
+    },
+    /// A defensive action: Dodge (both categories), a combat skill (its category) or General
+    /// Defense (two dice, both categories). It lasts until the end of the round.
+    Defend {
+        /// Who defends.
+        actor: usize,
+        /// "Dodge", a combat skill, or "General Defense".
+        skill: String,
+        /// Action dice spent.
+        action_dice: u32,
+        /// Extra dice.
+        #[serde(default)]
+        extra: u32,
+    },
+    /// Group Attack: a two-die attack with a combat skill, half of (2 + the skill's dice).
+    GroupAttack {
+        /// Who attacks.
+        actor: usize,
+        /// The combat skill.
+        skill: String,
+        /// Action dice spent (at least 2).
+        action_dice: u32,
+        /// Extra dice.
+        #[serde(default)]
+        extra: u32,
+        /// What the total is measured against.
+        #[serde(default)]
+        target: Goal,
+    },
+    /// A passive ability (Toughness): its dice, no action and no action dice.
+    Passive {
+        /// Whose.
+        actor: usize,
+        /// The ability.
+        ability: String,
+        /// Success at or above this.
+        #[serde(default)]
+        target: Option<i64>,
+    },
+    /// Declares a character noncombat for the round: one more action die, base defence 0, no
+    /// General Defense. Only before it acts.
+    DeclareNoncombat {
+        /// Who.
+        actor: usize,
+    },
+    /// Ends the round: unused action dice are lost, defences end, fresh dice for everyone.
+    EndRound,
+}
+
+/// A move's action, the name its dice are spent on, and the defence it sets up.
+struct Rolled {
+    actor: usize,
+    spent_on: Option<String>,
+    action: Action,
+    defends: Vec<Category>,
+}
+
+impl Table {
+    fn goal(&self, actor: usize, skill: &str, goal: &Goal) -> Result<Option<i64>, String> {
+        Ok(match goal {
+            Goal::None => None,
+            Goal::Number(n) => Some(*n),
+            Goal::Attack(defender) => {
+                seat_of(&Seat::names(self), *defender)?;
+                let c = &self.characters[actor];
+                let category = c.category_of(skill).ok_or_else(|| {
+                    format!(
+                        "{skill} is not one of {}'s combat skills (hand-to-hand: {}; ranged: {})",
+                        c.name,
+                        c.hand_to_hand.join(", "),
+                        c.ranged.join(", ")
+                    )
+                })?;
+                Some(self.attack_target(*defender, category))
+            }
+        })
+    }
+
+    fn rolled(&self, m: &Move) -> Result<Option<Rolled>, String> {
+        let names = Seat::names(self);
+        let rolled = match m {
+            Move::Act {
+                actor,
+                skill,
+                action_dice,
+                extra,
+                target,
+            } => {
+                let c = &self.characters[seat_of(&names, *actor)?];
+                if self.is_two_die(skill) {
+                    return Err(format!(
+                        "{skill} is a two-die action: choose it as a defence or a Group Attack"
+                    ));
+                }
+                if c.is_passive(skill) {
+                    return Err(format!(
+                        "{skill} is passive: it needs no action, roll it without action dice"
+                    ));
+                }
+                if !c.skills.contains_key(skill) && !c.abilities.contains_key(skill) {
+                    return Err(format!("{} has no skill or ability '{skill}'", c.name));
+                }
+                let goal = self.goal(*actor, skill, target)?;
+                let mut a = self.action(*actor, skill, *action_dice, goal)?;
+                a.extra = *extra;
+                Rolled {
+                    actor: *actor,
+                    spent_on: Some(skill.clone()),
+                    action: a,
+                    defends: vec![],
+                }
+            }
+            Move::Defend {
+                actor,
+                skill,
+                action_dice,
+                extra,
+            } => {
+                let c = &self.characters[seat_of(&names, *actor)?];
+                let both = vec![Category::HandToHand, Category::Ranged];
+                let defends = if skill.eq_ignore_ascii_case("General Defense")
+                    || skill.eq_ignore_ascii_case("Dodge")
+                {
+                    both
+                } else {
+                    vec![c.category_of(skill).ok_or_else(|| {
+                        format!(
+                            "{} cannot defend with {skill}: defend with Dodge, a combat skill or General Defense",
+                            c.name
+                        )
+                    })?]
+                };
+                if skill.eq_ignore_ascii_case("Dodge") && !c.skills.contains_key("Dodge") {
+                    return Err(format!("{} has no Dodge skill", c.name));
+                }
+                let mut a = self.action(*actor, skill, *action_dice, None)?;
+                a.extra = *extra;
+                Rolled {
+                    actor: *actor,
+                    spent_on: Some(skill.clone()),
+                    action: a,
+                    defends,
+                }
+            }
+            Move::GroupAttack {
+                actor,
+                skill,
+                action_dice,
+                extra,
+                target,
+            } => {
+                let c = &self.characters[seat_of(&names, *actor)?];
+                let goal = self.goal(*actor, skill, target)?;
+                if c.category_of(skill).is_none() {
+                    return Err(format!("Group Attack needs a combat skill, not {skill}"));
+                }
+                let mut a = self.action(*actor, "Group Attack", *action_dice, goal)?;
+                a.dice = c.skills.get(skill).copied().unwrap_or(0);
+                a.extra = *extra;
+                Rolled {
+                    actor: *actor,
+                    spent_on: Some("Group Attack".into()),
+                    action: a,
+                    defends: vec![],
+                }
+            }
+            Move::Passive {
+                actor,
+                ability,
+                target,
+            } => {
+                let c = &self.characters[seat_of(&names, *actor)?];
+                let dice = *c
+                    .abilities
+                    .get(ability)
+                    .ok_or_else(|| format!("{} has no ability '{ability}'", c.name))?;
+                if !c.is_passive(ability) {
+                    return Err(format!(
+                        "{ability} is an active ability: it takes action dice"
+                    ));
+                }
+                Rolled {
+                    actor: *actor,
+                    spent_on: None,
+                    action: Action {
+                        kind: Kind::Ability,
+                        action_dice: 0,
+                        dice,
+                        extra: 0,
+                        two_die: false,
+                        target: *target,
+                        max_dice: None,
+                        passive: true,
+                    },
+                    defends: vec![],
+                }
+            }
+            Move::DeclareNoncombat { .. } | Move::EndRound => return Ok(None),
+        };
+        Ok(Some(rolled))
+    }
+
+    fn defence_line(&self, i: usize) -> String {
+        let h = self.attack_target(i, Category::HandToHand);
+        let r = self.attack_target(i, Category::Ranged);
+        let rolls: Vec<String> = self.defenses[i]
+            .iter()
+            .map(|d| format!("{} {}", d.skill, d.total))
+            .collect();
+        format!(
+            "defence hand-to-hand {h}, ranged {r}{}",
+            if rolls.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", rolls.join(", "))
+            }
+        )
+    }
+}
+
+impl Seat for Table {
+    type Move = Move;
+
+    fn names(&self) -> Vec<&str> {
+        self.characters.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn heading(&self) -> String {
+        let order: Vec<&str> = self
+            .declaration_order()
+            .iter()
+            .map(|&i| self.characters[i].name.as_str())
+            .collect();
+        format!(
+            "Round {}: declare in order {}",
+            self.round,
+            order.join(", ")
+        )
+    }
+
+    fn tracker(&self) -> Vec<TrackerRow> {
+        self.characters
+            .iter()
+            .zip(&self.budgets)
+            .enumerate()
+            .map(|(i, (c, b))| {
+                let have = c.action_dice
+                    + if b.noncombat {
+                        self.rules.noncombat_dice
+                    } else {
+                        0
+                    };
+                let mut status = vec![format!(
+                    "{} {}/{have}",
+                    if have == 1 {
+                        "action die"
+                    } else {
+                        "action dice"
+                    },
+                    b.general
+                )];
+                for (pool, left) in c
+                    .limited
+                    .iter()
+                    .zip(&b.limited)
+                    .chain(c.specialized.iter().zip(&b.specialized))
+                {
+                    status.push(format!("{} {left}/{}", pool.name, pool.count));
+                }
+                if b.noncombat {
+                    status.push("noncombat".into());
+                }
+                status.push(self.defence_line(i));
+                TrackerRow {
+                    name: c.name.clone(),
+                    acting: false,
+                    status,
+                }
+            })
+            .collect()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let order: Vec<String> = resolution_order(&self.rolled)
+            .into_iter()
+            .map(|group| {
+                group
+                    .iter()
+                    .filter_map(|&k| self.rolled.get(k))
+                    .map(|a| {
+                        format!(
+                            "{} ({} {}, {})",
+                            self.characters[a.actor].name,
+                            a.timing_dice,
+                            if a.timing_dice == 1 { "die" } else { "dice" },
+                            a.total
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" = ")
+            })
+            .collect();
+        if order.is_empty() {
+            vec![]
+        } else {
+            vec![format!("Resolution order: {}", order.join(", then "))]
+        }
+    }
+
+    fn actor(&self, m: &Move) -> Option<usize> {
+        match m {
+            Move::Act { actor, .. }
+            | Move::Defend { actor, .. }
+            | Move::GroupAttack { actor, .. }
+            | Move::Passive { actor, .. }
+            | Move::DeclareNoncombat { actor } => Some(*actor),
+            Move::EndRound => None,
+        }
+    }
+
+    fn allowed(&self, m: &Move) -> Result<(), String> {
+        match (m, self.rolled(m)?) {
+            (Move::DeclareNoncombat { actor }, _) => {
+                let b = &self.budgets[seat_of(&Seat::names(self), *actor)?];
+                let name = &self.characters[*actor].name;
+                if b.noncombat {
+                    return Err(format!("{name} is already noncombat this round"));
+                }
+                if b.acted {
+                    return Err(format!(
+                        "{name} has acted: noncombat is declared at the start of the round"
+                    ));
+                }
+                Ok(())
+            }
+            (_, Some(r)) => match &r.spent_on {
+                Some(skill) => self.check(r.actor, skill, &r.action),
+                None => r.action.check(),
+            },
+            (_, None) => Ok(()),
+        }
+    }
+
+    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+        Ok(match self.rolled(m)? {
+            Some(r) => r.action.plan(&self.rules),
+            None => RollPlan::new("no roll"),
+        })
+    }
+
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+        match self.rolled(m)? {
+            Some(r) => {
+                r.action.check()?;
+                Ok(Some(r.action.odds(&self.rules)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+        match (self.rolled(m)?, throws) {
+            (Some(r), [faces]) => r.action.resolve(&self.rules, faces),
+            (Some(_), _) => Err(format!("{} throws for a roll of one throw", throws.len())),
+            (None, _) => Ok(match m {
+                Move::DeclareNoncombat { actor } => no_roll(
+                    "noncombat",
+                    format!(
+                        "{} declares noncombat: one more action die, base defence 0, no General Defense",
+                        name_at(&Seat::names(self), *actor)
+                    ),
+                ),
+                _ => no_roll("round ended", "unused action dice are lost".into()),
+            }),
+        }
+    }
+
+    fn apply(
+        &mut self,
+        m: &Move,
+        _: &[Vec<u32>],
+        outcome: &Outcome,
+    ) -> Result<Vec<String>, String> {
+        let names: Vec<String> = Seat::names(self).into_iter().map(String::from).collect();
+        let Some(r) = self.rolled(m)? else {
+            return Ok(match m {
+                Move::DeclareNoncombat { actor } => {
+                    self.declare_noncombat(*actor)?;
+                    vec![format!(
+                        "{} is noncombat this round: +{} action die, defence 0",
+                        names[*actor], self.rules.noncombat_dice
+                    )]
+                }
+                _ => {
+                    self.end_round();
+                    vec![format!(
+                        "round {}: fresh action dice for everyone; defences end",
+                        self.round
+                    )]
+                }
+            });
+        };
+        let Some(skill) = &r.spent_on else {
+            return Ok(vec![format!(
+                "{} rolls a passive ability: no action, no action dice",
+                names[r.actor]
+            )]);
+        };
+        self.spend(r.actor, skill, &r.action)?;
+        self.rolled.push(Timed {
+            actor: r.actor,
+            timing_dice: r.action.timing_dice(),
+            total: outcome.total,
+        });
+        let left = self.budgets[r.actor].total();
+        let mut said = vec![format!(
+            "{} spends {} on {skill} ({left} left this round)",
+            names[r.actor],
+            dice_word(r.action.action_dice),
+        )];
+        if !r.defends.is_empty() {
+            self.defenses[r.actor].push(DefenseRoll {
+                skill: skill.clone(),
+                categories: r.defends.clone(),
+                total: outcome.total,
+            });
+            said.push(format!(
+                "{}'s {} until the end of the round",
+                names[r.actor],
+                self.defence_line(r.actor)
+            ));
+        }
+        Ok(said)
+    }
+
+    fn default_move(&self) -> Move {
+        let actor = self.declaration_order().last().copied().unwrap_or(0);
+        let c = &self.characters[actor];
+        let skill = c
+            .hand_to_hand
+            .first()
+            .or(c.ranged.first())
+            .or(c.skills.keys().next())
+            .cloned()
+            .unwrap_or_default();
+        let defender = (0..self.characters.len()).rev().find(|&i| i != actor);
+        Move::Act {
+            actor,
+            action_dice: self.usable_dice(actor, &skill).clamp(1, 2),
+            target: match (c.category_of(&skill), defender) {
+                (Some(_), Some(d)) => Goal::Attack(d),
+                _ => Goal::Number(8),
+            },
+            skill,
+            extra: 0,
+        }
+    }
+
+    fn end_turn_move(&self) -> Option<Move> {
+        Some(Move::EndRound)
+    }
+
+    fn describe(&self, m: &Move) -> String {
+        let names = Seat::names(self);
+        let who = |i: usize| name_at(&names, i);
+        let goal = |g: &Goal| match g {
+            Goal::None => String::new(),
+            Goal::Number(n) => format!(" vs {n}"),
+            Goal::Attack(d) => format!(" at {}", who(*d)),
+        };
+        let extra = |n: u32| {
+            if n == 0 {
+                String::new()
+            } else {
+                format!(" + {n} extra")
+            }
+        };
+        match m {
+            Move::Act {
+                actor,
+                skill,
+                action_dice,
+                extra: x,
+                target,
+            } => format!(
+                "{}: {skill} with {}{}{}",
+                who(*actor),
+                dice_word(*action_dice),
+                extra(*x),
+                goal(target)
+            ),
+            Move::Defend {
+                actor,
+                skill,
+                action_dice,
+                extra: x,
+            } => format!(
+                "{}: defends with {skill}, {}{}",
+                who(*actor),
+                dice_word(*action_dice),
+                extra(*x)
+            ),
+            Move::GroupAttack {
+                actor,
+                skill,
+                action_dice,
+                extra: x,
+                target,
+            } => format!(
+                "{}: Group Attack with {skill}, {}{}{}",
+                who(*actor),
+                dice_word(*action_dice),
+                extra(*x),
+                goal(target)
+            ),
+            Move::Passive {
+                actor,
+                ability,
+                target,
+            } => format!(
+                "{}: {ability} (passive){}",
+                who(*actor),
+                target.map(|t| format!(" vs {t}")).unwrap_or_default()
+            ),
+            Move::DeclareNoncombat { actor } => format!("{} declares noncombat", who(*actor)),
+            Move::EndRound => "end of the round".into(),
+        }
+    }
+
+    fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
+        matches!(
+            m,
+            Move::Act { .. }
+                | Move::Defend { .. }
+                | Move::GroupAttack { .. }
+                | Move::Passive { .. }
+        )
+        .then_some(outcome.total)
+    }
+}
+
+/// "1 action die", "2 action dice".
+pub fn dice_word(n: u32) -> String {
+    if n == 1 {
+        "1 action die".into()
+    } else {
+        format!("{n} action dice")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::play::Move as AnyMove;
+    use crate::rules::table::TableState;
+    use crate::rules::testing::{play, table};
+
+    fn mv(m: Move) -> AnyMove {
+        AnyMove::ActionDice(m)
+    }
+
+    fn act(actor: usize, skill: &str, action_dice: u32, target: Goal) -> AnyMove {
+        mv(Move::Act {
+            actor,
+            skill: skill.into(),
+            action_dice,
+            extra: 0,
+            target,
+        })
+    }
+
+    #[test]
+    fn a_round_spends_budgets_and_orders_resolution() {
+        let mut t = table("action-dice-knight-and-magician.ron");
+        // Sir Aldric rides with 2 action dice: the riding die goes first, then one general.
+        let ride = act(0, "Riding", 2, Goal::Number(10));
+        assert_eq!(t.plan(&ride).map(|p| p.dice.len()), Ok(4), "2 + Riding 2");
+        let (o, said) = play(&mut t, &ride, &[&[6, 5, 2, 1]]);
+        assert_eq!((o.total, o.success), (14, Some(true)));
+        assert_eq!(
+            said[0],
+            "Sir Aldric spends 2 action dice on Riding (2 left this round)"
+        );
+        assert_eq!(
+            t.tracker()[0].status[..2],
+            ["action dice 2/3".to_string(), "riding die 0/1".to_string()]
+        );
+        // The mugger has one die: a knife thrust, then nothing left.
+        let stab = act(3, "Knife", 1, Goal::Number(8));
+        let (o, _) = play(&mut t, &stab, &[&[6, 6]]);
+        assert_eq!(o.total, 12);
+        let err = t.allowed(&stab).expect_err("spent");
+        assert!(err.contains("0 action dice usable"), "{err}");
+        // Mirelle's magic dice serve Fire Bolt; General Defense needs two dice.
+        let bolt = act(1, "Fire Bolt", 3, Goal::None);
+        assert!(t.allowed(&bolt).is_ok(), "1 general + 2 magic");
+        play(&mut t, &bolt, &[&[1, 1, 1, 1, 1]]);
+        assert_eq!(
+            t.notes(),
+            vec![
+                "Resolution order: Mirelle the Magician (3 dice, 5), then Sir Aldric (2 dice, 14), then Mugger (1 die, 12)"
+            ]
+        );
+        assert_eq!(
+            t.end_turn(),
+            Ok("round 2: fresh action dice for everyone; defences end".into())
+        );
+        assert!(t.notes().is_empty());
+        assert!(t.allowed(&stab).is_ok(), "a fresh die");
+    }
+
+    /// Point 4: a passive ability (Toughness) is rolled without an action or action dice.
+    #[test]
+    fn toughness_is_rolled_without_action_dice() {
+        let mut t = table("action-dice-knight-and-magician.ron");
+        let toughness = mv(Move::Passive {
+            actor: 0,
+            ability: "Toughness".into(),
+            target: Some(10),
+        });
+        assert_eq!(t.plan(&toughness).map(|p| p.dice.len()), Ok(3), "flat 3d6");
+        // Spend every action die first: Toughness still rolls.
+        play(&mut t, &act(0, "Sword", 3, Goal::None), &[&[1; 6]]);
+        play(&mut t, &act(0, "Riding", 1, Goal::None), &[&[1; 3]]);
+        let (o, said) = play(&mut t, &toughness, &[&[6, 3, 2]]);
+        assert_eq!((o.total, o.success), (11, Some(true)));
+        assert_eq!(
+            said,
+            vec!["Sir Aldric rolls a passive ability: no action, no action dice"]
+        );
+        // Odds: 3d6 ≥ 10 = 135/216 = 5/8.
+        let odds = t.odds(&toughness).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("5/8".into()));
+        // Neither may it be paid for, nor an active ability rolled as passive.
+        let err = t
+            .allowed(&act(0, "Toughness", 1, Goal::None))
+            .expect_err("passive");
+        assert!(err.contains("passive"), "{err}");
+        let err = t
+            .allowed(&mv(Move::Passive {
+                actor: 0,
+                ability: "Running".into(),
+                target: None,
+            }))
+            .expect_err("active");
+        assert!(err.contains("active ability"), "{err}");
+    }
+
+    /// Point 5: defences last the round and set the target of attacks automatically.
+    #[test]
+    fn attacks_aim_at_the_defenders_base_plus_the_best_defence() {
+        let mut t = table("action-dice-knight-and-magician.ron");
+        // The policeman clubs Sir Aldric: hand-to-hand base 5 + Sword 3 = 8.
+        let club = act(2, "Club", 1, Goal::Attack(0));
+        let odds = t.odds(&club).expect("odds").expect("some");
+        assert_eq!(odds.target, Some(8));
+        // Aldric parries with his Sword (1 die + 3 = 4d6: 4+3+2+1 = 10), then dodges
+        // (1 + Dodge 1 = 2d6: 3+3 = 6). Only the best counts: 8 + 10 = 18.
+        let parry = mv(Move::Defend {
+            actor: 0,
+            skill: "Sword".into(),
+            action_dice: 1,
+            extra: 0,
+        });
+        let (_, said) = play(&mut t, &parry, &[&[4, 3, 2, 1]]);
+        assert_eq!(
+            said[1],
+            "Sir Aldric's defence hand-to-hand 18, ranged 6 (Sword 10) until the end of the round"
+        );
+        let dodge = mv(Move::Defend {
+            actor: 0,
+            skill: "Dodge".into(),
+            action_dice: 1,
+            extra: 0,
+        });
+        play(&mut t, &dodge, &[&[3, 3]]);
+        assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(18));
+        // A ranged attack: base 5 + Dodge 1 (Dodge counts in both) + the Dodge roll 6 = 12.
+        let shot = act(2, "Pistol", 1, Goal::Attack(0));
+        assert_eq!(t.odds(&shot).expect("odds").expect("some").target, Some(12));
+        let (o, _) = play(&mut t, &shot, &[&[6, 5]]);
+        assert_eq!((o.total, o.success), (11, Some(false)));
+        // Fire Bolt is not a hand-to-hand skill of the mugger's; Riding is no combat skill.
+        let err = t
+            .allowed(&act(0, "Riding", 1, Goal::Attack(3)))
+            .expect_err("not combat");
+        assert!(
+            err.contains("not one of Sir Aldric's combat skills"),
+            "{err}"
+        );
+        // The round ends, and so do the defences.
+        t.end_turn().expect("round");
+        assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(8));
+    }
+
+    /// Point 5 (noncombat) and point 6: a noncombat defender's base is 0 and it cannot take
+    /// General Defense; Group Attack rolls half of (2 + the attack skill's dice); General
+    /// Defense without Dodge uses the lower best defensive skill of the two categories.
+    #[test]
+    fn noncombat_group_attack_and_general_defense_dice() {
+        let mut t = table("action-dice-knight-and-magician.ron");
+        let noncombat = mv(Move::DeclareNoncombat { actor: 3 });
+        let (_, said) = play(&mut t, &noncombat, &[]);
+        assert_eq!(
+            said,
+            vec!["Mugger is noncombat this round: +1 action die, defence 0"]
+        );
+        assert_eq!(t.tracker()[3].status[0], "action dice 2/2");
+        assert!(t.allowed(&noncombat).is_err(), "once");
+        let knife = act(0, "Sword", 1, Goal::Attack(3));
+        assert_eq!(t.odds(&knife).expect("odds").expect("some").target, Some(0));
+        let general = mv(Move::Defend {
+            actor: 3,
+            skill: "General Defense".into(),
+            action_dice: 2,
+            extra: 0,
+        });
+        let err = t.allowed(&general).expect_err("noncombat");
+        assert!(err.contains("no General Defense"), "{err}");
+        // Sir Aldric's Group Attack with Sword 3: ceil((2 + 3) / 2) = 3 dice, + 1 extra action
+        // die in full = 4.
+        let group = mv(Move::GroupAttack {
+            actor: 0,
+            skill: "Sword".into(),
+            action_dice: 3,
+            extra: 0,
+            target: Goal::Attack(2),
+        });
+        assert_eq!(t.plan(&group).map(|p| p.dice.len()), Ok(4));
+        // The policeman has Dodge 1: General Defense rolls ceil((2 + 1) / 2) = 2 dice.
+        let pg = mv(Move::Defend {
+            actor: 2,
+            skill: "General Defense".into(),
+            action_dice: 2,
+            extra: 0,
+        });
+        assert_eq!(t.plan(&pg).map(|p| p.dice.len()), Ok(2));
+        // Without Dodge, the lower of the best skills of each category: Club 2, Pistol 1 → 1.
+        if let TableState::ActionDice(ad) = &mut t {
+            ad.characters[2].skills.remove("Dodge");
+            assert_eq!(ad.characters[2].general_defense_dice(), 1);
+        }
+        assert_eq!(t.plan(&pg).map(|p| p.dice.len()), Ok(2), "ceil(3/2)");
+        if let TableState::ActionDice(ad) = &mut t {
+            ad.characters[2].skills.insert("Pistol".into(), 3);
+            ad.characters[2].skills.insert("Club".into(), 4);
+        }
+        // Club 4, Pistol 3: the lower is 3; ceil((2 + 3) / 2) = 3.
+        assert_eq!(t.plan(&pg).map(|p| p.dice.len()), Ok(3));
+    }
+}

@@ -1,0 +1,971 @@
+//! `d20-check` at the table: checks of every action type (Standard, Bonus, Save, Extended,
+//! Group), Play the Odds on mundane actions, resource dice up or down their chain, and side
+//! initiative, which the GM declares when things get dicey and ends when they calm down.
+//! Outside initiative there is no turn order: any character may make any check.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Action, Edge, GroupRule, Initiative, ResourceState, Side, Table};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::{Odds, Outcome, RollPlan, Step};
+
+/// The DC of a check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DcChoice {
+    /// A row of the DC table with the GM's modifier.
+    Named(String, i64),
+    /// A number (an opponent's Defense Class, an opposed check).
+    Number(i64),
+}
+
+/// The text's action types.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CheckType {
+    /// Attacking, defending, maneuvering, spellcasting: the character's action.
+    #[default]
+    Standard,
+    /// An extra check from momentum: does not use the action.
+    Bonus,
+    /// A reaction check: on any side's turn, does not use the action.
+    Save,
+    /// One check of a task that takes several.
+    Extended {
+        /// The scene's task.
+        task: String,
+    },
+}
+
+/// A `d20-check` move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Move {
+    /// The GM declares initiative: from now on the sides take turns.
+    DeclareInitiative,
+    /// The sides' initiative throw for a round.
+    Initiative,
+    /// The GM ends initiative: checks without turn order again.
+    EndInitiative,
+    /// A check.
+    Check {
+        /// Who rolls.
+        actor: usize,
+        /// The action type.
+        #[serde(default)]
+        kind: CheckType,
+        /// A named modifier of the actor (STR, DEX...).
+        #[serde(default)]
+        modifier: Option<String>,
+        /// The DC.
+        dc: DcChoice,
+        /// Advantage or disadvantage.
+        #[serde(default)]
+        edge: Edge,
+        /// On a mundane action (DC 0): roll against DC 2 to improve the performance.
+        #[serde(default)]
+        play_the_odds: bool,
+    },
+    /// A Group check: the leader and helpers.
+    Group {
+        /// Who leads.
+        leader: usize,
+        /// Who helps (able to do the task).
+        helpers: Vec<usize>,
+        /// The named modifier each uses, where it has it.
+        #[serde(default)]
+        modifier: Option<String>,
+        /// The DC.
+        dc: DcChoice,
+        /// Advantage or disadvantage from the situation.
+        #[serde(default)]
+        edge: Edge,
+    },
+    /// A use of a resource die (not an action: torches burn as they burn).
+    Resource {
+        /// Whose.
+        actor: usize,
+        /// Which resource.
+        name: String,
+    },
+}
+
+impl Table {
+    fn check_action(
+        &self,
+        actor: usize,
+        modifier: Option<&str>,
+        dc: &DcChoice,
+        edge: Edge,
+        play_the_odds: bool,
+    ) -> Result<Action, String> {
+        seat_of(&Seat::names(self), actor)?;
+        // A member of a group without the named modifier rolls without it.
+        let modifier = modifier.filter(|m| {
+            self.characters[actor]
+                .modifiers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(m))
+        });
+        let mut a = self.action(actor, modifier, 0, edge)?;
+        match dc {
+            DcChoice::Number(n) => a.dc = Some(*n),
+            DcChoice::Named(name, gm) => {
+                a.dc = None;
+                a.difficulty = Some(name.clone());
+                a.gm_modifier = *gm;
+            }
+        }
+        a.play_the_odds = play_the_odds;
+        Ok(a)
+    }
+
+    /// The checks a move rolls, each with its roller, in throw order.
+    fn rolls(&self, m: &Move) -> Result<Vec<(usize, Action)>, String> {
+        Ok(match m {
+            Move::Check {
+                actor,
+                modifier,
+                dc,
+                edge,
+                play_the_odds,
+                ..
+            } => vec![(
+                *actor,
+                self.check_action(*actor, modifier.as_deref(), dc, *edge, *play_the_odds)?,
+            )],
+            Move::Group {
+                leader,
+                helpers,
+                modifier,
+                dc,
+                edge,
+            } => match self.rules.group {
+                GroupRule::HelpGivesAdvantage => {
+                    let edge = if helpers.is_empty() {
+                        *edge
+                    } else {
+                        edge.with(Edge::Advantage)
+                    };
+                    vec![(
+                        *leader,
+                        self.check_action(*leader, modifier.as_deref(), dc, edge, false)?,
+                    )]
+                }
+                GroupRule::HalfSucceed => std::iter::once(leader)
+                    .chain(helpers)
+                    .map(|&a| {
+                        self.check_action(a, modifier.as_deref(), dc, *edge, false)
+                            .map(|c| (a, c))
+                    })
+                    .collect::<Result<_, _>>()?,
+            },
+            Move::Resource { actor, name } => {
+                seat_of(&Seat::names(self), *actor)?;
+                vec![(*actor, self.resource_action(*actor, name)?)]
+            }
+            _ => vec![],
+        })
+    }
+
+    /// Whether a check of `kind` by `actor` is taken on its turn (during initiative).
+    fn turn_check(&self, actor: usize, kind: &CheckType) -> Result<(), String> {
+        if !self.initiative {
+            return Ok(());
+        }
+        let c = &self.characters[actor];
+        match kind {
+            CheckType::Save => Ok(()),
+            CheckType::Bonus => match self.side_to_act() {
+                Some(side) if side == c.side => Ok(()),
+                Some(side) => Err(format!(
+                    "a Bonus check comes on one's own side's turn; the {side:?} side acts"
+                )),
+                None => Err("roll initiative first".into()),
+            },
+            CheckType::Standard | CheckType::Extended { .. } => self.check(actor),
+        }
+    }
+
+    fn task(&self, name: &str) -> Result<usize, String> {
+        self.tasks
+            .iter()
+            .position(|t| t.task.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.tasks.iter().map(|t| t.task.name.as_str()).collect();
+                if names.is_empty() {
+                    format!("the scene has no task '{name}' (it lists none)")
+                } else {
+                    format!(
+                        "the scene has no task '{name}'; it has {}",
+                        names.join(", ")
+                    )
+                }
+            })
+    }
+
+    fn uses_action(m: &Move) -> Vec<usize> {
+        match m {
+            Move::Check {
+                actor,
+                kind: CheckType::Standard | CheckType::Extended { .. },
+                ..
+            } => vec![*actor],
+            Move::Group {
+                leader, helpers, ..
+            } => std::iter::once(*leader)
+                .chain(helpers.iter().copied())
+                .collect(),
+            _ => vec![],
+        }
+    }
+
+    fn initiative_outcome(&self, throws: &[Vec<u32>]) -> Result<Step, String> {
+        let faces = throws.last().ok_or("no dice have been thrown yet")?;
+        let mut after = self.clone();
+        let plan = self.initiative_plan();
+        let side_total = |side: Side, label: &str| {
+            let dice: Vec<u32> = plan
+                .dice
+                .iter()
+                .zip(faces)
+                .filter(|(d, _)| d.label.starts_with(label))
+                .map(|(_, f)| *f)
+                .collect();
+            let best = dice.iter().copied().max().unwrap_or(0);
+            let total = i64::from(best) + self.initiative_modifier(side);
+            let line = format!(
+                "{label} {dice:?}{} {:+} = {total}",
+                if dice.len() > 1 { " (advantage)" } else { "" },
+                self.initiative_modifier(side),
+            );
+            (line, total)
+        };
+        let (players, p) = side_total(Side::Players, "players");
+        let (gm, g) = side_total(Side::Gamemaster, "gamemaster");
+        match after.resolve_initiative(faces)? {
+            Initiative::Tie => Ok(Step::ThrowMore(RollPlan {
+                purpose: "initiative tied: both sides roll again".into(),
+                ..plan
+            })),
+            Initiative::First(side) => Ok(Step::Done(Outcome {
+                total: p - g,
+                success: Some(side == Side::Players),
+                class: format!("the {side:?} side declares first"),
+                lines: vec![players, gm],
+                tags: vec![format!("round {}", after.round)],
+            })),
+        }
+    }
+}
+
+fn dc_words(dc: &DcChoice) -> String {
+    match dc {
+        DcChoice::Named(n, 0) => n.clone(),
+        DcChoice::Named(n, g) => format!("{n} {g:+}"),
+        DcChoice::Number(n) => format!("DC {n}"),
+    }
+}
+
+fn edge_words(edge: Edge) -> &'static str {
+    match edge {
+        Edge::None => "",
+        Edge::Advantage => " with advantage",
+        Edge::Disadvantage => " with disadvantage",
+    }
+}
+
+impl Seat for Table {
+    type Move = Move;
+
+    fn names(&self) -> Vec<&str> {
+        self.characters.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn heading(&self) -> String {
+        if !self.initiative {
+            return "No initiative: any character may check".to_string();
+        }
+        match self.side_to_act() {
+            None if self.round == 0 => "Initiative declared: roll it".to_string(),
+            None => format!("Round {} is over: roll initiative", self.round),
+            Some(side) => format!("Round {}: the {side:?} side acts", self.round),
+        }
+    }
+
+    fn tracker(&self) -> Vec<TrackerRow> {
+        let side = self.side_to_act();
+        self.characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut status = vec![format!("{:?}", c.side)];
+                if self.initiative {
+                    status.push(if self.acted[i] { "acted" } else { "ready" }.into());
+                }
+                for (name, die) in &self.resources[i] {
+                    let up = self.direction_of(i, name) == super::Direction::Up;
+                    status.push(match die {
+                        Some(d) => format!("{name} {d}{}", if up { " (steps up)" } else { "" }),
+                        None => format!("{name} spent"),
+                    });
+                }
+                TrackerRow {
+                    name: c.name.clone(),
+                    acting: self.initiative && side == Some(c.side) && !self.acted[i],
+                    status,
+                }
+            })
+            .collect()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.tasks
+            .iter()
+            .map(|t| {
+                format!(
+                    "Task {}: {}/{} successes, {}/{} failures ({})",
+                    t.task.name,
+                    t.successes,
+                    t.task.successes,
+                    t.failures,
+                    t.task.failures,
+                    t.state()
+                )
+            })
+            .collect()
+    }
+
+    fn actor(&self, m: &Move) -> Option<usize> {
+        match m {
+            Move::Check { actor, .. } | Move::Resource { actor, .. } => Some(*actor),
+            Move::Group { leader, .. } => Some(*leader),
+            _ => None,
+        }
+    }
+
+    fn allowed(&self, m: &Move) -> Result<(), String> {
+        for (_, a) in self.rolls(m)? {
+            a.check(&self.rules)?;
+        }
+        match m {
+            Move::DeclareInitiative if self.initiative => {
+                Err("initiative is declared already".into())
+            }
+            Move::EndInitiative if !self.initiative => Err("initiative is not declared".into()),
+            Move::Initiative => {
+                if !self.initiative {
+                    return Err("the GM declares initiative first, when things get dicey".into());
+                }
+                match self.side_to_act() {
+                    Some(side) => Err(format!(
+                        "the round is on: the {side:?} side still has to act"
+                    )),
+                    None => Ok(()),
+                }
+            }
+            Move::Check { actor, kind, .. } => {
+                if let CheckType::Extended { task } = kind {
+                    let t = &self.tasks[self.task(task)?];
+                    if t.state() != "under way" {
+                        return Err(format!("the task {} is {}", t.task.name, t.state()));
+                    }
+                }
+                self.turn_check(*actor, kind)
+            }
+            Move::Group {
+                leader, helpers, ..
+            } => {
+                let names = Seat::names(self);
+                if helpers.contains(leader) {
+                    return Err("the leader does not help itself".into());
+                }
+                for &h in helpers {
+                    seat_of(&names, h)?;
+                    if self.characters[h].side != self.characters[*leader].side {
+                        return Err(format!("{} is on the other side", names[h]));
+                    }
+                }
+                if self.initiative {
+                    self.turn_check(*leader, &CheckType::Standard)?;
+                    for &h in helpers {
+                        if self.acted[h] {
+                            return Err(format!("{} has acted this round", names[h]));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+        if *m == Move::Initiative {
+            return Ok(self.initiative_plan());
+        }
+        let names = Seat::names(self);
+        let mut plan = RollPlan::new("no roll");
+        for (k, (who, a)) in self.rolls(m)?.iter().enumerate() {
+            let mut p = a.plan(&self.rules)?;
+            if matches!(m, Move::Group { .. }) {
+                for d in &mut p.dice {
+                    d.label = format!("{} {}", names[*who], d.label);
+                }
+            }
+            if k == 0 {
+                plan.purpose = p.purpose.clone();
+            }
+            plan.dice.extend(p.dice);
+        }
+        Ok(plan)
+    }
+
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+        if *m == Move::Initiative {
+            let p = self.initiative_odds();
+            let mut odds = Odds::of("players − gamemaster", self.initiative_difference())
+                .class("players declare first (ties rolled again)", p.clone())
+                .class("gamemaster declares first", p.complement());
+            odds.target = Some(1);
+            odds.p_success = Some(p);
+            return Ok(Some(odds));
+        }
+        let rolls = self.rolls(m)?;
+        if let (Move::Group { .. }, GroupRule::HalfSucceed) = (m, self.rules.group) {
+            let n = rolls.len() as i64;
+            let mut count = crate::rules::Dist::constant(0);
+            for (_, a) in &rolls {
+                count = count.add(&a.success_dist(&self.rules)?);
+            }
+            let need = (n + 1) / 2;
+            let p = count.p_where(|c| c >= need);
+            let mut odds = Odds::of("members who succeed", count)
+                .class("the group succeeds", p.clone())
+                .class("the group fails", p.complement());
+            odds.target = Some(need);
+            odds.p_success = Some(p);
+            return Ok(Some(odds));
+        }
+        match rolls.first() {
+            Some((_, a)) => a.odds(&self.rules).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+        let names = Seat::names(self);
+        match m {
+            Move::Initiative => return self.initiative_outcome(throws),
+            Move::DeclareInitiative => {
+                return Ok(no_roll(
+                    "initiative declared",
+                    "things get dicey: the GM declares initiative".into(),
+                ));
+            }
+            Move::EndInitiative => {
+                return Ok(no_roll(
+                    "initiative ended",
+                    "things calm down: checks without turn order".into(),
+                ));
+            }
+            _ => {}
+        }
+        let rolls = self.rolls(m)?;
+        let faces: &[u32] = match throws {
+            [] => &[],
+            [one] => one,
+            _ => return Err(format!("{} throws for a roll of one throw", throws.len())),
+        };
+        let mut outcomes = Vec::new();
+        let mut at = 0;
+        for (_, a) in &rolls {
+            let n = a.plan(&self.rules)?.dice.len();
+            let mine = faces.get(at..at + n).ok_or("too few faces for the check")?;
+            at += n;
+            match a.resolve(&self.rules, mine)? {
+                Step::Done(o) => outcomes.push(o),
+                Step::ThrowMore(p) => return Ok(Step::ThrowMore(p)),
+            }
+        }
+        if at != faces.len() {
+            return Err(format!("{} faces for {at} dice", faces.len()));
+        }
+        if let (Move::Group { .. }, GroupRule::HalfSucceed) = (m, self.rules.group) {
+            let succeeded = outcomes.iter().filter(|o| o.success == Some(true)).count();
+            let need = rolls.len().div_ceil(2);
+            let ok = succeeded >= need;
+            let mut lines = Vec::new();
+            for ((who, _), o) in rolls.iter().zip(&outcomes) {
+                lines.push(format!("{}: {} ({})", names[*who], o.class, o.total));
+            }
+            lines.push(format!(
+                "{succeeded} of {} succeed; at least {need} needed",
+                rolls.len()
+            ));
+            return Ok(Step::Done(Outcome {
+                total: succeeded as i64,
+                success: Some(ok),
+                class: if ok {
+                    "the group succeeds"
+                } else {
+                    "the group fails"
+                }
+                .into(),
+                lines,
+                tags: outcomes.iter().flat_map(|o| o.tags.clone()).collect(),
+            }));
+        }
+        outcomes
+            .into_iter()
+            .next()
+            .map(Step::Done)
+            .ok_or_else(|| "nothing to resolve".to_string())
+    }
+
+    fn apply(
+        &mut self,
+        m: &Move,
+        throws: &[Vec<u32>],
+        outcome: &Outcome,
+    ) -> Result<Vec<String>, String> {
+        let names: Vec<String> = Seat::names(self).into_iter().map(String::from).collect();
+        let mut said = Vec::new();
+        match m {
+            Move::DeclareInitiative => {
+                self.initiative = true;
+                self.first = None;
+                said.push("initiative declared: roll it".into());
+            }
+            Move::EndInitiative => {
+                self.initiative = false;
+                self.first = None;
+                self.acted.iter_mut().for_each(|a| *a = false);
+                said.push("initiative ends: no turn order".into());
+            }
+            Move::Initiative => {
+                let faces = throws.last().ok_or("no initiative dice")?;
+                if let Initiative::First(side) = self.resolve_initiative(faces)? {
+                    said.push(format!(
+                        "round {}: the {side:?} side declares first",
+                        self.round
+                    ));
+                }
+            }
+            Move::Resource { actor, name } => {
+                let face = throws
+                    .first()
+                    .and_then(|f| f.first())
+                    .copied()
+                    .ok_or("no resource die thrown")?;
+                let up = self.direction_of(*actor, name) == super::Direction::Up;
+                let state = self.apply_resource(*actor, name, face)?;
+                said.push(format!(
+                    "{}'s {name}: {}",
+                    names[*actor],
+                    match state {
+                        ResourceState::Holds => "the die holds".to_string(),
+                        ResourceState::StepsTo(d) if up => format!("steps up to {d}"),
+                        ResourceState::StepsTo(d) => format!("steps down to {d}"),
+                        ResourceState::Spent => "spent".to_string(),
+                    }
+                ));
+            }
+            Move::Check { actor, kind, .. } => {
+                if let CheckType::Extended { task } = kind {
+                    let i = self.task(task)?;
+                    let t = &mut self.tasks[i];
+                    if outcome.success == Some(true) {
+                        t.successes += 1;
+                    } else {
+                        t.failures += 1;
+                    }
+                    said.push(format!(
+                        "task {}: {}/{} successes, {}/{} failures ({})",
+                        t.task.name,
+                        t.successes,
+                        t.task.successes,
+                        t.failures,
+                        t.task.failures,
+                        t.state()
+                    ));
+                }
+                if !self.initiative {
+                    said.push(format!(
+                        "{} checks (no initiative: no turn used)",
+                        names[*actor]
+                    ));
+                } else if Self::uses_action(m).is_empty() {
+                    said.push(format!(
+                        "{}'s {} check does not use the action",
+                        names[*actor],
+                        if *kind == CheckType::Save {
+                            "Save"
+                        } else {
+                            "Bonus"
+                        }
+                    ));
+                }
+            }
+            Move::Group { .. } => {}
+        }
+        if self.initiative {
+            let users = Self::uses_action(m);
+            for &a in &users {
+                self.apply(a);
+            }
+            if !users.is_empty() {
+                let who: Vec<&str> = users.iter().map(|&a| names[a].as_str()).collect();
+                said.push(format!("{} acted this round", who.join(" and ")));
+                if self.first.is_none() {
+                    said.push("everyone has acted: roll initiative for the next round".into());
+                }
+            }
+        }
+        Ok(said)
+    }
+
+    fn default_move(&self) -> Move {
+        let side = self.side_to_act();
+        if self.initiative && side.is_none() {
+            return Move::Initiative;
+        }
+        let actor = (0..self.characters.len())
+            .find(|&i| side.is_none_or(|s| self.characters[i].side == s && !self.acted[i]))
+            .unwrap_or(0);
+        Move::Check {
+            actor,
+            kind: CheckType::Standard,
+            modifier: self.characters[actor]
+                .modifiers
+                .first()
+                .map(|(n, _)| n.clone()),
+            dc: DcChoice::Named(
+                self.rules
+                    .dc_table
+                    .iter()
+                    .find(|(_, dc)| *dc > self.rules.dc_min)
+                    .map(|(n, _)| n.clone())
+                    .unwrap_or_default(),
+                0,
+            ),
+            edge: Edge::None,
+            play_the_odds: false,
+        }
+    }
+
+    fn describe(&self, m: &Move) -> String {
+        let names = Seat::names(self);
+        let who = |i: usize| name_at(&names, i);
+        match m {
+            Move::DeclareInitiative => "the GM declares initiative".into(),
+            Move::EndInitiative => "the GM ends initiative".into(),
+            Move::Initiative => "initiative".into(),
+            Move::Check {
+                actor,
+                kind,
+                modifier,
+                dc,
+                edge,
+                play_the_odds,
+            } => format!(
+                "{}: {} check{} vs {}{}{}",
+                who(*actor),
+                match kind {
+                    CheckType::Standard => "Standard".to_string(),
+                    CheckType::Bonus => "Bonus".to_string(),
+                    CheckType::Save => "Save".to_string(),
+                    CheckType::Extended { task } => format!("Extended ({task})"),
+                },
+                modifier
+                    .as_ref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default(),
+                dc_words(dc),
+                edge_words(*edge),
+                if *play_the_odds {
+                    ", playing the odds"
+                } else {
+                    ""
+                }
+            ),
+            Move::Group {
+                leader,
+                helpers,
+                modifier,
+                dc,
+                edge,
+            } => format!(
+                "Group check led by {}{}{} vs {}{}",
+                who(*leader),
+                if helpers.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " with {}",
+                        helpers
+                            .iter()
+                            .map(|&h| who(h))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
+                modifier
+                    .as_ref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default(),
+                dc_words(dc),
+                edge_words(*edge)
+            ),
+            Move::Resource { actor, name } => format!("{} uses {name}", who(*actor)),
+        }
+    }
+
+    fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
+        match m {
+            Move::Check { .. } | Move::Group { .. } => Some(outcome.total),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::play::Move as AnyMove;
+    use crate::rules::table::TableState;
+    use crate::rules::testing::{play, table};
+
+    fn mv(m: Move) -> AnyMove {
+        AnyMove::D20Check(m)
+    }
+
+    fn check(actor: usize, kind: CheckType, dc: DcChoice) -> AnyMove {
+        mv(Move::Check {
+            actor,
+            kind,
+            modifier: None,
+            dc,
+            edge: Edge::None,
+            play_the_odds: false,
+        })
+    }
+
+    fn risky(actor: usize) -> AnyMove {
+        check(
+            actor,
+            CheckType::Standard,
+            DcChoice::Named("Risky".into(), 0),
+        )
+    }
+
+    fn d20(t: &mut TableState) -> &mut Table {
+        match t {
+            TableState::D20Check(t) => t,
+            _ => panic!("not d20-check"),
+        }
+    }
+
+    /// Point 1: outside initiative a check is just a check; once declared, sides take turns.
+    #[test]
+    fn checks_need_no_initiative_until_the_gm_declares_it() {
+        let mut t = table("d20-check-crypt.ron");
+        assert_eq!(t.heading(), "No initiative: any character may check");
+        // The guardian and Ash check in any order, as often as the story needs.
+        for actor in [2, 0, 0] {
+            let (_, said) = play(&mut t, &risky(actor), &[&[10]]);
+            assert!(
+                said[0].ends_with("checks (no initiative: no turn used)"),
+                "{said:?}"
+            );
+        }
+        assert!(
+            t.allowed(&mv(Move::Initiative)).is_err(),
+            "declare it first"
+        );
+        play(&mut t, &mv(Move::DeclareInitiative), &[]);
+        assert_eq!(t.heading(), "Initiative declared: roll it");
+        assert!(t.allowed(&risky(0)).is_err(), "roll initiative first");
+        // Players 1d6 + 2 (Bea's proficiency), gamemaster 1d6 + 1: 2+2 = 3+1 is a tie.
+        let (o, said) = play(&mut t, &mv(Move::Initiative), &[&[2, 3], &[5, 1]]);
+        assert_eq!(
+            (o.class.as_str(), o.total),
+            ("the Players side declares first", 5)
+        );
+        assert_eq!(said, vec!["round 1: the Players side declares first"]);
+        assert!(t.allowed(&risky(2)).is_err(), "players first");
+        let (o, said) = play(&mut t, &risky(0), &[&[12]]);
+        assert_eq!((o.total, o.success), (15, Some(true)), "12 + 3 vs 15");
+        assert_eq!(said, vec!["Ash acted this round"]);
+        assert!(t.allowed(&risky(0)).is_err(), "Ash has acted");
+        // Bonus: on one's side's turn, not using the action; Save: on the other side's too.
+        let bonus = check(0, CheckType::Bonus, DcChoice::Number(10));
+        let (_, said) = play(&mut t, &bonus, &[&[3]]);
+        assert_eq!(said, vec!["Ash's Bonus check does not use the action"]);
+        let save = check(2, CheckType::Save, DcChoice::Number(12));
+        assert!(
+            t.allowed(&check(2, CheckType::Bonus, DcChoice::Number(10)))
+                .is_err()
+        );
+        let (_, said) = play(&mut t, &save, &[&[15]]);
+        assert_eq!(
+            said,
+            vec!["Crypt guardian's Save check does not use the action"]
+        );
+        for actor in [1, 2, 3] {
+            play(&mut t, &risky(actor), &[&[20]]);
+        }
+        assert_eq!(t.heading(), "Round 1 is over: roll initiative");
+        assert_eq!(t.default_move(), mv(Move::Initiative));
+        play(&mut t, &mv(Move::EndInitiative), &[]);
+        assert!(t.allowed(&risky(3)).is_ok(), "no turn order again");
+    }
+
+    /// Point 1: Group and Extended checks.
+    #[test]
+    fn group_and_extended_checks() {
+        let mut t = table("d20-check-crypt.ron");
+        // Ash leads, Bea helps: Ash rolls with Advantage (two d20, the higher counts).
+        let group = mv(Move::Group {
+            leader: 0,
+            helpers: vec![1],
+            modifier: Some("STR".into()),
+            dc: DcChoice::Named("Risky".into(), 0),
+            edge: Edge::None,
+        });
+        assert_eq!(t.plan(&group).map(|p| p.dice.len()), Ok(2));
+        // d20 + 5 ≥ 15 with advantage: 1 − (9/20)² = 319/400.
+        let odds = t.odds(&group).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("319/400".into()));
+        let (o, _) = play(&mut t, &group, &[&[4, 11]]);
+        assert_eq!((o.total, o.success), (16, Some(true)));
+        assert!(
+            t.allowed(&mv(Move::Group {
+                leader: 0,
+                helpers: vec![2],
+                modifier: None,
+                dc: DcChoice::Number(10),
+                edge: Edge::None,
+            }))
+            .is_err(),
+            "the guardian is on the other side"
+        );
+        // HalfSucceed: everyone rolls, half must succeed.
+        d20(&mut t).rules.group = super::super::GroupRule::HalfSucceed;
+        assert_eq!(t.plan(&group).map(|p| p.dice.len()), Ok(2));
+        // Ash +5 and Bea +2 (no STR): at least one of two of them ≥ 15:
+        // 1 − (9/20)(12/20) = 1 − 108/400 = 73/100.
+        let odds = t.odds(&group).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("73/100".into()));
+        let (o, _) = play(&mut t, &group, &[&[3, 12]]);
+        assert_eq!(
+            (o.class.as_str(), o.success),
+            ("the group fails", Some(false))
+        );
+        let (o, _) = play(&mut t, &group, &[&[3, 13]]);
+        assert_eq!((o.class.as_str(), o.total), ("the group succeeds", 1));
+        // Extended: three successes before three failures.
+        let seal = |actor| {
+            check(
+                actor,
+                CheckType::Extended {
+                    task: "Break the crypt seal".into(),
+                },
+                DcChoice::Number(14),
+            )
+        };
+        for (face, line) in [
+            (
+                11,
+                "task Break the crypt seal: 1/3 successes, 0/3 failures (under way)",
+            ),
+            (
+                2,
+                "task Break the crypt seal: 1/3 successes, 1/3 failures (under way)",
+            ),
+            (
+                18,
+                "task Break the crypt seal: 2/3 successes, 1/3 failures (under way)",
+            ),
+            (
+                20,
+                "task Break the crypt seal: 3/3 successes, 1/3 failures (accomplished)",
+            ),
+        ] {
+            let (_, said) = play(&mut t, &seal(0), &[&[face]]);
+            assert_eq!(said[0], line);
+        }
+        let err = t.allowed(&seal(1)).expect_err("done");
+        assert!(err.contains("accomplished"), "{err}");
+        assert_eq!(
+            t.notes(),
+            vec!["Task Break the crypt seal: 3/3 successes, 1/3 failures (accomplished)"]
+        );
+    }
+
+    /// Point 2: Play the Odds at DC 0: roll against DC 2, a natural 1 fails critically.
+    #[test]
+    fn play_the_odds_on_a_mundane_action() {
+        let mut t = table("d20-check-crypt.ron");
+        let mundane = check(2, CheckType::Standard, DcChoice::Number(0));
+        assert!(t.plan(&mundane).expect("plan").dice.is_empty());
+        let (o, _) = play(&mut t, &mundane, &[]);
+        assert_eq!((o.class.as_str(), o.total), ("mundane success", 1));
+        let odds_move = mv(Move::Check {
+            actor: 2,
+            kind: CheckType::Standard,
+            modifier: None,
+            dc: DcChoice::Named("Controlled".into(), -5),
+            edge: Edge::None,
+            play_the_odds: true,
+        });
+        assert_eq!(t.plan(&odds_move).map(|p| p.dice.len()), Ok(1));
+        // Only a natural 1 fails: 19/20.
+        let odds = t.odds(&odds_move).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("19/20".into()));
+        let (o, _) = play(&mut t, &odds_move, &[&[9]]);
+        assert_eq!((o.total, o.success), (11, Some(true)), "9 + 2 vs DC 2");
+        let (o, _) = play(&mut t, &odds_move, &[&[1]]);
+        assert_eq!(
+            (o.success, o.class.as_str()),
+            (Some(false), "critical failure")
+        );
+    }
+
+    /// Point 3: a resource may step up its chain (fatigue: d4 up to d20, then spent).
+    #[test]
+    fn resources_step_down_or_up() {
+        let mut t = table("d20-check-crypt.ron");
+        let torch = mv(Move::Resource {
+            actor: 0,
+            name: "torches".into(),
+        });
+        let (_, said) = play(&mut t, &torch, &[&[2]]);
+        assert_eq!(said, vec!["Ash's torches: steps down to d4"]);
+        let fatigue = mv(Move::Resource {
+            actor: 0,
+            name: "fatigue".into(),
+        });
+        let odds = t.odds(&fatigue).expect("odds").expect("some");
+        assert_eq!(
+            odds.class_p("steps up on this use").map(|p| p.exact()),
+            Some("1/2".into())
+        );
+        let (_, said) = play(&mut t, &fatigue, &[&[1]]);
+        assert_eq!(said, vec!["Ash's fatigue: steps up to d6"]);
+        for (face, sides) in [(2, 8), (1, 10), (2, 12), (1, 20)] {
+            let (_, said) = play(&mut t, &fatigue, &[&[face]]);
+            assert_eq!(said, vec![format!("Ash's fatigue: steps up to d{sides}")]);
+        }
+        assert_eq!(t.tracker()[0].status[3], "fatigue d20 (steps up)");
+        let odds = t.odds(&fatigue).expect("odds").expect("some");
+        assert_eq!(
+            odds.class_p("spent on this use").map(|p| p.exact()),
+            Some("1/10".into())
+        );
+        let (_, said) = play(&mut t, &fatigue, &[&[2]]);
+        assert_eq!(said, vec!["Ash's fatigue: spent"]);
+        assert!(t.allowed(&fatigue).is_err());
+    }
+}

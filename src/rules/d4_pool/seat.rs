@@ -1,0 +1,493 @@
+//! `d4-pool` at the table: Aspect rolls on one's own turn, responses on another's (the kinds the
+//! costs table marks `off_turn`), rolls the GM calls for, and ending the turn.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Action, Table, Target};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::{Odds, Outcome, RollPlan, Step};
+
+/// Where a roll's total goes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Aim {
+    /// Just the total.
+    #[default]
+    None,
+    /// Against a DC.
+    Dc(i64),
+    /// An attack on a character: damage = total − its Evasion.
+    Attack(usize),
+}
+
+/// A `d4-pool` move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Move {
+    /// An Aspect roll of a kind from the costs table: on the actor's turn, or on another's when
+    /// the kind is a valid response there.
+    Act {
+        /// Who acts.
+        actor: usize,
+        /// The Aspect.
+        aspect: String,
+        /// A weapon, whose dice join the pool.
+        #[serde(default)]
+        weapon: Option<String>,
+        /// The action's kind, a key of the costs table ("attack", "reaction"...).
+        kind: String,
+        /// DC, an attack, or nothing.
+        #[serde(default)]
+        target: Aim,
+        /// Sources of Advantage.
+        #[serde(default)]
+        advantages: Vec<String>,
+        /// Sources of Disadvantage.
+        #[serde(default)]
+        disadvantages: Vec<String>,
+    },
+    /// A roll the GM calls for: at least 1d4, allowed whatever the load; it uses and raises the
+    /// load only when the rules say GM rolls use it.
+    GmCall {
+        /// Who rolls.
+        actor: usize,
+        /// The Aspect.
+        aspect: String,
+        /// DC or nothing.
+        #[serde(default)]
+        target: Aim,
+        /// Sources of Advantage.
+        #[serde(default)]
+        advantages: Vec<String>,
+        /// Sources of Disadvantage.
+        #[serde(default)]
+        disadvantages: Vec<String>,
+    },
+    /// Ends the active creature's turn (at any time, even with actions left).
+    EndTurn,
+}
+
+impl Table {
+    /// The rules action a roll makes at the table as it is.
+    fn rules_action(&self, m: &Move) -> Result<Option<(usize, String, Action)>, String> {
+        let names = self.names();
+        let (actor, aspect, weapon, kind, target, adv, dis, gm) = match m {
+            Move::EndTurn => return Ok(None),
+            Move::Act {
+                actor,
+                aspect,
+                weapon,
+                kind,
+                target,
+                advantages,
+                disadvantages,
+            } => (
+                *actor,
+                aspect,
+                weapon.as_deref(),
+                kind.clone(),
+                target,
+                advantages,
+                disadvantages,
+                false,
+            ),
+            Move::GmCall {
+                actor,
+                aspect,
+                target,
+                advantages,
+                disadvantages,
+            } => (
+                *actor,
+                aspect,
+                None,
+                "GM-called roll".to_string(),
+                target,
+                advantages,
+                disadvantages,
+                true,
+            ),
+        };
+        seat_of(&names, actor)?;
+        let mut a = self.action(actor, aspect, weapon)?;
+        if !gm && !self.rules.costs.contains_key(&kind) {
+            let kinds: Vec<&str> = self.rules.costs.keys().map(String::as_str).collect();
+            return Err(format!(
+                "'{kind}' is not a kind of action; the costs table has {}",
+                kinds.join(", ")
+            ));
+        }
+        a.cost = if gm { 0 } else { self.rules.cost_of(&kind) };
+        if gm && self.rules.gm_rolls_use_load {
+            a.cost = 1;
+        }
+        a.gm_call = gm;
+        a.advantages = adv.clone();
+        a.disadvantages = dis.clone();
+        a.target = match target {
+            Aim::None => Target::None,
+            Aim::Dc(dc) => Target::Dc(*dc),
+            Aim::Attack(i) => Target::Evasion(
+                self.characters
+                    .get(*i)
+                    .ok_or("the target is not at the table")?
+                    .evasion,
+            ),
+        };
+        Ok(Some((actor, kind, a)))
+    }
+}
+
+impl Seat for Table {
+    type Move = Move;
+
+    fn names(&self) -> Vec<&str> {
+        self.characters.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn heading(&self) -> String {
+        format!(
+            "Round {}: {}'s turn",
+            self.round, self.characters[self.active].name
+        )
+    }
+
+    fn tracker(&self) -> Vec<TrackerRow> {
+        self.characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| TrackerRow {
+                name: c.name.clone(),
+                acting: i == self.active,
+                status: vec![
+                    format!("Action Load {}", self.loads[i]),
+                    format!("Evasion {}", c.evasion),
+                ],
+            })
+            .collect()
+    }
+
+    fn actor(&self, m: &Move) -> Option<usize> {
+        match m {
+            Move::Act { actor, .. } | Move::GmCall { actor, .. } => Some(*actor),
+            Move::EndTurn => None,
+        }
+    }
+
+    fn allowed(&self, m: &Move) -> Result<(), String> {
+        match self.rules_action(m)? {
+            None => Ok(()),
+            Some((actor, kind, a)) => self.check(actor, &a, &kind),
+        }
+    }
+
+    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+        Ok(match self.rules_action(m)? {
+            None => RollPlan::new("no roll"),
+            Some((_, _, a)) => a.plan(&self.rules),
+        })
+    }
+
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+        Ok(self.rules_action(m)?.map(|(_, _, a)| a.odds(&self.rules)))
+    }
+
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+        match self.rules_action(m)? {
+            None => Ok(no_roll("turn ended", "the turn ends".into())),
+            Some((_, _, a)) => match throws {
+                [faces] => a.resolve(&self.rules, faces),
+                _ => Err(format!("{} throws for a roll of one throw", throws.len())),
+            },
+        }
+    }
+
+    fn apply(&mut self, m: &Move, _: &[Vec<u32>], _: &Outcome) -> Result<Vec<String>, String> {
+        let Some((actor, kind, a)) = self.rules_action(m)? else {
+            self.end_turn();
+            return Ok(vec![format!(
+                "round {}: {}'s turn, Action Load {}",
+                self.round, self.characters[self.active].name, self.loads[self.active]
+            )]);
+        };
+        let before = self.loads[actor];
+        self.apply(actor, &a);
+        let name = &self.characters[actor].name;
+        Ok(vec![if before == self.loads[actor] {
+            format!("{name}'s Action Load stays {before} ({kind}: the GM's roll ignores it)")
+        } else {
+            format!(
+                "{name}'s Action Load {before} -> {} ({kind}, cost {})",
+                self.loads[actor], a.cost
+            )
+        }])
+    }
+
+    fn default_move(&self) -> Move {
+        let c = &self.characters[self.active];
+        let aspect = c
+            .aspects
+            .iter()
+            .max_by_key(|(_, v)| **v)
+            .map(|(n, _)| n.clone())
+            .unwrap_or_default();
+        let weapon = c.weapons.keys().next().cloned();
+        // The last seat is the opposition in the shipped scenes (the goblin).
+        let target = (0..self.characters.len())
+            .rev()
+            .find(|&i| i != self.active)
+            .map(Aim::Attack)
+            .unwrap_or(Aim::None);
+        Move::Act {
+            actor: self.active,
+            aspect,
+            kind: if weapon.is_some() {
+                "attack"
+            } else {
+                "aspect check"
+            }
+            .into(),
+            weapon,
+            target,
+            advantages: vec![],
+            disadvantages: vec![],
+        }
+    }
+
+    fn end_turn_move(&self) -> Option<Move> {
+        Some(Move::EndTurn)
+    }
+
+    fn describe(&self, m: &Move) -> String {
+        let names = self.names();
+        let who = |i: usize| name_at(&names, i);
+        let aim = |target: &Aim| match target {
+            Aim::None => String::new(),
+            Aim::Dc(dc) => format!(" vs DC {dc}"),
+            Aim::Attack(i) => format!(" at {}", who(*i)),
+        };
+        match m {
+            Move::Act {
+                actor,
+                aspect,
+                weapon,
+                kind,
+                target,
+                ..
+            } => format!(
+                "{}: {kind}, {aspect}{}{}",
+                who(*actor),
+                weapon
+                    .as_ref()
+                    .map(|w| format!(" with {w}"))
+                    .unwrap_or_default(),
+                aim(target)
+            ),
+            Move::GmCall {
+                actor,
+                aspect,
+                target,
+                ..
+            } => format!(
+                "{}: the GM calls for a {aspect} roll{}",
+                who(*actor),
+                aim(target)
+            ),
+            Move::EndTurn => format!("{} ends the turn", who(self.active)),
+        }
+    }
+
+    fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
+        (*m != Move::EndTurn).then_some(outcome.total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::play::Move as AnyMove;
+    use crate::rules::table::TableState;
+    use crate::rules::testing::{play, table};
+
+    fn act(actor: usize, aspect: &str, kind: &str, target: Aim) -> AnyMove {
+        AnyMove::D4Pool(Move::Act {
+            actor,
+            aspect: aspect.into(),
+            weapon: None,
+            kind: kind.into(),
+            target,
+            advantages: vec![],
+            disadvantages: vec![],
+        })
+    }
+
+    fn loads(t: &TableState) -> Vec<i32> {
+        match t {
+            TableState::D4Pool(d4) => d4.loads.clone(),
+            _ => panic!("not a d4-pool table"),
+        }
+    }
+
+    #[test]
+    fn vex_stabs_the_goblin_and_loads_rise() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        // Vex's turn: load reset to −1 (Action Point Bonus 1). Finesse 6 with the dagger at
+        // the goblin (Evasion 11): 6d4 + d4.
+        let stab = t.default_move();
+        assert_eq!(
+            t.describe(&stab),
+            "Vex the Rogue: attack, Finesse with dagger at Goblin"
+        );
+        assert_eq!(t.plan(&stab).map(|p| p.dice.len()), Ok(7));
+        let (o, said) = play(&mut t, &stab, &[&[4, 4, 4, 1, 1, 1, 3]]);
+        assert_eq!((o.total, o.class.as_str()), (18, "hit"));
+        assert!(o.tags.contains(&"damage 7".to_string()), "{o:?}");
+        assert_eq!(
+            said,
+            vec!["Vex the Rogue's Action Load -1 -> 0 (attack, cost 1)"]
+        );
+        // Pim may not take an Aspect check on Vex's turn.
+        let mut pim = act(1, "Finesse", "aspect check", Aim::Dc(12));
+        let err = t.allowed(&pim).expect_err("not Pim's turn");
+        assert!(
+            err.contains("can only respond (assist, counter, reaction, team action)"),
+            "{err}"
+        );
+        // As a reaction it may: Finesse 4 + 2 advantages − 1 disadvantage = 5d4 (the trap).
+        if let AnyMove::D4Pool(Move::Act {
+            kind,
+            advantages,
+            disadvantages,
+            ..
+        }) = &mut pim
+        {
+            *kind = "reaction".into();
+            *advantages = vec!["torch".into(), "advice".into(), "Torch ".into()];
+            *disadvantages = vec!["dark".into()];
+        }
+        assert_eq!(t.plan(&pim).map(|p| p.dice.len()), Ok(5), "a source once");
+        let (o, _) = play(&mut t, &pim, &[&[1, 2, 3, 4, 1]]);
+        assert_eq!((o.total, o.success), (11, Some(false)));
+        t.end_turn().expect("d4-pool turns end");
+        assert_eq!(loads(&t)[1], 0, "Pim's own turn resets its load to −0");
+        for _ in 0..3 {
+            t.end_turn().expect("turn");
+        }
+        assert_eq!(t.heading(), "Round 2: Vex the Rogue's turn");
+    }
+
+    /// Point 7: any valid response may be taken on another's turn: the text's goblin attacks an
+    /// ally and a character at load 1 uses a Team Action (cost 1) to impose Disadvantage.
+    #[test]
+    fn a_team_action_on_another_turn_raises_the_load() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        for _ in 0..3 {
+            t.end_turn().expect("turn");
+        }
+        assert_eq!(t.heading(), "Round 1: Goblin's turn");
+        // Bram has acted before (load 1).
+        if let TableState::D4Pool(d4) = &mut t {
+            d4.loads[2] = 1;
+        }
+        for kind in ["team action", "assist", "counter", "reaction"] {
+            assert!(
+                t.allowed(&act(2, "Presence", kind, Aim::None)).is_ok(),
+                "{kind} is a valid response"
+            );
+        }
+        assert!(
+            t.allowed(&act(2, "Presence", "attack", Aim::Attack(3)))
+                .is_err()
+        );
+        let (_, said) = play(
+            &mut t,
+            &act(2, "Presence", "team action", Aim::None),
+            &[&[2, 2, 1]],
+        );
+        assert_eq!(
+            said,
+            vec!["Bram's Action Load 1 -> 2 (team action, cost 1)"]
+        );
+        // Presence 4 at load 2 rolls 2d4 now: reacting leaves fewer dice for later.
+        assert_eq!(
+            t.plan(&act(2, "Presence", "reaction", Aim::None))
+                .map(|p| p.dice.len()),
+            Ok(2)
+        );
+    }
+
+    /// Point 8: a roll the GM calls for is at least 1d4, allowed whatever the load, and (by
+    /// default) neither shrinks with the load nor raises it.
+    #[test]
+    fn gm_called_rolls_ignore_the_load_by_default() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        t.end_turn().expect("turn"); // Pim's turn, load 0
+        if let TableState::D4Pool(d4) = &mut t {
+            d4.loads[1] = 5;
+        }
+        let might = act(1, "Might", "aspect check", Aim::None);
+        assert!(t.allowed(&might).is_err(), "Might 2 at load 5 cannot act");
+        let gm = AnyMove::D4Pool(Move::GmCall {
+            actor: 1,
+            aspect: "Might".into(),
+            target: Aim::Dc(4),
+            advantages: vec![],
+            disadvantages: vec!["slippery".into(), "heavy".into(), "dark".into()],
+        });
+        assert!(t.allowed(&gm).is_ok(), "the GM calls, whatever the load");
+        // Might 2 − 3 disadvantages would be −1: at least 1d4.
+        assert_eq!(t.plan(&gm).map(|p| p.dice.len()), Ok(1));
+        let (o, said) = play(&mut t, &gm, &[&[4]]);
+        assert_eq!((o.total, o.success), (4, Some(true)));
+        assert_eq!(
+            said,
+            vec!["Pim's Action Load stays 5 (GM-called roll: the GM's roll ignores it)"]
+        );
+        // With the setting on, the load shrinks the pool and rises by one.
+        if let TableState::D4Pool(d4) = &mut t {
+            d4.rules.gm_rolls_use_load = true;
+            d4.loads[1] = 1;
+        }
+        let wits = AnyMove::D4Pool(Move::GmCall {
+            actor: 1,
+            aspect: "Wits".into(),
+            target: Aim::None,
+            advantages: vec![],
+            disadvantages: vec![],
+        });
+        assert_eq!(t.plan(&wits).map(|p| p.dice.len()), Ok(4), "Wits 5 − 1");
+        let (_, said) = play(&mut t, &wits, &[&[1, 1, 1, 1]]);
+        assert_eq!(
+            said,
+            vec!["Pim's Action Load 1 -> 2 (GM-called roll, cost 1)"]
+        );
+    }
+
+    #[test]
+    fn load_can_stop_an_aspect() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        t.end_turn().expect("turn"); // Pim, load 0
+        // Might 2: after two actions the load is 2 and Might − 2 = 0 cannot act.
+        play(
+            &mut t,
+            &act(1, "Might", "aspect check", Aim::None),
+            &[&[1, 1]],
+        );
+        play(&mut t, &act(1, "Might", "aspect check", Aim::None), &[&[1]]);
+        let err = t
+            .allowed(&act(1, "Might", "aspect check", Aim::None))
+            .expect_err("load 2");
+        assert!(err.contains("cannot act until the load drops"), "{err}");
+        assert!(
+            t.allowed(&act(1, "Wits", "aspect check", Aim::None))
+                .is_ok(),
+            "Wits 5 − 2 still acts"
+        );
+        let err = t
+            .allowed(&act(1, "Wits", "juggling", Aim::None))
+            .expect_err("no such kind");
+        assert!(err.contains("not a kind of action"), "{err}");
+    }
+}

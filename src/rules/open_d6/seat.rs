@@ -1,0 +1,1739 @@
+//! `open-d6` at the table: initiative (Closed rolls, special results reported, a Fortune
+//! re-roll), surprise rounds, simplified initiative, actions on the shot counter with checks
+//! against a number or another character (Active Defense raising it), focus and Limit Breaks
+//! (Combination Action, Action Advantage), Assist and Push Luck on the last check, Stunt
+//! Modifiers, team actions, Fortune, Setbacks, and new sessions.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Action, ActionType, Character, Cost, LastCheck, RollKind, Table};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of};
+use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};
+
+/// The difficulty of a check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Difficulty {
+    /// A number the GM sets.
+    Number(i64),
+    /// Against a character: the higher of its same skill and its Dodge, Active Defense added.
+    Against(usize),
+}
+
+/// A check of a character's skill.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Check {
+    /// The actor's skill, by name.
+    pub skill: String,
+    /// How the dice are read.
+    #[serde(default)]
+    pub roll: RollKind,
+    /// Against what.
+    pub difficulty: Difficulty,
+    /// Assists given before, team penalties, GM modifiers.
+    #[serde(default)]
+    pub modifier: i64,
+    /// Advantages spent from the character's Stunt Modifier pool (+1 each).
+    #[serde(default)]
+    pub advantages: u32,
+    /// Spend a Fortune point: the roll is Confident.
+    #[serde(default)]
+    pub fortune: bool,
+    /// A second or later roll of a multi-roll action: no snake eyes or double deuces.
+    #[serde(default)]
+    pub later_roll: bool,
+    /// A stunt for Advantage: success adds one to the character's pool.
+    #[serde(default)]
+    pub stunt: bool,
+}
+
+/// An `open-d6` move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Move {
+    /// The round's initiative: a Closed Reflexes roll per named creature.
+    Initiative,
+    /// A surprise round before initiative: the ambushers get 3 shots, the surprised none.
+    SurpriseRound {
+        /// Who has the drop on the others.
+        ambushers: Vec<usize>,
+    },
+    /// An action on the shot counter, with a check or without one.
+    Act {
+        /// Who acts.
+        actor: usize,
+        /// What it costs on the counter.
+        kind: ActionType,
+        /// The check, if the action rolls.
+        #[serde(default)]
+        check: Option<Check>,
+        /// The action is a focus (a Limit Break may follow).
+        #[serde(default)]
+        focuses: bool,
+    },
+    /// Limit Break: two Basic Actions in quick succession (two rolls; only the first can
+    /// show snake eyes).
+    CombinationAction {
+        /// Who acts.
+        actor: usize,
+        /// The first action's check.
+        first: Check,
+        /// The second action's check.
+        second: Check,
+    },
+    /// Limit Break: a Basic Action with an Advantage spent on it at once.
+    ActionAdvantage {
+        /// Who acts.
+        actor: usize,
+        /// The check.
+        check: Check,
+    },
+    /// Trigger Action (Defense): +3 to one skill used as a difficulty, for this shot.
+    ActiveDefense {
+        /// Who defends.
+        actor: usize,
+        /// The skill (Dodge, Maneuver...).
+        skill: String,
+    },
+    /// Trigger Action (Combo) after a friend's check: a Confident roll of a skill against the
+    /// friend's skill; success gives the friend's check +1 (at most +3).
+    Assist {
+        /// Who assists.
+        helper: usize,
+        /// The helper's skill.
+        skill: String,
+    },
+    /// Trigger Action (Combo) after one's own failed check: re-roll it; success counts as the
+    /// first roll's, failure adds a Setback.
+    PushLuck {
+        /// Who pushes.
+        actor: usize,
+    },
+    /// Outside detailed time: every participant rolls at −n; the best result counts.
+    TeamAction {
+        /// The participants.
+        actors: Vec<usize>,
+        /// The skill each rolls.
+        skill: String,
+        /// The difficulty.
+        difficulty: i64,
+    },
+    /// A Fortune point for a Closed, Confident initiative re-roll (before acting this round).
+    FortuneInitiative {
+        /// Whose initiative.
+        actor: usize,
+    },
+    /// A plain d6 on a random table.
+    TableD6 {
+        /// Who throws.
+        actor: usize,
+    },
+    /// A Fortune point to re-roll one's last plain d6, keeping either result.
+    FortuneReroll {
+        /// Who.
+        actor: usize,
+    },
+    /// A new session: Fortune points come back.
+    NewSession,
+}
+
+/// A check made into the engine's action, and what it spends.
+struct Rolled {
+    action: Action,
+    skill: String,
+    stunt: bool,
+    advantages: u32,
+    fortune: bool,
+}
+
+fn confident(roll: RollKind) -> RollKind {
+    match roll {
+        RollKind::Standard | RollKind::Confident => RollKind::Confident,
+        RollKind::Closed | RollKind::ClosedConfident => RollKind::ClosedConfident,
+    }
+}
+
+fn pair_plan(who: &str, purpose: &str) -> RollPlan {
+    RollPlan::new(purpose.to_string())
+        .with(1, 6, DieRole::Positive, &format!("{who} positive"))
+        .with(1, 6, DieRole::Negative, &format!("{who} negative"))
+}
+
+fn single(throws: &[Vec<u32>]) -> Result<&[u32], String> {
+    match throws {
+        [one] => Ok(one),
+        _ => Err(format!("{} throws for a roll of one throw", throws.len())),
+    }
+}
+
+impl Table {
+    /// The difficulty of acting against `target` with `skill`: the higher of its same skill
+    /// and its Dodge, each raised by Active Defense when it defends with it on this shot.
+    pub fn difficulty_against(&self, target: usize, skill: &str) -> Result<i64, String> {
+        let c = self
+            .characters
+            .get(target)
+            .ok_or("the target is not in the scene")?;
+        let bonus = |name: &str| match &self.defending[target] {
+            Some((s, shot))
+                if s.eq_ignore_ascii_case(name)
+                    && (self.simplified || Some(*shot) == self.current_shot()) =>
+            {
+                self.rules.active_defense_bonus
+            }
+            _ => 0,
+        };
+        [skill, "Dodge"]
+            .into_iter()
+            .filter_map(|n| c.skill(n).map(|v| v + bonus(n)))
+            .max()
+            .ok_or_else(|| format!("{} has neither {skill} nor Dodge", c.name))
+    }
+
+    fn rolled(&self, actor: usize, check: &Check, extra_advantage: bool) -> Result<Rolled, String> {
+        let c: &Character = &self.characters[seat_of(&Seat::names(self), actor)?];
+        let skill = c
+            .skill(&check.skill)
+            .ok_or_else(|| format!("{} has no skill '{}'", c.name, check.skill))?;
+        let difficulty = match &check.difficulty {
+            Difficulty::Number(n) => *n,
+            Difficulty::Against(t) => self.difficulty_against(*t, &check.skill)?,
+        };
+        if check.advantages > self.advantages[actor] {
+            return Err(format!(
+                "{} has {} Advantage in the pool, not {}",
+                c.name, self.advantages[actor], check.advantages
+            ));
+        }
+        if check.fortune && self.fortune[actor] == 0 {
+            return Err(format!("{} has no Fortune left this session", c.name));
+        }
+        let advantage = i64::from(check.advantages) + i64::from(extra_advantage);
+        Ok(Rolled {
+            action: Action {
+                roll: if check.fortune {
+                    confident(check.roll)
+                } else {
+                    check.roll
+                },
+                skill,
+                difficulty,
+                modifier: check.modifier + advantage * self.rules.advantage_bonus,
+                first_roll: !check.later_roll,
+            },
+            skill: check.skill.clone(),
+            stunt: check.stunt,
+            advantages: check.advantages,
+            fortune: check.fortune,
+        })
+    }
+
+    /// The checks a move rolls, in throw order.
+    fn checks(&self, m: &Move) -> Result<Vec<Rolled>, String> {
+        Ok(match m {
+            Move::Act {
+                actor,
+                check: Some(check),
+                ..
+            } => vec![self.rolled(*actor, check, false)?],
+            Move::CombinationAction {
+                actor,
+                first,
+                second,
+            } => {
+                let mut second = second.clone();
+                second.later_roll = true;
+                let spent = first.advantages + second.advantages;
+                if spent > self.advantages[*actor] {
+                    return Err(format!(
+                        "the two actions spend {spent} Advantage; the pool has {}",
+                        self.advantages[*actor]
+                    ));
+                }
+                if first.fortune && second.fortune && self.fortune[*actor] < 2 {
+                    return Err("two Fortune points are needed for two Confident rolls".into());
+                }
+                vec![
+                    self.rolled(*actor, first, false)?,
+                    self.rolled(*actor, &second, false)?,
+                ]
+            }
+            Move::ActionAdvantage { actor, check } => vec![self.rolled(*actor, check, true)?],
+            Move::Assist { helper, skill } => {
+                let last = self
+                    .last_check
+                    .as_ref()
+                    .ok_or("there is no check to assist")?;
+                let friend = self.characters[last.actor]
+                    .skill(&last.skill)
+                    .unwrap_or(last.action.skill);
+                let check = Check {
+                    skill: skill.clone(),
+                    roll: RollKind::Confident,
+                    difficulty: Difficulty::Number(friend),
+                    modifier: 0,
+                    advantages: 0,
+                    fortune: false,
+                    later_roll: false,
+                    stunt: false,
+                };
+                vec![self.rolled(*helper, &check, false)?]
+            }
+            Move::PushLuck { actor } => {
+                let last = self
+                    .last_check
+                    .as_ref()
+                    .ok_or("there is no check to push")?;
+                seat_of(&Seat::names(self), *actor)?;
+                let mut action = last.action.clone();
+                action.first_roll = false;
+                vec![Rolled {
+                    action,
+                    skill: last.skill.clone(),
+                    stunt: false,
+                    advantages: 0,
+                    fortune: false,
+                }]
+            }
+            Move::TeamAction {
+                actors,
+                skill,
+                difficulty,
+            } => {
+                let n = actors.len() as u32;
+                let mut out = Vec::new();
+                for &a in actors {
+                    let check = Check {
+                        skill: skill.clone(),
+                        roll: RollKind::Standard,
+                        difficulty: Difficulty::Number(*difficulty),
+                        modifier: super::team_penalty(n),
+                        advantages: 0,
+                        fortune: false,
+                        later_roll: false,
+                        stunt: false,
+                    };
+                    out.push(self.rolled(a, &check, false)?);
+                }
+                out
+            }
+            _ => vec![],
+        })
+    }
+
+    /// The shot cost a move pays and the kind it counts as.
+    fn kind_of(m: &Move) -> Option<ActionType> {
+        match m {
+            Move::Act { kind, .. } => Some(*kind),
+            Move::CombinationAction { .. } | Move::ActionAdvantage { .. } => {
+                Some(ActionType::LimitBreak)
+            }
+            Move::ActiveDefense { .. } | Move::Assist { .. } | Move::PushLuck { .. } => {
+                Some(ActionType::Trigger)
+            }
+            _ => None,
+        }
+    }
+
+    fn first_shot_line(&self, i: usize, faces: Option<(u32, u32)>) -> String {
+        let c = &self.characters[i];
+        let how = match faces {
+            Some((p, n)) => format!(
+                "Reflexes {} + ({p} − {n}){}",
+                c.reflexes,
+                if self.paid_stances[i] > 0 {
+                    format!(" − {} stance", self.paid_stances[i])
+                } else {
+                    String::new()
+                }
+            ),
+            None => format!("Reflexes {} (unnamed: no roll)", c.reflexes),
+        };
+        format!("{}: {how} -> shot {}", c.name, self.shots[i])
+    }
+
+    fn initiative_outcome(&self, throws: &[Vec<u32>]) -> Result<Step, String> {
+        let faces = throws.first().ok_or("no dice have been thrown yet")?;
+        let mut after = self.clone();
+        after.start_round(faces)?;
+        let named: Vec<usize> = (0..self.characters.len())
+            .filter(|&i| self.characters[i].named)
+            .collect();
+        let pairs: Vec<(u32, u32)> = faces.chunks(2).map(|p| (p[0], p[1])).collect();
+        let snake: Vec<usize> = named
+            .iter()
+            .zip(&pairs)
+            .filter(|(_, p)| **p == (1, 1))
+            .map(|(i, _)| *i)
+            .collect();
+        if !snake.is_empty() && throws.len() == 1 {
+            let mut plan = RollPlan::new("snake eyes on initiative: friction checks");
+            for &i in &snake {
+                plan = plan.with(
+                    1,
+                    6,
+                    DieRole::Friction,
+                    &format!("{} friction d6", self.characters[i].name),
+                );
+            }
+            return Ok(Step::ThrowMore(plan));
+        }
+        let mut pair = named.iter().zip(&pairs);
+        let mut lines = Vec::new();
+        let mut tags = Vec::new();
+        let mut friction = throws.get(1).into_iter().flatten();
+        for i in 0..self.characters.len() {
+            let faces = if self.characters[i].named {
+                pair.next().map(|(_, p)| *p)
+            } else {
+                None
+            };
+            lines.push(after.first_shot_line(i, faces));
+            let name = &self.characters[i].name;
+            match faces {
+                Some((6, 6)) => tags.push(format!(
+                    "{name}: boxcars (a closed roll: no re-throw; it does not change shots)"
+                )),
+                Some((1, 1)) => {
+                    let f = friction.next().copied().unwrap_or(0);
+                    tags.push(format!(
+                        "{name}: snake eyes, friction {f}: {}",
+                        self.rules
+                            .friction(f)
+                            .map(|r| format!("{} — {}", r.condition, r.result))
+                            .unwrap_or_default()
+                    ));
+                }
+                Some((2, 2)) => tags.push(format!("{name}: double deuces")),
+                _ => {}
+            }
+        }
+        Ok(Step::Done(Outcome {
+            total: after.current_shot().unwrap_or(0),
+            success: None,
+            class: format!(
+                "round {} starts at shot {}",
+                after.round,
+                after.current_shot().unwrap_or(0)
+            ),
+            lines,
+            tags,
+        }))
+    }
+
+    fn pay(&mut self, actor: usize, kind: ActionType) -> Result<String, String> {
+        let name = self.characters[actor].name.clone();
+        if self.simplified {
+            let lost = kind == ActionType::Trigger && !self.acted[actor];
+            let round = self.round;
+            self.act(actor, kind)?;
+            return Ok(if lost {
+                format!("{name} took a trigger action before acting: no action this round")
+            } else if self.round != round {
+                format!(
+                    "{name}: {kind:?} action; everyone has acted: round {}",
+                    self.round
+                )
+            } else {
+                format!("{name}: {kind:?} action")
+            });
+        }
+        let before = self.shots[actor];
+        self.act(actor, kind)?;
+        Ok(format!(
+            "{name}: {kind:?} action, shots {before} -> {}",
+            self.shots[actor]
+        ))
+    }
+
+    fn spend(&mut self, actor: usize, r: &Rolled, success: bool) -> Vec<String> {
+        let name = self.characters[actor].name.clone();
+        let mut said = Vec::new();
+        if r.advantages > 0 {
+            self.advantages[actor] -= r.advantages;
+            said.push(format!(
+                "{name} spends {} Advantage ({} left in the pool)",
+                r.advantages, self.advantages[actor]
+            ));
+        }
+        if r.fortune {
+            self.fortune[actor] = self.fortune[actor].saturating_sub(1);
+            said.push(format!(
+                "{name} spends Fortune for a Confident roll ({} left)",
+                self.fortune[actor]
+            ));
+        }
+        if r.stunt && success {
+            self.advantages[actor] += 1;
+            said.push(format!(
+                "{name}'s stunt adds an Advantage to the pool ({} now)",
+                self.advantages[actor]
+            ));
+        }
+        said
+    }
+
+    fn setback(&mut self, actor: usize, why: &str) -> String {
+        self.setbacks[actor] += 1;
+        format!(
+            "{} suffers a Setback ({why}; {} now)",
+            self.characters[actor].name, self.setbacks[actor]
+        )
+    }
+
+    fn remember(&mut self, actor: usize, r: &Rolled, o: &Outcome) {
+        self.last_check = Some(LastCheck {
+            actor,
+            skill: r.skill.clone(),
+            action: r.action.clone(),
+            check: o.total + r.action.difficulty,
+            assists: 0,
+            success: o.success == Some(true),
+            pushed: false,
+        });
+    }
+}
+
+fn fumbled(o: &Outcome) -> bool {
+    o.tags.iter().any(|t| t.starts_with("boxcars: fumble"))
+}
+
+/// Joins the outcomes of several rolls into one: the first's class and total unless `best`.
+fn joined(outcomes: &[Outcome], titles: &[String], best: bool) -> Outcome {
+    let pick = if best {
+        outcomes
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, o)| o.total)
+            .map(|(k, _)| k)
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    let mut lines = Vec::new();
+    let mut tags = Vec::new();
+    for (o, title) in outcomes.iter().zip(titles) {
+        lines.push(format!("{title}: {}", o.class));
+        lines.extend(o.lines.iter().map(|l| format!("  {l}")));
+        tags.extend(o.tags.iter().map(|t| format!("{title}: {t}")));
+    }
+    let chosen = outcomes.get(pick).cloned().unwrap_or_default();
+    Outcome {
+        total: chosen.total,
+        success: if best {
+            chosen.success
+        } else {
+            Some(outcomes.iter().all(|o| o.success == Some(true)))
+        },
+        class: if best {
+            format!(
+                "{} counts: {}",
+                titles.get(pick).cloned().unwrap_or_default(),
+                chosen.class
+            )
+        } else {
+            outcomes
+                .iter()
+                .map(|o| o.class.clone())
+                .collect::<Vec<_>>()
+                .join(" / ")
+        },
+        lines,
+        tags,
+    }
+}
+
+impl Seat for Table {
+    type Move = Move;
+
+    fn names(&self) -> Vec<&str> {
+        self.characters.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn heading(&self) -> String {
+        if self.simplified {
+            return match self.acting_now().first() {
+                Some(&i) => format!(
+                    "Round {} (simplified): {}'s action",
+                    self.round, self.characters[i].name
+                ),
+                None => format!("Round {} (simplified)", self.round),
+            };
+        }
+        match self.current_shot() {
+            None if self.round == 0 => "Roll initiative (or a surprise round)".to_string(),
+            None => format!("Round {} is over: roll initiative", self.round),
+            Some(shot) => {
+                let who: Vec<&str> = self
+                    .acting_now()
+                    .iter()
+                    .map(|&i| self.characters[i].name.as_str())
+                    .collect();
+                format!(
+                    "{} {}, shot {shot}: {}",
+                    if self.surprise {
+                        "Surprise round"
+                    } else {
+                        "Round"
+                    },
+                    self.round,
+                    who.join(", then ")
+                )
+            }
+        }
+    }
+
+    fn tracker(&self) -> Vec<TrackerRow> {
+        let now = self.acting_now();
+        self.characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut status = vec![if self.simplified {
+                    if self.acted[i] { "acted" } else { "ready" }.to_string()
+                } else {
+                    format!("shots {}", self.shots[i])
+                }];
+                status.push(if c.villain { "villain" } else { "hero" }.into());
+                if !c.named {
+                    status.push("unnamed group".into());
+                }
+                if self.stances[i] > 0 {
+                    status.push(format!(
+                        "stances {}{}",
+                        self.stances[i],
+                        if self.unpaid_stances[i] > 0 {
+                            format!(" ({} unpaid)", self.unpaid_stances[i])
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
+                if self.focused[i] {
+                    status.push("focused".into());
+                }
+                if let Some((skill, shot)) = &self.defending[i]
+                    && (self.simplified || Some(*shot) == self.current_shot())
+                {
+                    status.push(format!("defending {skill}"));
+                }
+                if self.advantages[i] > 0 {
+                    status.push(format!("Advantage pool {}", self.advantages[i]));
+                }
+                if c.fortune > 0 || self.fortune[i] > 0 {
+                    status.push(format!("Fortune {}/{}", self.fortune[i], c.fortune));
+                }
+                if self.setbacks[i] > 0 {
+                    status.push(format!("Setbacks {}", self.setbacks[i]));
+                }
+                TrackerRow {
+                    name: c.name.clone(),
+                    acting: now.first() == Some(&i),
+                    status,
+                }
+            })
+            .collect()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let mut notes = vec![format!("Session {}", self.session)];
+        if let Some(last) = &self.last_check {
+            notes.push(format!(
+                "Last check: {} {} {} against {}{} ({})",
+                self.characters[last.actor].name,
+                last.skill,
+                last.check + last.assists,
+                last.action.difficulty,
+                if last.assists > 0 {
+                    format!(", assisted +{}", last.assists)
+                } else {
+                    String::new()
+                },
+                if last.success { "success" } else { "failure" }
+            ));
+        }
+        notes
+    }
+
+    fn actor(&self, m: &Move) -> Option<usize> {
+        match m {
+            Move::Act { actor, .. }
+            | Move::CombinationAction { actor, .. }
+            | Move::ActionAdvantage { actor, .. }
+            | Move::ActiveDefense { actor, .. }
+            | Move::PushLuck { actor }
+            | Move::FortuneInitiative { actor }
+            | Move::TableD6 { actor }
+            | Move::FortuneReroll { actor } => Some(*actor),
+            Move::Assist { helper, .. } => Some(*helper),
+            Move::TeamAction { actors, .. } => actors.first().copied(),
+            Move::Initiative | Move::SurpriseRound { .. } | Move::NewSession => None,
+        }
+    }
+
+    fn allowed(&self, m: &Move) -> Result<(), String> {
+        let names = Seat::names(self);
+        if let Some(a) = self.actor(m) {
+            seat_of(&names, a)?;
+        }
+        self.checks(m)?;
+        if let Some(kind) = Self::kind_of(m) {
+            let actor = self.actor(m).unwrap_or(0);
+            self.check(actor, kind)?;
+        }
+        let round_on = !self.simplified && !self.round_over();
+        match m {
+            Move::Initiative => {
+                if self.simplified {
+                    return Err(
+                        "simplified initiative: no roll, characters act in order of Reflexes"
+                            .into(),
+                    );
+                }
+                if round_on {
+                    return Err(format!(
+                        "the round is on (shot {}): initiative is rolled when nobody has shots left",
+                        self.current_shot().unwrap_or(0)
+                    ));
+                }
+            }
+            Move::SurpriseRound { ambushers } => {
+                if self.simplified || round_on || self.round > 0 {
+                    return Err("a surprise round opens a scene, before initiative".into());
+                }
+                if ambushers.is_empty() {
+                    return Err("name who has the drop on the others".into());
+                }
+                for &a in ambushers {
+                    seat_of(&names, a)?;
+                }
+            }
+            Move::Act {
+                actor,
+                kind,
+                focuses,
+                ..
+            } => {
+                if *focuses {
+                    self.can_focus(*actor)?;
+                }
+                if *kind == ActionType::Finisher && *focuses {
+                    return Err("a finisher does not focus".into());
+                }
+            }
+            Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
+                if !self.focused[*actor] {
+                    return Err(format!("{} must focus before a Limit Break", names[*actor]));
+                }
+            }
+            Move::ActiveDefense { actor, skill } => {
+                self.characters[*actor]
+                    .skill(skill)
+                    .ok_or_else(|| format!("{} has no skill '{skill}'", names[*actor]))?;
+            }
+            Move::Assist { helper, .. } => {
+                if !self.characters[*helper].named {
+                    return Err(format!(
+                        "{} is unnamed: unnamed characters assist with a Basic Action before the action, without a roll (+1 each, at most +3, as a modifier of the check)",
+                        names[*helper]
+                    ));
+                }
+                let last = self
+                    .last_check
+                    .as_ref()
+                    .ok_or("there is no check to assist")?;
+                if last.actor == *helper {
+                    return Err("nobody can assist their own check".into());
+                }
+                if last.assists >= self.rules.max_assist_bonus {
+                    return Err(format!(
+                        "the check has the most assistance it can take (+{})",
+                        self.rules.max_assist_bonus
+                    ));
+                }
+            }
+            Move::PushLuck { actor } => {
+                let last = self
+                    .last_check
+                    .as_ref()
+                    .ok_or("there is no check to push")?;
+                if last.actor != *actor {
+                    return Err(format!(
+                        "Push Luck follows one's own last action; the last check was {}'s",
+                        names[last.actor]
+                    ));
+                }
+                if last.success {
+                    return Err("Push Luck re-rolls a failed check; the last one succeeded".into());
+                }
+                if last.pushed {
+                    return Err("that check has been pushed already".into());
+                }
+            }
+            Move::TeamAction { actors, .. } => {
+                if round_on || (self.simplified && self.acted.iter().any(|a| *a)) {
+                    return Err(
+                        "team actions are taken outside detailed time, not on the shot counter"
+                            .into(),
+                    );
+                }
+                if actors.len() < 2 {
+                    return Err("a team action needs at least two participants".into());
+                }
+                let mut seen = actors.clone();
+                seen.sort_unstable();
+                seen.dedup();
+                if seen.len() != actors.len() {
+                    return Err("each participant rolls once".into());
+                }
+            }
+            Move::FortuneInitiative { actor } => {
+                let c = &self.characters[*actor];
+                if self.simplified || self.round == 0 || self.round_over() || self.surprise {
+                    return Err("a Fortune initiative re-roll follows a round's initiative".into());
+                }
+                if !c.named {
+                    return Err(format!("{} is unnamed: it rolls no initiative", c.name));
+                }
+                if self.shots[*actor] != self.first_shots[*actor] {
+                    return Err(format!("{} has acted this round", c.name));
+                }
+                if self.fortune[*actor] == 0 {
+                    return Err(format!("{} has no Fortune left this session", c.name));
+                }
+            }
+            Move::FortuneReroll { actor } => {
+                if self.last_d6.map(|(a, _)| a) != Some(*actor) {
+                    return Err(format!("{} has no d6 roll to re-roll", names[*actor]));
+                }
+                if self.fortune[*actor] == 0 {
+                    return Err(format!(
+                        "{} has no Fortune left this session",
+                        names[*actor]
+                    ));
+                }
+            }
+            Move::TableD6 { .. } | Move::NewSession => {}
+        }
+        Ok(())
+    }
+
+    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+        let checks = self.checks(m)?;
+        if let Some(r) = checks.first() {
+            let who = name_at(&Seat::names(self), self.actor(m).unwrap_or(0));
+            let who = match m {
+                Move::TeamAction { actors, .. } => {
+                    name_at(&Seat::names(self), actors.first().copied().unwrap_or(0))
+                }
+                _ => who,
+            };
+            return Ok(pair_plan(&who, &format!("{:?} roll", r.action.roll)));
+        }
+        Ok(match m {
+            Move::Initiative => self.initiative_plan(),
+            Move::FortuneInitiative { actor } => pair_plan(
+                &self.characters[*actor].name,
+                "Fortune: a Closed, Confident initiative re-roll",
+            ),
+            Move::TableD6 { actor } | Move::FortuneReroll { actor } => RollPlan::new("a d6").with(
+                1,
+                6,
+                DieRole::Pool,
+                &format!("{} d6", self.characters[*actor].name),
+            ),
+            _ => RollPlan::new("no roll"),
+        })
+    }
+
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+        let checks = self.checks(m)?;
+        if let Some(r) = checks.first() {
+            return Ok(Some(r.action.odds()));
+        }
+        Ok(match m {
+            Move::Initiative => Some(Odds::of(
+                "closed bonus added to Reflexes",
+                closed(RollKind::Closed).bonus_distribution(),
+            )),
+            Move::FortuneInitiative { .. } => Some(Odds::of(
+                "closed confident bonus added to Reflexes",
+                closed(RollKind::ClosedConfident).bonus_distribution(),
+            )),
+            Move::TableD6 { .. } | Move::FortuneReroll { .. } => {
+                Some(Odds::of("d6", crate::rules::Dist::die(6)))
+            }
+            _ => None,
+        })
+    }
+
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+        let checks = self.checks(m)?;
+        let names = Seat::names(self);
+        if !checks.is_empty() {
+            let titles: Vec<String> = match m {
+                Move::TeamAction { actors, .. } => {
+                    actors.iter().map(|&a| name_at(&names, a)).collect()
+                }
+                Move::CombinationAction { .. } => {
+                    vec!["first action".into(), "second action".into()]
+                }
+                _ => vec![String::new()],
+            };
+            let done = resolve_sequence(
+                checks.len(),
+                throws,
+                |k| {
+                    Ok(pair_plan(
+                        titles.get(k).map(String::as_str).unwrap_or(""),
+                        &format!("{:?} roll", checks[k].action.roll),
+                    ))
+                },
+                |k, t| checks[k].action.resolve(&self.rules, t),
+            )?;
+            let outcomes = match done {
+                Err(plan) => return Ok(Step::ThrowMore(plan)),
+                Ok(o) => o,
+            };
+            return Ok(Step::Done(match m {
+                Move::TeamAction { .. } => joined(&outcomes, &titles, true),
+                Move::CombinationAction { .. } => joined(&outcomes, &titles, false),
+                _ => outcomes.into_iter().next().unwrap_or_default(),
+            }));
+        }
+        match m {
+            Move::Initiative => self.initiative_outcome(throws),
+            Move::FortuneInitiative { actor } => {
+                let f = single(throws)?;
+                let (p, n) = (i64::from(f[0]), i64::from(f[1]));
+                let bonus = if f[0] == 6 && f[1] == 6 {
+                    0
+                } else {
+                    (p - n).abs()
+                };
+                let c = &self.characters[*actor];
+                let shot = (c.reflexes + bonus - i64::from(self.paid_stances[*actor]))
+                    .max(self.rules.min_first_shot);
+                Ok(Step::Done(Outcome {
+                    total: shot,
+                    success: None,
+                    class: format!("{} now starts at shot {shot}", c.name),
+                    lines: vec![format!(
+                        "Reflexes {} + confident ({p}, {n}) = {bonus}{} -> shot {shot}",
+                        c.reflexes,
+                        if self.paid_stances[*actor] > 0 {
+                            format!(" − {} stance", self.paid_stances[*actor])
+                        } else {
+                            String::new()
+                        }
+                    )],
+                    tags: if f[0] == 6 && f[1] == 6 {
+                        vec!["boxcars: the confident roll went wild (read as standard)".into()]
+                    } else {
+                        vec![]
+                    },
+                }))
+            }
+            Move::TableD6 { actor } => {
+                let f = single(throws)?[0];
+                Ok(Step::Done(Outcome {
+                    total: i64::from(f),
+                    success: None,
+                    class: format!("d6: {f}"),
+                    lines: vec![format!("{} throws a d6: {f}", name_at(&names, *actor))],
+                    tags: vec![],
+                }))
+            }
+            Move::FortuneReroll { actor } => {
+                let f = single(throws)?[0];
+                let first = self.last_d6.map(|(_, v)| v).unwrap_or(0);
+                Ok(Step::Done(Outcome {
+                    total: i64::from(f.max(first)),
+                    success: None,
+                    class: format!("keep either: {first} or {f}"),
+                    lines: vec![format!(
+                        "{} re-rolls the d6 {first} with Fortune: {f}; either result may be kept",
+                        name_at(&names, *actor)
+                    )],
+                    tags: vec![],
+                }))
+            }
+            Move::SurpriseRound { ambushers } => Ok(no_roll(
+                "surprise round",
+                format!(
+                    "{} have the drop: {} shots each, the surprised none",
+                    ambushers
+                        .iter()
+                        .map(|&a| name_at(&names, a))
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    self.rules.surprise_shots
+                ),
+            )),
+            Move::ActiveDefense { actor, skill } => Ok(no_roll(
+                "active defense",
+                format!(
+                    "{} defends: {skill} +{} as a difficulty this shot",
+                    name_at(&names, *actor),
+                    self.rules.active_defense_bonus
+                ),
+            )),
+            Move::NewSession => Ok(no_roll(
+                "new session",
+                "a new session: Fortune points come back".into(),
+            )),
+            Move::Act { actor, kind, .. } => Ok(no_roll(
+                "no roll",
+                format!(
+                    "{} takes a {kind:?} action without a roll",
+                    name_at(&names, *actor)
+                ),
+            )),
+            _ => Err("this move rolls checks".into()),
+        }
+    }
+
+    fn apply(
+        &mut self,
+        m: &Move,
+        throws: &[Vec<u32>],
+        outcome: &Outcome,
+    ) -> Result<Vec<String>, String> {
+        let checks = self.checks(m)?;
+        let names: Vec<String> = Seat::names(self).into_iter().map(String::from).collect();
+        let mut said = Vec::new();
+        if let Some(kind) = Self::kind_of(m) {
+            let actor = self.actor(m).unwrap_or(0);
+            said.push(self.pay(actor, kind)?);
+        }
+        match m {
+            Move::Initiative => {
+                self.start_round(throws.first().ok_or("no initiative dice")?)?;
+                said.push(format!(
+                    "round {}: the counter starts at shot {}",
+                    self.round,
+                    self.current_shot().unwrap_or(0)
+                ));
+            }
+            Move::SurpriseRound { ambushers } => {
+                self.start_surprise_round(ambushers);
+                said.push(format!(
+                    "surprise round: the counter starts at shot {}",
+                    self.rules.surprise_shots
+                ));
+            }
+            Move::Act {
+                actor,
+                focuses,
+                check,
+                ..
+            } => {
+                if let (Some(_), Some(r)) = (check, checks.first()) {
+                    said.extend(self.spend(*actor, r, outcome.success == Some(true)));
+                    if fumbled(outcome) {
+                        said.push(self.setback(*actor, "boxcars fumble"));
+                    }
+                    self.remember(*actor, r, outcome);
+                }
+                if m_kind(m) == Some(ActionType::Stance) {
+                    self.stances[*actor] += 1;
+                    said.push(format!("{} adopts a stance", names[*actor]));
+                }
+                if *focuses {
+                    self.focus(*actor);
+                    said.push(format!("{} is focused", names[*actor]));
+                }
+            }
+            Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
+                for r in &checks {
+                    said.extend(self.spend(*actor, r, outcome.success == Some(true)));
+                }
+                if fumbled(outcome) || outcome.tags.iter().any(|t| t.contains("boxcars: fumble")) {
+                    said.push(self.setback(*actor, "boxcars fumble"));
+                }
+                if let Some(r) = checks.last() {
+                    self.remember(*actor, r, outcome);
+                }
+            }
+            Move::ActiveDefense { actor, skill } => {
+                let shot = self.current_shot().unwrap_or(0);
+                self.defending[*actor] = Some((skill.clone(), shot));
+                said.push(format!(
+                    "{}'s {skill} counts +{} as a difficulty this shot",
+                    names[*actor], self.rules.active_defense_bonus
+                ));
+            }
+            Move::Assist { helper, .. } => {
+                let max = self.rules.max_assist_bonus;
+                if let Some(last) = self.last_check.as_mut() {
+                    if outcome.success == Some(true) {
+                        last.assists = (last.assists + 1).min(max);
+                        let total = last.check + last.assists;
+                        last.success = total >= last.action.difficulty;
+                        said.push(format!(
+                            "{} assists {}: the check is now {total} against {} ({})",
+                            names[*helper],
+                            names[last.actor],
+                            last.action.difficulty,
+                            if last.success {
+                                "success"
+                            } else {
+                                "still a failure"
+                            }
+                        ));
+                    } else {
+                        said.push(format!("{}'s assist does not help", names[*helper]));
+                    }
+                }
+            }
+            Move::PushLuck { actor } => {
+                let success = outcome.success == Some(true);
+                if let Some(last) = self.last_check.as_mut() {
+                    last.pushed = true;
+                    last.success = success;
+                }
+                said.push(if success {
+                    format!(
+                        "{} pushed their luck: it counts as a success",
+                        names[*actor]
+                    )
+                } else {
+                    self.setback(*actor, "pushed their luck and failed")
+                });
+                if fumbled(outcome) {
+                    said.push(self.setback(*actor, "boxcars fumble"));
+                }
+            }
+            Move::TeamAction { actors, .. } => {
+                said.push(format!(
+                    "the team's result is the best roll: {}",
+                    outcome.class
+                ));
+                for t in &outcome.tags {
+                    if t.contains("boxcars: fumble")
+                        && let Some(&a) = actors.iter().find(|&&a| t.starts_with(&names[a]))
+                    {
+                        said.push(self.setback(a, "boxcars fumble in the team action"));
+                    }
+                }
+            }
+            Move::FortuneInitiative { actor } => {
+                let shot = outcome.total;
+                self.fortune[*actor] -= 1;
+                said.push(format!(
+                    "{} spends Fortune: shots {} -> {shot} ({} Fortune left)",
+                    names[*actor], self.shots[*actor], self.fortune[*actor]
+                ));
+                self.shots[*actor] = shot;
+                self.first_shots[*actor] = shot;
+            }
+            Move::TableD6 { actor } => {
+                let f = single(throws)?[0];
+                self.last_d6 = Some((*actor, f));
+            }
+            Move::FortuneReroll { actor } => {
+                self.fortune[*actor] -= 1;
+                self.last_d6 = None;
+                said.push(format!(
+                    "{} spends Fortune ({} left)",
+                    names[*actor], self.fortune[*actor]
+                ));
+            }
+            Move::NewSession => {
+                self.session += 1;
+                self.fortune = self.characters.iter().map(|c| c.fortune).collect();
+                said.push(format!(
+                    "session {}: Fortune recovered; Setbacks stay",
+                    self.session
+                ));
+            }
+        }
+        Ok(said)
+    }
+
+    fn default_move(&self) -> Move {
+        match self.acting_now().first() {
+            None if self.simplified => Move::NewSession,
+            None => Move::Initiative,
+            Some(&actor) => {
+                let c = &self.characters[actor];
+                let other = (0..self.characters.len())
+                    .find(|&i| self.characters[i].villain != c.villain)
+                    .unwrap_or(actor);
+                let skill = c.skills.first().map(|(n, _)| n.clone()).unwrap_or_default();
+                Move::Act {
+                    actor,
+                    kind: ActionType::Basic,
+                    check: Some(Check {
+                        skill,
+                        roll: RollKind::Standard,
+                        difficulty: Difficulty::Against(other),
+                        modifier: 0,
+                        advantages: 0,
+                        fortune: false,
+                        later_roll: false,
+                        stunt: false,
+                    }),
+                    focuses: false,
+                }
+            }
+        }
+    }
+
+    fn describe(&self, m: &Move) -> String {
+        let names = Seat::names(self);
+        let who = |i: usize| name_at(&names, i);
+        let check = |c: &Check| {
+            let mut s = format!(
+                "{} ({:?}{}) vs {}",
+                c.skill,
+                c.roll,
+                if c.fortune { ", Fortune" } else { "" },
+                match &c.difficulty {
+                    Difficulty::Number(n) => n.to_string(),
+                    Difficulty::Against(t) => who(*t),
+                }
+            );
+            if c.advantages > 0 {
+                s.push_str(&format!(", {} Advantage", c.advantages));
+            }
+            if c.stunt {
+                s.push_str(", a stunt for Advantage");
+            }
+            s
+        };
+        match m {
+            Move::Initiative => "initiative".into(),
+            Move::SurpriseRound { ambushers } => format!(
+                "surprise round: {} ambush",
+                ambushers
+                    .iter()
+                    .map(|&a| who(a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Move::Act {
+                actor,
+                kind,
+                check: c,
+                focuses,
+            } => format!(
+                "{}: {kind:?} action{}{}",
+                who(*actor),
+                c.as_ref()
+                    .map(|c| format!(", {}", check(c)))
+                    .unwrap_or_default(),
+                if *focuses { ", focusing" } else { "" }
+            ),
+            Move::CombinationAction {
+                actor,
+                first,
+                second,
+            } => format!(
+                "{}: Combination Action, {} then {}",
+                who(*actor),
+                check(first),
+                check(second)
+            ),
+            Move::ActionAdvantage { actor, check: c } => {
+                format!("{}: Action Advantage, {}", who(*actor), check(c))
+            }
+            Move::ActiveDefense { actor, skill } => {
+                format!("{}: Active Defense ({skill})", who(*actor))
+            }
+            Move::Assist { helper, skill } => {
+                format!("{}: Assist with {skill}", who(*helper))
+            }
+            Move::PushLuck { actor } => format!("{}: Push Luck", who(*actor)),
+            Move::TeamAction {
+                actors,
+                skill,
+                difficulty,
+            } => format!(
+                "team action: {} ({skill} at −{} vs {difficulty})",
+                actors
+                    .iter()
+                    .map(|&a| who(a))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                actors.len()
+            ),
+            Move::FortuneInitiative { actor } => {
+                format!("{}: Fortune initiative re-roll", who(*actor))
+            }
+            Move::TableD6 { actor } => format!("{}: a d6 on a random table", who(*actor)),
+            Move::FortuneReroll { actor } => format!("{}: Fortune re-roll of the d6", who(*actor)),
+            Move::NewSession => "a new session".into(),
+        }
+    }
+
+    fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
+        match m {
+            Move::Initiative | Move::FortuneInitiative { .. } => None,
+            _ if self.checks(m).map(|c| c.is_empty()).unwrap_or(true) => match m {
+                Move::TableD6 { .. } | Move::FortuneReroll { .. } => Some(outcome.total),
+                _ => None,
+            },
+            _ => Some(outcome.total),
+        }
+    }
+}
+
+fn m_kind(m: &Move) -> Option<ActionType> {
+    match m {
+        Move::Act { kind, .. } => Some(*kind),
+        _ => None,
+    }
+}
+
+fn closed(roll: RollKind) -> Action {
+    Action {
+        roll,
+        skill: 0,
+        difficulty: 0,
+        modifier: 0,
+        first_roll: false,
+    }
+}
+
+impl Table {
+    /// What a stance, a limit break or another kind costs, in words, for the builder.
+    pub fn cost_words(&self, actor: usize, kind: ActionType) -> String {
+        match self.cost_for(actor, kind) {
+            Cost::Shots(n) => format!("{n} shots"),
+            Cost::AllRemaining => "all remaining shots".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::play::Move as AnyMove;
+    use crate::rules::table::TableState;
+    use crate::rules::testing::{play, table};
+
+    fn mv(m: Move) -> AnyMove {
+        AnyMove::OpenD6(m)
+    }
+
+    fn check(skill: &str, difficulty: Difficulty) -> Check {
+        Check {
+            skill: skill.into(),
+            roll: RollKind::Standard,
+            difficulty,
+            modifier: 0,
+            advantages: 0,
+            fortune: false,
+            later_roll: false,
+            stunt: false,
+        }
+    }
+
+    fn act(actor: usize, kind: ActionType, c: Option<Check>, focuses: bool) -> AnyMove {
+        mv(Move::Act {
+            actor,
+            kind,
+            check: c,
+            focuses,
+        })
+    }
+
+    fn o6(t: &TableState) -> &Table {
+        match t {
+            TableState::OpenD6(t) => t,
+            _ => panic!("not open-d6"),
+        }
+    }
+
+    fn o6_mut(t: &mut TableState) -> &mut Table {
+        match t {
+            TableState::OpenD6(t) => t,
+            _ => panic!("not open-d6"),
+        }
+    }
+
+    /// Fred 8 + (3 − 1) = 10; Mia 9 + (2 − 2) − 1 stance = 8; Peter 7 + (6 − 1) = 12; goons 5.
+    fn first_round(t: &mut TableState) {
+        play(t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+    }
+
+    #[test]
+    fn initiative_sixes_and_the_shot_counter() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let fred = act(
+            0,
+            ActionType::Basic,
+            Some(check("Maneuver", Difficulty::Number(13))),
+            false,
+        );
+        assert!(t.allowed(&fred).is_err(), "no initiative yet");
+        assert_eq!(t.default_move(), mv(Move::Initiative));
+        let (o, said) = play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+        assert_eq!(o.lines[0], "Fred: Reflexes 8 + (3 − 1) -> shot 10");
+        assert_eq!(o.lines[1], "Mia: Reflexes 9 + (2 − 2) − 1 stance -> shot 8");
+        assert_eq!(o.lines[3], "Goons: Reflexes 5 (unnamed: no roll) -> shot 5");
+        assert_eq!(o.tags, vec!["Mia: double deuces"]);
+        assert_eq!(said, vec!["round 1: the counter starts at shot 12"]);
+        // Peter's shot: a Maneuver stunt on Fred, the higher of Fred's Maneuver 10, Dodge 11.
+        let peter = t.default_move();
+        assert_eq!(
+            t.describe(&peter),
+            "Peter: Basic action, Maneuver (Standard) vs Fred"
+        );
+        assert_eq!(t.odds(&peter).expect("odds").expect("some").target, Some(0));
+        // A six on the light die is thrown again: 6 + 3 − 2 = +7, Maneuver 10 + 7 = 17.
+        let (o, said) = play(&mut t, &peter, &[&[6, 2], &[3]]);
+        assert_eq!((o.total, o.success), (6, Some(true)));
+        assert_eq!(said, vec!["Peter: Basic action, shots 12 -> 9"]);
+        let (o, _) = play(&mut t, &fred, &[&[1, 1], &[4]]);
+        assert!(
+            o.tags.iter().any(|tag| tag.starts_with("friction 4")),
+            "{o:?}"
+        );
+        assert_eq!(o6(&t).shots, vec![7, 8, 9, 5]);
+    }
+
+    /// Point 9: a stance is paid from the first shot of the first round only.
+    #[test]
+    fn stances_are_paid_once() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        assert_eq!(o6(&t).shots[1], 8, "Mia pays her stance in round 1");
+        // Everyone spends the round.
+        o6_mut(&mut t).shots = vec![0; 4];
+        let (o, _) = play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+        assert_eq!(o.lines[1], "Mia: Reflexes 9 + (2 − 2) -> shot 9");
+        assert_eq!(o6(&t).shots[1], 9, "not again in round 2");
+        // A stance adopted in a round costs a shot then, and is not paid again.
+        o6_mut(&mut t).shots = vec![0, 9, 0, 0];
+        let (_, said) = play(&mut t, &act(1, ActionType::Stance, None, false), &[]);
+        assert_eq!(
+            said,
+            vec!["Mia: Stance action, shots 9 -> 8", "Mia adopts a stance"]
+        );
+        assert_eq!(o6(&t).stances[1], 2);
+        o6_mut(&mut t).shots = vec![0; 4];
+        play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+        assert_eq!(o6(&t).shots[1], 9);
+    }
+
+    /// Point 10: an NPC's Limit Break costs 3 shots, a hero's all that remain.
+    #[test]
+    fn npc_limit_breaks_do_not_cost_every_shot() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let focus = act(2, ActionType::Trigger, None, true);
+        play(&mut t, &focus, &[]);
+        assert_eq!(o6(&t).shots[2], 11);
+        let lb = act(
+            2,
+            ActionType::LimitBreak,
+            Some(check("Impress", Difficulty::Number(8))),
+            false,
+        );
+        let (_, said) = play(&mut t, &lb, &[&[4, 1]]);
+        assert_eq!(said[0], "Peter: LimitBreak action, shots 11 -> 8");
+        // Fred (a hero) at shot 10: a focus then a Limit Break takes everything.
+        play(&mut t, &act(0, ActionType::Trigger, None, true), &[]);
+        assert_eq!(o6(&t).shots[0], 9);
+        o6_mut(&mut t).shots[2] = 0;
+        let lb = act(
+            0,
+            ActionType::LimitBreak,
+            Some(check("Shoot", Difficulty::Number(8))),
+            false,
+        );
+        let (_, said) = play(&mut t, &lb, &[&[4, 1]]);
+        assert_eq!(said[0], "Fred: LimitBreak action, shots 9 -> 0");
+    }
+
+    /// Point 11: focus once a round; snake eyes only on an action's first roll; special results
+    /// on Closed rolls and initiative.
+    #[test]
+    fn focus_once_a_round_and_special_results_on_closed_rolls() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        // Snake eyes on initiative: reported with a friction check; shots unchanged.
+        let (o, _) = play(&mut t, &mv(Move::Initiative), &[&[1, 1, 6, 6, 6, 1], &[5]]);
+        assert_eq!(o.lines[0], "Fred: Reflexes 8 + (1 − 1) -> shot 8");
+        assert_eq!(o.lines[1], "Mia: Reflexes 9 + (6 − 6) − 1 stance -> shot 8");
+        assert!(
+            o.tags[0].starts_with("Fred: snake eyes, friction 5"),
+            "{o:?}"
+        );
+        assert!(
+            o.tags[1].starts_with("Mia: boxcars (a closed roll"),
+            "{o:?}"
+        );
+        // Peter (12) focuses, uses it, and may not focus again this round.
+        play(&mut t, &act(2, ActionType::Trigger, None, true), &[]);
+        play(&mut t, &act(2, ActionType::LimitBreak, None, false), &[]);
+        let err = t
+            .allowed(&act(2, ActionType::Trigger, None, true))
+            .expect_err("once a round");
+        assert!(
+            err.contains("focus again when the next round begins"),
+            "{err}"
+        );
+        // A Closed roll with boxcars is not thrown again, and fumbles.
+        let mut closed = check("Dodge", Difficulty::Number(30));
+        closed.roll = RollKind::Closed;
+        let (o, said) = play(
+            &mut t,
+            &act(0, ActionType::Trigger, Some(closed.clone()), false),
+            &[&[6, 6]],
+        );
+        assert_eq!((o.total, o.success), (-19, Some(false)));
+        assert!(said.iter().any(|s| s.contains("Setback")), "{said:?}");
+        // A later roll of an action: snake eyes ask for no friction check.
+        closed.later_roll = true;
+        let (o, _) = play(
+            &mut t,
+            &act(0, ActionType::Trigger, Some(closed), false),
+            &[&[1, 1]],
+        );
+        assert!(o.tags.is_empty(), "{o:?}");
+        // Next round: Peter may focus again.
+        o6_mut(&mut t).shots = vec![0; 4];
+        play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+        assert!(t.allowed(&act(2, ActionType::Trigger, None, true)).is_ok());
+    }
+
+    /// Point 12: surprise round, team action, Assist, Active Defense, simplified initiative.
+    #[test]
+    fn surprise_team_assist_and_active_defense() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        // A team action outside detailed time: Fred and Mia climb, each at −2, the best counts.
+        let climb = mv(Move::TeamAction {
+            actors: vec![0, 1],
+            skill: "Maneuver".into(),
+            difficulty: 9,
+        });
+        let (o, said) = play(&mut t, &climb, &[&[2, 3], &[5, 1]]);
+        // Fred 10 − 2 + (2 − 3) = 7 (−2); Mia 9 − 2 + (5 − 1) = 11 (+2): Mia's counts.
+        assert_eq!((o.total, o.success), (2, Some(true)));
+        assert_eq!(o.class, "Mia counts: success, outcome 2");
+        assert_eq!(
+            said,
+            vec!["the team's result is the best roll: Mia counts: success, outcome 2"]
+        );
+        // Peter's side ambushes: 3 shots, the surprised none.
+        let ambush = mv(Move::SurpriseRound {
+            ambushers: vec![2, 3],
+        });
+        play(&mut t, &ambush, &[]);
+        assert_eq!(o6(&t).shots, vec![0, 0, 3, 3]);
+        assert_eq!(t.heading(), "Surprise round 1, shot 3: Peter, then Goons");
+        assert!(t.allowed(&climb).is_err(), "not during the shot counter");
+        o6_mut(&mut t).shots = vec![0; 4];
+        first_round(&mut t);
+        // Peter at 12 tags Fred: Fred defends actively with Dodge (+3 this shot): 11 + 3 = 14.
+        let tag = act(
+            2,
+            ActionType::Basic,
+            Some(check("Maneuver", Difficulty::Against(0))),
+            false,
+        );
+        let defend = mv(Move::ActiveDefense {
+            actor: 0,
+            skill: "Dodge".into(),
+        });
+        let (_, said) = play(&mut t, &defend, &[]);
+        assert_eq!(said[0], "Fred: Trigger action, shots 10 -> 9");
+        let (o, _) = play(&mut t, &tag, &[&[5, 2]]);
+        // 10 + 3 = 13 against 14: a failure by 1.
+        assert_eq!((o.total, o.success), (-1, Some(false)));
+        // The goons, unnamed, cannot assist with a roll; Mia can: a Confident Maneuver 9 roll
+        // against Peter's Maneuver 10: 9 + |2 − 5| = 12, a success.
+        let err = t
+            .allowed(&mv(Move::Assist {
+                helper: 3,
+                skill: "Brawl".into(),
+            }))
+            .expect_err("unnamed");
+        assert!(
+            err.contains("unnamed characters assist with a Basic Action"),
+            "{err}"
+        );
+        let assist = mv(Move::Assist {
+            helper: 1,
+            skill: "Maneuver".into(),
+        });
+        let (o, said) = play(&mut t, &assist, &[&[2, 5]]);
+        assert_eq!((o.total, o.success), (2, Some(true)));
+        assert_eq!(
+            said[1],
+            "Mia assists Peter: the check is now 14 against 14 (success)"
+        );
+        assert!(
+            t.allowed(&mv(Move::Assist {
+                helper: 2,
+                skill: "Impress".into()
+            }))
+            .is_err(),
+            "not one's own"
+        );
+    }
+
+    #[test]
+    fn simplified_initiative_goes_round_robin_by_reflexes() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        o6_mut(&mut t).use_simplified_initiative();
+        assert_eq!(t.heading(), "Round 1 (simplified): Mia's action");
+        assert!(t.allowed(&mv(Move::Initiative)).is_err());
+        // Fred takes a trigger action before his turn: he loses his action for the round.
+        let (_, said) = play(
+            &mut t,
+            &mv(Move::ActiveDefense {
+                actor: 0,
+                skill: "Dodge".into(),
+            }),
+            &[],
+        );
+        assert_eq!(
+            said[0],
+            "Fred took a trigger action before acting: no action this round"
+        );
+        play(&mut t, &act(1, ActionType::Basic, None, false), &[]);
+        assert_eq!(t.heading(), "Round 1 (simplified): Peter's action");
+        let err = t
+            .allowed(&act(3, ActionType::Basic, None, false))
+            .expect_err("Peter first");
+        assert!(err.contains("Peter's action"), "{err}");
+        play(&mut t, &act(2, ActionType::Basic, None, false), &[]);
+        let (_, said) = play(&mut t, &act(3, ActionType::Basic, None, false), &[]);
+        assert_eq!(said[0], "Goons: Basic action; everyone has acted: round 2");
+        assert_eq!(t.heading(), "Round 2 (simplified): Mia's action");
+    }
+
+    /// Point 13: Push Luck, Combination Action, Action Advantage, Stunt Modifiers, Fortune,
+    /// Setbacks kept on the character.
+    #[test]
+    fn push_luck_limit_breaks_stunts_fortune_and_setbacks() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        o6_mut(&mut t).shots[2] = 0;
+        // Fred (10) fails a Shoot 9 against 12: 9 + (2 − 4) = 7.
+        let shoot = act(
+            0,
+            ActionType::Basic,
+            Some(check("Shoot", Difficulty::Number(12))),
+            false,
+        );
+        let (o, _) = play(&mut t, &shoot, &[&[2, 4]]);
+        assert_eq!(o.success, Some(false));
+        assert!(
+            t.allowed(&mv(Move::PushLuck { actor: 1 })).is_err(),
+            "Fred's check"
+        );
+        // He pushes his luck (a trigger, 1 shot) and fails again: a Setback.
+        let (_, said) = play(&mut t, &mv(Move::PushLuck { actor: 0 }), &[&[1, 3]]);
+        assert_eq!(
+            said,
+            vec![
+                "Fred: Trigger action, shots 7 -> 6",
+                "Fred suffers a Setback (pushed their luck and failed; 1 now)"
+            ]
+        );
+        assert!(
+            t.allowed(&mv(Move::PushLuck { actor: 0 })).is_err(),
+            "pushed already"
+        );
+        // Mia (8) does a stunt for Advantage and succeeds: the pool has one.
+        let mut stunt = check("Maneuver", Difficulty::Number(9));
+        stunt.stunt = true;
+        let (_, said) = play(
+            &mut t,
+            &act(1, ActionType::Basic, Some(stunt), false),
+            &[&[4, 2]],
+        );
+        assert_eq!(said[1], "Mia's stunt adds an Advantage to the pool (1 now)");
+        // Fred's Fortune: a Confident roll that spends the Advantage too (+1).
+        let mut lucky = check("Shoot", Difficulty::Number(12));
+        lucky.fortune = true;
+        o6_mut(&mut t).advantages[0] = 1;
+        lucky.advantages = 1;
+        let (o, said) = play(
+            &mut t,
+            &act(0, ActionType::Basic, Some(lucky), false),
+            &[&[1, 4]],
+        );
+        // Confident: 4 − 1 = +3; 9 + 1 + 3 = 13 against 12.
+        assert_eq!((o.total, o.success), (1, Some(true)));
+        assert!(
+            said.contains(&"Fred spends Fortune for a Confident roll (1 left)".to_string()),
+            "{said:?}"
+        );
+        assert!(
+            said.contains(&"Fred spends 1 Advantage (0 left in the pool)".to_string()),
+            "{said:?}"
+        );
+        // Mia focuses and makes a Combination Action (two rolls, snake eyes only on the first).
+        o6_mut(&mut t).shots = vec![0, 5, 0, 0];
+        play(&mut t, &act(1, ActionType::Trigger, None, true), &[]);
+        let combo = mv(Move::CombinationAction {
+            actor: 1,
+            first: check("Martial Arts", Difficulty::Number(10)),
+            second: check("Maneuver", Difficulty::Number(10)),
+        });
+        let plan = t.plan(&combo).expect("plan");
+        assert_eq!(plan.dice.len(), 2);
+        let (o, said) = play(&mut t, &combo, &[&[3, 2], &[1, 1]]);
+        assert_eq!(o.class, "success, outcome 3 / failure, outcome -1");
+        assert_eq!(said[0], "Mia: LimitBreak action, shots 4 -> 0");
+        assert!(
+            !o.tags.iter().any(|t| t.contains("snake eyes")),
+            "second roll: {o:?}"
+        );
+        // Action Advantage needs focus; with it, +1.
+        o6_mut(&mut t).shots = vec![6, 0, 0, 0];
+        let aa = mv(Move::ActionAdvantage {
+            actor: 0,
+            check: check("Maneuver", Difficulty::Number(11)),
+        });
+        assert!(t.allowed(&aa).is_err(), "not focused");
+        play(&mut t, &act(0, ActionType::Trigger, None, true), &[]);
+        let (o, _) = play(&mut t, &aa, &[&[1, 1], &[6]]);
+        assert_eq!(
+            (o.total, o.success),
+            (0, Some(true)),
+            "10 + 1 + 0 = 11: marginal"
+        );
+        // A d6 on a random table, re-rolled with Fortune: either result may be kept.
+        play(&mut t, &mv(Move::TableD6 { actor: 0 }), &[&[2]]);
+        let (o, said) = play(&mut t, &mv(Move::FortuneReroll { actor: 0 }), &[&[5]]);
+        assert_eq!(o.class, "keep either: 2 or 5");
+        assert_eq!(said, vec!["Fred spends Fortune (0 left)"]);
+        // A new session: Fortune comes back, Setbacks stay.
+        play(&mut t, &mv(Move::NewSession), &[]);
+        assert_eq!((o6(&t).fortune[0], o6(&t).setbacks[0]), (2, 1));
+    }
+
+    #[test]
+    fn fortune_rerolls_initiative_closed_and_confident() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        // Fred rolled 10; a Closed Confident re-roll of (2, 5) reads +3: 8 + 3 = 11.
+        let (o, said) = play(
+            &mut t,
+            &mv(Move::FortuneInitiative { actor: 0 }),
+            &[&[2, 5]],
+        );
+        assert_eq!(o.total, 11);
+        assert_eq!(
+            said,
+            vec!["Fred spends Fortune: shots 10 -> 11 (1 Fortune left)"]
+        );
+        // Peter has no Fortune; the goons roll no initiative.
+        assert!(
+            t.allowed(&mv(Move::FortuneInitiative { actor: 2 }))
+                .is_err()
+        );
+        assert!(
+            t.allowed(&mv(Move::FortuneInitiative { actor: 3 }))
+                .is_err()
+        );
+    }
+}

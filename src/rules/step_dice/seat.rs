@@ -1,0 +1,402 @@
+//! `step-dice` at the table: the active character's action roll, teamwork (a quick roll that
+//! may add a die to the helped character's next roll this round, and grit to the helper), and
+//! the standard turn passing round the table.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Position, Table};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::{Die, Odds, Outcome, RollPlan, Step};
+
+/// A `step-dice` move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Move {
+    /// The active character's action roll.
+    Act {
+        /// Who acts.
+        actor: usize,
+        /// The skill set (None: unskilled, a Novice d4 at Disadvantage).
+        #[serde(default)]
+        skill: Option<String>,
+        /// The difficulty rating.
+        difficulty: String,
+        /// The position.
+        #[serde(default)]
+        position: Position,
+        /// Boost dice the player invokes.
+        #[serde(default)]
+        boosts: Vec<Die>,
+    },
+    /// Teamwork: the helper sacrifices its action for a quick roll; success adds a die of the
+    /// helper's skill size to the helped character's next roll this round.
+    Help {
+        /// Who helps.
+        helper: usize,
+        /// Whom.
+        helped: usize,
+        /// The helper's skill set.
+        skill: String,
+        /// A harder rating the director sets (None: Challenging).
+        #[serde(default)]
+        difficulty: Option<String>,
+    },
+    /// Ends the active character's turn.
+    EndTurn,
+}
+
+impl Table {
+    fn rules_action(&self, m: &Move) -> Result<Option<super::Action>, String> {
+        let names = self.names();
+        match m {
+            Move::Act {
+                actor,
+                skill,
+                difficulty,
+                position,
+                boosts,
+            } => {
+                seat_of(&names, *actor)?;
+                self.action(*actor, skill.as_deref(), difficulty, *position, boosts)
+                    .map(Some)
+            }
+            Move::Help {
+                helper,
+                helped,
+                skill,
+                difficulty,
+            } => {
+                seat_of(&names, *helper)?;
+                seat_of(&names, *helped)?;
+                let die = difficulty
+                    .as_deref()
+                    .map(|d| self.rules.difficulty(d))
+                    .transpose()?;
+                self.teamwork_roll(*helper, skill, die).map(Some)
+            }
+            Move::EndTurn => Ok(None),
+        }
+    }
+}
+
+impl Seat for Table {
+    type Move = Move;
+
+    fn names(&self) -> Vec<&str> {
+        self.characters.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn heading(&self) -> String {
+        format!(
+            "Round {}: {}'s turn",
+            self.round, self.characters[self.active].name
+        )
+    }
+
+    fn tracker(&self) -> Vec<TrackerRow> {
+        self.characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut status = vec![
+                    format!("grit {}", self.grit[i]),
+                    if self.acted[i] { "acted" } else { "ready" }.into(),
+                ];
+                if !self.help[i].is_empty() {
+                    let dice: Vec<String> = self.help[i].iter().map(ToString::to_string).collect();
+                    status.push(format!("teamwork {} (this round)", dice.join(" ")));
+                }
+                TrackerRow {
+                    name: c.name.clone(),
+                    acting: i == self.active,
+                    status,
+                }
+            })
+            .collect()
+    }
+
+    fn actor(&self, m: &Move) -> Option<usize> {
+        match m {
+            Move::Act { actor, .. } => Some(*actor),
+            Move::Help { helper, .. } => Some(*helper),
+            Move::EndTurn => None,
+        }
+    }
+
+    fn allowed(&self, m: &Move) -> Result<(), String> {
+        let action = self.rules_action(m)?;
+        match m {
+            Move::Act { actor, .. } => self.check(*actor)?,
+            Move::Help { helper, helped, .. } => {
+                let names = self.names();
+                if helper == helped {
+                    return Err("a character cannot help itself".into());
+                }
+                if *helped != self.active {
+                    return Err(format!(
+                        "teamwork helps the character whose turn it is ({})",
+                        name_at(&names, self.active)
+                    ));
+                }
+                if self.acted[*helped] {
+                    return Err(format!(
+                        "{} has already rolled this round",
+                        name_at(&names, *helped)
+                    ));
+                }
+            }
+            Move::EndTurn => {}
+        }
+        match action {
+            Some(a) => a.check(&self.rules),
+            None => Ok(()),
+        }
+    }
+
+    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+        match self.rules_action(m)? {
+            Some(a) => a.plan(&self.rules),
+            None => Ok(RollPlan::new("no roll")),
+        }
+    }
+
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+        self.rules_action(m)?
+            .map(|a| a.odds(&self.rules))
+            .transpose()
+    }
+
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+        match (self.rules_action(m)?, throws) {
+            (None, _) => Ok(no_roll("turn ended", "the turn ends".into())),
+            (Some(a), [faces]) => a.resolve(&self.rules, faces),
+            (Some(_), _) => Err(format!("{} throws for a roll of one throw", throws.len())),
+        }
+    }
+
+    fn apply(
+        &mut self,
+        m: &Move,
+        _: &[Vec<u32>],
+        outcome: &Outcome,
+    ) -> Result<Vec<String>, String> {
+        let names: Vec<String> = self.names().into_iter().map(String::from).collect();
+        let action = self.rules_action(m)?;
+        Ok(match (m, action) {
+            (Move::Act { actor, .. }, Some(_)) => {
+                let used = self.help[*actor].len();
+                self.apply(*actor);
+                let mut said = vec![format!("{} has used this round's action", names[*actor])];
+                if used > 0 {
+                    said.push(format!(
+                        "{used} teamwork {} used",
+                        if used == 1 { "die" } else { "dice" }
+                    ));
+                }
+                said
+            }
+            (Move::Help { helper, helped, .. }, Some(roll)) => {
+                let success = outcome.success == Some(true);
+                self.apply_teamwork(*helper, *helped, &roll, success);
+                vec![if success {
+                    format!(
+                        "{} adds a {} to {}'s ability pool this round and earns grit ({} now)",
+                        names[*helper],
+                        roll.ability
+                            .first()
+                            .map(ToString::to_string)
+                            .unwrap_or_default(),
+                        names[*helped],
+                        self.grit[*helper]
+                    )
+                } else {
+                    format!(
+                        "{}'s help came to nothing (its action is spent)",
+                        names[*helper]
+                    )
+                }]
+            }
+            _ => {
+                self.end_turn();
+                vec![format!(
+                    "round {}: {}'s turn",
+                    self.round, self.characters[self.active].name
+                )]
+            }
+        })
+    }
+
+    fn default_move(&self) -> Move {
+        Move::Act {
+            actor: self.active,
+            skill: self.characters[self.active]
+                .skills
+                .first()
+                .map(|(n, _)| n.clone()),
+            difficulty: self
+                .rules
+                .difficulties
+                .get(1)
+                .or(self.rules.difficulties.first())
+                .map(|(n, _)| n.clone())
+                .unwrap_or_default(),
+            position: Position::Neutral,
+            boosts: vec![],
+        }
+    }
+
+    fn end_turn_move(&self) -> Option<Move> {
+        Some(Move::EndTurn)
+    }
+
+    fn describe(&self, m: &Move) -> String {
+        let names = self.names();
+        let who = |i: usize| name_at(&names, i);
+        match m {
+            Move::Act {
+                actor,
+                skill,
+                difficulty,
+                position,
+                boosts,
+            } => format!(
+                "{}: {} vs {difficulty} ({position:?}){}",
+                who(*actor),
+                skill.as_deref().unwrap_or("unskilled"),
+                if boosts.is_empty() {
+                    String::new()
+                } else {
+                    let b: Vec<String> = boosts.iter().map(ToString::to_string).collect();
+                    format!(" with boosts {}", b.join(" "))
+                }
+            ),
+            Move::Help {
+                helper,
+                helped,
+                skill,
+                difficulty,
+            } => format!(
+                "{} helps {} with {skill}{}",
+                who(*helper),
+                who(*helped),
+                difficulty
+                    .as_ref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ),
+            Move::EndTurn => format!("{} ends the turn", who(self.active)),
+        }
+    }
+
+    fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
+        (*m != Move::EndTurn).then_some(outcome.total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::play::Move as AnyMove;
+    use crate::rules::testing::{play, table};
+
+    fn help(difficulty: Option<&str>) -> AnyMove {
+        AnyMove::StepDice(Move::Help {
+            helper: 1,
+            helped: 0,
+            skill: "Locks".into(),
+            difficulty: difficulty.map(String::from),
+        })
+    }
+
+    fn pick(position: Position) -> AnyMove {
+        AnyMove::StepDice(Move::Act {
+            actor: 0,
+            skill: Some("Locks".into()),
+            difficulty: "Hard".into(),
+            position,
+            boosts: vec![],
+        })
+    }
+
+    #[test]
+    fn teamwork_then_the_action_roll() {
+        let mut t = table("step-dice-vault.ron");
+        // Bo helps Ana: a quick Locks d6 against Challenging d4.
+        let (o, said) = play(&mut t, &help(None), &[&[5, 2]]);
+        assert_eq!(o.success, Some(true));
+        assert_eq!(
+            said,
+            vec!["Bo adds a d6 to Ana's ability pool this round and earns grit (2 now)"]
+        );
+        // Ana's action roll: Locks d10 + the teamwork d6 against Hard d8 at Advantage.
+        let plan = t.plan(&pick(Position::Advantage)).expect("plan");
+        let labels: Vec<&str> = plan.dice.iter().map(|d| d.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            vec![
+                "ability d10",
+                "extra ability d6",
+                "difficulty d8",
+                "position d8"
+            ]
+        );
+        // Highest ability 7, lowest difficulty 3 (advantage): result 4, effect 5.
+        let (o, _) = play(&mut t, &pick(Position::Advantage), &[&[7, 2, 3, 8]]);
+        assert_eq!((o.total, o.success), (4, Some(true)));
+        assert_eq!(t.tracker()[0].status, vec!["grit 0", "acted"]);
+        // Bo helped, so Bo's own turn has no action left.
+        t.end_turn().expect("turn");
+        let bo = AnyMove::StepDice(Move::Act {
+            actor: 1,
+            skill: Some("Brawl".into()),
+            difficulty: "Hard".into(),
+            position: Position::Neutral,
+            boosts: vec![],
+        });
+        let err = t.allowed(&bo).expect_err("Bo helped");
+        assert!(err.contains("used this round's action"), "{err}");
+        t.end_turn().expect("turn");
+        t.end_turn().expect("turn");
+        assert_eq!(t.heading(), "Round 2: Ana's turn");
+        assert_eq!(t.tracker()[1].status, vec!["grit 2", "ready"]);
+    }
+
+    /// Point 14: teamwork dice last for the helped character's next roll this round only, and
+    /// the director may make the help harder than Challenging.
+    #[test]
+    fn teamwork_dice_are_lost_at_the_end_of_the_round_and_help_can_be_harder() {
+        let mut t = table("step-dice-vault.ron");
+        // Very Hard help: Bo's Locks d6 against a d10.
+        let hard = help(Some("Very Hard"));
+        let plan = t.plan(&hard).expect("plan");
+        assert_eq!(
+            plan.dice.iter().map(|d| d.sides).collect::<Vec<_>>(),
+            vec![6, 10]
+        );
+        let odds = t.odds(&hard).expect("odds").expect("some");
+        // d6 − d10 ≥ 0: (1+2+3+4+5+6)/60 = 21/60 = 7/20.
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("7/20".into()));
+        assert_eq!(t.describe(&hard), "Bo helps Ana with Locks (Very Hard)");
+        let (o, _) = play(&mut t, &hard, &[&[6, 3]]);
+        assert_eq!(o.success, Some(true));
+        assert_eq!(t.tracker()[0].status[2], "teamwork d6 (this round)");
+        // Ana does not roll; the round ends and the teamwork die is gone.
+        for _ in 0..3 {
+            t.end_turn().expect("turn");
+        }
+        assert_eq!(t.heading(), "Round 2: Ana's turn");
+        assert_eq!(t.tracker()[0].status, vec!["grit 0", "ready"]);
+        assert_eq!(
+            t.plan(&pick(Position::Neutral)).map(|p| p.dice.len()),
+            Ok(2)
+        );
+        // Help easier than Challenging is not a thing: it stays a d4.
+        let err = t
+            .allowed(&help(Some("Trivial")))
+            .expect_err("no such rating");
+        assert!(err.contains("Trivial"), "{err}");
+    }
+}

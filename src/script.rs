@@ -1,0 +1,374 @@
+//! Scripted play at a scene's table, without a window: a list of moves, each thrown physically
+//! (seeded, the same headless simulator as the window) or with the faces the script gives, each
+//! checked against what the script expects. `dicetable session` and `dicetable demo --check`
+//! run scripts; the demos in the window play the same steps on the table.
+//!
+//! A script is RON: `(seed: 7, steps: [(move: D4Pool(EndTurn)), ...])`. A refused move is
+//! reported with the rules' reason and the session goes on.
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice;
+use crate::physics::headless::Simulator;
+use crate::physics::notation::rules_faces;
+use crate::physics::{SettleRules, ThrowRequest, throw_seed};
+use crate::rules::play::Move;
+use crate::rules::table::TableState;
+use crate::rules::{Outcome, RollPlan, Step as RulesStep};
+
+/// Most throws one move may take (open-ended sixes keep coming, a tie keeps tying).
+const MAX_THROWS: usize = 64;
+
+/// What a step expects; every field given must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The move is refused, with a reason containing this text.
+    #[serde(default)]
+    pub refused: Option<String>,
+    /// The faces of each throw.
+    #[serde(default)]
+    pub faces: Option<Vec<Vec<u32>>>,
+    /// The outcome's total.
+    #[serde(default)]
+    pub total: Option<i64>,
+    /// Success or failure.
+    #[serde(default)]
+    pub success: Option<bool>,
+    /// The outcome class, exactly.
+    #[serde(default)]
+    pub class: Option<String>,
+    /// Texts each found among the outcome's tags or lines.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Texts each found among what changed at the table.
+    #[serde(default)]
+    pub said: Vec<String>,
+    /// The tracker's heading after the move.
+    #[serde(default)]
+    pub heading: Option<String>,
+}
+
+/// One step of a script.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptStep {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// The faces of each throw (None: thrown physically).
+    #[serde(default)]
+    pub faces: Option<Vec<Vec<u32>>>,
+    /// The seed of its physical throw (None: the script's seed + the step's index).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// What it must come to.
+    #[serde(default)]
+    pub expect: Option<Expect>,
+    /// Words for the reader (a demo's narration).
+    #[serde(default)]
+    pub say: Option<String>,
+}
+
+/// A script: steps played in order at one table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    /// The base seed of physical throws.
+    #[serde(default)]
+    pub seed: u64,
+    /// The steps.
+    pub steps: Vec<ScriptStep>,
+}
+
+/// What happened at one step.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StepReport {
+    /// 1-based step number.
+    pub step: usize,
+    /// The move in words.
+    pub title: String,
+    /// The move as RON.
+    pub ron: String,
+    /// None: allowed; otherwise the rules' reason.
+    pub refused: Option<String>,
+    /// The seed of the physical throws (None: faces given).
+    pub seed: Option<u64>,
+    /// The purpose of each throw.
+    pub purposes: Vec<String>,
+    /// The faces of each throw.
+    pub throws: Vec<Vec<u32>>,
+    /// The outcome.
+    pub outcome: Option<Outcome>,
+    /// What changed at the table.
+    pub said: Vec<String>,
+    /// The table after the step: heading, tracker rows, notes, state.
+    pub table: serde_json::Value,
+    /// Expectations not met (empty: all met or none given).
+    pub unmet: Vec<String>,
+    /// An error that stopped the step (bad faces, a throw that failed).
+    pub error: Option<String>,
+}
+
+/// Throws a plan's dice physically: throw `index` of the move seeded with `seed`, in the same
+/// simulator (and with the same seeds) as the window, so the window shows the same faces.
+pub fn throw_physically(plan: &RollPlan, seed: u64, index: u32) -> Result<Vec<u32>, String> {
+    let sides: Vec<u32> = plan.dice.iter().map(|d| d.sides).collect();
+    let mut kinds = Vec::new();
+    for s in &sides {
+        kinds.extend(dice::physical_dice(*s)?);
+    }
+    let request = ThrowRequest {
+        seed: throw_seed(seed, index),
+        tag: u64::from(index),
+        dice: kinds,
+        swing: None,
+    };
+    let result = Simulator::new(SettleRules::default()).roll(&request)?;
+    Ok(rules_faces(&sides, &result.dice))
+}
+
+/// Where faces come from.
+pub enum Faces<'a> {
+    /// Given, throw by throw.
+    Given(&'a [Vec<u32>]),
+    /// Thrown physically with this seed.
+    Physical(u64),
+}
+
+/// Plays one move at the table: verdict, throws (given or physical), outcome, applied.
+pub fn play_move(table: &mut TableState, mv: &Move, faces: Faces<'_>) -> StepReport {
+    let mut report = StepReport {
+        title: table.describe(mv),
+        ron: ron::to_string(mv).unwrap_or_default(),
+        seed: match faces {
+            Faces::Physical(s) => Some(s),
+            Faces::Given(_) => None,
+        },
+        ..StepReport::default()
+    };
+    if let Err(why) = table.allowed(mv) {
+        report.refused = Some(why);
+        report.table = snapshot(table);
+        return report;
+    }
+    let mut plan = match table.plan(mv) {
+        Ok(p) => p,
+        Err(e) => {
+            report.refused = Some(e);
+            report.table = snapshot(table);
+            return report;
+        }
+    };
+    let result = (|| -> Result<(Outcome, Vec<String>), String> {
+        loop {
+            if !plan.dice.is_empty() {
+                if report.throws.len() >= MAX_THROWS {
+                    return Err(format!("more than {MAX_THROWS} throws for one move"));
+                }
+                let index = report.throws.len();
+                let thrown = match &faces {
+                    Faces::Given(all) => all.get(index).cloned().ok_or_else(|| {
+                        format!(
+                            "the script gives {} throws; the rules want another: {}",
+                            all.len(),
+                            plan.purpose
+                        )
+                    })?,
+                    Faces::Physical(seed) => throw_physically(&plan, *seed, index as u32)?,
+                };
+                plan.check_faces(&thrown)?;
+                report.purposes.push(plan.purpose.clone());
+                report.throws.push(thrown);
+            }
+            match table.resolve(mv, &report.throws)? {
+                RulesStep::ThrowMore(next) => plan = next,
+                RulesStep::Done(outcome) => {
+                    if let Faces::Given(all) = &faces
+                        && all.len() > report.throws.len()
+                    {
+                        return Err(format!(
+                            "the script gives {} throws; the move took {}",
+                            all.len(),
+                            report.throws.len()
+                        ));
+                    }
+                    let said = table.apply(mv, &report.throws, &outcome)?;
+                    return Ok((outcome, said));
+                }
+            }
+        }
+    })();
+    match result {
+        Ok((outcome, said)) => {
+            report.outcome = Some(outcome);
+            report.said = said;
+        }
+        Err(e) => report.error = Some(e),
+    }
+    report.table = snapshot(table);
+    report
+}
+
+/// The table as JSON: heading, tracker, notes and the turn economy.
+pub fn snapshot(table: &TableState) -> serde_json::Value {
+    serde_json::json!({
+        "heading": table.heading(),
+        "tracker": table.tracker(),
+        "notes": table.notes(),
+        "state": table.state_json(),
+    })
+}
+
+/// Checks a step's report against what it expects; returns what was not met.
+pub fn unmet(expect: &Expect, r: &StepReport) -> Vec<String> {
+    let mut out = Vec::new();
+    match (&expect.refused, &r.refused) {
+        (Some(want), Some(got)) if !got.contains(want.as_str()) => {
+            out.push(format!("refused with \"{got}\", expected \"{want}\""));
+        }
+        (Some(want), None) => out.push(format!("allowed, expected refusal \"{want}\"")),
+        (None, Some(got)) => out.push(format!("refused: {got}")),
+        _ => {}
+    }
+    if let Some(e) = &r.error {
+        out.push(format!("error: {e}"));
+    }
+    if let Some(want) = &expect.faces
+        && *want != r.throws
+    {
+        out.push(format!("faces {:?}, expected {want:?}", r.throws));
+    }
+    let o = r.outcome.as_ref();
+    if let Some(want) = expect.total
+        && o.map(|o| o.total) != Some(want)
+    {
+        out.push(format!("total {:?}, expected {want}", o.map(|o| o.total)));
+    }
+    if let Some(want) = expect.success
+        && o.and_then(|o| o.success) != Some(want)
+    {
+        out.push(format!(
+            "success {:?}, expected {want}",
+            o.and_then(|o| o.success)
+        ));
+    }
+    if let Some(want) = &expect.class
+        && o.map(|o| o.class.as_str()) != Some(want.as_str())
+    {
+        out.push(format!(
+            "class {:?}, expected \"{want}\"",
+            o.map(|o| o.class.clone())
+        ));
+    }
+    for want in &expect.tags {
+        let found = o.is_some_and(|o| {
+            o.tags
+                .iter()
+                .chain(&o.lines)
+                .any(|t| t.contains(want.as_str()))
+        });
+        if !found {
+            out.push(format!("no tag or line with \"{want}\""));
+        }
+    }
+    for want in &expect.said {
+        if !r.said.iter().any(|s| s.contains(want.as_str())) {
+            out.push(format!("nothing said with \"{want}\" (said {:?})", r.said));
+        }
+    }
+    if let Some(want) = &expect.heading {
+        let got = r.table["heading"].as_str().unwrap_or_default();
+        if got != want {
+            out.push(format!("heading \"{got}\", expected \"{want}\""));
+        }
+    }
+    out
+}
+
+/// Plays a whole script; each step reported, expectations checked.
+pub fn run(table: &mut TableState, script: &Script) -> Vec<StepReport> {
+    script
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let seed = step.seed.unwrap_or(script.seed.wrapping_add(i as u64));
+            let faces = match &step.faces {
+                Some(f) => Faces::Given(f),
+                None => Faces::Physical(seed),
+            };
+            let mut r = play_move(table, &step.mv, faces);
+            r.step = i + 1;
+            if let Some(e) = &step.expect {
+                r.unmet = unmet(e, &r);
+            } else if let Some(e) = &r.error {
+                r.unmet = vec![format!("error: {e}")];
+            }
+            r
+        })
+        .collect()
+}
+
+/// A report as lines of text for a terminal.
+pub fn report_text(r: &StepReport) -> Vec<String> {
+    let mut out = vec![format!("{}. {}", r.step, r.title)];
+    if let Some(why) = &r.refused {
+        out.push(format!("   not allowed: {why}"));
+    }
+    for (purpose, faces) in r.purposes.iter().zip(&r.throws) {
+        out.push(format!("   throw ({purpose}): {faces:?}"));
+    }
+    if let Some(seed) = r.seed
+        && !r.throws.is_empty()
+    {
+        out.push(format!("   seed {seed} (thrown physically)"));
+    }
+    if let Some(o) = &r.outcome {
+        if r.throws.is_empty() {
+            out.push(format!("   -> {}", o.class));
+        } else {
+            out.push(format!("   -> {} (total {})", o.class, o.total));
+        }
+        out.extend(o.lines.iter().map(|l| format!("      {l}")));
+        out.extend(o.tags.iter().map(|t| format!("      [{t}]")));
+    }
+    out.extend(r.said.iter().map(|s| format!("   * {s}")));
+    if let Some(e) = &r.error {
+        out.push(format!("   error: {e}"));
+    }
+    out.push(format!(
+        "   table: {}",
+        r.table["heading"].as_str().unwrap_or_default()
+    ));
+    if let Some(rows) = r.table["tracker"].as_array() {
+        for row in rows {
+            let status: Vec<&str> = row["status"]
+                .as_array()
+                .map(|s| s.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default();
+            out.push(format!(
+                "     {}{}: {}",
+                if row["acting"].as_bool() == Some(true) {
+                    "▶ "
+                } else {
+                    ""
+                },
+                row["name"].as_str().unwrap_or_default(),
+                status.join(" · ")
+            ));
+        }
+    }
+    if let Some(notes) = r.table["notes"].as_array() {
+        out.extend(
+            notes
+                .iter()
+                .filter_map(|n| n.as_str())
+                .map(|n| format!("     {n}")),
+        );
+    }
+    for u in &r.unmet {
+        out.push(format!("   EXPECTATION NOT MET: {u}"));
+    }
+    out
+}

@@ -1,0 +1,151 @@
+//! `dicetable session`: a script per ruleset walks the texts' examples and the rulings, with
+//! given faces and physical throws; every expectation in the scripts must hold.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::{dicetable, stderr, stdout};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn session(scene: &str, script: &str, json: bool) -> std::process::Output {
+    let scene = root().join("scenes").join(scene);
+    let script = root().join("tests/scripts").join(script);
+    let mut args = vec![
+        "session",
+        "--scene",
+        scene.to_str().expect("path"),
+        "--script",
+        script.to_str().expect("path"),
+    ];
+    if json {
+        args.push("--json");
+    }
+    dicetable(&args)
+}
+
+fn json_session(scene: &str, script: &str) -> Value {
+    let out = session(scene, script, true);
+    let text = stdout(&out);
+    let j: Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{script}: no JSON ({e}): {text} {}", stderr(&out)));
+    let unmet: Vec<String> = j["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .flat_map(|s| {
+            s["unmet"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |u| format!("step {}: {}", s["step"], u))
+        })
+        .collect();
+    assert!(unmet.is_empty(), "{script}: {unmet:#?}");
+    assert!(out.status.success(), "{script}: exit {:?}", out.status);
+    j
+}
+
+#[test]
+fn every_ruleset_script_meets_its_expectations() {
+    for (scene, script, steps) in [
+        ("d4-pool-goblin-ambush.ron", "d4-pool.ron", 13),
+        ("action-dice-knight-and-magician.ron", "action-dice.ron", 14),
+        ("step-dice-vault.ron", "step-dice.ron", 16),
+        ("open-d6-fred-and-peter.ron", "open-d6.ron", 31),
+        ("d20-check-crypt.ron", "d20-check.ron", 24),
+    ] {
+        let j = json_session(scene, script);
+        assert_eq!(j["steps"].as_array().map(Vec::len), Some(steps), "{script}");
+        assert_eq!(j["unmet"], 0);
+    }
+}
+
+#[test]
+fn session_json_carries_verdicts_throws_outcomes_and_the_table() {
+    let j = json_session("d4-pool-goblin-ambush.ron", "d4-pool.ron");
+    assert_eq!(j["version"], 1);
+    assert_eq!(j["ruleset"], "d4-pool");
+    let first = &j["steps"][0];
+    assert_eq!(
+        first["title"],
+        "Vex the Rogue: attack, Finesse with dagger at Goblin"
+    );
+    assert_eq!(first["throws"], serde_json::json!([[4, 4, 4, 1, 1, 1, 3]]));
+    assert_eq!(first["outcome"]["total"], 18);
+    assert_eq!(first["outcome"]["class"], "hit");
+    assert_eq!(first["refused"], Value::Null);
+    assert_eq!(
+        first["table"]["state"]["loads"],
+        serde_json::json!([0, 0, 0, 0])
+    );
+    assert_eq!(first["table"]["tracker"][0]["status"][0], "Action Load 0");
+    // A refused move is reported and the session goes on.
+    let refused = &j["steps"][4];
+    assert!(
+        refused["refused"]
+            .as_str()
+            .is_some_and(|r| r.contains("can only respond")),
+        "{refused}"
+    );
+    assert_eq!(refused["throws"], serde_json::json!([]));
+    // A physically thrown step records its seed (script seed 40 + index 9) and faces.
+    let physical = &j["steps"][9];
+    assert_eq!(physical["seed"], 49);
+    assert_eq!(physical["throws"][0].as_array().map(Vec::len), Some(5));
+}
+
+#[test]
+fn physical_throws_repeat_for_the_same_seed() {
+    let a = json_session("open-d6-fred-and-peter.ron", "open-d6.ron");
+    let b = json_session("open-d6-fred-and-peter.ron", "open-d6.ron");
+    let last = |j: &Value| j["steps"][29]["throws"].clone();
+    assert_eq!(last(&a), last(&b));
+    assert_eq!(last(&a)[0].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn unmet_expectations_and_bad_scripts_are_reported() {
+    let dir = std::env::temp_dir().join(format!("dicetable-session-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let wrong = dir.join("wrong.ron");
+    std::fs::write(
+        &wrong,
+        "(steps: [(move: D4Pool(EndTurn), expect: (heading: \"Round 9\")), (move: StepDice(EndTurn))])",
+    )
+    .expect("write");
+    let scene = root().join("scenes/d4-pool-goblin-ambush.ron");
+    let out = dicetable(&[
+        "session",
+        "--scene",
+        scene.to_str().expect("path"),
+        "--script",
+        wrong.to_str().expect("path"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("EXPECTATION NOT MET: heading \"Round 1: Pim's turn\", expected \"Round 9\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("not allowed: that move is one of step-dice, and this table plays d4-pool"),
+        "{text}"
+    );
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, "(steps: [(move: D4Pool(Jump))])").expect("write");
+    let out = dicetable(&[
+        "session",
+        "--scene",
+        scene.to_str().expect("path"),
+        "--script",
+        broken.to_str().expect("path"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("broken.ron:1:"), "{err}");
+    assert!(err.contains("Jump"), "{err}");
+}
