@@ -167,7 +167,8 @@ pub fn seek(
     }
     for seed in from..from.saturating_add(tries) {
         let mut t = table.clone();
-        let r = script::play_move(&mut t, &target.mv, Faces::Physical(seed));
+        let mut r = script::play_move(&mut t, &target.mv, Faces::Physical(seed));
+        r.step = step + 1;
         if script::unmet(expect, &r).is_empty() {
             return Ok(Some((seed, r)));
         }

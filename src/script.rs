@@ -47,6 +47,9 @@ pub struct Expect {
     /// The tracker's heading after the move.
     #[serde(default)]
     pub heading: Option<String>,
+    /// The character whose turn (or shot) it is after the move.
+    #[serde(default)]
+    pub acting: Option<String>,
 }
 
 /// One step of a script.
@@ -277,6 +280,19 @@ pub fn unmet(expect: &Expect, r: &StepReport) -> Vec<String> {
             out.push(format!("nothing said with \"{want}\" (said {:?})", r.said));
         }
     }
+    if let Some(want) = &expect.acting {
+        let got = r.table["tracker"]
+            .as_array()
+            .and_then(|rows| {
+                rows.iter()
+                    .find(|row| row["acting"].as_bool() == Some(true))
+            })
+            .and_then(|row| row["name"].as_str())
+            .unwrap_or("nobody");
+        if got != want {
+            out.push(format!("{got} acts, expected {want}"));
+        }
+    }
     if let Some(want) = &expect.heading {
         let got = r.table["heading"].as_str().unwrap_or_default();
         if got != want {
@@ -371,4 +387,51 @@ pub fn report_text(r: &StepReport) -> Vec<String> {
         out.push(format!("   EXPECTATION NOT MET: {u}"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::data::parse_ron;
+    use crate::rules::testing::table;
+
+    #[test]
+    fn the_readme_script_example_reads_and_plays() {
+        let readme = include_str!("../README.md");
+        let block = readme
+            .split("```ron\n")
+            .skip(1)
+            .filter_map(|rest| rest.split("```").next())
+            .find(|block| block.contains("steps:"))
+            .expect("a script in a RON block of the README");
+        let script: Script = parse_ron("README.md", block).unwrap_or_else(|e| panic!("{e}"));
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let reports = run(&mut t, &script);
+        let unmet: Vec<&String> = reports.iter().flat_map(|r| &r.unmet).collect();
+        assert!(unmet.is_empty(), "{unmet:?}");
+        assert_eq!(
+            reports[3].refused.as_deref(),
+            Some("that move is one of d4-pool, and this table plays open-d6")
+        );
+    }
+
+    #[test]
+    fn given_faces_that_do_not_fit_are_an_error_not_a_panic() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        let mv = t.default_move();
+        let r = play_move(&mut t, &mv, Faces::Given(&[vec![9]]));
+        assert_eq!(
+            r.error.as_deref(),
+            Some("1 faces for a throw of 7 dice (d4 pool)")
+        );
+        let r = play_move(&mut t, &mv, Faces::Given(&[]));
+        assert!(
+            r.error
+                .as_deref()
+                .is_some_and(|e| e.starts_with("the script gives 0 throws; the rules want another")),
+            "{r:?}"
+        );
+        // Nothing was applied: Vex's load is still −1.
+        assert_eq!(t.tracker()[0].status[0], "Action Load -1");
+    }
 }

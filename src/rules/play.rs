@@ -58,7 +58,7 @@ pub trait Seat: Clone + Debug + PartialEq + Serialize {
     /// Reads every throw of the move so far: its outcome, or more dice to throw.
     fn resolve(&self, m: &Self::Move, throws: &[Vec<u32>]) -> Result<Step, String>;
     /// Applies a resolved move to the turn economy; says what changed, one line each.
-    fn apply(
+    fn apply_move(
         &mut self,
         m: &Self::Move,
         throws: &[Vec<u32>],
@@ -218,7 +218,7 @@ impl TableState {
         throws: &[Vec<u32>],
         outcome: &Outcome,
     ) -> Result<Vec<String>, String> {
-        paired!(self, m, |t, mv| Seat::apply(t, mv, throws, outcome))
+        paired!(self, m, |t, mv| t.apply_move(mv, throws, outcome))
     }
 
     /// A move to start with.

@@ -14,8 +14,8 @@ pub enum TableState {
     ActionDice(action_dice::Table),
     /// Standard turn, teamwork, grit.
     StepDice(step_dice::Table),
-    /// Initiative shots.
-    OpenD6(open_d6::Table),
+    /// Initiative shots (boxed: the largest table by far).
+    OpenD6(Box<open_d6::Table>),
     /// Side initiative, resource dice.
     D20Check(d20_check::Table),
 }
@@ -40,7 +40,7 @@ impl TableState {
                 if scene.setup.simplified_initiative {
                     t.use_simplified_initiative();
                 }
-                TableState::OpenD6(t)
+                TableState::OpenD6(Box::new(t))
             }
             Cast::D20Check(c) => {
                 let mut t = d20_check::Table::new(book.d20_check.clone(), c.clone());

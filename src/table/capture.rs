@@ -57,13 +57,20 @@ fn capture_and_exit(
     frames: Res<FrameCount>,
     mut state: ResMut<CaptureState>,
     mut exit: MessageWriter<AppExit>,
-    (table, play, physics): (Res<TableRoll>, Res<TablePlay>, NonSend<TableSimulator>),
+    (table, play, physics, demo): (
+        Res<TableRoll>,
+        Res<TablePlay>,
+        NonSend<TableSimulator>,
+        Res<super::DemoRun>,
+    ),
     (panels, window): (Res<PanelSpace>, Single<&Window>),
 ) {
     let Some(after) = options.exit_after_frames else {
         return;
     };
-    state.quiet_frames = if table.in_flight() || play.in_flight() || physics.busy() {
+    let demo_pending = !demo.started_steps_played(options.demo.steps);
+    state.quiet_frames = if table.in_flight() || play.in_flight() || physics.busy() || demo_pending
+    {
         0
     } else {
         state.quiet_frames + 1

@@ -48,6 +48,11 @@ impl DemoRun {
         self.demo.as_ref().map(|d| d.demo.steps.len()).unwrap_or(0)
     }
 
+    /// Whether `demo --steps N` has played its N steps (or there is no demo to play).
+    pub fn started_steps_played(&self, wanted: u32) -> bool {
+        self.demo.is_none() || self.autoplayed >= wanted.min(self.steps() as u32)
+    }
+
     /// Whether there is a step after this one.
     pub fn has_next(&self) -> bool {
         self.at + 1 < self.steps()

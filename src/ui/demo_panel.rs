@@ -1,4 +1,4 @@
-//! The demo's narration: a panel over the top of the table that says, step by step, what the
+//! The demo's narration: a panel over the front of the table (below the tray) that says, step by step, what the
 //! rule text says, what is being rolled and why, then points out the outcome and what changed
 //! in the turn economy. Back, Throw / Next and Replay move through the steps.
 
@@ -33,7 +33,7 @@ pub(super) fn show(
     let width = (ctx.viewport_rect().width() * 0.42).clamp(300.0, 560.0);
     egui::Window::new(format!("Demo: {}", demo.demo.title))
         .id(egui::Id::new("demo narration"))
-        .anchor(egui::Align2::CENTER_TOP, [0.0, 6.0])
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
         .default_width(width)
         .max_width(width)
         .collapsible(true)
@@ -106,7 +106,7 @@ fn outcome(ui: &mut egui::Ui, play: &TablePlay) {
         return;
     };
     ui.label(
-        egui::RichText::new(format!("{} → {}", current.title, o.class))
+        egui::RichText::new(format!("{}: {}", current.title, o.class))
             .strong()
             .color(match o.success {
                 Some(true) => egui::Color32::from_rgb(120, 210, 120),

@@ -149,3 +149,40 @@ fn unmet_expectations_and_bad_scripts_are_reported() {
     assert!(err.contains("broken.ron:1:"), "{err}");
     assert!(err.contains("Jump"), "{err}");
 }
+
+#[test]
+fn every_demo_checks_green() {
+    for ruleset in [
+        "d4-pool",
+        "action-dice",
+        "step-dice",
+        "open-d6",
+        "d20-check",
+    ] {
+        let out = dicetable(&["demo", ruleset, "--check"]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{ruleset}: {text} {}", stderr(&out));
+        assert!(
+            text.lines()
+                .last()
+                .is_some_and(|l| l.starts_with(&format!("demo {ruleset}: "))
+                    && l.ends_with(" steps, 0 expectations not met")),
+            "{ruleset}: {text}"
+        );
+        // Every step is narrated and thrown physically with its recorded seed.
+        assert!(text.contains("(thrown physically)"), "{ruleset}: {text}");
+    }
+}
+
+#[test]
+fn the_seed_search_finds_the_recorded_seed_of_the_texts_example() {
+    // The d4-pool demo's step 4 is the text's 4d4 + 1d4 = 14 at load 2; seed 9 is the first
+    // seed from 1 whose honest throw comes up 14.
+    let out = dicetable(&[
+        "demo", "d4-pool", "--seek", "4", "--from", "1", "--tries", "50",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text} {}", stderr(&out));
+    assert!(text.starts_with("step 4: seed 9\n"), "{text}");
+    assert!(text.contains("-> hit (total 14)"), "{text}");
+}

@@ -524,7 +524,7 @@ impl Seat for Table {
             .ok_or_else(|| "nothing to resolve".to_string())
     }
 
-    fn apply(
+    fn apply_move(
         &mut self,
         m: &Move,
         throws: &[Vec<u32>],

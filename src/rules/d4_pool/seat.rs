@@ -204,7 +204,7 @@ impl Seat for Table {
         }
     }
 
-    fn apply(&mut self, m: &Move, _: &[Vec<u32>], _: &Outcome) -> Result<Vec<String>, String> {
+    fn apply_move(&mut self, m: &Move, _: &[Vec<u32>], _: &Outcome) -> Result<Vec<String>, String> {
         let Some((actor, kind, a)) = self.rules_action(m)? else {
             self.end_turn();
             return Ok(vec![format!(

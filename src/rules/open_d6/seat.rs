@@ -995,7 +995,7 @@ impl Seat for Table {
         }
     }
 
-    fn apply(
+    fn apply_move(
         &mut self,
         m: &Move,
         throws: &[Vec<u32>],
@@ -1302,6 +1302,7 @@ impl Table {
     /// What a stance, a limit break or another kind costs, in words, for the builder.
     pub fn cost_words(&self, actor: usize, kind: ActionType) -> String {
         match self.cost_for(actor, kind) {
+            Cost::Shots(1) => "1 shot".into(),
             Cost::Shots(n) => format!("{n} shots"),
             Cost::AllRemaining => "all remaining shots".into(),
         }

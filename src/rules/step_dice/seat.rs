@@ -177,7 +177,7 @@ impl Seat for Table {
         }
     }
 
-    fn apply(
+    fn apply_move(
         &mut self,
         m: &Move,
         _: &[Vec<u32>],

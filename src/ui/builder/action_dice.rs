@@ -10,7 +10,7 @@ use crate::rules::play::Seat;
 
 fn goal(ui: &mut egui::Ui, t: &Table, target: &mut Goal) {
     let names = t.names();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Against");
         ui.radio_value(target, Goal::None, "nothing");
         if ui

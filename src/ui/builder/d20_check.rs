@@ -9,7 +9,7 @@ use crate::rules::d20_check::{Edge, Table};
 use crate::rules::play::Seat;
 
 fn dc(ui: &mut egui::Ui, t: &Table, dc: &mut DcChoice) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("DC");
         if ui
             .radio(matches!(dc, DcChoice::Named(..)), "table")
@@ -38,7 +38,7 @@ fn dc(ui: &mut egui::Ui, t: &Table, dc: &mut DcChoice) {
 }
 
 fn edge(ui: &mut egui::Ui, edge: &mut Edge) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Edge");
         ui.radio_value(edge, Edge::None, "none");
         ui.radio_value(edge, Edge::Advantage, "advantage");
@@ -134,7 +134,7 @@ pub(super) fn edit(ui: &mut egui::Ui, t: &Table, m: &mut Move) -> Option<Move> {
             play_the_odds,
         } => {
             actor_combo(ui, "Who", &names, actor);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label("Type");
                 ui.radio_value(kind, CheckType::Standard, "Standard");
                 ui.radio_value(kind, CheckType::Bonus, "Bonus");
@@ -156,9 +156,8 @@ pub(super) fn edit(ui: &mut egui::Ui, t: &Table, m: &mut Move) -> Option<Move> {
             modifier(ui, t, *actor, md);
             dc(ui, t, d);
             edge(ui, e);
-            ui.checkbox(
-                play_the_odds,
-                "Play the Odds (a mundane DC 0 action: roll vs DC 2)",
+            ui.checkbox(play_the_odds, "Play the Odds").on_hover_text(
+                "a mundane action (DC 0): roll against DC 2 to improve the performance",
             );
         }
         Move::Group {

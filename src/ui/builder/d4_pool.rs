@@ -10,7 +10,7 @@ use crate::rules::play::Seat;
 
 fn aim(ui: &mut egui::Ui, t: &Table, target: &mut Aim, dc_only: bool) {
     let names = t.names();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Target");
         ui.radio_value(target, Aim::None, "none");
         if ui.radio(matches!(target, Aim::Dc(_)), "DC").clicked() && !matches!(target, Aim::Dc(_)) {
@@ -109,7 +109,7 @@ pub(super) fn edit(ui: &mut egui::Ui, t: &Table, m: &mut Move) -> Option<Move> {
                     .unwrap_or(0)
                     - t.loads[*actor]
             ));
-            let kinds: Vec<String> = t.rules.costs.iter().map(|(n, _)| n.clone()).collect();
+            let kinds: Vec<String> = t.rules.costs.keys().cloned().collect();
             combo(ui, "kind", "Kind", kind, &kinds);
             let mut w = weapon.clone().unwrap_or_else(|| "none".into());
             let mut options = vec!["none".to_string()];

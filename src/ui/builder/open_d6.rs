@@ -20,7 +20,7 @@ fn check_editor(ui: &mut egui::Ui, t: &Table, actor: usize, c: &mut Check, id: &
     let names = t.names();
     ui.push_id(id, |ui| {
         combo(ui, "skill", "Skill", &mut c.skill, &skills(t, actor));
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Roll");
             for (kind, label) in [
                 (RollKind::Standard, "standard"),
@@ -31,7 +31,7 @@ fn check_editor(ui: &mut egui::Ui, t: &Table, actor: usize, c: &mut Check, id: &
                 ui.radio_value(&mut c.roll, kind, label);
             }
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Difficulty");
             if ui
                 .radio(matches!(c.difficulty, Difficulty::Number(_)), "number")
@@ -53,8 +53,8 @@ fn check_editor(ui: &mut egui::Ui, t: &Table, actor: usize, c: &mut Check, id: &
             Difficulty::Against(target) => {
                 actor_combo(ui, "Opponent", &names, target);
                 if let Ok(d) = t.difficulty_against(*target, &c.skill) {
-                    ui.label(format!(
-                        "higher of {} and Dodge (Active Defense added): {d}",
+                    ui.label(format!("difficulty {d}")).on_hover_text(format!(
+                        "the higher of the opponent's {} and Dodge, Active Defense added",
                         c.skill
                     ));
                 }
@@ -70,16 +70,13 @@ fn check_editor(ui: &mut egui::Ui, t: &Table, actor: usize, c: &mut Check, id: &
         );
         ui.checkbox(
             &mut c.fortune,
-            format!("Fortune: a Confident roll ({} left)", t.fortune[actor]),
-        );
-        ui.checkbox(
-            &mut c.stunt,
-            "a stunt for Advantage (success adds to the pool)",
-        );
-        ui.checkbox(
-            &mut c.later_roll,
-            "a later roll of this action (no snake eyes or double deuces)",
-        );
+            format!("Fortune ({} left)", t.fortune[actor]),
+        )
+        .on_hover_text("spend a Fortune point: the roll is Confident");
+        ui.checkbox(&mut c.stunt, "stunt for Advantage")
+            .on_hover_text("success adds one Advantage to the character's pool");
+        ui.checkbox(&mut c.later_roll, "later roll of the action")
+            .on_hover_text("a second or later roll of one action: no snake eyes or double deuces");
     });
 }
 

@@ -74,13 +74,13 @@ pub(super) fn edit(ui: &mut egui::Ui, t: &Table, m: &mut Move) -> Option<Move> {
             combo(ui, "skill", "Skill set", &mut s, &options);
             *skill = (s != "unskilled").then_some(s);
             combo(ui, "difficulty", "Difficulty", difficulty, &ratings);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label("Position");
                 ui.radio_value(position, Position::Neutral, "neutral");
                 ui.radio_value(position, Position::Advantage, "advantage");
                 ui.radio_value(position, Position::Disadvantage, "disadvantage");
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(format!("Boosts: {}", boosts.len()));
                 for d in [4, 6, 8, 10, 12] {
                     if ui.small_button(format!("+d{d}")).clicked() {
