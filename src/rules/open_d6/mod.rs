@@ -476,7 +476,7 @@ pub struct LastCheck {
     /// Skill + modifiers + bonus.
     pub check: i64,
     /// +1 per successful Assist.
-    pub assists: i64,
+    pub assists: u32,
     /// The check succeeded (after assists).
     pub success: bool,
     /// It has been pushed already.

@@ -6,7 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Action, ActionType, Character, Cost, LastCheck, RollKind, Table};
+use super::{
+    Action, ActionType, Character, Cost, LastCheck, RollKind, Table, assist_bonus,
+    defended_difficulty, team_result,
+};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of};
 use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};
 
@@ -172,18 +175,18 @@ impl Table {
             .characters
             .get(target)
             .ok_or("the target is not in the scene")?;
-        let bonus = |name: &str| match &self.defending[target] {
+        let defenses = |name: &str| match &self.defending[target] {
             Some((s, shot))
                 if s.eq_ignore_ascii_case(name)
                     && (self.simplified || Some(*shot) == self.current_shot()) =>
             {
-                self.rules.active_defense_bonus
+                vec![self.rules.active_defense_bonus]
             }
-            _ => 0,
+            _ => vec![],
         };
         [skill, "Dodge"]
             .into_iter()
-            .filter_map(|n| c.skill(n).map(|v| v + bonus(n)))
+            .filter_map(|n| c.skill(n).map(|v| defended_difficulty(v, &defenses(n))))
             .max()
             .ok_or_else(|| format!("{} has neither {skill} nor Dodge", c.name))
     }
@@ -498,15 +501,10 @@ fn fumbled(o: &Outcome) -> bool {
 
 /// Joins the outcomes of several rolls into one: the first's class and total unless `best`.
 fn joined(outcomes: &[Outcome], titles: &[String], best: bool) -> Outcome {
-    let pick = if best {
-        outcomes
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, o)| o.total)
-            .map(|(k, _)| k)
-            .unwrap_or(0)
-    } else {
-        0
+    let totals: Vec<i64> = outcomes.iter().map(|o| o.total).collect();
+    let pick = match team_result(&totals) {
+        Some(top) if best => totals.iter().position(|t| *t == top).unwrap_or(0),
+        _ => 0,
     };
     let mut lines = Vec::new();
     let mut tags = Vec::new();
@@ -644,10 +642,10 @@ impl Seat for Table {
                 "Last check: {} {} {} against {}{} ({})",
                 self.characters[last.actor].name,
                 last.skill,
-                last.check + last.assists,
+                last.check + assist_bonus(&self.rules, last.assists),
                 last.action.difficulty,
                 if last.assists > 0 {
-                    format!(", assisted +{}", last.assists)
+                    format!(", assisted +{}", assist_bonus(&self.rules, last.assists))
                 } else {
                     String::new()
                 },
@@ -747,7 +745,7 @@ impl Seat for Table {
                 if last.actor == *helper {
                     return Err("nobody can assist their own check".into());
                 }
-                if last.assists >= self.rules.max_assist_bonus {
+                if assist_bonus(&self.rules, last.assists) >= self.rules.max_assist_bonus {
                     return Err(format!(
                         "the check has the most assistance it can take (+{})",
                         self.rules.max_assist_bonus
@@ -1066,11 +1064,11 @@ impl Seat for Table {
                 ));
             }
             Move::Assist { helper, .. } => {
-                let max = self.rules.max_assist_bonus;
+                let rules = self.rules.clone();
                 if let Some(last) = self.last_check.as_mut() {
                     if outcome.success == Some(true) {
-                        last.assists = (last.assists + 1).min(max);
-                        let total = last.check + last.assists;
+                        last.assists += 1;
+                        let total = last.check + assist_bonus(&rules, last.assists);
                         last.success = total >= last.action.difficulty;
                         said.push(format!(
                             "{} assists {}: the check is now {total} against {} ({})",
