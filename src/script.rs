@@ -150,11 +150,7 @@ pub fn play_move(table: &mut TableState, mv: &Move, faces: Faces<'_>) -> StepRep
         },
         ..StepReport::default()
     };
-    if let Err(why) = table.allowed(mv) {
-        report.refused = Some(why);
-        report.table = snapshot(table);
-        return report;
-    }
+    // `plan` asks the rules' verdict first: a move not allowed is refused with their reason.
     let mut plan = match table.plan(mv) {
         Ok(p) => p,
         Err(e) => {

@@ -495,8 +495,9 @@ impl Table {
     }
 }
 
+/// A fumble among the outcome's tags (also a joined outcome's, whose tags carry a prefix).
 fn fumbled(o: &Outcome) -> bool {
-    o.tags.iter().any(|t| t.starts_with("boxcars: fumble"))
+    o.tags.iter().any(|t| t.contains("boxcars: fumble"))
 }
 
 /// Joins the outcomes of several rolls into one: the first's class and total unless `best`.
@@ -821,13 +822,8 @@ impl Seat for Table {
     fn plan(&self, m: &Move) -> Result<RollPlan, String> {
         let checks = self.checks(m)?;
         if let Some(r) = checks.first() {
+            // The actor, or a team action's first participant: its roll is thrown first.
             let who = name_at(&Seat::names(self), self.actor(m).unwrap_or(0));
-            let who = match m {
-                Move::TeamAction { actors, .. } => {
-                    name_at(&Seat::names(self), actors.first().copied().unwrap_or(0))
-                }
-                _ => who,
-            };
             return Ok(pair_plan(&who, &format!("{:?} roll", r.action.roll)));
         }
         Ok(match m {
@@ -1024,9 +1020,9 @@ impl Seat for Table {
             }
             Move::Act {
                 actor,
+                kind,
                 focuses,
                 check,
-                ..
             } => {
                 if let (Some(_), Some(r)) = (check, checks.first()) {
                     said.extend(self.spend(*actor, r, outcome.success == Some(true)));
@@ -1035,7 +1031,7 @@ impl Seat for Table {
                     }
                     self.remember(*actor, r, outcome);
                 }
-                if m_kind(m) == Some(ActionType::Stance) {
+                if *kind == ActionType::Stance {
                     self.stances[*actor] += 1;
                     said.push(format!("{} adopts a stance", names[*actor]));
                 }
@@ -1048,7 +1044,7 @@ impl Seat for Table {
                 for r in &checks {
                     said.extend(self.spend(*actor, r, outcome.success == Some(true)));
                 }
-                if fumbled(outcome) || outcome.tags.iter().any(|t| t.contains("boxcars: fumble")) {
+                if fumbled(outcome) {
                     said.push(self.setback(*actor, "boxcars fumble"));
                 }
                 if let Some(r) = checks.last() {
@@ -1276,13 +1272,6 @@ impl Seat for Table {
             },
             _ => Some(outcome.total),
         }
-    }
-}
-
-fn m_kind(m: &Move) -> Option<ActionType> {
-    match m {
-        Move::Act { kind, .. } => Some(*kind),
-        _ => None,
     }
 }
 
