@@ -6,7 +6,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/dicetable/target}"
 # Bevy's Linux build dependencies.
 BEVY_PACKAGES="pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev"
 # A virtual display and Mesa's software Vulkan, for windows on machines without a display or GPU.
-HEADLESS_PACKAGES="xvfb xauth mesa-vulkan-drivers libvulkan1"
+HEADLESS_PACKAGES="xvfb xauth xdotool mesa-vulkan-drivers libvulkan1"
 
 ensure_packages() {
     if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -11,6 +11,7 @@ pub mod physics;
 pub mod rules;
 pub mod script;
 mod table;
+pub mod text;
 mod third_party;
 mod ui;
 
@@ -39,6 +40,10 @@ pub struct PlayOptions {
     pub mute: bool,
     /// Print mean frame times (dice in the air, dice at rest) on exit.
     pub frame_times: bool,
+    /// Start with the camera framing settled dice in close-up.
+    pub closeup: bool,
+    /// Print the overlays' control places as they change (`ui_map`).
+    pub print_ui: bool,
     /// A guided demo to seat.
     pub demo: DemoOptions,
 }

@@ -66,6 +66,13 @@ pub struct WindowArgs {
     /// Print the mean frame time with dice in the air and at rest when the app exits.
     #[arg(long)]
     pub frame_times: bool,
+    /// Frame settled dice in close-up (the View menu's "Close-up").
+    #[arg(long)]
+    pub closeup: bool,
+    /// Print where the overlays' controls are whenever they move (`ui <name> x y w h`), for
+    /// driving the window with xdotool.
+    #[arg(long)]
+    pub print_ui: bool,
 }
 
 impl WindowArgs {
@@ -77,6 +84,8 @@ impl WindowArgs {
             window_size: (self.width.max(320), self.height.max(240)),
             mute: self.mute || self.exit_after_frames.is_some(),
             frame_times: self.frame_times,
+            closeup: self.closeup,
+            print_ui: self.print_ui,
             demo,
             ..PlayOptions::default()
         }

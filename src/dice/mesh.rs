@@ -2,17 +2,18 @@
 //! which holds the face's number (three corner numbers on a d4), drawn upright in the face.
 
 use bevy::asset::RenderAssetUsages;
-use bevy::image::Image;
+use bevy::image::{Image, ImageAddressMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::math::Vec3;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
+use super::Canvas;
 use super::DieKind;
 use super::geometry::{Face, Polyhedron};
-use super::glyphs::Canvas;
 
-/// Pixels per face cell of the atlas.
-const CELL: usize = 128;
+/// Pixels per face cell of the atlas: large enough that a numeral stays sharp when the die
+/// fills the screen (its mipmaps keep it clean when the die is small).
+const CELL: usize = 256;
 /// How much of a cell's half-width a face's farthest vertex reaches.
 const FILL: f32 = 0.47;
 
@@ -133,7 +134,14 @@ fn atlas_px(kind: DieKind, index: usize, (x, y): (f32, f32)) -> (f32, f32) {
     )
 }
 
-/// The render mesh of a die: flat faces, a fan of triangles each, UVs into the atlas.
+/// How far in from its edges a face starts to curve (a fraction of centre-to-vertex).
+const EDGE_ROUNDING: f32 = 0.14;
+/// How far the normals at a face's corners lean towards the corner (0 flat, 1 fully radial).
+const CORNER_LEAN: f32 = 0.45;
+
+/// The render mesh of a die: each face is its flat centre (a fan to an inset ring) and a rim out
+/// to the true edges whose normals lean towards the corners, so light rolls over the edges as
+/// on a tumbled die while the silhouette stays exactly the collider's. UVs map into the atlas.
 pub fn die_mesh(kind: DieKind) -> Mesh {
     let shape = kind.shape();
     let (cols, rows) = grid(kind.faces() as usize);
@@ -143,19 +151,35 @@ pub fn die_mesh(kind: DieKind) -> Mesh {
     for (i, face) in shape.faces.iter().enumerate() {
         let frame = FaceFrame::new(kind, shape, face);
         let base = positions.len() as u32;
-        let mut push = |p: Vec3| {
+        let mut push = |p: Vec3, normal: Vec3| {
             let (px, py) = atlas_px(kind, i, frame.local(p));
             positions.push(p.to_array());
-            normals.push(face.normal.to_array());
+            normals.push(normal.to_array());
             uvs.push([px / w, py / h]);
         };
-        push(frame.centre);
+        push(frame.centre, face.normal);
         for &v in &face.vertices {
-            push(shape.vertices[v]);
+            let p = shape.vertices[v];
+            push(
+                frame.centre + (p - frame.centre) * (1.0 - EDGE_ROUNDING),
+                face.normal,
+            );
+        }
+        for &v in &face.vertices {
+            let p = shape.vertices[v];
+            let lean = face
+                .normal
+                .lerp(p.normalize_or_zero(), CORNER_LEAN)
+                .normalize_or_zero();
+            push(p, lean);
         }
         let n = face.vertices.len() as u32;
+        let (inner, outer) = (base + 1, base + 1 + n);
         for k in 0..n {
-            indices.extend([base, base + 1 + k, base + 1 + (k + 1) % n]);
+            let next = (k + 1) % n;
+            indices.extend([base, inner + k, inner + next]);
+            indices.extend([inner + k, outer + k, outer + next]);
+            indices.extend([inner + k, outer + next, inner + next]);
         }
     }
     Mesh::new(
@@ -222,20 +246,86 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle) -> Canvas {
     canvas
 }
 
-/// The atlas as a Bevy image.
+/// The atlas with its whole mipmap chain (each level a 2×2 box average of the one above, in
+/// linear light), level after level: a small or tilted die samples a level of its own size
+/// instead of skipping texels, so its numerals stay smooth rather than sparkling.
+pub fn mip_chain(canvas: &Canvas) -> (Vec<u8>, u32) {
+    let to_linear = |c: u8| (f32::from(c) / 255.0).powf(2.2);
+    let to_srgb = |l: f32| (l.max(0.0).powf(1.0 / 2.2) * 255.0).round() as u8;
+    let mut data = canvas.rgba.clone();
+    let mut level: Vec<f32> = canvas
+        .rgba
+        .chunks(4)
+        .flat_map(|p| {
+            [
+                to_linear(p[0]),
+                to_linear(p[1]),
+                to_linear(p[2]),
+                f32::from(p[3]),
+            ]
+        })
+        .collect();
+    let (mut w, mut h) = (canvas.width, canvas.height);
+    let mut levels = 1;
+    while w > 1 || h > 1 {
+        let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+        let mut next = vec![0.0; nw * nh * 4];
+        for y in 0..nh {
+            for x in 0..nw {
+                for c in 0..4 {
+                    let at =
+                        |sx: usize, sy: usize| level[(sy.min(h - 1) * w + sx.min(w - 1)) * 4 + c];
+                    next[(y * nw + x) * 4 + c] = (at(2 * x, 2 * y)
+                        + at(2 * x + 1, 2 * y)
+                        + at(2 * x, 2 * y + 1)
+                        + at(2 * x + 1, 2 * y + 1))
+                        / 4.0;
+                }
+            }
+        }
+        data.extend(next.chunks(4).flat_map(|p| {
+            [
+                to_srgb(p[0]),
+                to_srgb(p[1]),
+                to_srgb(p[2]),
+                p[3].round() as u8,
+            ]
+        }));
+        (level, w, h) = (next, nw, nh);
+        levels += 1;
+    }
+    (data, levels)
+}
+
+/// The atlas as a Bevy image, mipmapped and sampled anisotropically (faces are seen at a slant).
 pub fn die_atlas(kind: DieKind, style: DieStyle) -> Image {
-    let canvas = atlas_pixels(kind, style);
-    Image::new(
+    mipmapped_image(&atlas_pixels(kind, style), false)
+}
+
+/// A drawn canvas as a mipmapped, anisotropically filtered sRGB image; `repeat` tiles it (the
+/// felt and the wood) instead of clamping at its edges.
+pub fn mipmapped_image(canvas: &Canvas, repeat: bool) -> Image {
+    let (data, levels) = mip_chain(canvas);
+    let mut image = Image::new_uninit(
         Extent3d {
             width: canvas.width as u32,
             height: canvas.height as u32,
             depth_or_array_layers: 1,
         },
         TextureDimension::D2,
-        canvas.rgba,
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::default(),
-    )
+    );
+    image.texture_descriptor.mip_level_count = levels;
+    image.data = Some(data);
+    let mut sampler = ImageSamplerDescriptor::linear();
+    sampler.set_anisotropic_filter(8);
+    if repeat {
+        sampler.address_mode_u = ImageAddressMode::Repeat;
+        sampler.address_mode_v = ImageAddressMode::Repeat;
+    }
+    image.sampler = ImageSampler::Descriptor(sampler);
+    image
 }
 
 #[cfg(test)]
@@ -268,7 +358,7 @@ mod tests {
                 shape
                     .faces
                     .iter()
-                    .map(|f| f.vertices.len() + 1)
+                    .map(|f| 2 * f.vertices.len() + 1)
                     .sum::<usize>()
             );
         }
@@ -292,5 +382,40 @@ mod tests {
                 assert!(inked > 150, "{kind:?} face {i} has {inked} ink pixels");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod look {
+    use super::*;
+
+    /// `DICETABLE_ATLAS_DIR=/tmp/atlas cargo test --lib write_atlases -- --ignored` writes each
+    /// die's atlas as a PNG, to look at the numerals.
+    #[test]
+    #[ignore = "writes files; run by hand to look at the atlases"]
+    fn write_atlases() {
+        let Ok(dir) = std::env::var("DICETABLE_ATLAS_DIR") else {
+            return;
+        };
+        for kind in DieKind::ALL {
+            let canvas = atlas_pixels(kind, DieStyle::IVORY);
+            let path = std::path::Path::new(&dir).join(format!("{kind:?}.png"));
+            let file = std::fs::File::create(path).expect("create");
+            let mut encoder = png::Encoder::new(file, canvas.width as u32, canvas.height as u32);
+            encoder.set_color(png::ColorType::Rgba);
+            let mut writer = encoder.write_header().expect("header");
+            writer.write_image_data(&canvas.rgba).expect("write");
+        }
+    }
+
+    #[test]
+    fn the_mip_chain_halves_down_to_one_pixel() {
+        let canvas = Canvas::new(6, 3, [200, 100, 50, 255]);
+        let (data, levels) = mip_chain(&canvas);
+        // 6×3, 3×1, 1×1.
+        assert_eq!(levels, 3);
+        assert_eq!(data.len(), (18 + 3 + 1) * 4);
+        // A flat colour stays that colour at every level.
+        assert_eq!(&data[data.len() - 4..], &[200, 100, 50, 255]);
     }
 }

@@ -5,6 +5,8 @@ pub mod geometry;
 mod glyphs;
 pub mod mesh;
 
+pub use glyphs::Canvas;
+
 use std::sync::OnceLock;
 
 use bevy::math::{Quat, Vec3};

@@ -10,8 +10,9 @@ use bevy_rapier3d::prelude::*;
 pub const INNER_WIDTH: f32 = 36.0;
 /// Inner depth of the tray floor (z), cm.
 pub const INNER_DEPTH: f32 = 26.0;
-/// Height of the walls above the felt, cm.
-pub const WALL_HEIGHT: f32 = 7.0;
+/// Height of the drawn walls above the felt, cm: low, as on a real tray, so the camera sees
+/// dice lying against them (the colliders reach up to the clear lid).
+pub const WALL_HEIGHT: f32 = 4.0;
 /// Thickness of the wooden walls, cm.
 pub const WALL_THICKNESS: f32 = 2.0;
 /// Thickness of the tray's base under the felt, cm.

@@ -13,7 +13,36 @@ use crate::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CaptureState>();
-    app.add_systems(Update, capture_and_exit.in_set(AppSystems::Present));
+    app.add_systems(
+        Update,
+        (capture_and_exit, save_on_f12).in_set(AppSystems::Present),
+    );
+}
+
+/// F12 saves a screenshot of the window: to the `--screenshot` path when one was given (and
+/// the app is not set to exit), else `dicetable-<frame>.png` in the working directory. The path
+/// is printed once the file is written.
+fn save_on_f12(
+    mut commands: Commands,
+    keys: Res<ButtonInput<KeyCode>>,
+    options: Res<PlayOptions>,
+    frames: Res<FrameCount>,
+) {
+    if !keys.just_pressed(KeyCode::F12) {
+        return;
+    }
+    let path = options
+        .screenshot
+        .clone()
+        .filter(|_| options.exit_after_frames.is_none())
+        .unwrap_or_else(|| format!("dicetable-{}.png", frames.0).into());
+    let mut save = save_to_disk(path.clone());
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>| {
+            save(captured);
+            println!("saved screenshot {}", path.display());
+        },
+    );
 }
 
 /// Frames the app waits for a rendered (not blank) screenshot before it gives up.
@@ -63,14 +92,22 @@ fn capture_and_exit(
         NonSend<TableSimulator>,
         Res<super::DemoRun>,
     ),
-    (panels, window): (Res<PanelSpace>, Single<&Window>),
+    (panels, window, camera): (
+        Res<PanelSpace>,
+        Single<&Window>,
+        Res<super::camera::CameraMotion>,
+    ),
+    (view, dice): (
+        Query<(&Camera, &GlobalTransform), With<super::TableCamera>>,
+        Query<(&GlobalTransform, &super::DieOnTable)>,
+    ),
 ) {
     let Some(after) = options.exit_after_frames else {
         return;
     };
     let demo_pending = !demo.started_steps_played(options.demo.steps);
-    state.quiet_frames = if table.in_flight() || play.in_flight() || physics.busy() || demo_pending
-    {
+    let moving = table.in_flight() || play.in_flight() || physics.busy() || camera.gliding;
+    state.quiet_frames = if moving || demo_pending {
         0
     } else {
         state.quiet_frames + 1
@@ -91,6 +128,23 @@ fn capture_and_exit(
     } else if state.requested_at.is_none() {
         state.requested_at = Some(frames.0);
         let mut save = save_to_disk(path);
+        if let Ok(view) = view.single() {
+            let sizes =
+                super::camera::dice_across_on_screen(view, dice.iter().map(|(t, d)| (*t, *d)));
+            if let (Some(small), Some(large)) = (sizes.first(), sizes.last()) {
+                let each: Vec<String> = sizes
+                    .iter()
+                    .map(|(px, kind)| format!("{} {px:.0}", kind.name()))
+                    .collect();
+                println!(
+                    "dice on screen: {} settled, smallest {:.0} px across, largest {:.0} px ({})",
+                    sizes.len(),
+                    small.0,
+                    large.0,
+                    each.join(", ")
+                );
+            }
+        }
         let width = window.width().max(1.0);
         let centre_x = (panels.left + (width - panels.left - panels.right) / 2.0) / width;
         commands.spawn(Screenshot::primary_window()).observe(

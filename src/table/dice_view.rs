@@ -41,8 +41,12 @@ impl DiceLook {
             .or_insert_with(|| {
                 materials.add(StandardMaterial {
                     base_color_texture: Some(images.add(die_atlas(kind, style))),
-                    perceptual_roughness: 0.35,
-                    reflectance: 0.45,
+                    // Polished acrylic: a smooth body under a glossy clear coat, so the key light
+                    // and the environment leave sharp highlights on the faces and edges.
+                    perceptual_roughness: 0.3,
+                    reflectance: 0.5,
+                    clearcoat: 1.0,
+                    clearcoat_perceptual_roughness: 0.08,
                     ..default()
                 })
             })
@@ -51,14 +55,34 @@ impl DiceLook {
     }
 }
 
+/// A die shown on the table: its place in the throw.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct DieOnTable {
+    /// Index of the die in its throw.
+    pub index: usize,
+    /// Its kind.
+    pub kind: crate::dice::DieKind,
+    /// Centre to farthest corner, cm (what the camera keeps in view).
+    pub radius: f32,
+    /// Its colours (the value label above it wears them).
+    pub style: DieStyle,
+}
+
 /// A die on screen at a pose.
 pub fn die_visual(
     pose: &DiePose,
+    style: DieStyle,
     mesh: Handle<Mesh>,
     material: Handle<StandardMaterial>,
 ) -> impl Bundle {
     (
         Name::new(format!("{} #{}", pose.kind.name(), pose.index)),
+        DieOnTable {
+            index: pose.index,
+            kind: pose.kind,
+            radius: pose.kind.shape().circumradius(),
+            style,
+        },
         Mesh3d(mesh),
         MeshMaterial3d(material),
         Transform::from_translation(pose.translation).with_rotation(pose.rotation),

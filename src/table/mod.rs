@@ -8,18 +8,22 @@ mod capture;
 mod demo;
 mod dice_view;
 mod frame_times;
+mod hand;
 mod history;
 mod notation_roll;
 mod play;
 mod scene;
 mod sounds;
+mod textures;
 mod throwing;
 
-pub use camera::TableCamera;
+pub use camera::{TableCamera, ViewSettings};
 pub use demo::{DemoCommand, DemoRun};
+pub use dice_view::DieOnTable;
+pub use hand::Hand;
 pub use history::{Replay, RollHistory};
-pub use notation_roll::{TableRoll, ThrowNotation};
-pub use play::{ActionRequest, TablePlay};
+pub use notation_roll::{TableRoll, ThrowNotation, dice_of_notation};
+pub use play::{ActionRequest, TablePlay, dice_of_plan};
 pub use throwing::TableSimulator;
 
 pub(super) fn plugin(app: &mut App) {
@@ -34,6 +38,7 @@ pub(super) fn plugin(app: &mut App) {
         demo::plugin,
         sounds::plugin,
         frame_times::plugin,
+        hand::plugin,
         capture::plugin,
     ));
 }

@@ -76,6 +76,19 @@ fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter
     }
 }
 
+/// The physical dice of notation dice `which`, light and dark alternating.
+pub fn dice_of_notation(
+    notation: &Notation,
+    which: &[usize],
+) -> Result<Vec<(DieKind, DieStyle)>, String> {
+    let kinds = physical_dice(&notation.dice(), which).map_err(|e| e.to_string())?;
+    Ok(kinds
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (k, style(k, i)))
+        .collect())
+}
+
 /// Light dice and dark dice alternate; a d100's tens die is dark.
 fn style(kind: DieKind, index: usize) -> DieStyle {
     match (kind, index % 2) {
@@ -96,8 +109,8 @@ fn launch(
     let Some(current) = table.current.clone() else {
         return;
     };
-    let kinds = match physical_dice(&current.notation.dice(), &which) {
-        Ok(k) => k,
+    let dice = match dice_of_notation(&current.notation, &which) {
+        Ok(dice) => dice,
         Err(e) => {
             error!("{e}");
             table.current = None;
@@ -105,11 +118,7 @@ fn launch(
         }
     };
     let throw = DiceThrow {
-        dice: kinds
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| (k, style(k, i)))
-            .collect(),
+        dice,
         seed: throw_seed(current.seed, table.throws),
         tag: u64::from(table.throws),
         // The gesture sets the first throw; re-throws of sixes come from the seed.

@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use super::dice_view::DiceLook;
 use super::history::{HistoryEntry, Replay, RollHistory};
 use super::throwing::{DiceAssets, DiceThrow, TableSimulator, Thrower, start_throw};
+use crate::dice::DieKind;
 use crate::dice::mesh::DieStyle;
 use crate::physics::notation::rules_faces;
 use crate::physics::throw::Swing;
@@ -200,6 +201,24 @@ fn throw_requested_move(
     });
 }
 
+/// The physical dice of a plan, each in the colours of its role (and of the acting
+/// character): what the throw launches and what the hand holds before it.
+pub fn dice_of_plan(
+    plan: &RollPlan,
+    actor: Option<usize>,
+) -> Result<Vec<(DieKind, DieStyle)>, String> {
+    let mut dice = Vec::new();
+    for d in &plan.dice {
+        let style = die_style(d.role, &d.label, actor);
+        dice.extend(
+            crate::dice::physical_dice(d.sides)?
+                .into_iter()
+                .map(|k| (k, style)),
+        );
+    }
+    Ok(dice)
+}
+
 /// Throws the next plan of a move and records it; a die that cannot be thrown stops the move.
 fn throw_plan(
     commands: &mut Commands,
@@ -210,20 +229,14 @@ fn throw_plan(
     assets: &mut DiceAssets,
 ) {
     let actor = current.before.actor_of(&current.request.mv);
-    let mut dice = Vec::new();
-    for d in &plan.dice {
-        match crate::dice::physical_dice(d.sides) {
-            Ok(kinds) => {
-                let style = die_style(d.role, &d.label, actor);
-                dice.extend(kinds.into_iter().map(|k| (k, style)));
-            }
-            Err(e) => {
-                current.error = Some(e);
-                current.plans.push(plan);
-                return;
-            }
+    let dice = match dice_of_plan(&plan, actor) {
+        Ok(dice) => dice,
+        Err(e) => {
+            current.error = Some(e);
+            current.plans.push(plan);
+            return;
         }
-    }
+    };
     let index = current.throws.len() as u32;
     let throw = DiceThrow {
         dice,

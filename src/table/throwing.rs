@@ -58,6 +58,8 @@ pub struct TableSimulator {
     speeds: Vec<f32>,
     /// Impacts heard since the sounds last took them.
     impacts: Vec<Impact>,
+    /// Throws started since the table opened (the number of the current one).
+    throws: u64,
 }
 
 /// A die hitting the felt or a wall: how much speed it lost in one step, and where.
@@ -91,6 +93,21 @@ impl TableSimulator {
     /// How many dice lie on the table (or fly over it).
     pub fn dice_shown(&self) -> usize {
         self.shown.len()
+    }
+
+    /// The number of the latest throw (counts from 1; 0 before any).
+    pub fn throws_started(&self) -> u64 {
+        self.throws
+    }
+
+    /// The number of the latest throw once its dice have settled.
+    pub fn settled_throw(&self) -> Option<u64> {
+        self.finished.as_ref().map(|_| self.throws)
+    }
+
+    /// The settled dice of the latest throw, in throw order.
+    pub fn settled(&self) -> Option<&RollResult> {
+        self.finished.as_ref()
     }
 
     /// The impacts since the last call, for the sounds.
@@ -132,7 +149,9 @@ pub fn start_throw(
         .map(|(pose, (kind, style))| {
             let (mesh, material) =
                 look.parts(*kind, *style, &mut assets.0, &mut assets.1, &mut assets.2);
-            commands.spawn(die_visual(pose, mesh, material)).id()
+            commands
+                .spawn(die_visual(pose, *style, mesh, material))
+                .id()
         })
         .collect();
     *physics = TableSimulator {
@@ -144,6 +163,7 @@ pub fn start_throw(
         shown,
         speeds: Vec::new(),
         impacts: Vec::new(),
+        throws: physics.throws + 1,
     };
 }
 

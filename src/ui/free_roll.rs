@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::odds_chart::{self, Chart, percent, short};
+use super::odds_chart::{self, Chart, chance_line};
 use crate::rules::Dist;
 use crate::rules::notation::Notation;
 use crate::table::{TableRoll, ThrowNotation};
@@ -37,6 +37,11 @@ impl Default for FreeRoll {
 }
 
 impl FreeRoll {
+    /// The notation in the box, if it parses.
+    pub fn notation(&self) -> Option<&Notation> {
+        self.parsed.as_ref().ok().map(|(n, _)| n)
+    }
+
     /// The throw of what is in the box, moving the seed on (None when the box does not parse).
     pub fn request(
         &mut self,
@@ -80,6 +85,7 @@ pub(super) fn show(
 ) {
     let edit = ui
         .add(egui::TextEdit::singleline(&mut free.text).hint_text("e.g. 4d6kh3, d20+5>=15, 2d6!"));
+    super::ui_map::mark(ui, "notation", edit.rect);
     if edit.changed() {
         free.parsed = parse(&free.text);
     }
@@ -87,6 +93,7 @@ pub(super) fn show(
         free.parsed.is_ok() && !busy,
         egui::Button::new("Throw (Space)"),
     );
+    super::ui_map::mark(ui, "free-throw", throw.rect);
     if (throw.clicked()
         || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !busy))
         && let Some(request) = free.request(None)
@@ -107,11 +114,7 @@ pub(super) fn show(
 fn odds(ui: &mut egui::Ui, notation: &Notation, dist: &Dist, table: &TableRoll) {
     // From the distribution already computed (not recomputed every frame).
     if let Some(p) = notation.comparison.map(|c| dist.p_where(|v| c.holds(v))) {
-        ui.label(format!(
-            "Chance of success: {} ({})",
-            percent(&p),
-            short(&p.exact())
-        ));
+        chance_line(ui, "Chance of success", &p, false);
     }
     ui.label(format!("Mean {:.2}", dist.mean()));
     let rolled = table

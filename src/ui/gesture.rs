@@ -9,12 +9,16 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 
 use super::{Focus, FreeRoll, MoveDraft, Thrown, throw_focused};
+use crate::dice::DieKind;
+use crate::dice::mesh::DieStyle;
 use crate::physics::throw::Swing;
 use crate::physics::tray;
-use crate::table::{ActionRequest, TablePlay, TableRoll, TableSimulator, ThrowNotation};
+use crate::table::{
+    ActionRequest, Hand, TablePlay, TableRoll, TableSimulator, ThrowNotation, dice_of_notation,
+    dice_of_plan,
+};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Hand>();
     app.add_systems(
         Update,
         pick_up_shake_and_throw.in_set(crate::AppSystems::ReadInput),
@@ -27,15 +31,6 @@ const HAND_HEIGHT: f32 = 16.0;
 const FLICK_WINDOW: f64 = 0.1;
 /// Slowest and fastest throw along the felt, cm/s (a still hand still tosses the dice).
 const FLICK_SPEED: (f32, f32) = (45.0, 170.0);
-
-/// The hand holding the dice: where it has been, with the time.
-#[derive(Resource, Default)]
-pub struct Hand {
-    /// Holding the dice.
-    pub holding: bool,
-    /// Recent positions over the tray, with the time in seconds.
-    pub path: VecDeque<(f64, Vec3)>,
-}
 
 /// The swing of a hand's path: released where the hand is (kept over the tray so the dice
 /// start inside it), at the flick's velocity along the felt, slightly downwards.
@@ -70,6 +65,13 @@ pub fn swing_of(path: &VecDeque<(f64, Vec3)>) -> Option<Swing> {
 /// Where the cursor points on the plane of the hand, if it is over the tray.
 fn hand_at(window: &Window, camera: &Camera, transform: &GlobalTransform) -> Option<Vec3> {
     let cursor = window.cursor_position()?;
+    // Only over the table's own view (not over the panels beside it).
+    if !camera
+        .logical_viewport_rect()
+        .is_some_and(|r| r.contains(cursor))
+    {
+        return None;
+    }
     let ray = camera.viewport_to_world(transform, cursor).ok()?;
     let distance = ray.intersect_plane(
         Vec3::new(0.0, HAND_HEIGHT, 0.0),
@@ -79,6 +81,32 @@ fn hand_at(window: &Window, camera: &Camera, transform: &GlobalTransform) -> Opt
     let inside =
         p.x.abs() <= tray::INNER_WIDTH / 2.0 + 4.0 && p.z.abs() <= tray::INNER_DEPTH / 2.0 + 4.0;
     inside.then_some(p)
+}
+
+/// The dice the throw of what has the focus would launch (none if it cannot be thrown now).
+fn dice_to_pick_up(
+    focus: Focus,
+    draft: &MoveDraft,
+    play: &TablePlay,
+    free: &FreeRoll,
+) -> Vec<(DieKind, DieStyle)> {
+    let dice = match focus {
+        Focus::Scene => {
+            let (Some(mv), Some(state)) =
+                (draft.mv.as_ref().filter(|_| draft.ready()), &play.state)
+            else {
+                return Vec::new();
+            };
+            state
+                .plan(mv)
+                .and_then(|plan| dice_of_plan(&plan, state.actor_of(mv)))
+        }
+        Focus::FreeRoll => match free.notation() {
+            Some(n) => dice_of_notation(n, &(0..n.dice().len()).collect::<Vec<_>>()),
+            None => return Vec::new(),
+        },
+    };
+    dice.unwrap_or_default()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -108,6 +136,11 @@ fn pick_up_shake_and_throw(
         let busy = physics.busy() || table.in_flight() || play.in_flight();
         if let Some(p) = at.filter(|_| !over_panels && !busy) {
             hand.holding = true;
+            hand.dice = dice_to_pick_up(*focus, &draft, &play, &free);
+            println!(
+                "picked up {}",
+                crate::text::plural(hand.dice.len() as i64, "die", "dice")
+            );
             hand.path.clear();
             hand.path.push_back((now, p));
         }

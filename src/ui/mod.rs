@@ -6,18 +6,20 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::table::{
-    ActionRequest, DemoCommand, DemoRun, Replay, RollHistory, TablePlay, TableRoll, TableSimulator,
-    ThrowNotation,
+    ActionRequest, DemoCommand, DemoRun, DieOnTable, Replay, RollHistory, TableCamera, TablePlay,
+    TableRoll, TableSimulator, ThrowNotation, ViewSettings,
 };
 use crate::third_party::egui::PanelSpace;
 
 mod builder;
 mod demo_panel;
+mod dice_labels;
 mod free_roll;
 mod gesture;
 mod move_panel;
 mod odds_chart;
 mod scene_panel;
+mod ui_map;
 
 pub use builder::MoveDraft;
 pub use free_roll::FreeRoll;
@@ -31,6 +33,7 @@ pub(super) fn plugin(app: &mut App) {
         gesture::plugin,
     ));
     app.init_resource::<Focus>();
+    app.init_resource::<dice_labels::HoveredDie>();
     app.add_systems(
         Update,
         (
@@ -127,8 +130,15 @@ fn draw_overlays(
     mut throws: MessageWriter<ThrowNotation>,
     mut moves: MessageWriter<ActionRequest>,
     (run, mut demo_commands): (Res<DemoRun>, MessageWriter<DemoCommand>),
+    (dice, camera): (
+        Query<(&GlobalTransform, &DieOnTable)>,
+        Query<(&Camera, &GlobalTransform), With<TableCamera>>,
+    ),
+    (mut view, mut hovered): (ResMut<ViewSettings>, ResMut<dice_labels::HoveredDie>),
+    (options, mut printed): (Res<crate::PlayOptions>, Local<String>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    ui_map::clear(ctx);
     let mut root = egui::Ui::new(
         ctx.clone(),
         "overlays".into(),
@@ -137,10 +147,12 @@ fn draw_overlays(
             .max_rect(ctx.viewport_rect()),
     );
     let busy = physics.busy() || table.in_flight() || play.in_flight();
+    let shown = dice_labels::shown_dice(&physics, &dice, &camera);
+    let mut chip_hovered = None;
     // Panels take a share of the window, so a small window still shows the tray.
     let width = ctx.viewport_rect().width();
     space.left = egui::Panel::left("scene")
-        .default_size((width * 0.24).clamp(170.0, 330.0))
+        .default_size((width * 0.21).clamp(170.0, 330.0))
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
@@ -164,26 +176,31 @@ fn draw_overlays(
         .rect
         .width();
     space.right = egui::Panel::right("odds")
-        .default_size((width * 0.26).clamp(180.0, 360.0))
+        .default_size((width * 0.22).clamp(180.0, 360.0))
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.selectable_value(
+                    let scene = ui.selectable_value(
                         &mut *focus,
                         Focus::Scene,
                         egui::RichText::new("Scene move").heading(),
                     );
-                    ui.selectable_value(
+                    ui_map::mark(ui, "scene-tab", scene.rect);
+                    let free_tab = ui.selectable_value(
                         &mut *focus,
                         Focus::FreeRoll,
                         egui::RichText::new("Free roll").heading(),
                     );
+                    ui_map::mark(ui, "free-roll-tab", free_tab.rect);
                 });
                 match *focus {
                     Focus::Scene => move_panel::show(ui, &draft, &play),
                     Focus::FreeRoll => free_roll::show(ui, &mut free, &table, busy, &mut throws),
                 }
+                chip_hovered = dice_labels::chips(ui, &shown, hovered.0);
+                ui.separator();
+                view_menu(ui, &mut view);
                 ui.separator();
                 history_list(ui, &history, busy, &mut throws, &mut moves);
             });
@@ -194,7 +211,48 @@ fn draw_overlays(
     if let Some(c) = demo_panel::show(ctx, &run, &play, busy) {
         demo_commands.write(c);
     }
+    let screen = ctx.viewport_rect();
+    let table_view = egui::Rect::from_min_max(
+        egui::pos2(screen.left() + space.left, screen.top()),
+        egui::pos2(screen.right() - space.right, screen.bottom()),
+    );
+    let pointer_on_table = ctx
+        .pointer_hover_pos()
+        .filter(|p| table_view.contains(*p) && !ctx.is_pointer_over_egui());
+    hovered.0 =
+        chip_hovered.or_else(|| pointer_on_table.and_then(|p| dice_labels::die_under(&shown, p)));
+    dice_labels::paint_labels(ctx, table_view, &shown, &view, hovered.0);
+    if options.print_ui {
+        let mut lines = ui_map::lines(ctx);
+        lines.push_str(&format!(
+            "ui table-view {:.0} {:.0} {:.0} {:.0}\n",
+            table_view.min.x,
+            table_view.min.y,
+            table_view.width(),
+            table_view.height()
+        ));
+        if *printed != lines {
+            print!("{lines}ui end\n");
+            *printed = lines;
+        }
+    }
     Ok(())
+}
+
+/// How the table is shown: value labels, the camera following the dice, close-up.
+fn view_menu(ui: &mut egui::Ui, view: &mut ViewSettings) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new("View").strong());
+        ui.checkbox(&mut view.value_labels, "Values over dice")
+            .on_hover_text("A label with its value floats above each settled die");
+        ui.checkbox(&mut view.follow_dice, "Follow the dice")
+            .on_hover_text("Once the dice settle the camera glides in on them");
+        ui.add_enabled(
+            view.follow_dice,
+            egui::Checkbox::new(&mut view.closeup, "Close-up"),
+        )
+        .on_hover_text("Frame settled dice closer still");
+    });
 }
 
 /// Every roll of the session, newest first; a click throws it again with its seed.
@@ -209,18 +267,17 @@ fn history_list(
     if history.0.is_empty() {
         ui.label("No rolls yet.");
     }
-    for entry in history.0.iter().rev() {
+    for (i, entry) in history.0.iter().rev().enumerate() {
         let label = format!(
             "{} -> {}   {:?}   seed {}",
             entry.what, entry.result, entry.faces, entry.seed
         );
-        if ui
-            .add_enabled(
-                !busy,
-                egui::Button::new(egui::RichText::new(label).small()).frame(false),
-            )
-            .clicked()
-        {
+        let button = ui.add_enabled(
+            !busy,
+            egui::Button::new(egui::RichText::new(label).small()).frame(false),
+        );
+        ui_map::mark(ui, format!("history-{i}"), button.rect);
+        if button.clicked() {
             match &entry.replay {
                 Replay::Notation(notation, swing) => {
                     throws.write(ThrowNotation {

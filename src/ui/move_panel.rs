@@ -5,7 +5,7 @@
 use bevy_egui::egui;
 
 use super::builder::MoveDraft;
-use super::odds_chart::{self, Chart, percent, short};
+use super::odds_chart::{self, Chart, chance_line};
 use crate::table::{ActionRequest, TablePlay};
 
 const RED: egui::Color32 = egui::Color32::from_rgb(230, 90, 80);
@@ -27,12 +27,12 @@ pub(super) fn verdict(
     } else {
         "Throw (Space)"
     };
-    let clicked = ui
-        .add_enabled(
-            preview.allowed.is_ok() && !busy,
-            egui::Button::new(egui::RichText::new(label).strong()),
-        )
-        .clicked();
+    let button = ui.add_enabled(
+        preview.allowed.is_ok() && !busy,
+        egui::Button::new(egui::RichText::new(label).strong()),
+    );
+    super::ui_map::mark(ui, "throw", button.rect);
+    let clicked = button.clicked();
     let mv = draft.mv.clone().filter(|_| clicked)?;
     Some(ActionRequest {
         mv,
@@ -66,17 +66,10 @@ pub(super) fn show(ui: &mut egui::Ui, draft: &MoveDraft, play: &TablePlay) {
         }
         Ok(Some(odds)) => {
             if let Some(p) = &odds.p_success {
-                ui.label(format!(
-                    "Chance of success: {} ({})",
-                    percent(p),
-                    short(&p.exact())
-                ));
+                chance_line(ui, "Chance of success", p, false);
             }
             for (name, p) in &odds.classes {
-                ui.label(
-                    egui::RichText::new(format!("{name}: {} ({})", percent(p), short(&p.exact())))
-                        .small(),
-                );
+                chance_line(ui, name, p, true);
             }
             if let Some((name, dist)) = &odds.secondary {
                 ui.label(egui::RichText::new(format!("mean {name} {:.2}", dist.mean())).small());

@@ -14,13 +14,30 @@ pub(super) fn percent(p: &Prob) -> String {
     format!("{:.2}%", p.to_f64() * 100.0)
 }
 
-/// An exact fraction, cut short when it is very long.
-pub(super) fn short(exact: &str) -> String {
-    if exact.chars().count() > 24 {
-        format!("{}…", exact.chars().take(24).collect::<String>())
-    } else {
-        exact.to_string()
-    }
+/// A chance on a line: "name: 95.00% (19/20)"; when the exact fraction is too long to read,
+/// "name: 42.86%" and an "exact" tag whose tooltip holds the fraction, with a button that
+/// copies it.
+pub(super) fn chance_line(ui: &mut egui::Ui, name: &str, p: &Prob, small: bool) {
+    let exact = p.exact();
+    let text = format!("{name}: {}", crate::text::chance(&percent(p), &exact));
+    let rich = |t: String| {
+        let r = egui::RichText::new(t);
+        if small { r.small() } else { r }
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(rich(text));
+        if crate::text::digits(&exact) > crate::text::MAX_SHOWN_DIGITS {
+            ui.label(rich("exact".into()).underline())
+                .on_hover_text(format!("Exactly {exact}"));
+            if ui
+                .small_button("copy")
+                .on_hover_text("Copy the exact fraction")
+                .clicked()
+            {
+                ui.ctx().copy_text(exact.clone());
+            }
+        }
+    });
 }
 
 /// What a chart shows.
@@ -55,7 +72,10 @@ pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool
             Bar::new(v as f64, p.to_f64() * 100.0)
                 .width(0.8)
                 .fill(color)
-                .name(format!("{v}: {} ({})", percent(&p), short(&p.exact())))
+                .name(format!(
+                    "{v}: {}",
+                    crate::text::chance(&percent(&p), &p.exact())
+                ))
         })
         .collect();
     Plot::new(chart.id)

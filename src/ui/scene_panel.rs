@@ -38,7 +38,10 @@ impl SceneShelf {
             return;
         };
         match play.seat(scene, seed) {
-            Ok(()) => self.selected = Some(index),
+            Ok(()) => {
+                println!("seated {} ({})", scene.name, scene.ruleset().as_str());
+                self.selected = Some(index);
+            }
             Err(e) => self.rules_error = Some(e),
         }
     }
@@ -107,18 +110,17 @@ pub(super) fn show(
     let mut pick = None;
     let mut demo = None;
     ui.add_enabled_ui(!play.in_flight(), |ui| {
-        egui::ComboBox::from_id_salt("scene picker")
+        let picker = egui::ComboBox::from_id_salt("scene picker")
             .selected_text(current)
             .width(ui.available_width().min(260.0))
             .show_ui(ui, |ui| {
                 for (i, (path, entry)) in shelf.entries.iter().enumerate() {
-                    if ui
-                        .selectable_label(
-                            run.demo.is_none() && shelf.selected == Some(i),
-                            title(path, entry),
-                        )
-                        .clicked()
-                    {
+                    let option = ui.selectable_label(
+                        run.demo.is_none() && shelf.selected == Some(i),
+                        title(path, entry),
+                    );
+                    super::ui_map::mark(ui, format!("scene-option-{i}"), option.rect);
+                    if option.clicked() {
                         pick = Some(i);
                     }
                 }
@@ -130,6 +132,7 @@ pub(super) fn show(
                     }
                 }
             });
+        super::ui_map::mark(ui, "scene-picker", picker.response.rect);
     });
     if let Some(i) = pick {
         shelf.select(i, play, 0);

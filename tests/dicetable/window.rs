@@ -15,7 +15,7 @@ fn xvfb_available() -> bool {
 }
 
 /// Decodes an 8-bit RGB(A) PNG into (width, height, rgb pixels).
-fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+pub fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
     let file = std::fs::File::open(path)
         .unwrap_or_else(|e| panic!("no screenshot at {}: {e}", path.display()));
     let mut reader = png::Decoder::new(std::io::BufReader::new(file))

@@ -585,11 +585,7 @@ impl Seat for Table {
 
 /// "1 action die", "2 action dice".
 pub fn dice_word(n: u32) -> String {
-    if n == 1 {
-        "1 action die".into()
-    } else {
-        format!("{n} action dice")
-    }
+    crate::text::plural(n, "action die", "action dice")
 }
 
 #[cfg(test)]

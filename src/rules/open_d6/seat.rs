@@ -1289,8 +1289,7 @@ impl Table {
     /// What a stance, a limit break or another kind costs, in words, for the builder.
     pub fn cost_words(&self, actor: usize, kind: ActionType) -> String {
         match self.cost_for(actor, kind) {
-            Cost::Shots(1) => "1 shot".into(),
-            Cost::Shots(n) => format!("{n} shots"),
+            Cost::Shots(n) => crate::text::plural(n, "shot", "shots"),
             Cost::AllRemaining => "all remaining shots".into(),
         }
     }

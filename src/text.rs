@@ -1,0 +1,47 @@
+//! Words for numbers on screen: plurals that agree ("1 action die", "3 action dice") and exact
+//! fractions short enough to read (a long one is shown as a percentage, kept exact for copying).
+
+/// `count` with the singular or plural noun: "1 die", "0 dice", "2 dice".
+pub fn plural(count: impl Into<i64>, one: &str, many: &str) -> String {
+    let n = count.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Digits in an exact fraction ("7775/7776" has 8).
+pub fn digits(exact: &str) -> usize {
+    exact.chars().filter(char::is_ascii_digit).count()
+}
+
+/// The longest exact fraction shown as it is, in digits.
+pub const MAX_SHOWN_DIGITS: usize = 12;
+
+/// A chance for a line of text: "95.00% (19/20)" when the fraction is short, "42.86%" when it
+/// has more than 12 digits (then the exact fraction is offered apart: hover, copy).
+pub fn chance(percent: &str, exact: &str) -> String {
+    if digits(exact) <= MAX_SHOWN_DIGITS {
+        format!("{percent} ({exact})")
+    } else {
+        percent.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_agree() {
+        assert_eq!(plural(1, "action die", "action dice"), "1 action die");
+        assert_eq!(plural(0u32, "action die", "action dice"), "0 action dice");
+        assert_eq!(plural(3, "success", "successes"), "3 successes");
+    }
+
+    #[test]
+    fn long_fractions_become_percentages() {
+        assert_eq!(chance("95.00%", "19/20"), "95.00% (19/20)");
+        assert_eq!(chance("99.99%", "7775/7776"), "99.99% (7775/7776)");
+        // 12 digits still shown; 13 not.
+        assert_eq!(chance("50.00%", "123456/123456"), "50.00% (123456/123456)");
+        assert_eq!(chance("42.86%", "1105116947/2578606213"), "42.86%");
+    }
+}

@@ -1,0 +1,296 @@
+//! The real window driven as a player drives it: under an Xvfb server of the test's own, the
+//! test moves the mouse and types with `xdotool` (installed by `./check`), finds the controls
+//! by name from `play --print-ui`, and checks what each step must print: the scene's move
+//! thrown by its button, a free roll typed into the box, dice picked up, shaken and flicked,
+//! a history entry bringing the same faces back, another scene seated, a screenshot not blank.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+fn available(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A process killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// An X server of this test's own, on a display no one else uses.
+fn start_xvfb() -> (Killed, String) {
+    for n in 140..240 {
+        let (socket, lock) = (format!("/tmp/.X11-unix/X{n}"), format!("/tmp/.X{n}-lock"));
+        if Path::new(&socket).exists() || Path::new(&lock).exists() {
+            continue;
+        }
+        let display = format!(":{n}");
+        let Ok(child) = Command::new("Xvfb")
+            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+        else {
+            continue;
+        };
+        let server = Killed(child);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(15) {
+            if Path::new(&socket).exists() {
+                return (server, display);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    panic!("no Xvfb display could be started");
+}
+
+/// The app under test: its output lines as they come, and where its controls are.
+struct Table {
+    _app: Killed,
+    display: String,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+    places: HashMap<String, (f64, f64, f64, f64)>,
+    window: String,
+}
+
+/// How long one step may take (a throw settles in a few seconds; software rendering is slow).
+const STEP: Duration = Duration::from_secs(120);
+
+impl Table {
+    fn open(display: &str, dir: &Path) -> Table {
+        let mut app = Command::new(env!("CARGO_BIN_EXE_dicetable"))
+            .args(["play", "--print-ui", "--mute", "--seed", "7"])
+            .env("DISPLAY", display)
+            .env_remove("WAYLAND_DISPLAY")
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start dicetable play");
+        let out = app.stdout.take().expect("stdout");
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut table = Table {
+            _app: Killed(app),
+            display: display.to_string(),
+            lines,
+            seen: Vec::new(),
+            places: HashMap::new(),
+            window: String::new(),
+        };
+        table.wait_for("the throw button", |l| l.starts_with("ui throw "));
+        table.window = table.xdotool(&["search", "--sync", "--name", "dicetable"]);
+        table.window = table.window.lines().next().unwrap_or_default().to_string();
+        assert!(!table.window.is_empty(), "the window is found");
+        // No window manager on the test's server: give the window the keyboard.
+        table.xdotool(&["windowfocus", "--sync", &table.window]);
+        table
+    }
+
+    /// Takes a line in: a control's place is remembered.
+    fn note(&mut self, line: &str) {
+        if let Some(rest) = line.strip_prefix("ui ") {
+            let parts: Vec<&str> = rest.split_whitespace().collect();
+            if let [name, x, y, w, h] = parts[..] {
+                let n = |s: &str| s.parse::<f64>().unwrap_or(0.0);
+                self.places
+                    .insert(name.to_string(), (n(x), n(y), n(w), n(h)));
+            }
+        }
+        self.seen.push(line.to_string());
+    }
+
+    /// Lets the overlays lay out what just happened, and reads where everything is now.
+    fn settle_ui(&mut self) {
+        std::thread::sleep(Duration::from_millis(1500));
+        while let Ok(line) = self.lines.try_recv() {
+            self.note(&line);
+        }
+    }
+
+    /// Reads lines until one matches; panics with everything seen if none does in time.
+    fn wait_for(&mut self, what: &str, matches: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + STEP;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            let Ok(line) = self.lines.recv_timeout(left) else {
+                break;
+            };
+            self.note(&line);
+            if matches(&line) {
+                return line;
+            }
+        }
+        let tail: Vec<&String> = self.seen.iter().rev().take(40).collect();
+        panic!("waited in vain for {what}; last lines, newest first: {tail:#?}");
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("run xdotool");
+        assert!(
+            out.status.success(),
+            "xdotool {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The centre of a named control, waiting for it to be shown.
+    fn centre(&mut self, name: &str) -> (i64, i64) {
+        if !self.places.contains_key(name) {
+            let prefix = format!("ui {name} ");
+            self.wait_for(name, |l| l.starts_with(&prefix));
+        }
+        let (x, y, w, h) = self.places[name];
+        ((x + w / 2.0) as i64, (y + h / 2.0) as i64)
+    }
+
+    fn move_to(&self, (x, y): (i64, i64)) {
+        self.xdotool(&[
+            "mousemove",
+            "--window",
+            &self.window,
+            &x.to_string(),
+            &y.to_string(),
+        ]);
+    }
+
+    fn click(&mut self, name: &str) {
+        self.settle_ui();
+        let at = self.centre(name);
+        self.move_to(at);
+        std::thread::sleep(Duration::from_millis(400));
+        self.xdotool(&["click", "1"]);
+    }
+}
+
+/// Faces from a printed roll: "rolled 3d6 seed 9: faces [[2], [5], [1]] total 8" -> "[[2], [5], [1]]".
+fn faces(line: &str) -> String {
+    line.split("faces ")
+        .nth(1)
+        .and_then(|r| r.split(" total").next())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn seed(line: &str) -> String {
+    line.split(" seed ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_player_drives_the_real_window() {
+    if !available("Xvfb") || !available("xdotool") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Xvfb and xdotool: ./check installs them"
+        );
+        eprintln!("skipped: Xvfb or xdotool missing (./check installs them)");
+        return;
+    }
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("dicetable-driven-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (_server, display) = start_xvfb();
+    let mut table = Table::open(&display, &dir);
+    let seated = table
+        .seen
+        .iter()
+        .find(|l| l.starts_with("seated "))
+        .cloned()
+        .unwrap_or_default();
+    assert!(!seated.is_empty(), "a scene is seated at start");
+
+    // 1. The scene's Throw button throws its move: the rules print what was played.
+    table.click("throw");
+    let played = table.wait_for("the move played", |l| l.starts_with("played "));
+    assert!(
+        played.contains(" seed ") && played.contains("throws [["),
+        "{played}"
+    );
+
+    // 2. Notation typed into the free-roll box and Enter: a free roll of three d6.
+    table.click("free-roll-tab");
+    table.click("notation");
+    table.xdotool(&["key", "End"]);
+    table.xdotool(&["key", "--repeat", "30", "--delay", "20", "BackSpace"]);
+    table.xdotool(&["type", "--delay", "80", "3d6"]);
+    table.xdotool(&["key", "Return"]);
+    let typed = table.wait_for("the typed roll", |l| l.starts_with("rolled 3d6 "));
+    assert_eq!(faces(&typed).matches('[').count(), 4, "three dice: {typed}");
+
+    // 3. Press in the tray (the dice are picked up), shake, flick and let go: a throw.
+    let (x, y, w, h) = table.places["table-view"];
+    let middle = ((x + w / 2.0) as i64, (y + h * 0.7) as i64);
+    table.move_to(middle);
+    std::thread::sleep(Duration::from_millis(300));
+    table.xdotool(&["mousedown", "1"]);
+    let picked = table.wait_for("dice picked up", |l| l.starts_with("picked up "));
+    assert_eq!(picked, "picked up 3 dice");
+    for (dx, dy) in [(-40, 10), (40, -10), (-40, 10), (40, -10), (0, 0)] {
+        table.move_to((middle.0 + dx, middle.1 + dy));
+        std::thread::sleep(Duration::from_millis(120));
+    }
+    for step in 1..=4 {
+        table.move_to((middle.0, middle.1 - step * 60));
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    table.xdotool(&["mouseup", "1"]);
+    let flicked = table.wait_for("the flicked roll", |l| l.starts_with("rolled 3d6 "));
+    assert_ne!(seed(&flicked), seed(&typed), "a new seed for a new throw");
+
+    // 4. The newest history entry (the flick) throws again: the same faces come up.
+    table.click("history-0");
+    let again = table.wait_for("the replay", |l| l.starts_with("rolled 3d6 "));
+    assert_eq!(seed(&again), seed(&flicked), "{again} vs {flicked}");
+    assert_eq!(faces(&again), faces(&flicked), "{again} vs {flicked}");
+
+    // 5. A screenshot (F12) of the window with the dice on the table: drawn, not blank.
+    table.move_to(middle);
+    table.xdotool(&["key", "F12"]);
+    let saved = table.wait_for("the screenshot", |l| l.starts_with("saved screenshot "));
+    let path = dir.join(saved.trim_start_matches("saved screenshot "));
+    let (_, _, pixels) = crate::window::read_png(&path);
+    let mut colours: Vec<[u8; 3]> = pixels.clone();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(
+        colours.len() > 200,
+        "only {} colours: blank?",
+        colours.len()
+    );
+
+    // 6. Another scene from the picker: it is seated.
+    table.click("scene-picker");
+    table.click("scene-option-1");
+    let other = table.wait_for("another scene", |l| {
+        l.starts_with("seated ") && *l != seated
+    });
+    assert_ne!(other, seated);
+    let _ = std::fs::remove_dir_all(&dir);
+}
