@@ -55,7 +55,8 @@ pub fn random_swing(rng: &mut ChaCha8Rng) -> Swing {
         release: Vec3::new(
             rng.random_range(-hw + 6.5..-hw + 9.0),
             rng.random_range(14.0..19.0),
-            rng.random_range(-5.0..5.0),
+            // Room for a hand of six dice across on either side, inside the walls.
+            rng.random_range(-(tray::INNER_DEPTH / 2.0 - 8.0)..(tray::INNER_DEPTH / 2.0 - 8.0)),
         ),
         velocity: Vec3::new(
             rng.random_range(60.0..140.0),

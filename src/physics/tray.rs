@@ -6,10 +6,11 @@
 use bevy::prelude::*;
 use bevy_rapier3d::prelude::*;
 
-/// Inner width of the tray floor (x), cm.
-pub const INNER_WIDTH: f32 = 36.0;
+/// Inner width of the tray floor (x), cm: a real tray is 25-30 cm across for 16 mm dice, so
+/// 17.5 d6 widths here, which keeps a die large in a view of the whole tray.
+pub const INNER_WIDTH: f32 = 28.0;
 /// Inner depth of the tray floor (z), cm.
-pub const INNER_DEPTH: f32 = 26.0;
+pub const INNER_DEPTH: f32 = 20.0;
 /// Height of the drawn walls above the felt, cm: low, as on a real tray, so the camera sees
 /// dice lying against them (the colliders reach up to the clear lid).
 pub const WALL_HEIGHT: f32 = 4.0;

@@ -86,6 +86,7 @@ pub(super) fn show(
     let edit = ui
         .add(egui::TextEdit::singleline(&mut free.text).hint_text("e.g. 4d6kh3, d20+5>=15, 2d6!"));
     super::ui_map::mark(ui, "notation", edit.rect);
+    super::ui_map::mark_text(ui, "notation", &free.text);
     if edit.changed() {
         free.parsed = parse(&free.text);
     }

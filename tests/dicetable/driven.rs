@@ -127,17 +127,37 @@ impl Table {
         }
     }
 
-    /// Reads lines until one matches; panics with everything seen if none does in time.
-    fn wait_for(&mut self, what: &str, matches: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + STEP;
+    /// Reads lines until one matches, for at most `patience`.
+    fn look_for(&mut self, patience: Duration, matches: &impl Fn(&str) -> bool) -> Option<String> {
+        let deadline = Instant::now() + patience;
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             let Ok(line) = self.lines.recv_timeout(left) else {
                 break;
             };
             self.note(&line);
             if matches(&line) {
+                return Some(line);
+            }
+        }
+        None
+    }
+
+    /// Clicks a control until what it does shows (a click can be lost while a slow frame
+    /// takes the press and the release as a drag): for controls that are safe to click twice.
+    fn click_until(&mut self, name: &str, what: &str, matches: impl Fn(&str) -> bool) -> String {
+        for _ in 0..4 {
+            self.click(name);
+            if let Some(line) = self.look_for(Duration::from_secs(20), &matches) {
                 return line;
             }
+        }
+        self.wait_for(what, matches)
+    }
+
+    /// Reads lines until one matches; panics with everything seen if none does in time.
+    fn wait_for(&mut self, what: &str, matches: impl Fn(&str) -> bool) -> String {
+        if let Some(line) = self.look_for(STEP, &matches) {
+            return line;
         }
         let tail: Vec<&String> = self.seen.iter().rev().take(40).collect();
         panic!("waited in vain for {what}; last lines, newest first: {tail:#?}");
@@ -235,11 +255,24 @@ fn a_player_drives_the_real_window() {
     );
 
     // 2. Notation typed into the free-roll box and Enter: a free roll of three d6.
-    table.click("free-roll-tab");
-    table.click("notation");
-    table.xdotool(&["key", "End"]);
-    table.xdotool(&["key", "--repeat", "30", "--delay", "20", "BackSpace"]);
-    table.xdotool(&["type", "--delay", "80", "3d6"]);
+    table.click_until("free-roll-tab", "the free-roll box", |l| {
+        l.starts_with("ui notation ")
+    });
+    let mut typed_in = None;
+    for _ in 0..3 {
+        table.click("notation");
+        table.xdotool(&["key", "End"]);
+        table.xdotool(&["key", "--repeat", "30", "--delay", "20", "BackSpace"]);
+        table.xdotool(&["type", "--delay", "80", "3d6"]);
+        typed_in = table.look_for(Duration::from_secs(20), &|l: &str| {
+            l == "ui-text notation 3d6"
+        });
+        if typed_in.is_some() {
+            break;
+        }
+    }
+    assert!(typed_in.is_some(), "3d6 typed into the box");
+    table.settle_ui();
     table.xdotool(&["key", "Return"]);
     let typed = table.wait_for("the typed roll", |l| l.starts_with("rolled 3d6 "));
     assert_eq!(faces(&typed).matches('[').count(), 4, "three dice: {typed}");
@@ -286,11 +319,19 @@ fn a_player_drives_the_real_window() {
     );
 
     // 6. Another scene from the picker: it is seated.
-    table.click("scene-picker");
-    table.click("scene-option-1");
-    let other = table.wait_for("another scene", |l| {
-        l.starts_with("seated ") && *l != seated
-    });
+    let mut other = None;
+    for _ in 0..3 {
+        table.click_until("scene-picker", "the scene list", |l| {
+            l.starts_with("ui scene-option-1 ")
+        });
+        table.click("scene-option-1");
+        other = table.look_for(Duration::from_secs(30), &|l: &str| l.starts_with("seated "));
+        if other.is_some() {
+            break;
+        }
+    }
+    let other =
+        other.unwrap_or_else(|| table.wait_for("another scene", |l| l.starts_with("seated ")));
     assert_ne!(other, seated);
     let _ = std::fs::remove_dir_all(&dir);
 }
