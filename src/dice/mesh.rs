@@ -302,8 +302,8 @@ pub fn die_atlas(kind: DieKind, style: DieStyle) -> Image {
     mipmapped_image(&atlas_pixels(kind, style), false)
 }
 
-/// A drawn canvas as a mipmapped, anisotropically filtered sRGB image; `repeat` tiles it (the
-/// felt and the wood) instead of clamping at its edges.
+/// A drawn canvas as a mipmapped sRGB image: anisotropically filtered (a die's faces are seen
+/// at a slant), or, with `repeat`, tiled (the felt and the wood).
 pub fn mipmapped_image(canvas: &Canvas, repeat: bool) -> Image {
     let (data, levels) = mip_chain(canvas);
     let mut image = Image::new_uninit(
@@ -319,10 +319,13 @@ pub fn mipmapped_image(canvas: &Canvas, repeat: bool) -> Image {
     image.texture_descriptor.mip_level_count = levels;
     image.data = Some(data);
     let mut sampler = ImageSamplerDescriptor::linear();
-    sampler.set_anisotropic_filter(8);
     if repeat {
+        // The felt and the wood fill most of the view: plain trilinear filtering (anisotropic
+        // sampling of a whole screen of them costs too much under software rendering).
         sampler.address_mode_u = ImageAddressMode::Repeat;
         sampler.address_mode_v = ImageAddressMode::Repeat;
+    } else {
+        sampler.set_anisotropic_filter(4);
     }
     image.sampler = ImageSampler::Descriptor(sampler);
     image

@@ -80,6 +80,7 @@ fn is_blank(image: &Image, centre_x: f32) -> bool {
         .is_none_or(|px| px.iter().all(|c| *c == 0))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn capture_and_exit(
     mut commands: Commands,
     options: Res<PlayOptions>,
@@ -97,10 +98,7 @@ fn capture_and_exit(
         Single<&Window>,
         Res<super::camera::CameraMotion>,
     ),
-    (view, dice): (
-        Query<(&Camera, &GlobalTransform), With<super::TableCamera>>,
-        Query<(&GlobalTransform, &super::DieOnTable)>,
-    ),
+    (view, dice): (super::TableView, super::DiceShown),
 ) {
     let Some(after) = options.exit_after_frames else {
         return;

@@ -21,6 +21,13 @@ pub use camera::{TableCamera, ViewSettings};
 pub use demo::{DemoCommand, DemoRun};
 pub use dice_view::DieOnTable;
 pub use hand::Hand;
+
+/// The table camera, to project the dice onto the screen.
+pub type TableView<'w, 's> =
+    Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<TableCamera>>;
+
+/// The dice shown on the table, where they are.
+pub type DiceShown<'w, 's> = Query<'w, 's, (&'static GlobalTransform, &'static DieOnTable)>;
 pub use history::{Replay, RollHistory};
 pub use notation_roll::{TableRoll, ThrowNotation, dice_of_notation};
 pub use play::{ActionRequest, TablePlay, dice_of_plan};

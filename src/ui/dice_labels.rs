@@ -7,7 +7,7 @@ use bevy_egui::egui;
 
 use crate::dice::mesh::DieStyle;
 use crate::physics::RollResult;
-use crate::table::{DieOnTable, TableCamera, TableSimulator, ViewSettings};
+use crate::table::{DiceShown, TableSimulator, TableView, ViewSettings};
 
 /// The die under the pointer, on the table or in the chips (index in its throw).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,11 +35,7 @@ fn color(c: [u8; 3]) -> egui::Color32 {
 }
 
 /// The settled dice with their screen places (empty while dice fly).
-pub fn shown_dice(
-    physics: &TableSimulator,
-    dice: &Query<(&GlobalTransform, &DieOnTable)>,
-    camera: &Query<(&Camera, &GlobalTransform), With<TableCamera>>,
-) -> Vec<ShownDie> {
+pub fn shown_dice(physics: &TableSimulator, dice: &DiceShown, camera: &TableView) -> Vec<ShownDie> {
     let Some(result): Option<&RollResult> = physics.settled() else {
         return Vec::new();
     };

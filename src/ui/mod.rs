@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::table::{
-    ActionRequest, DemoCommand, DemoRun, DieOnTable, Replay, RollHistory, TableCamera, TablePlay,
-    TableRoll, TableSimulator, ThrowNotation, ViewSettings,
+    ActionRequest, DemoCommand, DemoRun, DiceShown, Replay, RollHistory, TablePlay, TableRoll,
+    TableSimulator, TableView, ThrowNotation, ViewSettings,
 };
 use crate::third_party::egui::PanelSpace;
 
@@ -130,10 +130,7 @@ fn draw_overlays(
     mut throws: MessageWriter<ThrowNotation>,
     mut moves: MessageWriter<ActionRequest>,
     (run, mut demo_commands): (Res<DemoRun>, MessageWriter<DemoCommand>),
-    (dice, camera): (
-        Query<(&GlobalTransform, &DieOnTable)>,
-        Query<(&Camera, &GlobalTransform), With<TableCamera>>,
-    ),
+    (dice, camera): (DiceShown, TableView),
     (mut view, mut hovered): (ResMut<ViewSettings>, ResMut<dice_labels::HoveredDie>),
     (options, mut printed): (Res<crate::PlayOptions>, Local<String>),
 ) -> Result {
@@ -216,9 +213,11 @@ fn draw_overlays(
         egui::pos2(screen.left() + space.left, screen.top()),
         egui::pos2(screen.right() - space.right, screen.bottom()),
     );
+    // A screenshot run has no hand on the mouse (Xvfb parks the pointer mid-screen): no hover.
     let pointer_on_table = ctx
         .pointer_hover_pos()
-        .filter(|p| table_view.contains(*p) && !ctx.is_pointer_over_egui());
+        .filter(|p| table_view.contains(*p) && !ctx.is_pointer_over_egui())
+        .filter(|_| options.exit_after_frames.is_none());
     hovered.0 =
         chip_hovered.or_else(|| pointer_on_table.and_then(|p| dice_labels::die_under(&shown, p)));
     dice_labels::paint_labels(ctx, table_view, &shown, &view, hovered.0);
@@ -232,7 +231,7 @@ fn draw_overlays(
             table_view.height()
         ));
         if *printed != lines {
-            print!("{lines}ui end\n");
+            println!("{lines}ui end");
             *printed = lines;
         }
     }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Retakes every screenshot under docs/screenshots/ at 1280×800 under Xvfb (software rendering),
+# and prints, for each, what was thrown and how large the settled dice came out on screen.
+# Run from the repository root after a build; DICETABLE_BIN picks the binary (default: release).
+set -euo pipefail
+bin=${DICETABLE_BIN:-${CARGO_TARGET_DIR:-target}/release/dicetable}
+out=docs/screenshots
+mkdir -p "$out"
+
+shot() {
+    local name=$1
+    shift
+    xvfb-run -a -s "-screen 0 1280x800x24" "$bin" "$@" \
+        --screenshot "$out/$name.png" --exit-after-frames 12 2>/dev/null |
+        grep -E "^(played|rolled|dice on screen)" | sed "s/^/$name: /" || true
+}
+
+shot empty-table play
+shot dice-on-the-table play --roll "d4+d6+d8+d10+d12+d20+d100" --seed 3
+shot table-with-overlays play --roll "3d6+2>=12" --seed 11
+for pair in d4-pool:d4-pool-goblin-ambush action-dice:action-dice-knight-and-magician \
+    step-dice:step-dice-vault open-d6:open-d6-fred-and-peter d20-check:d20-check-crypt; do
+    ruleset=${pair%%:*}
+    scene=scenes/${pair#*:}.ron
+    shot "$ruleset-before" play --scene "$scene"
+    shot "$ruleset-after" play --scene "$scene" --throw 1 --seed 1
+done
+for step in d4-pool:4 d4-pool:6 action-dice:3 action-dice:5 step-dice:1 step-dice:2 \
+    open-d6:2 open-d6:4 d20-check:2 d20-check:7; do
+    shot "demo-${step%%:*}-step${step#*:}" demo "${step%%:*}" --steps "${step#*:}"
+done
+# A close-up of each die type: one die thrown, framed close.
+for die in d4 d6 d8 d10 d12 d20 d100; do
+    shot "closeup-$die" play --roll "1$die" --seed 2 --closeup
+done
