@@ -389,17 +389,11 @@ pub fn report_text(r: &StepReport) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::rules::data::parse_ron;
-    use crate::rules::testing::table;
+    use crate::rules::testing::{readme_ron_block, table};
 
     #[test]
     fn the_readme_script_example_reads_and_plays() {
-        let readme = include_str!("../README.md");
-        let block = readme
-            .split("```ron\n")
-            .skip(1)
-            .filter_map(|rest| rest.split("```").next())
-            .find(|block| block.contains("steps:"))
-            .expect("a script in a RON block of the README");
+        let block = readme_ron_block("steps:");
         let script: Script = parse_ron("README.md", block).unwrap_or_else(|e| panic!("{e}"));
         let mut t = table("open-d6-fred-and-peter.ron");
         let reports = run(&mut t, &script);

@@ -253,13 +253,7 @@ mod tests {
 
     #[test]
     fn the_readme_example_is_a_valid_scene() {
-        let readme = include_str!("../../README.md");
-        let block = readme
-            .split("```ron\n")
-            .skip(1)
-            .filter_map(|rest| rest.split("```").next())
-            .find(|block| block.contains("cast:"))
-            .expect("a scene in a RON block of the README");
+        let block = crate::rules::testing::readme_ron_block("cast:");
         let scene = Scene::parse("README.md", block).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(scene.ruleset(), RulesetId::OpenD6);
         assert_eq!(scene.names(), vec!["Fred", "Peter", "Goons"]);

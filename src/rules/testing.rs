@@ -22,6 +22,16 @@ pub fn table(file: &str) -> TableState {
     TableState::new(&scene, &book(), 1)
 }
 
+/// The first RON block of the README that contains `marker` (its examples are tested).
+pub fn readme_ron_block(marker: &str) -> &'static str {
+    include_str!("../../README.md")
+        .split("```ron\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .find(|block| block.contains(marker))
+        .unwrap_or_else(|| panic!("no RON block of the README holds {marker:?}"))
+}
+
 /// Plays a move with the given throws (the first plan's faces, then each follow-up's); checks
 /// each throw fits the plan the rules asked for; returns the outcome and what changed.
 pub fn play(t: &mut TableState, m: &Move, throws: &[&[u32]]) -> (Outcome, Vec<String>) {

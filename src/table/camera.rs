@@ -140,29 +140,35 @@ fn view_as_asked(options: Option<Res<crate::PlayOptions>>, mut view: ResMut<View
     }
 }
 
-/// How many pixels across each die is on screen: the smaller side of the box around its
-/// projected corners (what the `--screenshot` report prints), smallest first, with its kind.
+/// The box around a die's corners on screen (window pixels), if any corner is in view: what
+/// the labels float above, the pointer finds a die in, and the size report measures.
+pub fn outline_on_screen(
+    (camera, view): (&Camera, &GlobalTransform),
+    transform: &GlobalTransform,
+    kind: crate::dice::DieKind,
+) -> Option<Rect> {
+    kind.shape()
+        .vertices
+        .iter()
+        .filter_map(|v| {
+            camera
+                .world_to_viewport(view, transform.transform_point(*v))
+                .ok()
+        })
+        .map(|p| Rect::from_corners(p, p))
+        .reduce(|a, b| a.union(b))
+}
+
+/// How many pixels across each die is on screen: the smaller side of its outline (what the
+/// `--screenshot` report prints), smallest first, with its kind.
 pub fn dice_across_on_screen(
     camera: (&Camera, &GlobalTransform),
     dice: impl Iterator<Item = (GlobalTransform, DieOnTable)>,
 ) -> Vec<(f32, crate::dice::DieKind)> {
-    let (camera, view) = camera;
     let mut sizes: Vec<(f32, crate::dice::DieKind)> = dice
         .filter_map(|(transform, die)| {
-            let points: Vec<Vec2> = die
-                .kind
-                .shape()
-                .vertices
-                .iter()
-                .filter_map(|v| {
-                    camera
-                        .world_to_viewport(view, transform.transform_point(*v))
-                        .ok()
-                })
-                .collect();
-            let lo = points.iter().copied().reduce(Vec2::min)?;
-            let hi = points.iter().copied().reduce(Vec2::max)?;
-            Some(((hi - lo).min_element(), die.kind))
+            let outline = outline_on_screen(camera, &transform, die.kind)?;
+            Some((outline.size().min_element(), die.kind))
         })
         .collect();
     sizes.sort_by(|a, b| a.0.total_cmp(&b.0));

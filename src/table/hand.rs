@@ -65,6 +65,8 @@ fn carry_dice_in_hand(
     let Some(&(_, at)) = hand.path.back() else {
         return;
     };
+    let t = time.elapsed_secs();
+    let count = hand.dice.len();
     if held.is_empty() {
         for mut visibility in &mut on_table {
             *visibility = Visibility::Hidden;
@@ -77,13 +79,11 @@ fn carry_dice_in_hand(
                 HeldDie { index },
                 Mesh3d(mesh),
                 MeshMaterial3d(material),
-                Transform::from_translation(at),
+                held_pose(at, index, count, t),
             ));
         }
         return;
     }
-    let t = time.elapsed_secs();
-    let count = hand.dice.len();
     for (_, die, mut transform) in &mut held {
         *transform = held_pose(at, die.index, count, t);
     }

@@ -3,6 +3,8 @@
 //! the camera and a die fades, so no die is hidden.
 
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
+use bevy::math::Dir3A;
+use bevy::math::bounding::{Aabb3d, RayCast3d};
 use bevy::prelude::*;
 
 use super::camera::TableCamera;
@@ -117,35 +119,17 @@ fn spawn_table(
 
 /// A wall of the tray, as a box, with a material of its own so it can fade alone.
 #[derive(Component, Debug, Clone, Copy)]
-pub struct TrayWall {
-    half_size: Vec3,
-    centre: Vec3,
-}
+pub struct TrayWall(Aabb3d);
 
 impl TrayWall {
-    /// True if the segment from `from` to `to` passes through the wall (slab test).
+    /// True if the segment from `from` to `to` passes through the wall.
     fn blocks(&self, from: Vec3, to: Vec3) -> bool {
-        let (lo, hi) = (self.centre - self.half_size, self.centre + self.half_size);
-        let d = to - from;
-        let (mut t0, mut t1) = (0.0f32, 1.0f32);
-        for axis in 0..3 {
-            if d[axis].abs() < 1e-6 {
-                if from[axis] < lo[axis] || from[axis] > hi[axis] {
-                    return false;
-                }
-                continue;
-            }
-            let (a, b) = (
-                (lo[axis] - from[axis]) / d[axis],
-                (hi[axis] - from[axis]) / d[axis],
-            );
-            t0 = t0.max(a.min(b));
-            t1 = t1.min(a.max(b));
-            if t0 > t1 {
-                return false;
-            }
-        }
-        true
+        let Ok(direction) = Dir3A::new((to - from).into()) else {
+            return false;
+        };
+        RayCast3d::new(from, direction, from.distance(to))
+            .aabb_intersection_at(&self.0)
+            .is_some()
     }
 }
 
@@ -189,10 +173,7 @@ fn spawn_tray(
         let material = materials.add(wood(&mut images, Palette::TRAY_WOOD, Vec2::ONE));
         commands.spawn((
             Name::new("Tray wall"),
-            TrayWall {
-                half_size: size / 2.0,
-                centre,
-            },
+            TrayWall(Aabb3d::new(centre, size / 2.0)),
             Mesh3d(meshes.add(planked_box(size, centre, 24.0))),
             MeshMaterial3d(material),
             Transform::from_translation(centre),
@@ -301,10 +282,10 @@ mod tests {
 
     #[test]
     fn a_wall_blocks_only_the_sight_lines_through_it() {
-        let wall = TrayWall {
-            half_size: Vec3::new(20.0, 2.0, 1.0),
-            centre: Vec3::new(0.0, 2.0, 14.0),
-        };
+        let wall = TrayWall(Aabb3d::new(
+            Vec3::new(0.0, 2.0, 14.0),
+            Vec3::new(20.0, 2.0, 1.0),
+        ));
         // From high in front, a die just behind the front wall, low: hidden.
         assert!(wall.blocks(Vec3::new(0.0, 10.0, 60.0), Vec3::new(0.0, 0.8, 12.0)));
         // From straight above: not hidden.

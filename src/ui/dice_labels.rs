@@ -7,7 +7,7 @@ use bevy_egui::egui;
 
 use crate::dice::mesh::DieStyle;
 use crate::physics::RollResult;
-use crate::table::{DiceShown, TableSimulator, TableView, ViewSettings};
+use crate::table::{DiceShown, TableSimulator, TableView, ViewSettings, outline_on_screen};
 
 /// The die under the pointer, on the table or in the chips (index in its throw).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,18 @@ fn color(c: [u8; 3]) -> egui::Color32 {
     egui::Color32::from_rgb(c[0], c[1], c[2])
 }
 
+/// The gold of a highlighted die and its chip.
+const HIGHLIGHT: egui::Color32 = egui::Color32::from_rgb(255, 214, 90);
+
+/// The edge of a die's label or chip: its ink, or a thick gold one while highlighted.
+fn edge(style: DieStyle, lit: bool) -> egui::Stroke {
+    if lit {
+        egui::Stroke::new(2.5, HIGHLIGHT)
+    } else {
+        egui::Stroke::new(1.0, color(style.ink))
+    }
+}
+
 /// The settled dice with their screen places (empty while dice fly).
 pub fn shown_dice(physics: &TableSimulator, dice: &DiceShown, camera: &TableView) -> Vec<ShownDie> {
     let Some(result): Option<&RollResult> = physics.settled() else {
@@ -44,24 +56,23 @@ pub fn shown_dice(physics: &TableSimulator, dice: &DiceShown, camera: &TableView
         .iter()
         .filter_map(|(transform, die)| {
             let settled = result.dice.get(die.index)?;
-            let project = |p: Vec3| {
-                view.and_then(|(c, t)| c.world_to_viewport(t, p).ok())
-                    .map(|v| egui::pos2(v.x, v.y))
-            };
-            let corners: Vec<egui::Pos2> = die
-                .kind
-                .shape()
-                .vertices
-                .iter()
-                .filter_map(|v| project(transform.transform_point(*v)))
-                .collect();
-            let outline = (!corners.is_empty()).then(|| egui::Rect::from_points(&corners));
+            let outline = view
+                .and_then(|v| outline_on_screen(v, transform, die.kind))
+                .map(|r| {
+                    egui::Rect::from_min_max(
+                        egui::pos2(r.min.x, r.min.y),
+                        egui::pos2(r.max.x, r.max.y),
+                    )
+                });
+            let centre = view
+                .and_then(|(c, t)| c.world_to_viewport(t, transform.translation()).ok())
+                .map(|v| egui::pos2(v.x, v.y));
             Some(ShownDie {
                 index: die.index,
                 name: die.kind.name(),
                 label: die.kind.label(settled.value),
                 style: die.style,
-                centre: project(transform.translation()),
+                centre,
                 outline,
             })
         })
@@ -106,7 +117,7 @@ pub fn paint_labels(
             painter.circle_stroke(
                 centre,
                 outline.width().max(outline.height()) * 0.6,
-                egui::Stroke::new(3.0, egui::Color32::from_rgb(255, 214, 90)),
+                egui::Stroke::new(3.0, HIGHLIGHT),
             );
         }
         if !settings.value_labels && !lit {
@@ -120,14 +131,7 @@ pub fn paint_labels(
             rect,
             6.0,
             color(die.style.body),
-            egui::Stroke::new(
-                if lit { 2.5 } else { 1.0 },
-                if lit {
-                    egui::Color32::from_rgb(255, 214, 90)
-                } else {
-                    color(die.style.ink)
-                },
-            ),
+            edge(die.style, lit),
             egui::StrokeKind::Outside,
         );
         painter.galley(
@@ -152,17 +156,9 @@ pub fn chips(ui: &mut egui::Ui, shown: &[ShownDie], hovered: Option<usize>) -> O
             let text = egui::RichText::new(format!("{} {}", die.name, die.label))
                 .color(color(die.style.ink))
                 .strong();
-            let button =
-                egui::Button::new(text)
-                    .fill(color(die.style.body))
-                    .stroke(egui::Stroke::new(
-                        if lit { 2.5 } else { 1.0 },
-                        if lit {
-                            egui::Color32::from_rgb(255, 214, 90)
-                        } else {
-                            color(die.style.ink)
-                        },
-                    ));
+            let button = egui::Button::new(text)
+                .fill(color(die.style.body))
+                .stroke(edge(die.style, lit));
             if ui.add(button).hovered() {
                 over = Some(die.index);
             }

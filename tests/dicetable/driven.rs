@@ -206,21 +206,23 @@ impl Table {
     }
 }
 
-/// Faces from a printed roll: "rolled 3d6 seed 9: faces [[2], [5], [1]] total 8" -> "[[2], [5], [1]]".
-fn faces(line: &str) -> String {
-    line.split("faces ")
+/// The text of a printed line between `after` and the next `before`.
+fn between(line: &str, after: &str, before: &str) -> String {
+    line.split(after)
         .nth(1)
-        .and_then(|r| r.split(" total").next())
+        .and_then(|r| r.split(before).next())
         .unwrap_or_default()
         .to_string()
 }
 
+/// Faces from a printed roll: "rolled 3d6 seed 9: faces [[2], [5], [1]] total 8" -> "[[2], [5], [1]]".
+fn faces(line: &str) -> String {
+    between(line, "faces ", " total")
+}
+
+/// The seed of a printed roll: "rolled 3d6 seed 9: faces …" -> "9".
 fn seed(line: &str) -> String {
-    line.split(" seed ")
-        .nth(1)
-        .and_then(|r| r.split(':').next())
-        .unwrap_or_default()
-        .to_string()
+    between(line, " seed ", ":")
 }
 
 #[test]
@@ -309,14 +311,8 @@ fn a_player_drives_the_real_window() {
     let saved = table.wait_for("the screenshot", |l| l.starts_with("saved screenshot "));
     let path = dir.join(saved.trim_start_matches("saved screenshot "));
     let (_, _, pixels) = crate::window::read_png(&path);
-    let mut colours: Vec<[u8; 3]> = pixels.clone();
-    colours.sort_unstable();
-    colours.dedup();
-    assert!(
-        colours.len() > 200,
-        "only {} colours: blank?",
-        colours.len()
-    );
+    let colours = crate::window::distinct_colours(&pixels);
+    assert!(colours > 200, "only {colours} colours: blank?");
 
     // 6. Another scene from the picker: it is seated.
     let mut other = None;

@@ -14,6 +14,14 @@ fn xvfb_available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// How many different colours a picture has (a blank frame has one or two).
+pub fn distinct_colours(pixels: &[[u8; 3]]) -> usize {
+    let mut distinct = pixels.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.len()
+}
+
 /// Decodes an 8-bit RGB(A) PNG into (width, height, rgb pixels).
 pub fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
     let file = std::fs::File::open(path)
@@ -59,14 +67,8 @@ fn the_table_renders_under_xvfb() {
     let (w, h, pixels) = read_png(&shot);
     assert_eq!((w, h), (960, 600));
     // Not blank: many distinct colours and real contrast.
-    let mut distinct: Vec<[u8; 3]> = pixels.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    assert!(
-        distinct.len() > 50,
-        "only {} colours: blank?",
-        distinct.len()
-    );
+    let distinct = distinct_colours(&pixels);
+    assert!(distinct > 50, "only {distinct} colours: blank?");
     // The felt shows: a good share of the picture is felt green (the overlays take the sides).
     let felt = pixels
         .iter()
@@ -224,14 +226,8 @@ fn every_scene_plays_its_default_move_in_the_window() {
             "{file}: replay differs: {again}"
         );
         let (_, _, pixels) = read_png(&shot);
-        let mut distinct = pixels.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        assert!(
-            distinct.len() > 50,
-            "{file}: only {} colours",
-            distinct.len()
-        );
+        let distinct = distinct_colours(&pixels);
+        assert!(distinct > 50, "{file}: only {distinct} colours");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -273,9 +269,7 @@ fn a_demo_plays_its_steps_in_the_window_with_the_recorded_seeds() {
     let check = crate::dicetable(&["demo", "d4-pool", "--check"]);
     assert!(crate::stdout(&check).contains("throw (d4 pool): [4, 2, 2, 3, 3]\n   seed 5"));
     let (_, _, pixels) = read_png(&shot);
-    let mut distinct = pixels.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    assert!(distinct.len() > 50, "only {} colours", distinct.len());
+    let distinct = distinct_colours(&pixels);
+    assert!(distinct > 50, "only {distinct} colours");
     let _ = std::fs::remove_dir_all(&dir);
 }
