@@ -7,6 +7,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/dicetable/target}"
 BEVY_PACKAGES="pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev"
 # A virtual display and Mesa's software Vulkan, for windows on machines without a display or GPU.
 HEADLESS_PACKAGES="xvfb xauth xdotool mesa-vulkan-drivers libvulkan1"
+# The overlay page's three.js comes from npm; its browser tests drive Debian's chromium.
+WEB_PACKAGES="nodejs npm"
+BROWSER_PACKAGES="chromium"
 
 ensure_packages() {
     if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -35,4 +38,17 @@ ensure_packages() {
 # True when a window can be shown without Xvfb.
 has_display() {
     [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]
+}
+
+# Installs the web folder's npm packages (three.js for the overlay page, playwright-core for its
+# tests) from the lockfile, when they are missing or older than the lockfile.
+ensure_web() {
+    if ! command -v npm >/dev/null 2>&1; then
+        ensure_packages $WEB_PACKAGES
+    fi
+    local stamp=web/node_modules/.package-lock.json
+    if [ ! -f "$stamp" ] || [ web/package-lock.json -nt "$stamp" ]; then
+        echo "installing the web page's npm packages (npm ci)" >&2
+        (cd web && npm ci --no-audit --no-fund --loglevel=error)
+    fi
 }

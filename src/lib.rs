@@ -8,8 +8,10 @@ pub mod cli;
 pub mod demo;
 pub mod dice;
 pub mod physics;
+pub mod record;
 pub mod rules;
 pub mod script;
+pub mod stream;
 mod table;
 pub mod text;
 mod third_party;
@@ -46,6 +48,12 @@ pub struct PlayOptions {
     pub print_ui: bool,
     /// A guided demo to seat.
     pub demo: DemoOptions,
+    /// Serve the overlay, the feed and the roll API here (None: no server).
+    pub listen: Option<std::net::SocketAddr>,
+    /// The token the server requires (needed off loopback).
+    pub token: Option<String>,
+    /// Stream mode: no panels, no table, this chroma-key colour behind the dice (sRGB).
+    pub stream: Option<[u8; 3]>,
 }
 
 /// `dicetable demo`: which demo the window opens with.
@@ -118,6 +126,11 @@ impl Plugin for AppPlugin {
                 .chain(),
         );
         app.insert_resource(self.options.clone());
-        app.add_plugins((third_party::plugin, table::plugin, ui::plugin));
+        app.add_plugins((
+            third_party::plugin,
+            table::plugin,
+            ui::plugin,
+            stream::plugin,
+        ));
     }
 }

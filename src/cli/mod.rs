@@ -1,10 +1,11 @@
-//! The command line: `play` (the default) opens the table; `roll`, `odds`, `session`,
-//! `fairness` and `bench` work without a window.
+//! The command line: `play` (the default) opens the table; `roll`, `replay`, `odds`,
+//! `session`, `fairness` and `bench` work without a window.
 
 mod bench;
 mod demo;
 mod fairness;
 mod odds;
+mod replay;
 mod roll;
 mod session;
 
@@ -33,6 +34,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Throw dice physically, headless, and print the faces.
     Roll(roll::RollArgs),
+    /// Throw a roll record or replay code again and check every face and final pose.
+    Replay(replay::ReplayArgs),
     /// Exact odds of a notation, or of a ruleset's action.
     Odds(odds::OddsArgs),
     /// Throw one kind of die many times and test it for fairness.
@@ -44,6 +47,9 @@ pub enum Command {
     /// The guided demo of a system: in the window, or checked headless (--check).
     Demo(demo::DemoArgs),
 }
+
+/// Where the table serves its overlay and API unless told otherwise.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7470";
 
 /// Window options shared by `play` and `demo`.
 #[derive(clap::Args, Debug, Default)]
@@ -73,6 +79,24 @@ pub struct WindowArgs {
     /// driving the window with xdotool.
     #[arg(long)]
     pub print_ui: bool,
+    /// Serve the overlay page (/overlay), the feed (/feed) and the roll API (/api/...) here.
+    /// Port 0 picks a free port (printed).
+    #[arg(long, default_value = DEFAULT_LISTEN, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
+    /// No server.
+    #[arg(long)]
+    pub no_listen: bool,
+    /// The token every request must carry (`Authorization: Bearer TOKEN` or `?token=TOKEN`);
+    /// required when --listen is not a loopback address.
+    #[arg(long)]
+    pub token: Option<String>,
+    /// Stream mode: no panels, no table; the dice over a chroma-key colour and the outcome in
+    /// a large banner.
+    #[arg(long)]
+    pub stream: bool,
+    /// The chroma-key colour of stream mode: green, magenta, blue or #rrggbb.
+    #[arg(long, default_value = "green", value_parser = crate::stream::parse_chroma)]
+    pub chroma: [u8; 3],
 }
 
 impl WindowArgs {
@@ -86,6 +110,9 @@ impl WindowArgs {
             frame_times: self.frame_times,
             closeup: self.closeup,
             print_ui: self.print_ui,
+            listen: self.listen.filter(|_| !self.no_listen),
+            token: self.token,
+            stream: self.stream.then_some(self.chroma),
             demo,
             ..PlayOptions::default()
         }
@@ -121,6 +148,7 @@ pub fn run(cli: Cli) -> ExitCode {
             window: WindowArgs {
                 width: 1280,
                 height: 800,
+                listen: DEFAULT_LISTEN.parse().ok(),
                 ..WindowArgs::default()
             },
             ..PlayArgs::default()
@@ -129,6 +157,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Odds(args)) => odds::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Roll(args)) => roll::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Fairness(args)) => fairness::run(&args),
         Some(Command::Session(args)) => session::run(&args),
         Some(Command::Demo(args)) => demo::run(args),
@@ -147,6 +176,17 @@ fn play(args: PlayArgs) -> ExitCode {
 
 /// Opens the table window with these options until it is closed.
 fn open_window(options: PlayOptions) -> ExitCode {
+    if let Some(addr) = options.listen {
+        let server = crate::stream::server::ServerOptions {
+            addr,
+            token: options.token.clone(),
+            web_dir: crate::stream::server::default_web_dir(),
+        };
+        if let Err(e) = server.check() {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     match App::new().add_plugins(AppPlugin { options }).run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -5,77 +5,9 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::physics::headless::Simulator;
-use crate::physics::notation::{physical_dice, record_faces};
-use crate::physics::{CockedPolicy, SettleRules, ThrowRequest, throw_seed};
-use crate::rules::notation::{Notation, NotationDie, open_ended_rethrows};
-
-/// Most throws one roll may take (open-ended dice keep coming up).
-const MAX_THROWS: u32 = 64;
-
-/// One die of the notation as thrown: its faces, throw after throw.
-#[derive(Debug, Default)]
-struct DieRecord {
-    settle_times: Vec<f32>,
-    rethrows: u32,
-}
-
-/// The result of a physical roll of a notation.
-pub struct PhysicalRoll {
-    /// Physical throws made (1 + open-ended re-throws).
-    pub throws: u32,
-    dice: Vec<NotationDie>,
-    chains: Vec<Vec<u32>>,
-    records: Vec<DieRecord>,
-}
-
-/// Throws a notation's dice physically until no open-ended die shows its top face.
-pub fn roll_notation(
-    rules: &SettleRules,
-    notation: &Notation,
-    seed: u64,
-) -> Result<PhysicalRoll, String> {
-    let dice = notation.dice();
-    if dice.is_empty() {
-        return Err("the notation throws no dice".into());
-    }
-    let mut chains: Vec<Vec<u32>> = vec![Vec::new(); dice.len()];
-    let mut records: Vec<DieRecord> = dice.iter().map(|_| DieRecord::default()).collect();
-    let mut to_throw: Vec<usize> = (0..dice.len()).collect();
-    let mut throws = 0;
-    while !to_throw.is_empty() {
-        if throws >= MAX_THROWS {
-            return Err(format!(
-                "open-ended dice kept coming up for {MAX_THROWS} throws"
-            ));
-        }
-        let request = ThrowRequest {
-            seed: throw_seed(seed, throws),
-            tag: u64::from(throws),
-            dice: physical_dice(&dice, &to_throw)?,
-            swing: None,
-        };
-        // A fresh simulator for each throw: a throw's world holds nothing else (see
-        // physics::headless), so the window reproduces it exactly.
-        let result = Simulator::new(rules.clone()).roll(&request)?;
-        for (&i, (time, rethrows)) in
-            to_throw
-                .iter()
-                .zip(record_faces(&dice, &to_throw, &result.dice, &mut chains))
-        {
-            records[i].settle_times.push(time);
-            records[i].rethrows += rethrows;
-        }
-        throws += 1;
-        to_throw = open_ended_rethrows(&dice, &chains);
-    }
-    Ok(PhysicalRoll {
-        throws,
-        dice,
-        chains,
-        records,
-    })
-}
+use crate::physics::{CockedPolicy, SettleRules};
+use crate::record::roll::record_notation;
+use crate::rules::notation::Notation;
 
 /// Arguments of `roll`.
 #[derive(clap::Args, Debug)]
@@ -107,7 +39,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
         cocked: args.cocked,
         ..SettleRules::default()
     };
-    let roll = match roll_notation(&rules, &notation, seed) {
+    let (roll, record) = match record_notation(&rules, &notation, seed, None) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -125,41 +57,42 @@ pub fn run(args: &RollArgs) -> ExitCode {
         let dice: Vec<_> = roll
             .dice
             .iter()
-            .zip(&roll.records)
+            .zip(roll.settle_times.iter().zip(&roll.rethrows))
             .zip(&roll.chains)
             .zip(&result.dice)
-            .map(|(((d, rec), faces), (value, kept))| {
+            .map(|(((d, (times, rethrows)), faces), (value, kept))| {
                 json!({
                     "die": format!("d{}{}", d.sides, if d.open_ended { "!" } else { "" }),
                     "faces": faces,
                     "value": value,
                     "kept": kept,
-                    "settle_time": rec.settle_times,
-                    "rethrows": rec.rethrows,
+                    "settle_time": times,
+                    "rethrows": rethrows,
                 })
             })
             .collect();
         let out = json!({
             "notation": notation.source(),
             "seed": seed,
-            "throws": roll.throws,
+            "throws": roll.throws.len(),
             "dice": dice,
             "total": result.total,
             "success": result.success,
+            "code": record.code(),
+            "record": record,
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         println!("roll {}   seed {seed}", notation.source());
-        for (i, (((d, rec), faces), (value, kept))) in roll
+        for (i, (((d, (times, rethrows)), faces), (value, kept))) in roll
             .dice
             .iter()
-            .zip(&roll.records)
+            .zip(roll.settle_times.iter().zip(&roll.rethrows))
             .zip(&roll.chains)
             .zip(&result.dice)
             .enumerate()
         {
-            let times: Vec<String> = rec
-                .settle_times
+            let times: Vec<String> = times
                 .iter()
                 .map(|t| format!("{t:.2}s"))
                 .collect();
@@ -171,7 +104,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
                 value,
                 if *kept { "" } else { " (dropped)" },
                 times.join(" + "),
-                rec.rethrows
+                rethrows
             );
         }
         print!("total {}", result.total);
@@ -182,6 +115,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
             "\nreplay: dicetable roll \"{}\" --seed {seed}",
             notation.source()
         );
+        println!("replay code: {}", record.code());
     }
     ExitCode::SUCCESS
 }

@@ -139,10 +139,23 @@ const EDGE_ROUNDING: f32 = 0.14;
 /// How far the normals at a face's corners lean towards the corner (0 flat, 1 fully radial).
 const CORNER_LEAN: f32 = 0.45;
 
+/// The vertex arrays of a die's render mesh: what the window draws and the web page draws too.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MeshArrays {
+    /// Vertex positions, cm, in the die's geometry frame.
+    pub positions: Vec<[f32; 3]>,
+    /// Vertex normals.
+    pub normals: Vec<[f32; 3]>,
+    /// Atlas coordinates (0..1, v down).
+    pub uvs: Vec<[f32; 2]>,
+    /// Triangles, three indices each.
+    pub indices: Vec<u32>,
+}
+
 /// The render mesh of a die: each face is its flat centre (a fan to an inset ring) and a rim out
 /// to the true edges whose normals lean towards the corners, so light rolls over the edges as
 /// on a tumbled die while the silhouette stays exactly the collider's. UVs map into the atlas.
-pub fn die_mesh(kind: DieKind) -> Mesh {
+pub fn die_mesh_arrays(kind: DieKind) -> MeshArrays {
     let shape = kind.shape();
     let (cols, rows) = grid(kind.faces() as usize);
     let (w, h) = ((cols * CELL) as f32, (rows * CELL) as f32);
@@ -182,14 +195,40 @@ pub fn die_mesh(kind: DieKind) -> Mesh {
             indices.extend([inner + k, outer + next, inner + next]);
         }
     }
+    MeshArrays {
+        positions,
+        normals,
+        uvs,
+        indices,
+    }
+}
+
+/// The render mesh of a die, from [`die_mesh_arrays`].
+pub fn die_mesh(kind: DieKind) -> Mesh {
+    let a = die_mesh_arrays(kind);
     Mesh::new(
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::default(),
     )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
-    .with_inserted_indices(Indices::U32(indices))
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, a.positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, a.normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, a.uvs)
+    .with_inserted_indices(Indices::U32(a.indices))
+}
+
+/// The atlas of a die in a style as a PNG file (for the web page).
+pub fn atlas_png(kind: DieKind, style: DieStyle) -> Result<Vec<u8>, String> {
+    let canvas = atlas_pixels(kind, style);
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, canvas.width as u32, canvas.height as u32);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer
+        .write_image_data(&canvas.rgba)
+        .map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(out)
 }
 
 /// Draws the atlas of a die in a style, as RGBA8 pixels with its size.

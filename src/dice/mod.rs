@@ -101,6 +101,25 @@ impl DieKind {
         })
     }
 
+    /// The stable id of a kind in roll records, replay codes and the web page: "d4" ... "d20",
+    /// "d10t" for the tens die of a d100.
+    pub fn id(self) -> &'static str {
+        match self {
+            DieKind::D4 => "d4",
+            DieKind::D6 => "d6",
+            DieKind::D8 => "d8",
+            DieKind::D10 => "d10",
+            DieKind::D10Tens => "d10t",
+            DieKind::D12 => "d12",
+            DieKind::D20 => "d20",
+        }
+    }
+
+    /// The kind of an id written by [`DieKind::id`].
+    pub fn from_id(id: &str) -> Option<DieKind> {
+        DieKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
     /// A short name: "d20", "d10 (tens)".
     pub fn name(self) -> &'static str {
         match self {

@@ -45,7 +45,10 @@ pub const DIE_ANGULAR_DAMPING: f32 = 3.0;
 pub const EDGE_RADIUS: f32 = 0.06;
 
 /// What to do with a die that comes to rest cocked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum CockedPolicy {
     /// Throw it again (the default).
     #[default]

@@ -151,6 +151,7 @@ fn run_demo_commands(
                     seed: demo.step_seed(run.at),
                     swing: None,
                     replay_of: None,
+                    caller: Default::default(),
                 };
                 let at = run.at;
                 let state = state.clone();
@@ -184,6 +185,7 @@ fn run_demo_commands(
                     seed: demo.step_seed(run.at),
                     swing: None,
                     replay_of: Some(Box::new(before.clone())),
+                    caller: Default::default(),
                 });
             }
             DemoCommand::Leave => {

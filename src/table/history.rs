@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 
 use crate::physics::throw::Swing;
+use crate::record::RollRecord;
 use crate::rules::notation::Notation;
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
@@ -41,6 +42,18 @@ pub struct HistoryEntry {
     pub result: String,
     /// How to throw it again.
     pub replay: Replay,
+    /// The roll's record (its replay code: `record.code()`).
+    pub record: RollRecord,
+}
+
+/// Who asked for a roll from outside the window (the roll API), named in its record and on the
+/// overlay.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Caller {
+    /// Who rolls ("Vex").
+    pub who: Option<String>,
+    /// What for ("attack with dagger against the Goblin").
+    pub label: Option<String>,
 }
 
 /// Every roll of the session, oldest first. It only grows.

@@ -20,6 +20,7 @@ mod throwing;
 pub use camera::{TableCamera, ViewSettings, outline_on_screen};
 pub use demo::{DemoCommand, DemoRun};
 pub use dice_view::DieOnTable;
+pub use scene::Scenery;
 pub use hand::Hand;
 
 /// The table camera, to project the dice onto the screen.
@@ -28,10 +29,10 @@ pub type TableView<'w, 's> =
 
 /// The dice shown on the table, where they are.
 pub type DiceShown<'w, 's> = Query<'w, 's, (&'static GlobalTransform, &'static DieOnTable)>;
-pub use history::{Replay, RollHistory};
+pub use history::{Caller, Replay, RollHistory};
 pub use notation_roll::{TableRoll, ThrowNotation, dice_of_notation};
 pub use play::{ActionRequest, TablePlay, dice_of_plan};
-pub use throwing::TableSimulator;
+pub use throwing::{TableSimulator, ThrowEvent};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((

@@ -6,13 +6,14 @@
 use bevy::prelude::*;
 
 use super::dice_view::DiceLook;
-use super::history::{HistoryEntry, Replay, RollHistory};
+use super::history::{Caller, HistoryEntry, Replay, RollHistory};
 use super::throwing::{DiceAssets, DiceThrow, TableSimulator, Thrower, start_throw};
 use crate::dice::DieKind;
 use crate::dice::mesh::DieStyle;
 use crate::physics::notation::{physical_dice, record_faces};
 use crate::physics::throw::Swing;
-use crate::physics::throw_seed;
+use crate::physics::{SettleRules, throw_seed};
+use crate::record::{RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 use crate::rules::notation::{Notation, open_ended_rethrows};
 use crate::{AppSystems, PlayOptions};
 
@@ -38,6 +39,8 @@ pub struct ThrowNotation {
     pub seed: u64,
     /// The hand's swing, from a mouse gesture (None: drawn from the seed).
     pub swing: Option<Swing>,
+    /// Who asked, when not the window's player.
+    pub caller: Caller,
 }
 
 /// The free roll on the table: what was thrown, the throws so far, and the result once read.
@@ -53,6 +56,8 @@ pub struct TableRoll {
     pub in_throw: Vec<usize>,
     /// The final total, once every die has settled.
     pub total: Option<i64>,
+    /// Each physical throw so far.
+    pub records: Vec<ThrowRecord>,
 }
 
 impl TableRoll {
@@ -70,6 +75,7 @@ fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter
                 notation,
                 seed: options.seed.unwrap_or_else(rand::random),
                 swing: None,
+                caller: Caller::default(),
             });
         }
         Err(e) => error!("{e}"),
@@ -153,6 +159,7 @@ fn throw_notation(
     table.chains = vec![Vec::new(); n];
     table.throws = 0;
     table.total = None;
+    table.records.clear();
     launch(
         &mut commands,
         &mut table,
@@ -182,6 +189,7 @@ fn read_notation_faces(
         return;
     };
     let dice = current.notation.dice();
+    table.records.extend(physics.settled_record());
     let thrown = std::mem::take(&mut table.in_throw);
     record_faces(&dice, &thrown, &result.dice, &mut table.chains);
     let again = open_ended_rethrows(&dice, &table.chains);
@@ -211,12 +219,15 @@ fn read_notation_faces(
                 Some(false) => " ✘",
                 None => "",
             };
+            let record = notation_record(&current, &table, r.total, r.success);
+            println!("record {}", record.code());
             history.0.push(HistoryEntry {
                 what: current.notation.source().to_string(),
                 seed: current.seed,
                 faces: table.chains.clone(),
                 result: format!("{}{verdict}", r.total),
                 replay: Replay::Notation(current.notation.clone(), current.swing),
+                record,
             });
         }
         Err(e) => {
@@ -224,4 +235,32 @@ fn read_notation_faces(
             table.current = None;
         }
     }
+}
+
+/// The record of a finished free roll, the same as `roll` makes for the same inputs.
+fn notation_record(
+    current: &ThrowNotation,
+    table: &TableRoll,
+    total: i64,
+    success: Option<bool>,
+) -> RollRecord {
+    let inputs = RollInputs {
+        dice: RollDice::Notation(current.notation.source().to_string()),
+        seed: current.seed,
+        gesture: current.swing.map(Into::into),
+        cocked: SettleRules::default().cocked,
+    };
+    let mut record = RollRecord::new(
+        Thrown::Notation {
+            notation: current.notation.source().to_string(),
+        },
+        &inputs,
+        table.records.clone(),
+    );
+    record.who = current.caller.who.clone();
+    record.label = current.caller.label.clone();
+    record.faces = table.chains.clone();
+    record.total = Some(total);
+    record.outcome = success.map(|ok| if ok { "success" } else { "failure" }.to_string());
+    record
 }

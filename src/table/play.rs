@@ -17,6 +17,8 @@ use crate::physics::throw::Swing;
 use crate::physics::throw_seed;
 use crate::rules::engine::Rulebook;
 use crate::rules::play::Move;
+use super::history::Caller;
+use crate::record::{RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 use crate::rules::scene::Scene;
 use crate::rules::table::TableState;
 use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};
@@ -47,6 +49,8 @@ pub struct ActionRequest {
     pub swing: Option<Swing>,
     /// For a replay: the table as it was. The move resolves against it and applies nothing.
     pub replay_of: Option<Box<TableState>>,
+    /// Who asked, when not the window's player.
+    pub caller: Caller,
 }
 
 /// A move on the table: its throws so far, and its outcome once read.
@@ -72,6 +76,8 @@ pub struct MoveInPlay {
     pub effects: Vec<String>,
     /// Why the move stopped, if it did.
     pub error: Option<String>,
+    /// Each physical throw so far.
+    pub records: Vec<ThrowRecord>,
 }
 
 impl MoveInPlay {
@@ -198,6 +204,7 @@ fn throw_requested_move(
         seed,
         swing: None,
         replay_of: None,
+        caller: Default::default(),
     });
 }
 
@@ -284,6 +291,7 @@ fn throw_move(
         charted: None,
         effects: Vec::new(),
         error: None,
+        records: Vec::new(),
     };
     current.odds = current.before.odds(&current.request.mv).ok().flatten();
     match current.before.plan(&current.request.mv) {
@@ -343,7 +351,10 @@ fn advance(
         logged = vec![format!("replay of {}: {}", current.title, outcome.class)];
     }
     play.log.extend(logged);
+    let record = move_record(play, current, &outcome);
+    println!("record {}", record.code());
     history.0.push(HistoryEntry {
+        record,
         what: current.title.clone(),
         seed: current.request.seed,
         faces: current.throws.clone(),
@@ -381,6 +392,7 @@ fn read_move_faces(
         .map(|p| p.dice.iter().map(|d| d.sides).collect())
         .unwrap_or_default();
     current.throws.push(rules_faces(&sides, &result.dice));
+    current.records.extend(physics.settled_record());
     if let Some(next) = advance(&mut play, &mut current, &mut history) {
         throw_plan(
             &mut commands,
@@ -392,4 +404,34 @@ fn read_move_faces(
         );
     }
     play.current = Some(current);
+}
+
+/// The record of a finished move: its ruleset, scene and title, every throw it took.
+fn move_record(play: &TablePlay, current: &MoveInPlay, outcome: &Outcome) -> RollRecord {
+    let inputs = RollInputs {
+        dice: RollDice::Throws(current.records.iter().map(|t| t.dice.clone()).collect()),
+        seed: current.request.seed,
+        gesture: current.request.swing.map(Into::into),
+        cocked: crate::physics::SettleRules::default().cocked,
+    };
+    let mut record = RollRecord::new(
+        Thrown::Move {
+            ruleset: current.before.ruleset().to_string(),
+            scene: play.scene.clone().unwrap_or_default(),
+            action: current.title.clone(),
+        },
+        &inputs,
+        current.records.clone(),
+    );
+    record.who = current.request.caller.who.clone();
+    record.label = current
+        .request
+        .caller
+        .label
+        .clone()
+        .or_else(|| Some(current.title.clone()));
+    record.faces = current.throws.clone();
+    record.total = Some(outcome.total);
+    record.outcome = Some(outcome.class.clone());
+    record
 }

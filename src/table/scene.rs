@@ -107,6 +107,7 @@ fn spawn_table(
     let top = materials.add(wood(&mut images, Palette::TABLE_WOOD, Vec2::new(3.0, 2.0)));
     let y = -tray::BASE_THICKNESS - 1.0;
     commands.spawn((
+        Scenery,
         Name::new("Table top"),
         block(
             &mut meshes,
@@ -116,6 +117,10 @@ fn spawn_table(
         ),
     ));
 }
+
+/// The table and the tray (hidden in stream mode, which shows the dice alone).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Scenery;
 
 /// A wall of the tray, as a box, with a material of its own so it can fade alone.
 #[derive(Component, Debug, Clone, Copy)]
@@ -152,6 +157,7 @@ fn spawn_tray(
     let (w, d, t) = (tray::INNER_WIDTH, tray::INNER_DEPTH, tray::WALL_THICKNESS);
     let base = tray::BASE_THICKNESS;
     commands.spawn((
+        Scenery,
         Name::new("Felt"),
         block(
             &mut meshes,
@@ -172,6 +178,7 @@ fn spawn_tray(
     ] {
         let material = materials.add(wood(&mut images, Palette::TRAY_WOOD, Vec2::ONE));
         commands.spawn((
+            Scenery,
             Name::new("Tray wall"),
             TrayWall(Aabb3d::new(centre, size / 2.0)),
             Mesh3d(meshes.add(planked_box(size, centre, 24.0))),

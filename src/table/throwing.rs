@@ -12,6 +12,7 @@ use crate::dice::mesh::DieStyle;
 use crate::physics::headless::Simulator;
 use crate::physics::throw::Swing;
 use crate::physics::{RollResult, STEP_HZ, SettleRules, ThrowRequest, tray};
+use crate::record::{Pose, ThrowRecord};
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(Time::<Fixed>::from_hz(STEP_HZ));
@@ -30,7 +31,7 @@ pub enum Thrower {
 }
 
 /// One physical throw: the dice with their looks, the seed, and a gesture if there was one.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DiceThrow {
     /// Each physical die and how it looks, in throw order.
     pub dice: Vec<(DieKind, DieStyle)>,
@@ -60,7 +61,51 @@ pub struct TableSimulator {
     impacts: Vec<Impact>,
     /// Throws started since the table opened (the number of the current one).
     throws: u64,
+    /// The throw in the air (or last settled): its dice, looks and seed.
+    throw: Option<DiceThrow>,
+    /// What the physics was asked to throw.
+    request: Option<ThrowRequest>,
+    /// Physics steps of the current throw so far.
+    steps: u32,
+    /// What happened to the throws since the log was last taken, when someone reads it.
+    log: Option<Vec<ThrowEvent>>,
 }
+
+/// What happens to a throw, in order: for the stream feed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ThrowEvent {
+    /// Dice left the hand.
+    Started {
+        /// The number of the throw since the table opened.
+        number: u64,
+        /// The dice and their looks.
+        throw: DiceThrow,
+        /// Where they start.
+        poses: Vec<Pose>,
+    },
+    /// Where they are, every [`TRAIL_STEPS`] steps.
+    Frame(PoseFrame),
+    /// Every die is at rest.
+    Settled {
+        /// The number of the throw.
+        number: u64,
+        /// Its record.
+        record: ThrowRecord,
+    },
+}
+
+/// The dice's poses at one step of a throw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoseFrame {
+    /// Physics steps since the throw started (240 a second).
+    pub step: u32,
+    /// Each die's pose, in throw order.
+    pub poses: Vec<Pose>,
+}
+
+/// Steps between two frames of a throw's trail: 30 frames a second of simulated time, however
+/// fast the window draws.
+pub const TRAIL_STEPS: u32 = 8;
 
 /// A die hitting the felt or a wall: how much speed it lost in one step, and where.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,6 +155,26 @@ impl TableSimulator {
         self.finished.as_ref()
     }
 
+    /// The throw in the air, or the last one settled.
+    pub fn current_throw(&self) -> Option<&DiceThrow> {
+        self.throw.as_ref()
+    }
+
+    /// The record of the settled throw (what was asked, the faces and final poses).
+    pub fn settled_record(&self) -> Option<ThrowRecord> {
+        Some(ThrowRecord::new(self.request.as_ref()?, self.finished.as_ref()?))
+    }
+
+    /// Starts keeping a log of what happens to the throws, for [`TableSimulator::take_log`].
+    pub fn keep_log(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// What happened since the last call (nothing unless [`TableSimulator::keep_log`]).
+    pub fn take_log(&mut self) -> Vec<ThrowEvent> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
     /// The impacts since the last call, for the sounds.
     pub fn take_impacts(&mut self) -> Vec<Impact> {
         std::mem::take(&mut self.impacts)
@@ -139,6 +204,14 @@ pub fn start_throw(
     };
     let mut sim = Simulator::with_steps(SettleRules::default(), 1);
     let roll = sim.start(&request);
+    let mut log = physics.log.take();
+    if let Some(log) = log.as_mut() {
+        log.push(ThrowEvent::Started {
+            number: physics.throws + 1,
+            throw: throw.clone(),
+            poses: sim.poses(roll).iter().map(pose_of).collect(),
+        });
+    }
     for e in physics.shown.drain(..) {
         commands.entity(e).despawn();
     }
@@ -164,7 +237,18 @@ pub fn start_throw(
         speeds: Vec::new(),
         impacts: Vec::new(),
         throws: physics.throws + 1,
+        throw: Some(throw.clone()),
+        request: Some(request),
+        steps: 0,
+        log,
     };
+}
+
+fn pose_of(pose: &crate::physics::headless::DiePose) -> Pose {
+    Pose {
+        t: pose.translation.to_array(),
+        r: pose.rotation.to_array(),
+    }
 }
 
 /// One physics step of the throw in the air, at the window's fixed rate.
@@ -175,9 +259,23 @@ fn step_throw(mut physics: NonSendMut<TableSimulator>) {
     }
     if let Some(sim) = physics.sim.as_mut() {
         sim.update();
+        physics.steps += 1;
         physics.finished = sim.take_finished().pop();
         if let Some(roll) = physics.roll {
             let poses = sim.poses(roll);
+            let (number, record) = (physics.throws, physics.settled_record());
+            if let Some(log) = physics.log.as_mut() {
+                match record {
+                    Some(record) => log.push(ThrowEvent::Settled { number, record }),
+                    None if physics.steps.is_multiple_of(TRAIL_STEPS) => {
+                        log.push(ThrowEvent::Frame(PoseFrame {
+                            step: physics.steps,
+                            poses: poses.iter().map(pose_of).collect(),
+                        }))
+                    }
+                    None => {}
+                }
+            }
             for (pose, before) in poses.iter().zip(&physics.speeds) {
                 let lost = before - pose.speed;
                 if lost > HEARD_IMPACT {

@@ -5,6 +5,8 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::odds_chart::{self, Chart, chance_line};
+use crate::record::RollDice;
+use crate::record::code;
 use crate::rules::Dist;
 use crate::rules::notation::Notation;
 use crate::table::{TableRoll, ThrowNotation};
@@ -23,6 +25,8 @@ pub struct FreeRoll {
     pub parsed: Result<(Notation, Dist), String>,
     /// The seed of the next throw.
     pub next_seed: u64,
+    /// A pasted replay code's seed and gesture: the throw replays it.
+    pub code: Option<(u64, Option<crate::record::Gesture>)>,
 }
 
 impl Default for FreeRoll {
@@ -32,6 +36,7 @@ impl Default for FreeRoll {
             parsed: parse(&text),
             text,
             next_seed: rand::random(),
+            code: None,
         }
     }
 }
@@ -48,13 +53,48 @@ impl FreeRoll {
         swing: Option<crate::physics::throw::Swing>,
     ) -> Option<ThrowNotation> {
         let (notation, _) = self.parsed.as_ref().ok()?;
+        if let Some((seed, gesture)) = self.code {
+            // A replay code throws exactly what it recorded: its seed and gesture.
+            return Some(ThrowNotation {
+                notation: notation.clone(),
+                seed,
+                swing: gesture.map(Into::into),
+                caller: Default::default(),
+            });
+        }
         let request = ThrowNotation {
             notation: notation.clone(),
             seed: self.next_seed,
             swing,
+            caller: Default::default(),
         };
         self.next_seed = self.next_seed.wrapping_add(1);
         Some(request)
+    }
+}
+
+impl FreeRoll {
+    /// Takes new text: a notation, or a replay code (its notation, seed and gesture).
+    pub fn set_text(&mut self, text: &str) {
+        self.text = text.to_string();
+        self.code = None;
+        if !text.trim().starts_with(code::PREFIX) {
+            self.parsed = parse(text);
+            return;
+        }
+        self.parsed = match code::decode(text) {
+            Err(e) => Err(e.to_string()),
+            Ok(c) => match c.inputs.dice {
+                RollDice::Notation(n) => {
+                    self.code = Some((c.inputs.seed, c.inputs.gesture));
+                    parse(&n)
+                }
+                RollDice::Throws(_) => Err(
+                    "this is a move's replay code: replay the move from its history entry, or check it with `dicetable replay CODE`"
+                        .into(),
+                ),
+            },
+        };
     }
 }
 
@@ -67,8 +107,7 @@ fn parse(text: &str) -> Result<(Notation, Dist), String> {
 /// The box starts with the dice of `--roll`, when given.
 fn start_from_the_command_line(options: Res<crate::PlayOptions>, mut free: ResMut<FreeRoll>) {
     if let Some(text) = &options.roll {
-        free.text = text.clone();
-        free.parsed = parse(text);
+        free.set_text(text);
         if let Some(seed) = options.seed {
             free.next_seed = seed.wrapping_add(1);
         }
@@ -88,7 +127,11 @@ pub(super) fn show(
     super::ui_map::mark(ui, "notation", edit.rect);
     super::ui_map::mark_text(ui, "notation", &free.text);
     if edit.changed() {
-        free.parsed = parse(&free.text);
+        let text = free.text.clone();
+        free.set_text(&text);
+    }
+    if let (Some((seed, _)), Ok((n, _))) = (free.code, &free.parsed) {
+        ui.label(format!("Replay code: {} with seed {seed}", n.source()));
     }
     let throw = ui.add_enabled(
         free.parsed.is_ok() && !busy,

@@ -41,7 +41,10 @@ pub(super) fn plugin(app: &mut App) {
             keep_the_draft_fit.in_set(crate::AppSystems::Present),
         ),
     );
-    app.add_systems(EguiPrimaryContextPass, draw_overlays);
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_overlays.run_if(|o: Res<crate::PlayOptions>| o.stream.is_none()),
+    );
 }
 
 /// What Space and the Throw button throw: the scene's move or the free roll.
@@ -70,6 +73,7 @@ pub fn throw_focused(
                 seed: play.take_seed(),
                 swing,
                 replay_of: None,
+                caller: Default::default(),
             }))
         }
         Focus::FreeRoll => free.request(swing).map(Thrown::Notation),
@@ -271,11 +275,22 @@ fn history_list(
             "{} -> {}   {:?}   seed {}",
             entry.what, entry.result, entry.faces, entry.seed
         );
-        let button = ui.add_enabled(
-            !busy,
-            egui::Button::new(egui::RichText::new(label).small()).frame(false),
-        );
+        let (button, copy) = ui
+            .horizontal(|ui| {
+                let copy = ui
+                    .small_button("code")
+                    .on_hover_text(format!("Copy the replay code {}", entry.record.code()));
+                let button = ui.add_enabled(
+                    !busy,
+                    egui::Button::new(egui::RichText::new(label).small()).frame(false),
+                );
+                (button, copy)
+            })
+            .inner;
         ui_map::mark(ui, format!("history-{i}"), button.rect);
+        if copy.clicked() {
+            ui.ctx().copy_text(entry.record.code());
+        }
         if button.clicked() {
             match &entry.replay {
                 Replay::Notation(notation, swing) => {
@@ -283,6 +298,10 @@ fn history_list(
                         notation: notation.clone(),
                         seed: entry.seed,
                         swing: *swing,
+                        caller: crate::table::Caller {
+                            who: entry.record.who.clone(),
+                            label: entry.record.label.clone(),
+                        },
                     });
                 }
                 Replay::Move { mv, before, swing } => {
@@ -291,6 +310,10 @@ fn history_list(
                         seed: entry.seed,
                         swing: *swing,
                         replay_of: Some(before.clone()),
+                        caller: crate::table::Caller {
+                            who: entry.record.who.clone(),
+                            label: entry.record.label.clone(),
+                        },
                     });
                 }
             }

@@ -39,6 +39,7 @@ pub(super) fn verdict(
         seed: play.take_seed(),
         swing: None,
         replay_of: None,
+        caller: Default::default(),
     })
 }
 

@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-fn available(tool: &str) -> bool {
+pub fn available(tool: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
         .output()
@@ -19,7 +19,7 @@ fn available(tool: &str) -> bool {
 }
 
 /// A process killed when the test ends, however it ends.
-struct Killed(Child);
+pub struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -29,7 +29,7 @@ impl Drop for Killed {
 }
 
 /// An X server of this test's own, on a display no one else uses.
-fn start_xvfb() -> (Killed, String) {
+pub fn start_xvfb() -> (Killed, String) {
     for n in 140..240 {
         let (socket, lock) = (format!("/tmp/.X11-unix/X{n}"), format!("/tmp/.X{n}-lock"));
         if Path::new(&socket).exists() || Path::new(&lock).exists() {

@@ -4,6 +4,7 @@
 mod cli;
 mod driven;
 mod session;
+mod stream;
 mod window;
 
 use std::process::{Command, Output};

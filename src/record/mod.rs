@@ -1,0 +1,392 @@
+//! Roll records: the unit everything outside the window consumes. A record fully describes a
+//! roll (what was thrown, seed, gesture, each throw's dice, faces and final poses, and a digest
+//! of those poses) so that anyone can re-simulate it and check it (`dicetable replay`). A replay
+//! code carries a record's inputs in a short string.
+
+pub mod code;
+pub mod replay;
+pub mod roll;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::dice::DieKind;
+use crate::physics::throw::Swing;
+use crate::physics::{CockedPolicy, RollResult, ThrowRequest, throw_seed};
+
+/// The version of the record format (and of the replay code).
+pub const FORMAT: u32 = 1;
+
+/// What build made a record: re-simulation is exact within one build and platform.
+pub fn build_id() -> String {
+    format!(
+        "dicetable {} {}-{}",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH,
+        std::env::consts::OS
+    )
+}
+
+/// The hand's swing of a throw made with a gesture: where it opened and how fast it moved.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Gesture {
+    /// Where the hand opens, cm.
+    pub release: [f32; 3],
+    /// Velocity of the hand, cm/s.
+    pub velocity: [f32; 3],
+}
+
+impl From<Swing> for Gesture {
+    fn from(swing: Swing) -> Self {
+        Gesture {
+            release: swing.release.to_array(),
+            velocity: swing.velocity.to_array(),
+        }
+    }
+}
+
+impl From<Gesture> for Swing {
+    fn from(g: Gesture) -> Self {
+        Swing {
+            release: g.release.into(),
+            velocity: g.velocity.into(),
+        }
+    }
+}
+
+/// What a roll threw: a dice notation, or a move of a scene under a ruleset.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Thrown {
+    /// A free roll.
+    Notation {
+        /// The notation as typed.
+        notation: String,
+    },
+    /// A move at a scene's table.
+    Move {
+        /// The ruleset id.
+        ruleset: String,
+        /// The scene's name.
+        scene: String,
+        /// The move in words.
+        action: String,
+    },
+}
+
+/// Where a die came to rest: position (cm) and orientation (x, y, z, w) of its geometry.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Pose {
+    /// Position, cm.
+    pub t: [f32; 3],
+    /// Orientation quaternion (x, y, z, w).
+    pub r: [f32; 4],
+}
+
+/// One physical throw of a roll.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ThrowRecord {
+    /// The seed of this throw's parameters.
+    pub seed: u64,
+    /// Its number within the roll (0: the first).
+    pub tag: u64,
+    /// Whether the roll's gesture set this throw's swing (only the first throw's).
+    pub gesture: bool,
+    /// The physical dice, in throw order (ids of [`DieKind::id`]).
+    #[serde(with = "die_ids")]
+    pub dice: Vec<DieKind>,
+    /// The value each die settled on.
+    pub faces: Vec<u32>,
+    /// How often each die was thrown again by the physics (cocked, escaped, too slow).
+    pub rethrows: Vec<u32>,
+    /// Where each die came to rest.
+    pub poses: Vec<Pose>,
+}
+
+impl ThrowRecord {
+    /// The record of a finished throw made from `request`.
+    pub fn new(request: &ThrowRequest, result: &RollResult) -> ThrowRecord {
+        ThrowRecord {
+            seed: request.seed,
+            tag: request.tag,
+            gesture: request.swing.is_some(),
+            dice: request.dice.clone(),
+            faces: result.dice.iter().map(|d| d.value).collect(),
+            rethrows: result.dice.iter().map(|d| d.rethrows.total()).collect(),
+            poses: result
+                .dice
+                .iter()
+                .map(|d| Pose {
+                    t: d.translation,
+                    r: d.rotation,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Throw `n` of a roll: its seed derives from the roll's, the gesture sets only the first.
+pub fn throw_request(
+    seed: u64,
+    n: u32,
+    dice: Vec<DieKind>,
+    gesture: Option<Gesture>,
+) -> ThrowRequest {
+    ThrowRequest {
+        seed: throw_seed(seed, n),
+        tag: u64::from(n),
+        dice,
+        swing: gesture.filter(|_| n == 0).map(Swing::from),
+    }
+}
+
+/// A finished roll, self-contained: enough to re-simulate it and check every face and pose.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RollRecord {
+    /// The record format ([`FORMAT`]).
+    pub format: u32,
+    /// The build that made it ([`build_id`]).
+    pub build: String,
+    /// What was thrown.
+    pub what: Thrown,
+    /// Who threw, when someone is named (the roll API's `who`, a scene's character).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub who: Option<String>,
+    /// What the roll was for, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The roll's seed (throw n's seed derives from it).
+    pub seed: u64,
+    /// The gesture of the first throw (None: its swing was drawn from the seed).
+    pub gesture: Option<Gesture>,
+    /// What happened to dice that came to rest cocked.
+    pub cocked: CockedPolicy,
+    /// Every physical throw, in order.
+    pub throws: Vec<ThrowRecord>,
+    /// The faces the rules read: each notation die's chain of faces, or each throw's dice of
+    /// a move.
+    pub faces: Vec<Vec<u32>>,
+    /// The total, where the roll has one.
+    pub total: Option<i64>,
+    /// The outcome in words ("success", "partial success", ...), where there is one.
+    pub outcome: Option<String>,
+    /// SHA-256 (hex) of every throw's final poses ([`digest`]).
+    pub digest: String,
+}
+
+/// What the rules asked for, to throw again: a notation, or each throw's dice.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RollDice {
+    /// A notation (its re-throws follow from its faces).
+    Notation(String),
+    /// The physical dice of each throw, in order.
+    Throws(Vec<Vec<DieKind>>),
+}
+
+/// A roll's inputs: what a replay code carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RollInputs {
+    /// The dice.
+    pub dice: RollDice,
+    /// The roll's seed.
+    pub seed: u64,
+    /// The gesture of the first throw.
+    pub gesture: Option<Gesture>,
+    /// The cocked-dice policy.
+    pub cocked: CockedPolicy,
+}
+
+impl RollRecord {
+    /// A record of `throws`, with its digest.
+    pub fn new(what: Thrown, inputs: &RollInputs, throws: Vec<ThrowRecord>) -> RollRecord {
+        RollRecord {
+            format: FORMAT,
+            build: build_id(),
+            what,
+            who: None,
+            label: None,
+            seed: inputs.seed,
+            gesture: inputs.gesture,
+            cocked: inputs.cocked,
+            digest: digest(&throws),
+            throws,
+            faces: Vec::new(),
+            total: None,
+            outcome: None,
+        }
+    }
+
+    /// The inputs to throw it again: the notation of a free roll, each throw's dice of a move.
+    pub fn inputs(&self) -> RollInputs {
+        RollInputs {
+            dice: match &self.what {
+                Thrown::Notation { notation } => RollDice::Notation(notation.clone()),
+                Thrown::Move { .. } => {
+                    RollDice::Throws(self.throws.iter().map(|t| t.dice.clone()).collect())
+                }
+            },
+            seed: self.seed,
+            gesture: self.gesture,
+            cocked: self.cocked,
+        }
+    }
+
+    /// Its replay code.
+    pub fn code(&self) -> String {
+        code::encode(&self.inputs(), &self.digest)
+    }
+
+    /// Every physical die thrown, across throws.
+    pub fn dice_thrown(&self) -> usize {
+        self.throws.iter().map(|t| t.dice.len()).sum()
+    }
+}
+
+/// SHA-256 over every throw's final poses (the count of dice, then each die's position and
+/// orientation as little-endian f32), lower-case hex.
+pub fn digest(throws: &[ThrowRecord]) -> String {
+    let mut hash = Sha256::new();
+    for throw in throws {
+        hash.update((throw.poses.len() as u32).to_le_bytes());
+        for pose in &throw.poses {
+            for x in pose.t.iter().chain(&pose.r) {
+                hash.update(x.to_le_bytes());
+            }
+        }
+    }
+    hash.finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Dice as their ids in JSON.
+mod die_ids {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    use crate::dice::DieKind;
+
+    pub fn serialize<S: Serializer>(dice: &[DieKind], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(dice.iter().map(|d| d.id()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<DieKind>, D::Error> {
+        let ids = Vec::<String>::deserialize(d)?;
+        ids.iter()
+            .map(|id| {
+                DieKind::from_id(id).ok_or_else(|| {
+                    D::Error::custom(format!(
+                        "'{id}' is not a die: use d4, d6, d8, d10, d10t, d12 or d20"
+                    ))
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn throw(poses: Vec<Pose>) -> ThrowRecord {
+        ThrowRecord {
+            seed: 1,
+            tag: 0,
+            gesture: false,
+            dice: vec![DieKind::D6; poses.len()],
+            faces: vec![1; poses.len()],
+            rethrows: vec![0; poses.len()],
+            poses,
+        }
+    }
+
+    #[test]
+    fn the_digest_is_sha256_of_the_poses() {
+        // Empty input: SHA-256 of the four bytes 0, 0, 0, 0 (a throw of no dice).
+        assert_eq!(
+            digest(&[throw(vec![])]),
+            "df3f619804a92fdb4057192dc43dd748ea778adc52bc498ce80524c014b81119"
+        );
+        let a = throw(vec![Pose {
+            t: [1.0, 2.0, 3.0],
+            r: [0.0, 0.0, 0.0, 1.0],
+        }]);
+        let mut b = a.clone();
+        b.poses[0].t[2] = 3.000_000_2;
+        assert_ne!(digest(&[a.clone()]), digest(&[b]));
+        assert_eq!(digest(&[a.clone()]).len(), 64);
+        // Faces are not part of the digest: it seals the transforms.
+        let mut c = a.clone();
+        c.faces[0] = 6;
+        assert_eq!(digest(&[a]), digest(&[c]));
+    }
+
+    #[test]
+    fn a_record_reads_back_from_its_json() {
+        let inputs = RollInputs {
+            dice: RollDice::Notation("2d6+1".into()),
+            seed: u64::MAX,
+            gesture: Some(Gesture {
+                release: [0.5, 9.0, -3.25],
+                velocity: [10.0, -1.0, 55.5],
+            }),
+            cocked: CockedPolicy::Nudge,
+        };
+        let mut record = RollRecord::new(
+            Thrown::Notation {
+                notation: "2d6+1".into(),
+            },
+            &inputs,
+            vec![throw(vec![
+                Pose {
+                    t: [0.1, 0.8, -2.7],
+                    r: [0.1, 0.2, 0.3, 0.927_361_9],
+                };
+                2
+            ])],
+        );
+        record.total = Some(8);
+        let json = serde_json::to_string(&record).expect("serialises");
+        assert!(json.contains(r#""kind":"notation""#), "{json}");
+        assert!(json.contains(r#""dice":["d6","d6"]"#), "{json}");
+        assert!(json.contains(r#""cocked":"nudge""#), "{json}");
+        let back: RollRecord = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(back, record);
+        assert_eq!(back.inputs(), inputs);
+    }
+
+    #[test]
+    fn a_record_with_an_unknown_field_or_die_is_refused() {
+        let inputs = RollInputs {
+            dice: RollDice::Throws(vec![vec![DieKind::D20]]),
+            seed: 3,
+            gesture: None,
+            cocked: CockedPolicy::Rethrow,
+        };
+        let record = RollRecord::new(
+            Thrown::Move {
+                ruleset: "d20-check".into(),
+                scene: "s".into(),
+                action: "a".into(),
+            },
+            &inputs,
+            vec![],
+        );
+        let json = serde_json::to_string(&record).expect("serialises");
+        let extra = json.replacen('{', r#"{"cheat":1,"#, 1);
+        let err = serde_json::from_str::<RollRecord>(&extra).expect_err("unknown field");
+        assert!(err.to_string().contains("unknown field `cheat`"), "{err}");
+        let t = throw(vec![]);
+        let mut with_throw = record.clone();
+        with_throw.throws.push(t);
+        let json = serde_json::to_string(&with_throw)
+            .expect("serialises")
+            .replace(r#""dice":[]"#, r#""dice":["d7"]"#);
+        let err = serde_json::from_str::<RollRecord>(&json).expect_err("no d7");
+        assert!(err.to_string().contains("'d7' is not a die"), "{err}");
+    }
+}

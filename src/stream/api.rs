@@ -1,0 +1,252 @@
+//! The roll API's requests and errors: what `POST /api/roll` and `POST /api/move` accept, how a
+//! bad request is told what is wrong (a 4xx with `{"error": "..."}`), and nothing that panics.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use crate::rules::notation::Notation;
+
+/// The largest request body, bytes.
+pub const MAX_BODY: usize = 16 * 1024;
+/// The most physical dice one API roll may throw.
+pub const MAX_DICE: usize = 100;
+/// The longest name.
+const MAX_WHO: usize = 64;
+/// The longest label.
+const MAX_LABEL: usize = 200;
+
+/// The body of `POST /api/roll`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RollBody {
+    /// Dice notation ("2d6+3", "d20+5>=15").
+    pub notation: String,
+    /// What the roll is for.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Who rolls.
+    #[serde(default)]
+    pub who: Option<String>,
+    /// Their colour, "#rrggbb" (default: one for the name).
+    #[serde(default)]
+    pub colour: Option<String>,
+    /// The seed (default: a random one). Set it to throw a known roll again.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// The body of `POST /api/move` (all optional; an empty body is fine).
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MoveBody {
+    /// What the move is for (default: the move in words).
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Who makes it.
+    #[serde(default)]
+    pub who: Option<String>,
+    /// Their colour.
+    #[serde(default)]
+    pub colour: Option<String>,
+    /// The seed (default: the table's next).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// Who asked and what for, checked.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Asker {
+    /// Who rolls.
+    pub who: Option<String>,
+    /// What for.
+    pub label: Option<String>,
+    /// Their colour, "#rrggbb".
+    pub colour: Option<String>,
+}
+
+/// A checked roll request.
+#[derive(Clone, Debug)]
+pub struct RollOrder {
+    /// The notation.
+    pub notation: Notation,
+    /// Who and what for.
+    pub asker: Asker,
+    /// The seed, if given.
+    pub seed: Option<u64>,
+}
+
+/// Why a request was refused (or could not be answered).
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ApiError {
+    /// The body is not JSON.
+    #[error("malformed JSON: {0}")]
+    Malformed(String),
+    /// JSON, but not a request: unknown or missing fields, bad notation, too many dice.
+    #[error("{0}")]
+    Invalid(String),
+    /// Over [`MAX_BODY`].
+    #[error("the request body is over {} KiB", MAX_BODY / 1024)]
+    TooLarge,
+    /// The queue of rolls waiting for the table is full.
+    #[error("{0} rolls are already waiting for the table: try again once they have settled")]
+    QueueFull(usize),
+    /// No or a wrong token, where one is needed.
+    #[error("this table needs its token: send it as 'Authorization: Bearer TOKEN' or '?token=TOKEN'")]
+    Unauthorized,
+    /// Nothing to throw (no scene seated, a move the rules refuse).
+    #[error("{0}")]
+    Conflict(String),
+    /// The window closed.
+    #[error("the table has closed")]
+    Closed,
+    /// The throw could not be made.
+    #[error("the throw failed: {0}")]
+    Failed(String),
+    /// The dice did not settle in time.
+    #[error("the dice did not settle within {0} s")]
+    Timeout(u64),
+    /// No such page.
+    #[error("nothing here: {0}")]
+    NotFound(String),
+}
+
+impl ApiError {
+    /// The HTTP status of the error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::Malformed(_) => StatusCode::BAD_REQUEST,
+            ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::QueueFull(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Closed => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.to_string() });
+        (self.status(), Json(body)).into_response()
+    }
+}
+
+/// Reads a JSON body: not JSON is a 400, the wrong fields a 422.
+pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => ApiError::Invalid(e.to_string()),
+        _ => ApiError::Malformed(e.to_string()),
+    })
+}
+
+/// Checks a name, a label and a colour.
+pub fn asker(
+    who: Option<String>,
+    label: Option<String>,
+    colour: Option<String>,
+) -> Result<Asker, ApiError> {
+    let trimmed = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    let (who, label) = (trimmed(who), trimmed(label));
+    if who.as_ref().is_some_and(|w| w.chars().count() > MAX_WHO) {
+        return Err(ApiError::Invalid(format!(
+            "'who' is longer than {MAX_WHO} characters"
+        )));
+    }
+    if label.as_ref().is_some_and(|l| l.chars().count() > MAX_LABEL) {
+        return Err(ApiError::Invalid(format!(
+            "'label' is longer than {MAX_LABEL} characters"
+        )));
+    }
+    if let Some(c) = &colour {
+        let ok = c.len() == 7
+            && c.starts_with('#')
+            && c[1..].chars().all(|ch| ch.is_ascii_hexdigit());
+        if !ok {
+            return Err(ApiError::Invalid(format!(
+                "'colour' must be #rrggbb, not '{c}'"
+            )));
+        }
+    }
+    Ok(Asker {
+        who,
+        label,
+        colour: colour.map(|c| c.to_ascii_lowercase()),
+    })
+}
+
+/// Checks a roll request: JSON with known fields, a notation that parses, at most
+/// [`MAX_DICE`] physical dice.
+pub fn roll_order(body: &[u8]) -> Result<RollOrder, ApiError> {
+    let body: RollBody = parse(body)?;
+    let notation = Notation::parse(&body.notation)
+        .map_err(|e| ApiError::Invalid(format!("bad notation: {e}")))?;
+    let dice = crate::physics::notation::physical_dice(
+        &notation.dice(),
+        &(0..notation.dice().len()).collect::<Vec<_>>(),
+    )
+    .map_err(|e| ApiError::Invalid(format!("bad notation: {e}")))?;
+    if dice.is_empty() {
+        return Err(ApiError::Invalid("the notation throws no dice".into()));
+    }
+    if dice.len() > MAX_DICE {
+        return Err(ApiError::Invalid(format!(
+            "too many dice: {} (the limit is {MAX_DICE})",
+            dice.len()
+        )));
+    }
+    Ok(RollOrder {
+        notation,
+        asker: asker(body.who, body.label, body.colour)?,
+        seed: body.seed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(body: &str) -> (StatusCode, String) {
+        let e = roll_order(body.as_bytes()).expect_err("refused");
+        (e.status(), e.to_string())
+    }
+
+    #[test]
+    fn a_good_request_is_read() {
+        let order = roll_order(
+            br##"{"notation":"2d6+3","who":" Vex ","label":"attack","colour":"#FFAA00"}"##,
+        )
+        .expect("reads");
+        assert_eq!(order.notation.source(), "2d6+3");
+        assert_eq!(order.asker.who.as_deref(), Some("Vex"));
+        assert_eq!(order.asker.colour.as_deref(), Some("#ffaa00"));
+    }
+
+    #[test]
+    fn bad_requests_say_what_is_wrong() {
+        let (s, m) = refused("{\"notation\": ");
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        assert!(m.starts_with("malformed JSON"), "{m}");
+        let (s, m) = refused(r#"{"notation":"3d6","cheat":true}"#);
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(m.contains("unknown field `cheat`"), "{m}");
+        let (s, m) = refused(r#"{"notation":"3q6"}"#);
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(m.starts_with("bad notation"), "{m}");
+        let (s, m) = refused(r#"{"notation":"60d6+41d8"}"#);
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(m, "too many dice: 101 (the limit is 100)");
+        let (_, m) = refused(r#"{"notation":"51d100"}"#);
+        assert_eq!(m, "too many dice: 102 (the limit is 100)");
+        let (s, m) = refused(r#"{"label":"x"}"#);
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(m.contains("missing field `notation`"), "{m}");
+        let (_, m) = refused(r#"{"notation":"d6","colour":"red"}"#);
+        assert_eq!(m, "'colour' must be #rrggbb, not 'red'");
+    }
+}

@@ -1,0 +1,489 @@
+//! The table's HTTP server (axum on its own tokio runtime, in its own thread): the overlay page
+//! and what it loads, the feed (WebSocket), and the roll API. It knows records and feed events,
+//! not physics or rules: the app takes its jobs through a [`TableLink`] and publishes events.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use super::api::{self, ApiError, Asker, MAX_BODY, MoveBody, RollOrder};
+use super::feed::{FeedEvent, TableInfo};
+use crate::dice::DieKind;
+use crate::dice::mesh::{DieStyle, MeshArrays, atlas_png, die_mesh_arrays};
+use crate::record::RollRecord;
+
+/// Rolls that may wait for the table; one more makes a 429.
+pub const QUEUE: usize = 8;
+/// Outcomes a new feed connection is sent.
+const RECENT: usize = 20;
+/// How long an API roll waits for its dice.
+const ROLL_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The overlay page and its script (ours, compiled in).
+const OVERLAY_HTML: &str = include_str!("../../web/overlay.html");
+const OVERLAY_JS: &str = include_str!("../../web/overlay.js");
+/// three.js as npm installs it under the web folder: its module and the core it imports.
+const THREE_DIR: &str = "node_modules/three/build";
+const THREE_FILES: [&str; 2] = ["three.module.js", "three.core.js"];
+
+/// Where and how to serve.
+#[derive(Clone, Debug)]
+pub struct ServerOptions {
+    /// The address to listen on (port 0: any free port).
+    pub addr: SocketAddr,
+    /// The token requests must carry (required off loopback).
+    pub token: Option<String>,
+    /// The web folder (where `npm ci` put three.js).
+    pub web_dir: PathBuf,
+}
+
+impl ServerOptions {
+    /// Refuses a non-loopback address without a token.
+    pub fn check(&self) -> Result<(), String> {
+        if !self.addr.ip().is_loopback() && self.token.as_deref().is_none_or(str::is_empty) {
+            return Err(format!(
+                "listening on {} (not this machine only) needs a token: add --token SECRET",
+                self.addr
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The web folder of this checkout (or DICETABLE_WEB).
+pub fn default_web_dir() -> PathBuf {
+    std::env::var_os("DICETABLE_WEB")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/web")))
+}
+
+/// A job for the table: a roll or a move, and where its record goes.
+pub enum Job {
+    /// Throw a notation.
+    Roll(RollOrder, oneshot::Sender<Result<RollRecord, ApiError>>),
+    /// Throw the scene's drafted move.
+    Move(Asker, Option<u64>, oneshot::Sender<Result<RollRecord, ApiError>>),
+}
+
+/// What the server remembers: the history, the table, the latest outcomes.
+#[derive(Default)]
+struct Memory {
+    history: Vec<RollRecord>,
+    recent: VecDeque<FeedEvent>,
+    table: TableInfo,
+}
+
+struct Shared {
+    feed: broadcast::Sender<Arc<str>>,
+    jobs: mpsc::Sender<Job>,
+    memory: Mutex<Memory>,
+    token: Option<String>,
+    three: HashMap<&'static str, Vec<u8>>,
+    web_dir: PathBuf,
+    atlases: Mutex<HashMap<(DieKind, DieStyle), Arc<Vec<u8>>>>,
+}
+
+/// The app's end of the server: jobs to take, events to publish.
+pub struct TableLink {
+    jobs: mpsc::Receiver<Job>,
+    shared: Arc<Shared>,
+}
+
+impl TableLink {
+    /// The next job waiting, if any.
+    pub fn next_job(&mut self) -> Option<Job> {
+        self.jobs.try_recv().ok()
+    }
+
+    /// Sends an event to every feed connection (and remembers outcomes and the table).
+    pub fn publish(&self, event: FeedEvent) {
+        if let Ok(mut memory) = self.shared.memory.lock() {
+            match &event {
+                FeedEvent::Outcome { record, .. } => {
+                    memory.history.push((**record).clone());
+                    memory.recent.push_back(event.clone());
+                    while memory.recent.len() > RECENT {
+                        memory.recent.pop_front();
+                    }
+                }
+                FeedEvent::Table(info) => memory.table = info.clone(),
+                _ => {}
+            }
+        }
+        // No one listening is fine.
+        let _ = self.shared.feed.send(event.to_json().into());
+    }
+}
+
+/// Binds the address and serves in a thread of its own. Returns the bound address (the port
+/// chosen when 0 was asked) and the app's link.
+pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), String> {
+    options.check()?;
+    let listener = std::net::TcpListener::bind(options.addr)
+        .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let (jobs_tx, jobs_rx) = mpsc::channel(QUEUE);
+    let (feed, _) = broadcast::channel(1024);
+    let shared = Arc::new(Shared {
+        feed,
+        jobs: jobs_tx,
+        memory: Mutex::new(Memory::default()),
+        token: options.token.clone().filter(|t| !t.is_empty()),
+        three: THREE_FILES
+            .iter()
+            .filter_map(|f| Some((*f, std::fs::read(options.web_dir.join(THREE_DIR).join(f)).ok()?)))
+            .collect(),
+        web_dir: options.web_dir.clone(),
+        atlases: Mutex::new(HashMap::new()),
+    });
+    let app = router(shared.clone());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("dicetable-server")
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    std::thread::Builder::new()
+        .name("dicetable-server".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                match tokio::net::TcpListener::from_std(listener) {
+                    Ok(listener) => {
+                        if let Err(e) = axum::serve(listener, app).await {
+                            eprintln!("error: the server stopped: {e}");
+                        }
+                    }
+                    Err(e) => eprintln!("error: cannot listen on {addr}: {e}"),
+                }
+            });
+        })
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    Ok((
+        addr,
+        TableLink {
+            jobs: jobs_rx,
+            shared,
+        },
+    ))
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    // The page and the dice it draws are public; the feed and the API need the token.
+    let guarded = api_routes()
+        .route("/feed", get(feed))
+        .layer(middleware::from_fn_with_state(shared.clone(), require_token));
+    Router::new()
+        .route("/", get(|| async { Redirect::to("/overlay") }))
+        .merge(page_routes())
+        .merge(guarded)
+        .fallback(|uri: axum::http::Uri| async move { ApiError::NotFound(uri.path().to_string()) })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(shared)
+}
+
+/// The overlay page, its script, three.js, and the dice it draws.
+fn page_routes() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/overlay", get(|| async { html(OVERLAY_HTML) }))
+        .route("/overlay.js", get(|| async { script(OVERLAY_JS.as_bytes().to_vec()) }))
+        .route("/three/{file}", get(three))
+        .route("/dice/geometry.json", get(geometry))
+        .route("/dice/atlas/{kind}", get(atlas))
+}
+
+/// The roll API.
+fn api_routes() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/api/roll", post(roll))
+        .route("/api/move", post(play_move))
+        .route("/api/history", get(history))
+}
+
+/// With a token set, every feed and API request carries it: `Authorization: Bearer T`, or `?token=T`.
+async fn require_token(
+    State(shared): State<Arc<Shared>>,
+    Query(query): Query<HashMap<String, String>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(token) = &shared.token else {
+        return next.run(request).await;
+    };
+    let from_header = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_string);
+    let given = from_header.or_else(|| query.get("token").cloned());
+    if given.is_some_and(|g| same(g.as_bytes(), token.as_bytes())) {
+        next.run(request).await
+    } else {
+        ApiError::Unauthorized.into_response()
+    }
+}
+
+/// Compares in time that does not depend on where the strings differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn html(text: &'static str) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}
+
+fn script(bytes: Vec<u8>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        bytes,
+    )
+        .into_response()
+}
+
+async fn three(State(shared): State<Arc<Shared>>, Path(file): Path<String>) -> Response {
+    if !THREE_FILES.contains(&file.as_str()) {
+        return ApiError::NotFound(format!("/three/{file}")).into_response();
+    }
+    match shared.three.get(file.as_str()) {
+        Some(bytes) => script(bytes.clone()),
+        None => ApiError::NotFound(format!(
+            "three.js is not installed in {}: run `npm ci --prefix {}` (./play does it)",
+            shared.web_dir.display(),
+            shared.web_dir.display()
+        ))
+        .into_response(),
+    }
+}
+
+/// Every die's render mesh, by id: the same vertex list as the window's.
+async fn geometry() -> Response {
+    static JSON: OnceLock<String> = OnceLock::new();
+    let json = JSON.get_or_init(|| {
+        let all: HashMap<&str, MeshArrays> = DieKind::ALL
+            .iter()
+            .map(|k| (k.id(), die_mesh_arrays(*k)))
+            .collect();
+        serde_json::to_string(&all).unwrap_or_default()
+    });
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        json.clone(),
+    )
+        .into_response()
+}
+
+#[derive(Deserialize)]
+struct AtlasQuery {
+    body: String,
+    ink: String,
+}
+
+/// A die's numbered atlas in a body and ink colour (`?body=rrggbb&ink=rrggbb`), as PNG.
+async fn atlas(
+    State(shared): State<Arc<Shared>>,
+    Path(kind): Path<String>,
+    query: Result<Query<AtlasQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Some(kind) = DieKind::from_id(kind.trim_end_matches(".png")) else {
+        return ApiError::NotFound(format!("no die '{kind}'")).into_response();
+    };
+    let colours = query
+        .ok()
+        .and_then(|Query(q)| Some((rgb(&q.body)?, rgb(&q.ink)?)));
+    let Some((body, ink)) = colours else {
+        return ApiError::Invalid("give the colours as ?body=rrggbb&ink=rrggbb".into())
+            .into_response();
+    };
+    let style = DieStyle { body, ink };
+    let cached = shared
+        .atlases
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&(kind, style)).cloned());
+    let png = match cached {
+        Some(png) => png,
+        None => {
+            let made = tokio::task::spawn_blocking(move || atlas_png(kind, style)).await;
+            match made {
+                Ok(Ok(png)) => {
+                    let png = Arc::new(png);
+                    if let Ok(mut m) = shared.atlases.lock() {
+                        m.insert((kind, style), png.clone());
+                    }
+                    png
+                }
+                Ok(Err(e)) => return ApiError::Failed(e).into_response(),
+                Err(e) => return ApiError::Failed(e.to_string()).into_response(),
+            }
+        }
+    };
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("image/png")),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("max-age=3600"),
+            ),
+        ],
+        (*png).clone(),
+    )
+        .into_response()
+}
+
+fn rgb(hex: &str) -> Option<[u8; 3]> {
+    let hex = hex.trim_start_matches('#');
+    if hex.len() != 6 {
+        return None;
+    }
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
+}
+
+/// The body, or why it could not be read (too large: 413).
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge
+        } else {
+            ApiError::Malformed(e.body_text())
+        }
+    })
+}
+
+/// Queues a job and waits for its record.
+async fn queue_and_wait(
+    shared: &Shared,
+    job: impl FnOnce(oneshot::Sender<Result<RollRecord, ApiError>>) -> Job,
+) -> Result<RollRecord, ApiError> {
+    let (tx, rx) = oneshot::channel();
+    shared.jobs.try_send(job(tx)).map_err(|e| match e {
+        mpsc::error::TrySendError::Full(_) => ApiError::QueueFull(QUEUE),
+        mpsc::error::TrySendError::Closed(_) => ApiError::Closed,
+    })?;
+    match tokio::time::timeout(ROLL_TIMEOUT, rx).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(_)) => Err(ApiError::Closed),
+        Err(_) => Err(ApiError::Timeout(ROLL_TIMEOUT.as_secs())),
+    }
+}
+
+fn answer(record: RollRecord) -> Response {
+    let code = record.code();
+    axum::Json(serde_json::json!({
+        "total": record.total,
+        "outcome": record.outcome,
+        "faces": record.faces,
+        "code": code,
+        "record": record,
+    }))
+    .into_response()
+}
+
+/// `POST /api/roll`: throws a notation on the table and answers with its record once the
+/// dice settle.
+async fn roll(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let order = api::roll_order(&body_bytes(body)?)?;
+    let record = queue_and_wait(&shared, |tx| Job::Roll(order, tx)).await?;
+    Ok(answer(record))
+}
+
+/// `POST /api/move`: throws the scene's drafted move.
+async fn play_move(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let bytes = body_bytes(body)?;
+    let body: MoveBody = if bytes.iter().all(u8::is_ascii_whitespace) {
+        MoveBody::default()
+    } else {
+        api::parse(&bytes)?
+    };
+    let asker = api::asker(body.who, body.label, body.colour)?;
+    let record = queue_and_wait(&shared, |tx| Job::Move(asker, body.seed, tx)).await?;
+    Ok(answer(record))
+}
+
+/// `GET /api/history`: every record of the session, oldest first (`?since=N` skips the first N).
+async fn history(
+    State(shared): State<Arc<Shared>>,
+    query: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let since = match query.ok().and_then(|Query(q)| q.get("since").cloned()) {
+        None => 0,
+        Some(s) => s
+            .parse::<usize>()
+            .map_err(|_| ApiError::Invalid(format!("'since' must be a count, not '{s}'")))?,
+    };
+    let memory = shared.memory.lock().map_err(|_| ApiError::Closed)?;
+    let records: Vec<&RollRecord> = memory.history.iter().skip(since).collect();
+    Ok(axum::Json(serde_json::json!({
+        "count": memory.history.len(),
+        "records": records,
+    }))
+    .into_response())
+}
+
+/// `GET /feed`: the WebSocket of events. Starts with `hello`.
+async fn feed(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Response {
+    ws.on_upgrade(move |socket| follow(socket, shared))
+}
+
+async fn follow(mut socket: WebSocket, shared: Arc<Shared>) {
+    let mut events = shared.feed.subscribe();
+    let hello = match shared.memory.lock() {
+        Ok(memory) => FeedEvent::Hello {
+            table: memory.table.clone(),
+            recent: memory.recent.iter().cloned().collect(),
+        },
+        Err(_) => return,
+    };
+    if socket
+        .send(Message::Text(hello.to_json().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        tokio::select! {
+            event = events.recv() => match event {
+                Ok(json) => {
+                    if socket.send(Message::Text((*json).into())).await.is_err() {
+                        return;
+                    }
+                }
+                // A reader too slow for the feed misses events, not the connection.
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}

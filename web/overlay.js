@@ -1,0 +1,333 @@
+// dicetable's overlay page: draws what the table's feed (/feed) says, nothing else. The dice
+// are the table's own meshes and numbered atlases (/dice/...), placed at the poses the table
+// simulated; the result appears only once the table has read the settled faces.
+//
+// URL options: dice=0 (results only), history=N (0-20, default 5), odds=1 (the chance of success
+// before the throw), size=S (0.25-4, default 1), pos=tl|tr|bl|br|top|bottom (default br),
+// token=T (when the table has one).
+
+const params = new URLSearchParams(location.search);
+const number = (name, fallback, lo, hi) => {
+  const v = Number(params.get(name));
+  return params.has(name) && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
+};
+const opts = {
+  dice: params.get('dice') !== '0',
+  history: Math.round(number('history', 5, 0, 20)),
+  odds: params.get('odds') === '1',
+  size: number('size', 1, 0.25, 4),
+  pos: ['tl', 'tr', 'bl', 'br', 'top', 'bottom'].includes(params.get('pos')) ? params.get('pos') : 'br',
+  token: params.get('token'),
+};
+
+// What the page has done, for tests and benchmarks to read.
+const overlay = {
+  connected: false,
+  events: 0,
+  bytes: 0,
+  rendered: 0,
+  shown: null,
+  drawn: [],
+  latencies: [],
+  notice: null,
+};
+window.overlay = overlay;
+
+const $ = (id) => document.getElementById(id);
+const stage = $('stage');
+stage.className = opts.pos;
+stage.style.setProperty('--size', String(opts.size));
+const canvas = $('dice');
+
+function notice(text) {
+  overlay.notice = text;
+  $('notice').textContent = text;
+  $('card').classList.remove('empty');
+}
+
+function byline(by) {
+  const who = $('who');
+  who.textContent = by.who ?? '';
+  who.style.color = by.colour ?? '#ece4d2';
+  $('label').textContent = by.label ?? by.what ?? '';
+  $('card').classList.remove('empty');
+}
+
+// ---- The dice (three.js) ----
+
+let THREE = null;
+let renderer = null;
+let scene = null;
+let camera = null;
+let geometries = {};
+const materials = new Map();
+let meshes = [];
+let dirty = true;
+let current = { roll: 0, throw: 0 };
+let afterRender = [];
+
+async function startDice() {
+  if (!opts.dice) {
+    canvas.classList.add('off');
+    return;
+  }
+  try {
+    THREE = await import('/three/three.module.js');
+  } catch (e) {
+    notice('three.js is not installed on the table (run ./play, or npm ci --prefix web): results only');
+    canvas.classList.add('off');
+    return;
+  }
+  renderer = new THREE.WebGLRenderer({ canvas, alpha: true, antialias: true, preserveDrawingBuffer: true });
+  renderer.setClearColor(0x000000, 0);
+  renderer.setPixelRatio(window.devicePixelRatio || 1);
+  renderer.shadowMap.enabled = true;
+  renderer.shadowMap.type = THREE.PCFSoftShadowMap;
+  scene = new THREE.Scene();
+  // The tray is 28 x 20 cm (x across, z deep); the camera looks down from the near side.
+  camera = new THREE.PerspectiveCamera(30, 7 / 5, 1, 500);
+  aim(TRAY_VIEW, 0, 0, true);
+  scene.add(new THREE.HemisphereLight(0xfff6e8, 0x302a28, 1.6));
+  const key = new THREE.DirectionalLight(0xffffff, 2.2);
+  key.position.set(-12, 40, 18);
+  key.castShadow = true;
+  key.shadow.mapSize.set(1024, 1024);
+  Object.assign(key.shadow.camera, { left: -20, right: 20, top: 20, bottom: -20, near: 1, far: 100 });
+  scene.add(key);
+  // Shadows on an invisible floor: the dice sit on the stream, not in a box.
+  const floor = new THREE.Mesh(new THREE.PlaneGeometry(80, 80), new THREE.ShadowMaterial({ opacity: 0.3 }));
+  floor.rotation.x = -Math.PI / 2;
+  floor.receiveShadow = true;
+  scene.add(floor);
+  const response = await fetch('/dice/geometry.json');
+  const arrays = await response.json();
+  for (const [kind, a] of Object.entries(arrays)) {
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.Float32BufferAttribute(a.positions.flat(), 3));
+    g.setAttribute('normal', new THREE.Float32BufferAttribute(a.normals.flat(), 3));
+    g.setAttribute('uv', new THREE.Float32BufferAttribute(a.uvs.flat(), 2));
+    g.setIndex(a.indices);
+    geometries[kind] = g;
+  }
+  resize();
+  window.addEventListener('resize', resize);
+  requestAnimationFrame(frame);
+}
+
+// The camera, as the window's: the whole tray while dice fly, then it glides in on the
+// settled dice (as close as keeps them all in view, no closer than a 12 cm view).
+const TRAY_VIEW = 30;
+const CLOSEST_VIEW = 12;
+const LOOK = { y: 2, z: 1 };
+let shot = { view: TRAY_VIEW, x: 0, z: 0 };
+let goal = { ...shot };
+
+function aim(view, x, z, now = false) {
+  goal = { view, x, z };
+  if (now) shot = { ...goal };
+  dirty = true;
+}
+
+function placeCamera() {
+  const k = 0.12;
+  for (const key of ['view', 'x', 'z']) shot[key] += (goal[key] - shot[key]) * k;
+  const moving = ['view', 'x', 'z'].some((key) => Math.abs(goal[key] - shot[key]) > 0.01);
+  // `view` is the width to show; the height follows from the canvas's shape.
+  const fit = shot.view / camera.aspect / (2 * Math.tan((camera.fov * Math.PI) / 360));
+  const n = Math.hypot(LOOK.y, LOOK.z);
+  camera.position.set(shot.x, (fit * LOOK.y) / n, shot.z + (fit * LOOK.z) / n);
+  camera.lookAt(shot.x, 0, shot.z);
+  return moving;
+}
+
+function frameSettled(poses) {
+  if (!poses.length) return;
+  const xs = poses.map((p) => p[0]);
+  const zs = poses.map((p) => p[2]);
+  const [x0, x1, z0, z1] = [Math.min(...xs), Math.max(...xs), Math.min(...zs), Math.max(...zs)];
+  const view = Math.min(TRAY_VIEW, Math.max(CLOSEST_VIEW, x1 - x0 + 5, (z1 - z0 + 5) * camera.aspect));
+  aim(view, (x0 + x1) / 2, (z0 + z1) / 2);
+}
+
+function resize() {
+  if (!renderer) return;
+  const w = canvas.clientWidth || 560;
+  const h = canvas.clientHeight || 400;
+  renderer.setSize(w, h, false);
+  camera.aspect = w / h;
+  camera.updateProjectionMatrix();
+  dirty = true;
+}
+
+function material(die) {
+  const key = `${die.kind}/${die.body}/${die.ink}`;
+  if (!materials.has(key)) {
+    const url = `/dice/atlas/${die.kind}?body=${die.body.slice(1)}&ink=${die.ink.slice(1)}`;
+    const map = new THREE.TextureLoader().load(url, () => { dirty = true; });
+    // The atlas is laid out as the window's (v runs down the image).
+    map.flipY = false;
+    map.colorSpace = THREE.SRGBColorSpace;
+    map.anisotropy = 4;
+    materials.set(key, new THREE.MeshStandardMaterial({ map, roughness: 0.18, metalness: 0 }));
+  }
+  return materials.get(key);
+}
+
+function showDice(dice, poses) {
+  if (!scene) return;
+  for (const m of meshes) scene.remove(m);
+  meshes = dice.map((die) => {
+    const mesh = new THREE.Mesh(geometries[die.kind], material(die));
+    mesh.castShadow = true;
+    scene.add(mesh);
+    return mesh;
+  });
+  place(poses);
+}
+
+function place(poses) {
+  if (!scene) return;
+  poses.forEach((p, i) => {
+    const m = meshes[i];
+    if (!m || !p) return;
+    m.position.set(p[0], p[1], p[2]);
+    m.quaternion.set(p[3], p[4], p[5], p[6]);
+  });
+  dirty = true;
+}
+
+function frame() {
+  if (renderer && placeCamera()) dirty = true;
+  if (dirty && renderer) {
+    renderer.render(scene, camera);
+    overlay.rendered += 1;
+    dirty = false;
+    overlay.drawn = meshes.map((m) => [m.position.x, m.position.y, m.position.z,
+      m.quaternion.x, m.quaternion.y, m.quaternion.z, m.quaternion.w]);
+  }
+  const done = afterRender;
+  afterRender = [];
+  for (const f of done) f();
+  requestAnimationFrame(frame);
+}
+
+// ---- Results ----
+
+const history = [];
+
+function drawHistory() {
+  const list = $('history');
+  list.replaceChildren();
+  history.slice(0, opts.history).forEach((h, rank) => {
+    const li = document.createElement('li');
+    li.className = 'card';
+    li.style.opacity = String(Math.max(0.25, 1 - rank * 0.18));
+    const who = document.createElement('b');
+    who.textContent = h.who ? `${h.who}: ` : '';
+    who.style.color = h.colour;
+    li.append(who, document.createTextNode(`${h.label} → ${h.result}`));
+    list.append(li);
+  });
+}
+
+function resultText(e) {
+  const total = e.total ?? '';
+  return e.outcome ? `${total} ${e.outcome}`.trim() : String(total);
+}
+
+function remember(e) {
+  history.unshift({
+    who: e.by.who,
+    colour: e.by.colour,
+    label: e.by.label ?? e.by.what,
+    result: resultText(e),
+  });
+  history.length = Math.min(history.length, 20);
+  drawHistory();
+}
+
+function showOutcome(e) {
+  byline(e.by);
+  const result = $('result');
+  result.className = '';
+  result.replaceChildren(document.createTextNode(String(e.total ?? '')));
+  if (e.outcome) {
+    const o = document.createElement('span');
+    o.className = 'outcome';
+    o.textContent = e.outcome;
+    result.append(o);
+  }
+  $('chance').textContent = '';
+  const last = e.record.throws.at(-1);
+  if (last && meshes.length === last.poses.length) {
+    const poses = last.poses.map((p) => [...p.t, ...p.r]);
+    place(poses);
+    if (renderer) frameSettled(poses);
+  }
+  remember(e);
+  afterRender.push(() => {
+    overlay.shown = { roll: e.roll, total: e.total, outcome: e.outcome, code: e.code };
+    overlay.latencies.push(Date.now() - e.settled_at_ms);
+  });
+}
+
+// ---- The feed ----
+
+function handle(e) {
+  switch (e.type) {
+    case 'hello':
+      for (const o of e.recent) remember(o);
+      break;
+    case 'drafted':
+      if (opts.odds && e.chance) {
+        byline(e.by);
+        $('result').textContent = '';
+        $('chance').textContent = `Chance of success: ${e.chance.percent}`;
+      }
+      break;
+    case 'throw':
+      current = { roll: e.roll, throw: e.throw };
+      if (e.throw === 0) {
+        byline(e.by);
+        const result = $('result');
+        result.className = 'rolling';
+        result.textContent = 'rolling…';
+        if (!opts.odds) $('chance').textContent = '';
+      }
+      showDice(e.dice, e.poses);
+      if (renderer) aim(TRAY_VIEW, 0, 0);
+      break;
+    case 'poses':
+    case 'settled':
+      if (e.roll === current.roll && e.throw === current.throw) place(e.poses);
+      break;
+    case 'outcome':
+      showOutcome(e);
+      break;
+    default:
+      break;
+  }
+}
+
+function connect(delay = 500) {
+  const url = new URL('/feed', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (opts.token) url.searchParams.set('token', opts.token);
+  const ws = new WebSocket(url);
+  ws.onopen = () => { overlay.connected = true; $('notice').textContent = ''; };
+  ws.onmessage = (m) => {
+    overlay.events += 1;
+    overlay.bytes += m.data.length;
+    try {
+      handle(JSON.parse(m.data));
+    } catch (err) {
+      console.error('feed event not understood', err);
+    }
+  };
+  ws.onclose = () => {
+    overlay.connected = false;
+    setTimeout(() => connect(Math.min(delay * 2, 5000)), delay);
+  };
+}
+
+startDice().finally(() => connect());
