@@ -11,7 +11,7 @@ shot() {
     local name=$1
     shift
     xvfb-run -a -s "-screen 0 1280x800x24" "$bin" "$@" \
-        --screenshot "$out/$name.png" --exit-after-frames 12 2>/dev/null |
+        --no-listen --screenshot "$out/$name.png" --exit-after-frames 12 2>/dev/null |
         grep -E "^(played|rolled|dice on screen)" | sed "s/^/$name: /" || true
 }
 
@@ -33,3 +33,17 @@ done
 for die in d4 d6 d8 d10 d12 d20 d100; do
     shot "closeup-$die" play --roll "1$die" --seed 2 --closeup
 done
+# Stream mode: the dice over the chroma key, the outcome in a banner.
+shot stream-mode play --stream --roll "d20+5>=15" --seed 3
+# The overlay page in headless chromium, over a checkerboard to show its transparency.
+log=$(mktemp)
+xvfb-run -a -s "-screen 0 1280x800x24" "$bin" play --listen 127.0.0.1:0 --mute --width 640 --height 400 >"$log" 2>/dev/null &
+app=$!
+for _ in $(seq 1 600); do
+    grep -q "^listening on " "$log" && break
+    sleep 0.2
+done
+base=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$log" | head -1)
+node web/tests/shoot.mjs "$base" "$out" || echo "overlay pictures failed" >&2
+kill $app 2>/dev/null; pkill -P $app 2>/dev/null || true
+rm -f "$log"

@@ -9,8 +9,11 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 ensure_packages $BEVY_PACKAGES $HEADLESS_PACKAGES $BROWSER_PACKAGES
 ensure_web
-cargo build --release
-bin="$CARGO_TARGET_DIR/release/dicetable"
+# DICETABLE_BIN picks the binary (default: a release build).
+if [ -z "${DICETABLE_BIN:-}" ]; then
+    cargo build --release
+fi
+bin=${DICETABLE_BIN:-$CARGO_TARGET_DIR/release/dicetable}
 log=$(mktemp)
 xvfb-run -a -s "-screen 0 1280x800x24" "$bin" play --listen 127.0.0.1:0 --mute --width 640 --height 400 >"$log" 2>/dev/null &
 app=$!

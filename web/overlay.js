@@ -185,10 +185,10 @@ function showDice(dice, poses) {
   place(poses);
 }
 
-function place(poses) {
+function place(poses, which = null) {
   if (!scene) return;
-  poses.forEach((p, i) => {
-    const m = meshes[i];
+  poses.forEach((p, k) => {
+    const m = meshes[which ? which[k] : k];
     if (!m || !p) return;
     m.position.set(p[0], p[1], p[2]);
     m.quaternion.set(p[3], p[4], p[5], p[6]);
@@ -298,6 +298,8 @@ function handle(e) {
       if (renderer) aim(TRAY_VIEW, 0, 0);
       break;
     case 'poses':
+      if (e.roll === current.roll && e.throw === current.throw) place(e.poses, e.dice);
+      break;
     case 'settled':
       if (e.roll === current.roll && e.throw === current.throw) place(e.poses);
       break;

@@ -109,7 +109,10 @@ fn report(check: &Check) -> ExitCode {
         println!("  note: {note}");
     }
     if check.identical() {
-        println!("identical: every face and final pose matches (digest {})", check.digest);
+        println!(
+            "identical: every face and final pose matches (digest {})",
+            check.digest
+        );
         ExitCode::SUCCESS
     } else {
         println!("different:");

@@ -92,10 +92,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
             .zip(&result.dice)
             .enumerate()
         {
-            let times: Vec<String> = times
-                .iter()
-                .map(|t| format!("{t:.2}s"))
-                .collect();
+            let times: Vec<String> = times.iter().map(|t| format!("{t:.2}s")).collect();
             println!(
                 "  die {:>2}  d{:<4} faces {:<12} = {:>4}{}   settled in {}   re-throws {}",
                 i + 1,

@@ -46,7 +46,15 @@ pub const EDGE_RADIUS: f32 = 0.06;
 
 /// What to do with a die that comes to rest cocked.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum CockedPolicy {

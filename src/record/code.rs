@@ -156,7 +156,12 @@ pub fn decode(code: &str) -> Result<ReplayCode, CodeError> {
             throws.push(
                 kinds
                     .iter()
-                    .map(|&b| DieKind::ALL.get(b as usize).copied().ok_or(CodeError::Die(b)))
+                    .map(|&b| {
+                        DieKind::ALL
+                            .get(b as usize)
+                            .copied()
+                            .ok_or(CodeError::Die(b))
+                    })
                     .collect::<Result<Vec<_>, _>>()?,
             );
         }
@@ -248,7 +253,10 @@ mod tests {
         };
         let code = encode(&inputs, DIGEST);
         assert!(code.len() < 80, "{code}");
-        assert_eq!(decode(&format!("  {code}\n")).expect("reads").inputs, inputs);
+        assert_eq!(
+            decode(&format!("  {code}\n")).expect("reads").inputs,
+            inputs
+        );
     }
 
     #[test]

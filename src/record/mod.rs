@@ -258,10 +258,7 @@ pub fn digest(throws: &[ThrowRecord]) -> String {
             }
         }
     }
-    hash.finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Dice as their ids in JSON.

@@ -263,8 +263,8 @@ mod tests {
     #[test]
     fn a_move_record_replays_its_throws() {
         let rules = SettleRules::default();
-        let first = throw_once(&rules, 9, 0, vec![DieKind::D10Tens, DieKind::D10], None)
-            .expect("throws");
+        let first =
+            throw_once(&rules, 9, 0, vec![DieKind::D10Tens, DieKind::D10], None).expect("throws");
         let second = throw_once(&rules, 9, 1, vec![DieKind::D20], None).expect("throws");
         let inputs = RollInputs {
             dice: RollDice::Throws(vec![first.dice.clone(), second.dice.clone()]),

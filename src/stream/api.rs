@@ -93,7 +93,9 @@ pub enum ApiError {
     #[error("{0} rolls are already waiting for the table: try again once they have settled")]
     QueueFull(usize),
     /// No or a wrong token, where one is needed.
-    #[error("this table needs its token: send it as 'Authorization: Bearer TOKEN' or '?token=TOKEN'")]
+    #[error(
+        "this table needs its token: send it as 'Authorization: Bearer TOKEN' or '?token=TOKEN'"
+    )]
     Unauthorized,
     /// Nothing to throw (no scene seated, a move the rules refuse).
     #[error("{0}")]
@@ -158,15 +160,17 @@ pub fn asker(
             "'who' is longer than {MAX_WHO} characters"
         )));
     }
-    if label.as_ref().is_some_and(|l| l.chars().count() > MAX_LABEL) {
+    if label
+        .as_ref()
+        .is_some_and(|l| l.chars().count() > MAX_LABEL)
+    {
         return Err(ApiError::Invalid(format!(
             "'label' is longer than {MAX_LABEL} characters"
         )));
     }
     if let Some(c) = &colour {
-        let ok = c.len() == 7
-            && c.starts_with('#')
-            && c[1..].chars().all(|ch| ch.is_ascii_hexdigit());
+        let ok =
+            c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit());
         if !ok {
             return Err(ApiError::Invalid(format!(
                 "'colour' must be #rrggbb, not '{c}'"

@@ -76,8 +76,9 @@ pub enum FeedEvent {
         /// Where they start.
         poses: Vec<[f32; 7]>,
     },
-    /// Where the dice are: every 8 physics steps (30 a second of simulated time), positions in
-    /// cm and orientations (x, y, z, w), rounded to 3 decimals.
+    /// Where the dice that moved are: every 8 physics steps (30 a second of simulated time),
+    /// positions in cm and orientations (x, y, z, w), rounded to 3 decimals. A die at rest is
+    /// not sent again.
     Poses {
         /// The roll.
         roll: u64,
@@ -85,7 +86,9 @@ pub enum FeedEvent {
         throw: u64,
         /// Physics steps since the throw (240 a second).
         step: u32,
-        /// Each die: x, y, z, qx, qy, qz, qw.
+        /// Which dice moved (their places in the throw).
+        dice: Vec<usize>,
+        /// Each of those dice: x, y, z, qx, qy, qz, qw.
         poses: Vec<[f32; 7]>,
     },
     /// A throw's dice are all at rest: their faces and exact final poses.
@@ -185,9 +188,9 @@ pub fn colour_of(who: Option<&str>) -> String {
     let Some(who) = who else {
         return hex([236, 228, 210]);
     };
-    let h = who
-        .bytes()
-        .fold(2_166_136_261u32, |h, b| (h ^ u32::from(b)).wrapping_mul(16_777_619));
+    let h = who.bytes().fold(2_166_136_261u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(16_777_619)
+    });
     hex(PALETTE[h as usize % PALETTE.len()])
 }
 
@@ -201,6 +204,7 @@ mod tests {
             roll: 3,
             throw: 0,
             step: 16,
+            dice: vec![2],
             poses: vec![rounded(&Pose {
                 t: [1.234_567, 0.8, -2.0],
                 r: [0.0, 0.707_106_8, 0.0, 0.707_106_8],
@@ -208,7 +212,7 @@ mod tests {
         };
         assert_eq!(
             e.to_json(),
-            r#"{"v":1,"type":"poses","roll":3,"throw":0,"step":16,"poses":[[1.235,0.8,-2.0,0.0,0.707,0.0,0.707]]}"#
+            r#"{"v":1,"type":"poses","roll":3,"throw":0,"step":16,"dice":[2],"poses":[[1.235,0.8,-2.0,0.0,0.707,0.0,0.707]]}"#
         );
         let t = FeedEvent::Table(TableInfo {
             scene: Some("Goblin ambush".into()),

@@ -25,7 +25,13 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             take_job.in_set(AppSystems::ReadInput),
-            (relay_throws, relay_outcomes, relay_table, relay_draft, give_up_on_lost_jobs)
+            (
+                relay_throws,
+                relay_outcomes,
+                relay_table,
+                relay_draft,
+                give_up_on_lost_jobs,
+            )
                 .chain()
                 .in_set(AppSystems::Present),
         )
@@ -46,6 +52,10 @@ struct Relay {
     byline: Option<Byline>,
     /// Rolls started since the table opened.
     roll: u64,
+    /// The throw in the air within its roll.
+    throw: u64,
+    /// The poses last sent for each die of the throw in the air.
+    sent: Vec<[f32; 7]>,
     /// History entries already sent.
     history_seen: usize,
     /// The table as last sent.
@@ -227,6 +237,8 @@ fn relay_throws(
                     relay.roll += 1;
                     relay.byline = Some(byline_now(&relay, &table_roll, &play));
                 }
+                relay.throw = throw.tag;
+                relay.sent = poses.iter().map(feed::rounded).collect();
                 FeedEvent::Throw {
                     roll: relay.roll,
                     throw: throw.tag,
@@ -243,12 +255,28 @@ fn relay_throws(
                     poses: poses.iter().map(feed::flat).collect(),
                 }
             }
-            ThrowEvent::Frame(frame) => FeedEvent::Poses {
-                roll: relay.roll,
-                throw: physics.current_throw().map_or(0, |t| t.tag),
-                step: frame.step,
-                poses: frame.poses.iter().map(feed::rounded).collect(),
-            },
+            ThrowEvent::Frame(frame) => {
+                let (mut dice, mut poses) = (Vec::new(), Vec::new());
+                for (i, pose) in frame.poses.iter().map(feed::rounded).enumerate() {
+                    if relay.sent.get(i) != Some(&pose) {
+                        let len = relay.sent.len().max(i + 1);
+                        relay.sent.resize(len, [0.0; 7]);
+                        relay.sent[i] = pose;
+                        dice.push(i);
+                        poses.push(pose);
+                    }
+                }
+                if dice.is_empty() {
+                    continue;
+                }
+                FeedEvent::Poses {
+                    roll: relay.roll,
+                    throw: relay.throw,
+                    step: frame.step,
+                    dice,
+                    poses,
+                }
+            }
             ThrowEvent::Settled { number: _, record } => FeedEvent::Settled {
                 roll: relay.roll,
                 throw: record.tag,
@@ -281,7 +309,10 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
             record: Box::new(record.clone()),
             settled_at_ms,
         });
-        if relay.pending.as_ref().is_some_and(|p| p.seed == record.seed)
+        if relay
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.seed == record.seed)
             && let Some(p) = relay.pending.take()
         {
             let _ = p.reply.send(Ok(record));

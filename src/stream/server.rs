@@ -76,7 +76,11 @@ pub enum Job {
     /// Throw a notation.
     Roll(RollOrder, oneshot::Sender<Result<RollRecord, ApiError>>),
     /// Throw the scene's drafted move.
-    Move(Asker, Option<u64>, oneshot::Sender<Result<RollRecord, ApiError>>),
+    Move(
+        Asker,
+        Option<u64>,
+        oneshot::Sender<Result<RollRecord, ApiError>>,
+    ),
 }
 
 /// What the server remembers: the history, the table, the latest outcomes.
@@ -148,7 +152,12 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), String>
         token: options.token.clone().filter(|t| !t.is_empty()),
         three: THREE_FILES
             .iter()
-            .filter_map(|f| Some((*f, std::fs::read(options.web_dir.join(THREE_DIR).join(f)).ok()?)))
+            .filter_map(|f| {
+                Some((
+                    *f,
+                    std::fs::read(options.web_dir.join(THREE_DIR).join(f)).ok()?,
+                ))
+            })
             .collect(),
         web_dir: options.web_dir.clone(),
         atlases: Mutex::new(HashMap::new()),
@@ -188,7 +197,10 @@ fn router(shared: Arc<Shared>) -> Router {
     // The page and the dice it draws are public; the feed and the API need the token.
     let guarded = api_routes()
         .route("/feed", get(feed))
-        .layer(middleware::from_fn_with_state(shared.clone(), require_token));
+        .layer(middleware::from_fn_with_state(
+            shared.clone(),
+            require_token,
+        ));
     Router::new()
         .route("/", get(|| async { Redirect::to("/overlay") }))
         .merge(page_routes())
@@ -202,7 +214,10 @@ fn router(shared: Arc<Shared>) -> Router {
 fn page_routes() -> Router<Arc<Shared>> {
     Router::new()
         .route("/overlay", get(|| async { html(OVERLAY_HTML) }))
-        .route("/overlay.js", get(|| async { script(OVERLAY_JS.as_bytes().to_vec()) }))
+        .route(
+            "/overlay.js",
+            get(|| async { script(OVERLAY_JS.as_bytes().to_vec()) }),
+        )
         .route("/three/{file}", get(three))
         .route("/dice/geometry.json", get(geometry))
         .route("/dice/atlas/{kind}", get(atlas))
@@ -246,11 +261,7 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn html(text: &'static str) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        text,
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], text).into_response()
 }
 
 fn script(bytes: Vec<u8>) -> Response {
@@ -286,11 +297,7 @@ async fn geometry() -> Response {
             .collect();
         serde_json::to_string(&all).unwrap_or_default()
     });
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        json.clone(),
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, "application/json")], json.clone()).into_response()
 }
 
 #[derive(Deserialize)]

@@ -20,8 +20,8 @@ mod throwing;
 pub use camera::{TableCamera, ViewSettings, outline_on_screen};
 pub use demo::{DemoCommand, DemoRun};
 pub use dice_view::DieOnTable;
-pub use scene::Scenery;
 pub use hand::Hand;
+pub use scene::Scenery;
 
 /// The table camera, to project the dice onto the screen.
 pub type TableView<'w, 's> =

@@ -8,6 +8,7 @@
 use bevy::prelude::*;
 
 use super::dice_view::DiceLook;
+use super::history::Caller;
 use super::history::{HistoryEntry, Replay, RollHistory};
 use super::throwing::{DiceAssets, DiceThrow, TableSimulator, Thrower, start_throw};
 use crate::dice::DieKind;
@@ -15,10 +16,9 @@ use crate::dice::mesh::DieStyle;
 use crate::physics::notation::rules_faces;
 use crate::physics::throw::Swing;
 use crate::physics::throw_seed;
+use crate::record::{RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 use crate::rules::engine::Rulebook;
 use crate::rules::play::Move;
-use super::history::Caller;
-use crate::record::{RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 use crate::rules::scene::Scene;
 use crate::rules::table::TableState;
 use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};

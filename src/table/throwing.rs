@@ -61,8 +61,6 @@ pub struct TableSimulator {
     impacts: Vec<Impact>,
     /// Throws started since the table opened (the number of the current one).
     throws: u64,
-    /// The throw in the air (or last settled): its dice, looks and seed.
-    throw: Option<DiceThrow>,
     /// What the physics was asked to throw.
     request: Option<ThrowRequest>,
     /// Physics steps of the current throw so far.
@@ -155,14 +153,12 @@ impl TableSimulator {
         self.finished.as_ref()
     }
 
-    /// The throw in the air, or the last one settled.
-    pub fn current_throw(&self) -> Option<&DiceThrow> {
-        self.throw.as_ref()
-    }
-
     /// The record of the settled throw (what was asked, the faces and final poses).
     pub fn settled_record(&self) -> Option<ThrowRecord> {
-        Some(ThrowRecord::new(self.request.as_ref()?, self.finished.as_ref()?))
+        Some(ThrowRecord::new(
+            self.request.as_ref()?,
+            self.finished.as_ref()?,
+        ))
     }
 
     /// Starts keeping a log of what happens to the throws, for [`TableSimulator::take_log`].
@@ -237,7 +233,6 @@ pub fn start_throw(
         speeds: Vec::new(),
         impacts: Vec::new(),
         throws: physics.throws + 1,
-        throw: Some(throw.clone()),
         request: Some(request),
         steps: 0,
         log,

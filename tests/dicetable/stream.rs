@@ -79,9 +79,17 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             422,
             "too many dice: 101 (the limit is 100)",
         ),
-        (br#"{"notation":"3d6","cheat":1}"#, 422, "unknown field `cheat`"),
+        (
+            br#"{"notation":"3d6","cheat":1}"#,
+            422,
+            "unknown field `cheat`",
+        ),
         (br#"{"label":"no dice"}"#, 422, "missing field `notation`"),
-        (br#"{"notation":"d6","colour":"red"}"#, 422, "'colour' must be #rrggbb"),
+        (
+            br#"{"notation":"d6","colour":"red"}"#,
+            422,
+            "'colour' must be #rrggbb",
+        ),
     ];
     for (body, status, says) in cases {
         let (got, answer) = send("POST", &url, Some(body), None);
@@ -94,7 +102,10 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
     assert_eq!(got, 413, "{answer}");
     assert_eq!(answer["error"], "the request body is over 16 KiB");
     let (got, answer) = send("GET", &format!("http://{addr}/api/nothing"), None, None);
-    assert_eq!((got, answer["error"].as_str()), (404, Some("nothing here: /api/nothing")));
+    assert_eq!(
+        (got, answer["error"].as_str()),
+        (404, Some("nothing here: /api/nothing"))
+    );
     let (got, answer) = send("GET", &format!("http://{addr}/api/history"), None, None);
     assert_eq!((got, &answer["count"]), (200, &json!(0)));
 }
@@ -118,7 +129,10 @@ fn a_full_queue_answers_429_and_the_waiting_rolls_are_answered() {
     assert_eq!(got, 429, "{answer}");
     assert_eq!(
         answer["error"],
-        format!("{} rolls are already waiting for the table: try again once they have settled", server::QUEUE)
+        format!(
+            "{} rolls are already waiting for the table: try again once they have settled",
+            server::QUEUE
+        )
     );
     while let Some(job) = link.next_job() {
         jobs.push(job);
@@ -146,7 +160,10 @@ fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
     assert_eq!(send("GET", &history, None, None).0, 401);
     assert_eq!(send("GET", &history, None, Some("wrong")).0, 401);
     assert_eq!(send("GET", &history, None, Some("s3cret")).0, 200);
-    assert_eq!(send("GET", &format!("{history}?token=s3cret"), None, None).0, 200);
+    assert_eq!(
+        send("GET", &format!("{history}?token=s3cret"), None, None).0,
+        200
+    );
     let feed = tungstenite::connect(format!("ws://{addr}/feed"));
     assert!(feed.is_err(), "the feed needs the token");
     let (mut feed, _) =
@@ -178,7 +195,12 @@ fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
 #[test]
 fn the_dice_the_page_draws_are_the_tables_own() {
     let (addr, _link) = server_alone(None);
-    let (got, geometry) = send("GET", &format!("http://{addr}/dice/geometry.json"), None, None);
+    let (got, geometry) = send(
+        "GET",
+        &format!("http://{addr}/dice/geometry.json"),
+        None,
+        None,
+    );
     assert_eq!(got, 200);
     for kind in dicetable::dice::DieKind::ALL {
         let mesh = dicetable::dice::mesh::die_mesh_arrays(kind);
@@ -187,10 +209,15 @@ fn the_dice_the_page_draws_are_the_tables_own() {
         let positions: Vec<[f32; 3]> =
             serde_json::from_value(served["positions"].clone()).expect("positions");
         assert_eq!(positions, mesh.positions, "{}", kind.id());
-        assert_eq!(served["indices"].as_array().map(Vec::len), Some(mesh.indices.len()));
+        assert_eq!(
+            served["indices"].as_array().map(Vec::len),
+            Some(mesh.indices.len())
+        );
     }
     let mut png = agent()
-        .get(&format!("http://{addr}/dice/atlas/d20?body=961824&ink=faf4ec"))
+        .get(&format!(
+            "http://{addr}/dice/atlas/d20?body=961824&ink=faf4ec"
+        ))
         .call()
         .expect("atlas");
     assert_eq!(png.status().as_u16(), 200);
@@ -201,9 +228,19 @@ fn the_dice_the_page_draws_are_the_tables_own() {
         .read_to_vec()
         .expect("bytes");
     assert_eq!(&bytes[1..4], b"PNG");
-    let (got, _) = send("GET", &format!("http://{addr}/dice/atlas/d7?body=000000&ink=ffffff"), None, None);
+    let (got, _) = send(
+        "GET",
+        &format!("http://{addr}/dice/atlas/d7?body=000000&ink=ffffff"),
+        None,
+        None,
+    );
     assert_eq!(got, 404);
-    let (got, _) = send("GET", &format!("http://{addr}/dice/atlas/d6?body=blue"), None, None);
+    let (got, _) = send(
+        "GET",
+        &format!("http://{addr}/dice/atlas/d6?body=blue"),
+        None,
+        None,
+    );
     assert_eq!(got, 422);
 }
 
@@ -219,7 +256,14 @@ impl Served {
     fn start(args: &[&str]) -> Served {
         let (x, display) = start_xvfb();
         let mut all = vec![
-            "play", "--listen", "127.0.0.1:0", "--mute", "--width", "640", "--height", "400",
+            "play",
+            "--listen",
+            "127.0.0.1:0",
+            "--mute",
+            "--width",
+            "640",
+            "--height",
+            "400",
         ];
         all.extend_from_slice(args);
         let mut app = Command::new(env!("CARGO_BIN_EXE_dicetable"))
@@ -279,7 +323,9 @@ fn browser_ready() -> bool {
             std::env::var_os("CI").is_none(),
             "CI must have node, chromium, Xvfb and web/node_modules: ./check installs them"
         );
-        eprintln!("skipped: node, chromium, Xvfb or web/node_modules missing (./check installs them)");
+        eprintln!(
+            "skipped: node, chromium, Xvfb or web/node_modules missing (./check installs them)"
+        );
     }
     ready
 }
@@ -292,7 +338,11 @@ fn read_rgba(path: &Path) -> (u32, u32, Vec<[u8; 4]>) {
     let mut reader = decoder.read_info().expect("png header");
     let mut buf = vec![0; reader.output_buffer_size().expect("size")];
     let info = reader.next_frame(&mut buf).expect("png frame");
-    assert_eq!(info.color_type, png::ColorType::Rgba, "a screenshot with alpha");
+    assert_eq!(
+        info.color_type,
+        png::ColorType::Rgba,
+        "a screenshot with alpha"
+    );
     let pixels = buf[..info.buffer_size()]
         .chunks(4)
         .map(|p| [p[0], p[1], p[2], p[3]])
@@ -317,8 +367,8 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     std::fs::create_dir_all(&dir).expect("dir");
 
     // The feed, read by a thread of the test's own.
-    let (mut feed, _) = tungstenite::connect(format!("{}/feed", base.replace("http", "ws")))
-        .expect("the feed");
+    let (mut feed, _) =
+        tungstenite::connect(format!("{}/feed", base.replace("http", "ws"))).expect("the feed");
     let (events_tx, events) = channel::<Value>();
     std::thread::spawn(move || {
         while let Ok(m) = feed.read() {
@@ -347,14 +397,18 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
         "the browser half failed: {}\n{stdout}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let page: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("JSON");
+    let page: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("JSON");
     let api = &page["api"];
     assert_eq!(page["errors"], json!([]), "no script errors");
     assert_eq!(page["notice"], Value::Null, "three.js loaded");
     let total = api["total"].as_i64().expect("a total");
     assert_eq!(page["shown"]["total"].as_i64(), Some(total));
     assert!(
-        page["result"].as_str().unwrap_or_default().starts_with(&total.to_string()),
+        page["result"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&total.to_string()),
         "{}",
         page["result"]
     );
@@ -369,7 +423,10 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
         .sum();
     assert_eq!(total, faces + 2, "3d6+2 from the faces {}", api["faces"]);
     // The poses the page drew last are the table's final transforms.
-    let last = api["record"]["throws"].as_array().and_then(|t| t.last()).expect("a throw");
+    let last = api["record"]["throws"]
+        .as_array()
+        .and_then(|t| t.last())
+        .expect("a throw");
     let poses = last["poses"].as_array().expect("poses");
     let drawn = page["drawn"].as_array().expect("drawn");
     assert_eq!(drawn.len(), poses.len(), "every die drawn");
@@ -391,7 +448,10 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     let opaque = pixels.iter().filter(|p| p[3] == 255).count();
     let translucent = pixels.iter().filter(|p| (1..255).contains(&p[3])).count();
     assert!(opaque > 2_000, "the dice drawn: {opaque} opaque pixels");
-    assert!(translucent > 20_000, "the result card drawn: {translucent} translucent pixels");
+    assert!(
+        translucent > 20_000,
+        "the result card drawn: {translucent} translucent pixels"
+    );
 
     // The feed told the roll in order: drafted, throw, poses, settled, outcome.
     let mut kinds = Vec::new();
@@ -418,12 +478,27 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
         .filter(|k| !matches!(*k, "hello" | "table"))
         .collect();
     assert_eq!(order.first(), Some(&"drafted"), "{order:?}");
-    assert!(order.contains(&"throw") && order.contains(&"settled"), "{order:?}");
+    assert!(
+        order.contains(&"throw") && order.contains(&"settled"),
+        "{order:?}"
+    );
     assert_eq!(order.last(), Some(&"outcome"), "{order:?}");
 
     // A burst of rolls: eight wait their turn, the rest are told to come back.
     let url = format!("{base}/api/roll");
-    let notations = ["d20+5>=15", "2d10", "d100", "4d6!", "2d8+d4", "d12", "3d4", "d6", "d8", "d10", "2d6"];
+    let notations = [
+        "d20+5>=15",
+        "2d10",
+        "d100",
+        "4d6!",
+        "2d8+d4",
+        "d12",
+        "3d4",
+        "d6",
+        "d8",
+        "d10",
+        "2d6",
+    ];
     let burst: Vec<_> = notations
         .iter()
         .enumerate()
@@ -433,7 +508,10 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
             std::thread::spawn(move || send("POST", &url, Some(body.as_bytes()), None))
         })
         .collect();
-    let answers: Vec<(u16, Value)> = burst.into_iter().map(|t| t.join().expect("answer")).collect();
+    let answers: Vec<(u16, Value)> = burst
+        .into_iter()
+        .map(|t| t.join().expect("answer"))
+        .collect();
     let refused = answers.iter().filter(|(s, _)| *s == 429).count();
     assert!((1..=3).contains(&refused), "{refused} refused");
     let mut records: Vec<Value> = vec![api["record"].clone()];
@@ -444,7 +522,12 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
         }
     }
     // The scene's drafted move, through the API.
-    let (got, mv) = send("POST", &format!("{base}/api/move"), Some(br#"{"who":"GM"}"#), None);
+    let (got, mv) = send(
+        "POST",
+        &format!("{base}/api/move"),
+        Some(br#"{"who":"GM"}"#),
+        None,
+    );
     assert_eq!(got, 200, "{mv}");
     assert_eq!(mv["record"]["what"]["kind"], "move");
     records.push(mv["record"].clone());
@@ -460,7 +543,10 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
         let out = crate::dicetable(&["roll", notation, "--seed", &seed.to_string(), "--json"]);
         assert!(out.status.success());
         let v: Value = serde_json::from_str(&crate::stdout(&out)).expect("roll --json");
-        assert!(v["code"].as_str().is_some_and(|c| c.starts_with("dt1-")), "{v}");
+        assert!(
+            v["code"].as_str().is_some_and(|c| c.starts_with("dt1-")),
+            "{v}"
+        );
         records.push(v["record"].clone());
         seed += 1;
     }
@@ -470,7 +556,11 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     let out = crate::dicetable(&["replay", file.to_str().expect("utf-8")]);
     let text = crate::stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert_eq!(text.matches("identical: every face and final pose matches").count(), 50);
+    assert_eq!(
+        text.matches("identical: every face and final pose matches")
+            .count(),
+        50
+    );
     // One face changed in a window record: found.
     let mut tampered = api["record"].clone();
     let face = tampered["throws"][0]["faces"][1].as_u64().expect("a face");
@@ -481,7 +571,9 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     let out = crate::dicetable(&["replay", bad.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(1), "{}", crate::stdout(&out));
     assert!(
-        crate::stdout(&out).contains(&format!("throw 1, die 2 (d6): face {other} recorded, {face} re-simulated")),
+        crate::stdout(&out).contains(&format!(
+            "throw 1, die 2 (d6): face {other} recorded, {face} re-simulated"
+        )),
         "{}",
         crate::stdout(&out)
     );
