@@ -314,8 +314,8 @@ mod tests {
         }]);
         let mut b = a.clone();
         b.poses[0].t[2] = 3.000_000_2;
-        assert_ne!(digest(&[a.clone()]), digest(&[b]));
-        assert_eq!(digest(&[a.clone()]).len(), 64);
+        assert_ne!(digest(std::slice::from_ref(&a)), digest(&[b]));
+        assert_eq!(digest(std::slice::from_ref(&a)).len(), 64);
         // Faces are not part of the digest: it seals the transforms.
         let mut c = a.clone();
         c.faces[0] = 6;

@@ -207,12 +207,12 @@ mod tests {
             dice: vec![2],
             poses: vec![rounded(&Pose {
                 t: [1.234_567, 0.8, -2.0],
-                r: [0.0, 0.707_106_8, 0.0, 0.707_106_8],
+                r: [0.0, 0.6, 0.0, 0.8],
             })],
         };
         assert_eq!(
             e.to_json(),
-            r#"{"v":1,"type":"poses","roll":3,"throw":0,"step":16,"dice":[2],"poses":[[1.235,0.8,-2.0,0.0,0.707,0.0,0.707]]}"#
+            r#"{"v":1,"type":"poses","roll":3,"throw":0,"step":16,"dice":[2],"poses":[[1.235,0.8,-2.0,0.0,0.6,0.0,0.8]]}"#
         );
         let t = FeedEvent::Table(TableInfo {
             scene: Some("Goblin ambush".into()),

@@ -83,6 +83,9 @@ pub enum Job {
     ),
 }
 
+/// Each die's atlas PNG in each style, made once.
+type AtlasCache = HashMap<(DieKind, DieStyle), Arc<Vec<u8>>>;
+
 /// What the server remembers: the history, the table, the latest outcomes.
 #[derive(Default)]
 struct Memory {
@@ -98,7 +101,7 @@ struct Shared {
     token: Option<String>,
     three: HashMap<&'static str, Vec<u8>>,
     web_dir: PathBuf,
-    atlases: Mutex<HashMap<(DieKind, DieStyle), Arc<Vec<u8>>>>,
+    atlases: Mutex<AtlasCache>,
 }
 
 /// The app's end of the server: jobs to take, events to publish.

@@ -69,6 +69,30 @@ impl TableRoll {
 
 fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter<ThrowNotation>) {
     let Some(text) = &options.roll else { return };
+    if text.trim().starts_with(crate::record::code::PREFIX) {
+        // A replay code: its notation, seed and gesture.
+        match crate::record::code::decode(text).map(|c| c.inputs) {
+            Ok(RollInputs {
+                dice: RollDice::Notation(n),
+                seed,
+                gesture,
+                ..
+            }) => match Notation::parse(&n) {
+                Ok(notation) => {
+                    writer.write(ThrowNotation {
+                        notation,
+                        seed,
+                        swing: gesture.map(Into::into),
+                        caller: Caller::default(),
+                    });
+                }
+                Err(e) => error!("{e}"),
+            },
+            Ok(_) => error!("a move's replay code: replay the move from its history entry"),
+            Err(e) => error!("{e}"),
+        }
+        return;
+    }
     match Notation::parse(text) {
         Ok(notation) => {
             writer.write(ThrowNotation {

@@ -235,6 +235,7 @@ fn a_player_drives_the_real_window() {
         eprintln!("skipped: Xvfb or xdotool missing (./check installs them)");
         return;
     }
+    let _alone = crate::real_time();
     let dir: PathBuf =
         std::env::temp_dir().join(format!("dicetable-driven-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -298,12 +299,34 @@ fn a_player_drives_the_real_window() {
     table.xdotool(&["mouseup", "1"]);
     let flicked = table.wait_for("the flicked roll", |l| l.starts_with("rolled 3d6 "));
     assert_ne!(seed(&flicked), seed(&typed), "a new seed for a new throw");
+    let code = table.wait_for("the flick's record", |l| l.starts_with("record dt1-"));
+    let code = code.trim_start_matches("record ").to_string();
 
     // 4. The newest history entry (the flick) throws again: the same faces come up.
     table.click("history-0");
     let again = table.wait_for("the replay", |l| l.starts_with("rolled 3d6 "));
     assert_eq!(seed(&again), seed(&flicked), "{again} vs {flicked}");
     assert_eq!(faces(&again), faces(&flicked), "{again} vs {flicked}");
+
+    // 4b. The flick's replay code pasted into the free-roll box: the same throw, gesture and all.
+    let want = format!("ui-text notation {code}");
+    let mut pasted = None;
+    for _ in 0..3 {
+        table.click("notation");
+        table.xdotool(&["key", "End"]);
+        table.xdotool(&["key", "--repeat", "80", "--delay", "10", "BackSpace"]);
+        table.xdotool(&["type", "--delay", "30", &code]);
+        pasted = table.look_for(Duration::from_secs(30), &|l: &str| l == want);
+        if pasted.is_some() {
+            break;
+        }
+    }
+    assert!(pasted.is_some(), "the code typed into the box");
+    table.settle_ui();
+    table.xdotool(&["key", "Return"]);
+    let by_code = table.wait_for("the code's roll", |l| l.starts_with("rolled 3d6 "));
+    assert_eq!(seed(&by_code), seed(&flicked), "{by_code} vs {flicked}");
+    assert_eq!(faces(&by_code), faces(&flicked), "{by_code} vs {flicked}");
 
     // 5. A screenshot (F12) of the window with the dice on the table: drawn, not blank.
     table.move_to(middle);
@@ -316,12 +339,12 @@ fn a_player_drives_the_real_window() {
 
     // 6. Another scene from the picker: it is seated.
     let mut other = None;
-    for _ in 0..3 {
+    for _ in 0..5 {
         table.click_until("scene-picker", "the scene list", |l| {
             l.starts_with("ui scene-option-1 ")
         });
         table.click("scene-option-1");
-        other = table.look_for(Duration::from_secs(30), &|l: &str| l.starts_with("seated "));
+        other = table.look_for(Duration::from_secs(45), &|l: &str| l.starts_with("seated "));
         if other.is_some() {
             break;
         }

@@ -9,6 +9,17 @@ mod window;
 
 use std::process::{Command, Output};
 
+/// Held by the tests that drive a window in real time (xdotool, a browser): two of them at once
+/// on a 2-core machine with software rendering make each other's clicks and frames time out.
+pub static REAL_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Takes [`REAL_TIME`] (a test that panicked while holding it leaves it usable).
+pub fn real_time() -> std::sync::MutexGuard<'static, ()> {
+    REAL_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Runs the `dicetable` binary with arguments.
 pub fn dicetable(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dicetable"))

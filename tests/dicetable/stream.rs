@@ -361,6 +361,7 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     if !browser_ready() {
         return;
     }
+    let _alone = crate::real_time();
     let mut table = Served::start(&["--seed", "3"]);
     let base = table.base.clone();
     let dir = std::env::temp_dir().join(format!("dicetable-stream-{}", std::process::id()));
