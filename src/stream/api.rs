@@ -168,14 +168,12 @@ pub fn asker(
             "'label' is longer than {MAX_LABEL} characters"
         )));
     }
-    if let Some(c) = &colour {
-        let ok =
-            c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit());
-        if !ok {
-            return Err(ApiError::Invalid(format!(
-                "'colour' must be #rrggbb, not '{c}'"
-            )));
-        }
+    if let Some(c) = &colour
+        && (!c.starts_with('#') || super::feed::parse_hex(c).is_none())
+    {
+        return Err(ApiError::Invalid(format!(
+            "'colour' must be #rrggbb, not '{c}'"
+        )));
     }
     Ok(Asker {
         who,

@@ -173,6 +173,16 @@ pub fn hex(rgb: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2])
 }
 
+/// The sRGB colour of "#rrggbb" (or "rrggbb"): the inverse of [`hex`].
+pub fn parse_hex(text: &str) -> Option<[u8; 3]> {
+    let digits = text.strip_prefix('#').unwrap_or(text);
+    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let byte = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
+}
+
 /// A colour for a name that has none: the same name, the same colour.
 pub fn colour_of(who: Option<&str>) -> String {
     const PALETTE: [[u8; 3]; 8] = [
@@ -230,5 +240,9 @@ mod tests {
         assert_eq!(colour_of(Some("Vex")), colour_of(Some("Vex")));
         assert_eq!(colour_of(None), "#ece4d2");
         assert_eq!(hex([1, 171, 255]), "#01abff");
+        assert_eq!(parse_hex("#01abff"), Some([1, 171, 255]));
+        assert_eq!(parse_hex("01ABFF"), Some([1, 171, 255]));
+        assert_eq!(parse_hex("+1abff"), None);
+        assert_eq!(parse_hex("#01abf"), None);
     }
 }

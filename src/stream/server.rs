@@ -21,7 +21,7 @@ use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::api::{self, ApiError, Asker, MAX_BODY, MoveBody, RollOrder};
-use super::feed::{FeedEvent, TableInfo};
+use super::feed::{FeedEvent, TableInfo, parse_hex};
 use crate::dice::DieKind;
 use crate::dice::mesh::{DieStyle, MeshArrays, atlas_png, die_mesh_arrays};
 use crate::record::RollRecord;
@@ -320,7 +320,7 @@ async fn atlas(
     };
     let colours = query
         .ok()
-        .and_then(|Query(q)| Some((rgb(&q.body)?, rgb(&q.ink)?)));
+        .and_then(|Query(q)| Some((parse_hex(&q.body)?, parse_hex(&q.ink)?)));
     let Some((body, ink)) = colours else {
         return ApiError::Invalid("give the colours as ?body=rrggbb&ink=rrggbb".into())
             .into_response();
@@ -359,15 +359,6 @@ async fn atlas(
         (*png).clone(),
     )
         .into_response()
-}
-
-fn rgb(hex: &str) -> Option<[u8; 3]> {
-    let hex = hex.trim_start_matches('#');
-    if hex.len() != 6 {
-        return None;
-    }
-    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
-    Some([byte(0)?, byte(2)?, byte(4)?])
 }
 
 /// The body, or why it could not be read (too large: 413).

@@ -26,20 +26,9 @@ pub fn parse_chroma(text: &str) -> Result<[u8; 3], String> {
         "green" => Ok([0, 177, 64]),
         "magenta" => Ok([255, 0, 255]),
         "blue" => Ok([0, 71, 187]),
-        hex => {
-            let digits = hex.strip_prefix('#').unwrap_or(hex);
-            let byte = |i: usize| {
-                digits
-                    .get(i..i + 2)
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-            };
-            match (digits.len(), byte(0), byte(2), byte(4)) {
-                (6, Some(r), Some(g), Some(b)) => Ok([r, g, b]),
-                _ => Err(format!(
-                    "'{text}' is not a chroma colour: use green, magenta, blue or #rrggbb"
-                )),
-            }
-        }
+        other => super::feed::parse_hex(other).ok_or_else(|| {
+            format!("'{text}' is not a chroma colour: use green, magenta, blue or #rrggbb")
+        }),
     }
 }
 

@@ -71,24 +71,18 @@ fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter
     let Some(text) = &options.roll else { return };
     if text.trim().starts_with(crate::record::code::PREFIX) {
         // A replay code: its notation, seed and gesture.
-        match crate::record::code::decode(text).map(|c| c.inputs) {
-            Ok(RollInputs {
-                dice: RollDice::Notation(n),
+        let request = crate::record::code::decode_notation(text).and_then(|(n, seed, gesture)| {
+            Ok(ThrowNotation {
+                notation: Notation::parse(&n).map_err(|e| e.to_string())?,
                 seed,
-                gesture,
-                ..
-            }) => match Notation::parse(&n) {
-                Ok(notation) => {
-                    writer.write(ThrowNotation {
-                        notation,
-                        seed,
-                        swing: gesture.map(Into::into),
-                        caller: Caller::default(),
-                    });
-                }
-                Err(e) => error!("{e}"),
-            },
-            Ok(_) => error!("a move's replay code: replay the move from its history entry"),
+                swing: gesture.map(Into::into),
+                caller: Caller::default(),
+            })
+        });
+        match request {
+            Ok(request) => {
+                writer.write(request);
+            }
             Err(e) => error!("{e}"),
         }
         return;

@@ -5,7 +5,6 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::odds_chart::{self, Chart, chance_line};
-use crate::record::RollDice;
 use crate::record::code;
 use crate::rules::Dist;
 use crate::rules::notation::Notation;
@@ -82,19 +81,10 @@ impl FreeRoll {
             self.parsed = parse(text);
             return;
         }
-        self.parsed = match code::decode(text) {
-            Err(e) => Err(e.to_string()),
-            Ok(c) => match c.inputs.dice {
-                RollDice::Notation(n) => {
-                    self.code = Some((c.inputs.seed, c.inputs.gesture));
-                    parse(&n)
-                }
-                RollDice::Throws(_) => Err(
-                    "this is a move's replay code: replay the move from its history entry, or check it with `dicetable replay CODE`"
-                        .into(),
-                ),
-            },
-        };
+        self.parsed = code::decode_notation(text).and_then(|(n, seed, gesture)| {
+            self.code = Some((seed, gesture));
+            parse(&n)
+        });
     }
 }
 

@@ -56,6 +56,30 @@ pub fn start_xvfb() -> (Killed, String) {
     panic!("no Xvfb display could be started");
 }
 
+/// Starts `dicetable` with arguments in a window on `display`, in `dir`: the process (killed
+/// when dropped) and its output lines as they come.
+pub fn spawn_window(display: &str, dir: &Path, args: &[&str]) -> (Killed, Receiver<String>) {
+    let mut app = Command::new(env!("CARGO_BIN_EXE_dicetable"))
+        .args(args)
+        .env("DISPLAY", display)
+        .env_remove("WAYLAND_DISPLAY")
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start dicetable");
+    let out = app.stdout.take().expect("stdout");
+    let (send, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (Killed(app), lines)
+}
+
 /// The app under test: its output lines as they come, and where its controls are.
 struct Table {
     _app: Killed,
@@ -71,26 +95,13 @@ const STEP: Duration = Duration::from_secs(120);
 
 impl Table {
     fn open(display: &str, dir: &Path) -> Table {
-        let mut app = Command::new(env!("CARGO_BIN_EXE_dicetable"))
-            .args(["play", "--print-ui", "--mute", "--seed", "7"])
-            .env("DISPLAY", display)
-            .env_remove("WAYLAND_DISPLAY")
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start dicetable play");
-        let out = app.stdout.take().expect("stdout");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (app, lines) = spawn_window(
+            display,
+            dir,
+            &["play", "--print-ui", "--mute", "--seed", "7"],
+        );
         let mut table = Table {
-            _app: Killed(app),
+            _app: app,
             display: display.to_string(),
             lines,
             seen: Vec::new(),

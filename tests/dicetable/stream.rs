@@ -4,17 +4,16 @@
 //! chromium (Debian's, driven by playwright-core from web/), throws API rolls physically, and
 //! its records replay identically; a tampered one does not.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use dicetable::stream::server::{self, Job, ServerOptions};
 use serde_json::{Value, json};
 
-use crate::driven::{Killed, available, start_xvfb};
+use crate::driven::{Killed, available, spawn_window, start_xvfb};
 
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
@@ -266,25 +265,9 @@ impl Served {
             "400",
         ];
         all.extend_from_slice(args);
-        let mut app = Command::new(env!("CARGO_BIN_EXE_dicetable"))
-            .args(&all)
-            .env("DISPLAY", &display)
-            .env_remove("WAYLAND_DISPLAY")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start dicetable play");
-        let out = app.stdout.take().expect("stdout");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (app, lines) = spawn_window(&display, &std::env::temp_dir(), &all);
         let mut served = Served {
-            _app: Killed(app),
+            _app: app,
             _x: x,
             base: String::new(),
             lines,
