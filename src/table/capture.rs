@@ -1,9 +1,14 @@
 //! `--screenshot` and `--exit-after-frames`: render, save a PNG, and exit, for headless checks.
 //! A throw still in the air holds the screenshot back until its dice have settled.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
+use bevy::render::render_resource::PipelineCache;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::render::{Render, RenderApp, RenderSystems};
 
 use super::TableRoll;
 use super::play::TablePlay;
@@ -13,6 +18,14 @@ use crate::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CaptureState>();
+    let pipelines = PipelinesCompiling::default();
+    if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
+        render_app.insert_resource(pipelines.clone()).add_systems(
+            Render,
+            count_compiling_pipelines.in_set(RenderSystems::Cleanup),
+        );
+        app.insert_resource(pipelines);
+    }
     app.add_systems(
         Update,
         (capture_and_exit, save_on_f12).in_set(AppSystems::Present),
@@ -45,6 +58,34 @@ fn save_on_f12(
     );
 }
 
+/// How many render pipelines the render world is still compiling (shared with the main world):
+/// a screenshot taken while the felt's or the dice's pipelines compile shows an empty view, so
+/// the capture waits until none is left. `usize::MAX` until the render world has counted once.
+#[derive(Resource, Clone)]
+struct PipelinesCompiling(Arc<AtomicUsize>);
+
+impl Default for PipelinesCompiling {
+    fn default() -> Self {
+        Self(Arc::new(AtomicUsize::new(usize::MAX)))
+    }
+}
+
+impl PipelinesCompiling {
+    /// True once the render world has counted and found nothing compiling.
+    fn all_ready(&self) -> bool {
+        self.0.load(Ordering::Relaxed) == 0
+    }
+}
+
+/// Counts, after the frame's pipeline queue ran, the pipelines still queued or compiling.
+fn count_compiling_pipelines(cache: Res<PipelineCache>, compiling: Res<PipelinesCompiling>) {
+    let waiting = cache.waiting_pipelines().count();
+    let total = cache.pipelines().count();
+    // None created yet means nothing has been queued: not ready either.
+    let count = if total == 0 { usize::MAX } else { waiting };
+    compiling.0.store(count, Ordering::Relaxed);
+}
+
 /// Frames the app waits for a rendered (not blank) screenshot before it gives up.
 const SCREENSHOT_GRACE_FRAMES: u32 = 600;
 
@@ -57,7 +98,8 @@ struct CaptureState {
     quiet_frames: u32,
 }
 
-/// Frames to wait after the dice settle, so every overlay has drawn the result.
+/// Frames to wait after the dice settle and the pipelines are compiled, so every overlay has
+/// drawn the result.
 const QUIET_FRAMES: u32 = 4;
 
 /// True when the frame is not drawn yet: every pixel the same, or the table's view (whose
@@ -98,14 +140,22 @@ fn capture_and_exit(
         Single<&Window>,
         Res<super::camera::CameraMotion>,
     ),
-    (view, dice): (super::TableView, super::DiceShown),
+    (view, dice, pipelines): (
+        super::TableView,
+        super::DiceShown,
+        Option<Res<PipelinesCompiling>>,
+    ),
 ) {
     let Some(after) = options.exit_after_frames else {
         return;
     };
     let demo_pending = !demo.started_steps_played(options.demo.steps);
     let moving = table.in_flight() || play.in_flight() || physics.busy() || camera.gliding;
-    state.quiet_frames = if moving || demo_pending {
+    // No render world (headless tests): nothing to compile. A pipeline that never compiles
+    // holds the capture back for the grace frames at most.
+    let compiling =
+        frames.0 < after + SCREENSHOT_GRACE_FRAMES && pipelines.is_some_and(|p| !p.all_ready());
+    state.quiet_frames = if moving || demo_pending || compiling {
         0
     } else {
         state.quiet_frames + 1
