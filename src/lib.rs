@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod demo;
 pub mod dice;
+pub mod online;
 pub mod physics;
 pub mod record;
 pub mod rules;

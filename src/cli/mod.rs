@@ -5,6 +5,7 @@ mod bench;
 mod demo;
 mod fairness;
 mod odds;
+mod online;
 mod replay;
 mod roll;
 mod session;
@@ -46,6 +47,12 @@ pub enum Command {
     Session(session::SessionArgs),
     /// The guided demo of a system: in the window, or checked headless (--check).
     Demo(demo::DemoArgs),
+    /// Run a table server: rooms that groups join over the network.
+    Serve(online::ServeArgs),
+    /// Check a room's log offline: every seed, face, outcome and table state.
+    Verify(online::VerifyArgs),
+    /// Load a table server on this machine with rooms of headless clients, and measure it.
+    Loadtest(online::LoadtestArgs),
 }
 
 /// Where the table serves its overlay and API unless told otherwise.
@@ -161,6 +168,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Fairness(args)) => fairness::run(&args),
         Some(Command::Session(args)) => session::run(&args),
         Some(Command::Demo(args)) => demo::run(args),
+        Some(Command::Serve(args)) => online::serve(&args),
+        Some(Command::Verify(args)) => online::verify(&args),
+        Some(Command::Loadtest(args)) => online::loadtest(&args),
     }
 }
 

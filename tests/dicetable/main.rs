@@ -3,6 +3,7 @@
 
 mod cli;
 mod driven;
+mod online;
 mod session;
 mod stream;
 mod window;

@@ -1,0 +1,197 @@
+//! `serve`, `verify` and `loadtest`: the online table from the command line.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use crate::online::loadtest::{self, Load};
+use crate::online::store::{LogStore, SqliteStore};
+use crate::online::verify::{Verdict, verify_text};
+
+/// Arguments of `serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Where to listen (port 0: any free port, printed).
+    #[arg(long, default_value = "127.0.0.1:7480")]
+    pub listen: SocketAddr,
+    /// The folder of the room logs (SQLite).
+    #[arg(long, default_value = "dicetable-data")]
+    pub data: PathBuf,
+    /// Keep the room logs in NATS JetStream at this URL instead (several servers, one room).
+    #[arg(long)]
+    pub nats: Option<String>,
+    /// Print a room's log (JSON lines) and exit.
+    #[arg(long, value_name = "ROOM")]
+    pub export: Option<String>,
+}
+
+/// Arguments of `verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// A room's log, as `serve --export ROOM` printed it.
+    pub file: PathBuf,
+}
+
+/// Arguments of `loadtest`.
+#[derive(clap::Args, Debug)]
+pub struct LoadtestArgs {
+    /// The server, ws://HOST:PORT (this machine only).
+    #[arg(long)]
+    pub url: String,
+    /// Rooms.
+    #[arg(long, default_value_t = 10)]
+    pub rooms: usize,
+    /// Clients per room.
+    #[arg(long, default_value_t = 6)]
+    pub clients: usize,
+    /// Each client throws every this many milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub interval_ms: u64,
+    /// For this many seconds (at most 600).
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
+    /// What each throw throws.
+    #[arg(long, default_value = "1d20")]
+    pub notation: String,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+/// Runs `serve`.
+pub fn serve(args: &ServeArgs) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&e),
+    };
+    if args.nats.is_some() {
+        return fail("--nats: the NATS JetStream store is not built yet; use --data (SQLite)");
+    }
+    let store = match SqliteStore::open(&args.data) {
+        Ok(s) => Arc::new(s),
+        Err(e) => return fail(&e.to_string()),
+    };
+    if let Some(room) = &args.export {
+        return match rt.block_on(store.read(room, 0)) {
+            Ok(lines) if lines.is_empty() => fail(&format!(
+                "there is no room '{room}' in {}",
+                store.path().display()
+            )),
+            Ok(lines) => {
+                for l in lines {
+                    println!("{l}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&e.to_string()),
+        };
+    }
+    println!("room logs in {}", store.path().display());
+    match rt.block_on(crate::online::server::serve(args.listen, store)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+/// Runs `verify`: 0 every entry checks, 1 the first failure named, 2 unreadable.
+pub fn verify(args: &VerifyArgs) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(t) => t,
+        Err(e) => return fail(&format!("cannot read {}: {e}", args.file.display())),
+    };
+    match verify_text(&text) {
+        Verdict::Verified {
+            entries,
+            rolls,
+            unrevealed,
+        } => {
+            println!(
+                "verified: {entries} entries, {rolls} rolls re-simulated identically, every seed from its commitment, every outcome and table state by the rules{}",
+                if unrevealed > 0 {
+                    format!("; {unrevealed} hidden rolls never revealed")
+                } else {
+                    String::new()
+                }
+            );
+            ExitCode::SUCCESS
+        }
+        Verdict::Failed(e) => {
+            println!("FAILED: {e}");
+            ExitCode::from(1)
+        }
+        Verdict::Unreadable(e) => fail(&format!("{} is not a room log: {e}", args.file.display())),
+    }
+}
+
+/// Runs `loadtest`.
+pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
+    if args.seconds > 600 {
+        return fail("--seconds: at most 600");
+    }
+    let scene = match std::fs::read_to_string(
+        crate::rules::scene::default_dir().join("d20-check-crypt.ron"),
+    ) {
+        Ok(s) => s,
+        Err(e) => return fail(&format!("cannot read the load's scene: {e}")),
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&e),
+    };
+    let load = Load {
+        url: args.url.clone(),
+        rooms: args.rooms,
+        clients: args.clients,
+        interval_ms: args.interval_ms,
+        seconds: args.seconds,
+        scene,
+        notation: args.notation.clone(),
+    };
+    let figures = match rt.block_on(loadtest::run(load)) {
+        Ok(f) => f,
+        Err(e) => return fail(&e),
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&figures).unwrap_or_default()
+        );
+    } else {
+        for r in &figures.rooms {
+            println!(
+                "{}: sent {} acknowledged {} errors {}",
+                r.room, r.sent, r.acknowledged, r.errors
+            );
+        }
+        println!(
+            "{} clients in {} rooms (connected in {:.1} s): sent {}, acknowledged {}, received by every client {}; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; errors {}",
+            figures.clients,
+            figures.rooms.len(),
+            figures.connect_seconds,
+            figures.sent,
+            figures.acknowledged,
+            figures.delivered,
+            figures.latency_p50_ms,
+            figures.latency_p99_ms,
+            figures.latency_max_ms,
+            figures.errors
+        );
+        for e in &figures.error_samples {
+            println!("  error: {e}");
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,439 @@
+//! A client of a table server, headless (tokio): joins, catches up, proposes throws, and checks
+//! every entry it receives as the server should have made it (chain, rights, seed proof, rules,
+//! and re-simulated physics when asked). A dropped connection reconnects by itself and asks for
+//! what it missed. The window, the load tool and the tests use it.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+use super::log::{Entry, Event, Proposal, Role};
+use super::protocol::{ClientMsg, PROTOCOL, ServerMsg, decode_server};
+use super::room::{Checks, RoomState};
+use super::seal::{self, NONCE_BYTES};
+use super::store::SealedRoll;
+use crate::record::Gesture;
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// How to come in: the room's URL, who, as what, with which passcode.
+#[derive(Clone, Debug)]
+pub struct JoinAs {
+    /// `ws://HOST:PORT/ROOM`.
+    pub url: String,
+    /// Your name.
+    pub name: String,
+    /// Your role.
+    pub role: Role,
+    /// The characters you play.
+    pub seats: Vec<String>,
+    /// The passcode (the game master's own for the game master).
+    pub passcode: String,
+}
+
+/// A room to open instead of joining: the scene's text and the players' passcode (the
+/// [`JoinAs`] passcode is then the game master's).
+#[derive(Clone, Debug)]
+pub struct Create {
+    /// The scene file's text.
+    pub scene: String,
+    /// The passcode players and spectators join with.
+    pub passcode: String,
+}
+
+/// Why a proposal did not make it into the log.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ThrowError {
+    /// The server refused it, with the reason.
+    #[error("refused: {0}")]
+    Refused(String),
+    /// The connection failed and did not come back.
+    #[error("{0}")]
+    Connection(String),
+}
+
+/// The room name of a `ws://HOST:PORT/ROOM` URL.
+pub fn room_of(url: &str) -> Result<String, String> {
+    let rest = url
+        .strip_prefix("ws://")
+        .or_else(|| url.strip_prefix("wss://"))
+        .ok_or_else(|| format!("'{url}' is not a room's address: ws://HOST:PORT/ROOM"))?;
+    let (_, room) = rest
+        .split_once('/')
+        .ok_or_else(|| format!("'{url}' names no room: ws://HOST:PORT/ROOM"))?;
+    let room = room.split(['?', '#']).next().unwrap_or("");
+    if room.is_empty() || room.contains('/') {
+        return Err(format!("'{url}' names no room: ws://HOST:PORT/ROOM"));
+    }
+    Ok(room.to_string())
+}
+
+/// A connected client and the room as it has checked it.
+pub struct Client {
+    join: JoinAs,
+    room_name: String,
+    socket: Option<Socket>,
+    /// The log lines received, in order.
+    pub lines: Vec<String>,
+    /// The room (None until its first entry).
+    pub room: Option<RoomState>,
+    /// The commitment for the next throw.
+    commitment: String,
+    next_id: u64,
+    checks: Checks,
+    /// Your hidden rolls' content, by `seq`.
+    pub sealed: HashMap<u64, SealedRoll>,
+    /// Entries that did not apply (a forged or broken log): shown, and the client stops there.
+    pub failures: Vec<String>,
+    /// How often the connection was made again.
+    pub reconnects: u32,
+    /// The server's head when it welcomed us.
+    head: u64,
+}
+
+async fn open_socket(url: &str) -> Result<Socket, String> {
+    let (socket, _) = tokio::time::timeout(Duration::from_secs(10), connect_async(url))
+        .await
+        .map_err(|_| format!("{url}: no answer in 10 s"))?
+        .map_err(|e| format!("{url}: {e}"))?;
+    Ok(socket)
+}
+
+impl Client {
+    /// Connects and joins (or creates the room first), then catches up with the log.
+    pub async fn connect(
+        join: JoinAs,
+        create: Option<Create>,
+        checks: Checks,
+    ) -> Result<Client, String> {
+        let room_name = room_of(&join.url)?;
+        let mut client = Client {
+            room_name,
+            socket: None,
+            lines: Vec::new(),
+            room: None,
+            commitment: String::new(),
+            next_id: 1,
+            checks,
+            sealed: HashMap::new(),
+            failures: Vec::new(),
+            reconnects: 0,
+            head: 0,
+            join,
+        };
+        let hello = match create {
+            Some(c) => ClientMsg::Create {
+                v: PROTOCOL,
+                room: client.room_name.clone(),
+                name: client.join.name.clone(),
+                scene: c.scene,
+                passcode: c.passcode,
+                gm_passcode: client.join.passcode.clone(),
+            },
+            None => client.join_msg(),
+        };
+        client.hello(hello).await?;
+        Ok(client)
+    }
+
+    /// Comes back with the lines already checked: only the rest is sent.
+    pub async fn resume(
+        join: JoinAs,
+        lines: Vec<String>,
+        checks: Checks,
+    ) -> Result<Client, String> {
+        let mut client = Client {
+            room_name: room_of(&join.url)?,
+            socket: None,
+            lines: Vec::new(),
+            room: None,
+            commitment: String::new(),
+            next_id: 1,
+            checks,
+            sealed: HashMap::new(),
+            failures: Vec::new(),
+            reconnects: 0,
+            head: 0,
+            join,
+        };
+        for line in lines {
+            client.take_line(line);
+        }
+        let hello = client.join_msg();
+        client.hello(hello).await?;
+        Ok(client)
+    }
+
+    fn join_msg(&self) -> ClientMsg {
+        ClientMsg::Join {
+            v: PROTOCOL,
+            room: self.room_name.clone(),
+            name: self.join.name.clone(),
+            role: self.join.role,
+            seats: self.join.seats.clone(),
+            passcode: self.join.passcode.clone(),
+            since: self.lines.len() as u64,
+        }
+    }
+
+    /// Says hello and waits for the welcome, then for the log up to the head.
+    async fn hello(&mut self, hello: ClientMsg) -> Result<(), String> {
+        let mut socket = open_socket(&self.join.url).await?;
+        let text = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
+        socket
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|e| e.to_string())?;
+        self.socket = Some(socket);
+        loop {
+            match self.receive().await? {
+                ServerMsg::Welcome {
+                    commitment, head, ..
+                } => {
+                    self.commitment = commitment;
+                    self.head = head;
+                    break;
+                }
+                ServerMsg::Error { message } => {
+                    self.socket = None;
+                    return Err(message);
+                }
+                _ => {}
+            }
+        }
+        // Catch up to the head on this connection (a failure here makes the caller retry).
+        while self.seq() < self.head {
+            if let Some(f) = self.failures.first() {
+                return Err(format!("the room's log did not check: {f}"));
+            }
+            self.receive().await?;
+        }
+        Ok(())
+    }
+
+    /// Your name.
+    pub fn name(&self) -> &str {
+        &self.join.name
+    }
+
+    /// The last entry checked.
+    pub fn seq(&self) -> u64 {
+        self.lines.len() as u64
+    }
+
+    /// Reads one message; an entry is checked and applied, a hidden roll's content kept.
+    async fn receive(&mut self) -> Result<ServerMsg, String> {
+        loop {
+            let socket = self.socket.as_mut().ok_or("not connected")?;
+            let m = socket
+                .next()
+                .await
+                .ok_or("the server closed the connection")?
+                .map_err(|e| format!("the connection failed: {e}"))?;
+            let text = match m {
+                Message::Text(t) => t.to_string(),
+                Message::Close(_) => return Err("the server closed the connection".into()),
+                _ => continue,
+            };
+            let msg = decode_server(&text)?;
+            match &msg {
+                ServerMsg::Entry { line } => self.take_line(line.clone()),
+                ServerMsg::Sealed { seq, salt, payload } => {
+                    self.sealed.insert(
+                        *seq,
+                        SealedRoll {
+                            salt: salt.clone(),
+                            payload: payload.clone(),
+                        },
+                    );
+                }
+                _ => {}
+            }
+            return Ok(msg);
+        }
+    }
+
+    /// Checks and applies one line (a line that fails is kept out and named in `failures`).
+    fn take_line(&mut self, line: String) {
+        let result = match &mut self.room {
+            None => RoomState::open(&line).map(|r| self.room = Some(r)),
+            Some(room) => room.apply_line(&line, self.checks).map(|_| ()),
+        };
+        match result {
+            Ok(()) => self.lines.push(line),
+            Err(e) => self.failures.push(e),
+        }
+    }
+
+    /// Reads until the log reaches `seq` (or the connection fails: then reconnects).
+    pub async fn sync_to(&mut self, seq: u64) -> Result<(), String> {
+        while self.seq() < seq {
+            if !self.failures.is_empty() {
+                return Err(format!(
+                    "the room's log did not check: {}",
+                    self.failures[0]
+                ));
+            }
+            if let Err(e) = self.receive().await {
+                self.reconnect(&e).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits up to `wait` for more entries (another player's throw); false if none came.
+    pub async fn wait_for_more(&mut self, wait: Duration) -> Result<bool, String> {
+        let before = self.seq();
+        let deadline = tokio::time::Instant::now() + wait;
+        while self.seq() == before {
+            match tokio::time::timeout_at(deadline, self.receive()).await {
+                Err(_) => return Ok(false),
+                Ok(Err(e)) => self.reconnect(&e).await?,
+                Ok(Ok(_)) => {}
+            }
+        }
+        Ok(true)
+    }
+
+    /// Connects again (a few tries, backing off) and asks for what was missed.
+    pub async fn reconnect(&mut self, why: &str) -> Result<(), String> {
+        self.socket = None;
+        let mut last = why.to_string();
+        for attempt in 0..40u64 {
+            tokio::time::sleep(Duration::from_millis(100 + 100 * attempt.min(10))).await;
+            let hello = self.join_msg();
+            match self.hello(hello).await {
+                Ok(()) => {
+                    self.reconnects += 1;
+                    return Ok(());
+                }
+                Err(e) => last = e,
+            }
+        }
+        Err(format!("lost the table server: {last}"))
+    }
+
+    async fn send(&mut self, msg: &ClientMsg) -> Result<(), String> {
+        let text = serde_json::to_string(msg).map_err(|e| e.to_string())?;
+        let socket = self.socket.as_mut().ok_or("not connected")?;
+        socket
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|e| format!("the connection failed: {e}"))
+    }
+
+    /// Proposes a throw and waits until it is stored and received back: its `seq`.
+    pub async fn throw(
+        &mut self,
+        what: Proposal,
+        gesture: Option<Gesture>,
+        hidden: bool,
+        label: Option<String>,
+    ) -> Result<u64, ThrowError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let nonce = seal::hex(&seal::random_bytes::<NONCE_BYTES>());
+        let msg = ClientMsg::Throw {
+            id,
+            what,
+            commitment: self.commitment.clone(),
+            nonce: nonce.clone(),
+            gesture,
+            hidden,
+            label,
+        };
+        self.request(id, &msg, Some(&nonce)).await
+    }
+
+    /// A free roll for the load tool: `sent(nonce)` is called just before it goes out.
+    pub async fn throw_tracked(
+        &mut self,
+        what: Proposal,
+        sent: impl FnOnce(&str),
+    ) -> Result<u64, ThrowError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let nonce = seal::hex(&seal::random_bytes::<NONCE_BYTES>());
+        let msg = ClientMsg::Throw {
+            id,
+            what,
+            commitment: self.commitment.clone(),
+            nonce: nonce.clone(),
+            gesture: None,
+            hidden: false,
+            label: None,
+        };
+        sent(&nonce);
+        self.request(id, &msg, Some(&nonce)).await
+    }
+
+    /// Reveals one of your hidden rolls: the `seq` of the reveal.
+    pub async fn reveal(&mut self, of: u64) -> Result<u64, ThrowError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.request(id, &ClientMsg::Reveal { id, of }, None).await
+    }
+
+    async fn request(
+        &mut self,
+        id: u64,
+        msg: &ClientMsg,
+        nonce: Option<&str>,
+    ) -> Result<u64, ThrowError> {
+        if let Err(e) = self.send(msg).await {
+            self.reconnect(&e).await.map_err(ThrowError::Connection)?;
+            return Err(ThrowError::Connection(format!(
+                "{e}; reconnected, the proposal was not sent"
+            )));
+        }
+        loop {
+            match self.receive().await {
+                Ok(ServerMsg::Ack {
+                    id: got,
+                    seq,
+                    commitment,
+                }) if got == id => {
+                    self.commitment = commitment;
+                    self.sync_to(seq).await.map_err(ThrowError::Connection)?;
+                    return Ok(seq);
+                }
+                Ok(ServerMsg::Refused { id: got, reason }) if got == id => {
+                    return Err(ThrowError::Refused(reason));
+                }
+                Ok(ServerMsg::Error { message }) => return Err(ThrowError::Refused(message)),
+                Ok(_) => {}
+                Err(e) => {
+                    let start = self.seq();
+                    self.reconnect(&e).await.map_err(ThrowError::Connection)?;
+                    // Stored before the connection dropped? Then it is in what came back.
+                    if let Some(seq) = nonce.and_then(|n| self.stored_with_nonce(n, start)) {
+                        return Ok(seq);
+                    }
+                    return Err(ThrowError::Connection(format!(
+                        "{e}; reconnected, the throw was not stored: throw again"
+                    )));
+                }
+            }
+        }
+    }
+
+    /// The entry after `from` that carries this nonce, if any.
+    fn stored_with_nonce(&self, nonce: &str, from: u64) -> Option<u64> {
+        self.lines.iter().skip(from as usize).find_map(|l| {
+            let e = Entry::parse(l).ok()?;
+            match &e.event {
+                Event::Thrown { proof, .. } if proof.nonce == nonce => Some(e.seq),
+                _ => None,
+            }
+        })
+    }
+
+    /// Drops the connection without a goodbye (tests of reconnecting).
+    pub fn drop_connection(&mut self) {
+        self.socket = None;
+    }
+}

@@ -1,0 +1,294 @@
+//! `dicetable loadtest`: rooms of headless clients on a table server, each throwing every few
+//! milliseconds for a bounded time; measures the time from a throw sent to its entry received
+//! by every client of the room. Loopback only: it refuses any other address.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::client::{Client, Create, JoinAs, ThrowError};
+use super::log::{Entry, Event, Proposal, Role};
+use super::room::Checks;
+
+/// What to load.
+#[derive(Clone, Debug)]
+pub struct Load {
+    /// `ws://HOST:PORT` of the server.
+    pub url: String,
+    /// Rooms.
+    pub rooms: usize,
+    /// Clients per room (the first is the game master who opens it).
+    pub clients: usize,
+    /// Each client throws every this many ms.
+    pub interval_ms: u64,
+    /// For this long.
+    pub seconds: u64,
+    /// The scene the rooms open with.
+    pub scene: String,
+    /// What each throw throws.
+    pub notation: String,
+}
+
+/// One room's figures.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RoomFigures {
+    /// The room.
+    pub room: String,
+    /// Throws sent.
+    pub sent: u64,
+    /// Throws acknowledged (stored).
+    pub acknowledged: u64,
+    /// Errors (refusals, lost connections).
+    pub errors: u64,
+}
+
+/// The run's figures.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Figures {
+    /// Per room.
+    pub rooms: Vec<RoomFigures>,
+    /// Clients connected.
+    pub clients: usize,
+    /// Throws sent, all rooms.
+    pub sent: u64,
+    /// Throws acknowledged, all rooms.
+    pub acknowledged: u64,
+    /// Throws every client of the room received.
+    pub delivered: u64,
+    /// Sent to received by every client of the room, ms.
+    pub latency_p50_ms: f64,
+    /// The 99th percentile.
+    pub latency_p99_ms: f64,
+    /// The slowest.
+    pub latency_max_ms: f64,
+    /// Errors, all rooms.
+    pub errors: u64,
+    /// The first few errors in words.
+    pub error_samples: Vec<String>,
+    /// Seconds spent connecting everyone.
+    pub connect_seconds: f64,
+}
+
+/// Throws in flight: sent time and how many clients have received each (room, nonce).
+#[derive(Default)]
+struct Tracker {
+    sent: HashMap<(usize, String), (Instant, usize)>,
+    latencies: Vec<f64>,
+    errors: Vec<String>,
+}
+
+/// Refuses anything but loopback.
+pub fn check_loopback(url: &str) -> Result<(), String> {
+    let rest = url
+        .strip_prefix("ws://")
+        .ok_or_else(|| format!("'{url}' is not ws://HOST:PORT"))?;
+    let host = rest.split('/').next().unwrap_or("");
+    let host = host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host);
+    let ok = host == "localhost"
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "the load tool sends only to this machine (127.0.0.1, ::1 or localhost), not '{host}'"
+        ))
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// Runs the load and returns its figures.
+pub async fn run(load: Load) -> Result<Figures, String> {
+    check_loopback(&load.url)?;
+    if load.clients == 0 || load.rooms == 0 {
+        return Err("at least one room of one client".into());
+    }
+    let base = load.url.trim_end_matches('/').to_string();
+    let run_id = format!("{:x}", super::log::now_ms());
+    let tracker = Arc::new(Mutex::new(Tracker::default()));
+    let start = Instant::now();
+    // Connect everyone first: the game master opens each room, then the players join.
+    let mut clients: Vec<(usize, Client)> = Vec::new();
+    let mut figures = Figures::default();
+    for r in 0..load.rooms {
+        let room = format!("load-{run_id}-{r}");
+        figures.rooms.push(RoomFigures {
+            room: room.clone(),
+            ..RoomFigures::default()
+        });
+        let url = format!("{base}/{room}");
+        let gm = Client::connect(
+            JoinAs {
+                url: url.clone(),
+                name: "gm".into(),
+                role: Role::Gamemaster,
+                seats: vec![],
+                passcode: "gm-pass".into(),
+            },
+            Some(Create {
+                scene: load.scene.clone(),
+                passcode: "pass".into(),
+            }),
+            Checks::default(),
+        )
+        .await?;
+        clients.push((r, gm));
+        let joins = (1..load.clients).map(|c| {
+            Client::connect(
+                JoinAs {
+                    url: url.clone(),
+                    name: format!("player{c}"),
+                    role: Role::Player,
+                    seats: vec![],
+                    passcode: "pass".into(),
+                },
+                None,
+                Checks::default(),
+            )
+        });
+        for c in futures_util::future::join_all(joins).await {
+            clients.push((r, c?));
+        }
+    }
+    figures.clients = clients.len();
+    figures.connect_seconds = start.elapsed().as_secs_f64();
+    let until = Instant::now() + Duration::from_secs(load.seconds);
+    let per_room = load.clients;
+    let mut tasks = Vec::new();
+    for (i, (room, client)) in clients.into_iter().enumerate() {
+        let tracker = tracker.clone();
+        let notation = load.notation.clone();
+        let interval = Duration::from_millis(load.interval_ms.max(1));
+        // Spread the clients' first throws over the interval.
+        let offset = interval.mul_f64((i % per_room.max(1)) as f64 / per_room.max(1) as f64);
+        tasks.push(tokio::spawn(client_loop(
+            room, client, tracker, notation, interval, offset, until, per_room,
+        )));
+    }
+    for t in tasks {
+        if let Ok((room, sent, acked, errors)) = t.await {
+            let f = &mut figures.rooms[room];
+            f.sent += sent;
+            f.acknowledged += acked;
+            f.errors += errors;
+        }
+    }
+    let mut t = tracker.lock().map_err(|_| "tracker poisoned")?;
+    t.latencies.sort_by(f64::total_cmp);
+    figures.sent = figures.rooms.iter().map(|r| r.sent).sum();
+    figures.acknowledged = figures.rooms.iter().map(|r| r.acknowledged).sum();
+    figures.errors = figures.rooms.iter().map(|r| r.errors).sum();
+    figures.delivered = t.latencies.len() as u64;
+    figures.latency_p50_ms = percentile(&t.latencies, 0.5);
+    figures.latency_p99_ms = percentile(&t.latencies, 0.99);
+    figures.latency_max_ms = t.latencies.last().copied().unwrap_or(0.0);
+    figures.error_samples = t.errors.iter().take(5).cloned().collect();
+    Ok(figures)
+}
+
+/// Counts an entry received by one client: the last of the room's clients ends its latency.
+fn received(tracker: &Mutex<Tracker>, room: usize, line: &str, clients: usize) {
+    let Ok(entry) = Entry::parse(line) else {
+        return;
+    };
+    let Event::Thrown { proof, .. } = entry.event else {
+        return;
+    };
+    let Ok(mut t) = tracker.lock() else {
+        return;
+    };
+    let key = (room, proof.nonce);
+    let done = match t.sent.get_mut(&key) {
+        Some((at, seen)) => {
+            *seen += 1;
+            (*seen >= clients).then(|| at.elapsed().as_secs_f64() * 1000.0)
+        }
+        None => None,
+    };
+    if let Some(ms) = done {
+        t.sent.remove(&key);
+        t.latencies.push(ms);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn client_loop(
+    room: usize,
+    mut client: Client,
+    tracker: Arc<Mutex<Tracker>>,
+    notation: String,
+    interval: Duration,
+    offset: Duration,
+    until: Instant,
+    clients: usize,
+) -> (usize, u64, u64, u64) {
+    let (mut sent, mut acked, mut errors) = (0, 0, 0);
+    let mut next = tokio::time::Instant::now() + offset;
+    let mut seen = client.seq();
+    let stop = tokio::time::Instant::from_std(until);
+    // Each client counts what it received; its own throws are registered before they are sent.
+    while tokio::time::Instant::now() < stop {
+        let now = tokio::time::Instant::now();
+        if now >= next {
+            next += interval;
+            sent += 1;
+            let nonce_hook = tracker.clone();
+            match client
+                .throw_tracked(Proposal::Notation(notation.clone()), move |nonce| {
+                    if let Ok(mut t) = nonce_hook.lock() {
+                        t.sent
+                            .insert((room, nonce.to_string()), (Instant::now(), 0));
+                    }
+                })
+                .await
+            {
+                Ok(_) => acked += 1,
+                Err(e) => {
+                    errors += 1;
+                    if let Ok(mut t) = tracker.lock() {
+                        t.errors.push(e.to_string());
+                    }
+                    if matches!(e, ThrowError::Connection(_)) {
+                        break;
+                    }
+                }
+            }
+        } else {
+            let wait = (next.min(stop)).saturating_duration_since(now);
+            if client.wait_for_more(wait).await.is_err() {
+                errors += 1;
+                break;
+            }
+        }
+        for line in &client.lines[seen as usize..] {
+            received(&tracker, room, line, clients);
+        }
+        seen = client.seq();
+    }
+    // Let the last throws arrive everywhere.
+    let grace = tokio::time::Instant::now() + Duration::from_secs(2);
+    while tokio::time::Instant::now() < grace {
+        match client
+            .wait_for_more(grace - tokio::time::Instant::now())
+            .await
+        {
+            Ok(true) => {}
+            _ => break,
+        }
+    }
+    for line in &client.lines[seen as usize..] {
+        received(&tracker, room, line, clients);
+    }
+    (room, sent, acked, errors)
+}

@@ -1,0 +1,292 @@
+//! A room's log: one JSON line per entry, append-only, hash-chained (`prev` is the hash of the
+//! line before). The log is the room: replaying it from the first line rebuilds the table, and
+//! `dicetable verify` checks it offline. The stored line is the unit on the wire and on disk, so
+//! the chain holds byte for byte.
+
+use serde::{Deserialize, Serialize};
+
+use super::seal::{self, GENESIS};
+use crate::record::{Gesture, RollRecord};
+use crate::rules::play::Move;
+
+/// The version of the log format.
+pub const LOG_FORMAT: u32 = 1;
+/// The longest line a log may hold (a record of 100 dice with their re-throws fits easily).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What someone may do in a room.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Moves every character and the table's own moves, ends turns and rounds, rolls hidden.
+    Gamemaster,
+    /// Moves the characters it is seated as; rolls free rolls.
+    Player,
+    /// Watches.
+    Spectator,
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Role::Gamemaster => "gamemaster",
+            Role::Player => "player",
+            Role::Spectator => "spectator",
+        })
+    }
+}
+
+/// What a throw throws: a dice notation, or a move of the room's scene.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Proposal {
+    /// A free roll.
+    Notation(String),
+    /// A move at the table (RON-shaped JSON of the ruleset's move).
+    Move(Move),
+}
+
+/// The proof of a throw's seed: the commitment published first, the secret it hides, the
+/// thrower's nonce and gesture.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeedProof {
+    /// The commitment the thrower was given before it sent its gesture.
+    pub commitment: String,
+    /// The server's secret (hex), revealed with the throw.
+    pub secret: String,
+    /// The thrower's nonce (hex).
+    pub nonce: String,
+    /// The thrower's gesture (None: the swing was drawn from the seed).
+    pub gesture: Option<Gesture>,
+}
+
+/// A hidden roll's content, as the reveal shows it (and its seal binds it).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HiddenRoll {
+    /// The notation rolled.
+    pub notation: String,
+    /// Its seed's proof.
+    pub proof: SeedProof,
+    /// The roll.
+    pub record: RollRecord,
+}
+
+/// One thing that happened in a room.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// The room opened: its scene (RON, as given) and the seed of the table's ties.
+    Created {
+        /// The log format.
+        format: u32,
+        /// The room's name.
+        room: String,
+        /// The game master's name.
+        gamemaster: String,
+        /// The scene file's text.
+        scene: String,
+        /// Breaks the ties the rules leave to chance when seating.
+        table_seed: u64,
+        /// The server's build (re-simulation is exact within one build and platform).
+        build: String,
+    },
+    /// Someone joined (or came back) with a role and seats.
+    Joined {
+        /// Their name.
+        name: String,
+        /// Their role.
+        role: Role,
+        /// The characters they are seated as (players).
+        seats: Vec<String>,
+    },
+    /// A move that throws nothing (ending a turn, declaring).
+    Played {
+        /// Who made it.
+        by: String,
+        /// The move.
+        #[serde(rename = "move")]
+        mv: Move,
+        /// What changed at the table.
+        said: Vec<String>,
+        /// The table's digest after it.
+        state: String,
+    },
+    /// A throw: a move's dice or a free roll, with the proof of its seed.
+    Thrown {
+        /// Who threw.
+        by: String,
+        /// What was thrown.
+        what: Proposal,
+        /// The proof of the seed.
+        proof: SeedProof,
+        /// The roll.
+        record: RollRecord,
+        /// What changed at the table.
+        said: Vec<String>,
+        /// The table's digest after it.
+        state: String,
+    },
+    /// A hidden roll: who rolled which dice, the commitment its seed used and the seal of what
+    /// a reveal will show.
+    Hidden {
+        /// Who rolled (the game master).
+        by: String,
+        /// The dice.
+        notation: String,
+        /// What it is for, if said.
+        label: Option<String>,
+        /// The seed's commitment.
+        commitment: String,
+        /// The seal of the reveal.
+        sealed: String,
+    },
+    /// A hidden roll shown: the salt and exact text the seal binds.
+    Revealed {
+        /// The `seq` of the hidden roll.
+        of: u64,
+        /// The seal's salt (hex).
+        salt: String,
+        /// The [`HiddenRoll`] as JSON, the exact text sealed.
+        payload: String,
+    },
+}
+
+/// A log line: its place, the hash of the line before, when, and what.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// 1 for the room's first entry, then one more each.
+    pub seq: u64,
+    /// The hash of the previous line ([`GENESIS`] for the first).
+    pub prev: String,
+    /// The server's clock, ms since 1970 (for people; nothing is computed from it).
+    pub at_ms: u64,
+    /// What happened.
+    pub event: Event,
+}
+
+impl Entry {
+    /// The entry as its log line.
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads one log line, with its size limited; says what is wrong.
+    pub fn parse(line: &str) -> Result<Entry, String> {
+        if line.len() > MAX_LINE {
+            return Err(format!(
+                "a log line of {} bytes (at most {MAX_LINE})",
+                line.len()
+            ));
+        }
+        serde_json::from_str(line).map_err(|e| format!("not a log entry: {e}"))
+    }
+}
+
+/// Milliseconds since 1970 by the system clock (0 if it is before).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// A whole log read from text (one entry per line, blank lines skipped): every line parsed and
+/// the chain checked (`seq` from 1, each `prev` the hash of the line before). The first problem
+/// is named with its line number.
+pub fn read_log(text: &str) -> Result<Vec<(String, Entry)>, String> {
+    let mut out: Vec<(String, Entry)> = Vec::new();
+    let mut prev = GENESIS.to_string();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        let entry = Entry::parse(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+        check_link(&entry, out.len() as u64 + 1, &prev)
+            .map_err(|e| format!("line {}: {e}", n + 1))?;
+        prev = seal::line_hash(line);
+        out.push((line.to_string(), entry));
+    }
+    if out.is_empty() {
+        return Err("the log is empty".into());
+    }
+    Ok(out)
+}
+
+/// Checks an entry's place in the chain.
+pub fn check_link(entry: &Entry, seq: u64, prev: &str) -> Result<(), String> {
+    if entry.seq != seq {
+        return Err(format!(
+            "entry {} where entry {seq} was due (missing, repeated or reordered)",
+            entry.seq
+        ));
+    }
+    if !seal::same(&entry.prev, prev) {
+        return Err(format!(
+            "entry {seq} does not follow the line before it (its prev hash differs)"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn joined(seq: u64, prev: &str, name: &str) -> String {
+        Entry {
+            seq,
+            prev: prev.to_string(),
+            at_ms: 5,
+            event: Event::Joined {
+                name: name.into(),
+                role: Role::Spectator,
+                seats: vec![],
+            },
+        }
+        .to_line()
+    }
+
+    #[test]
+    fn a_chained_log_reads_and_a_broken_chain_is_named() {
+        let a = joined(1, GENESIS, "a");
+        let b = joined(2, &seal::line_hash(&a), "b");
+        let log = format!("{a}\n\n{b}\n");
+        let read = read_log(&log).expect("reads");
+        assert_eq!(read.len(), 2);
+        assert_eq!(
+            read[1].1.event,
+            Event::Joined {
+                name: "b".into(),
+                role: Role::Spectator,
+                seats: vec![]
+            }
+        );
+        assert!(
+            a.contains(r#""event":{"kind":"joined","name":"a","role":"spectator""#),
+            "{a}"
+        );
+        // Reordered.
+        let err = read_log(&format!("{b}\n{a}")).expect_err("reordered");
+        assert_eq!(
+            err,
+            "line 1: entry 2 where entry 1 was due (missing, repeated or reordered)"
+        );
+        // A changed line breaks the next link.
+        let changed = a.replace(r#""name":"a""#, r#""name":"x""#);
+        let err = read_log(&format!("{changed}\n{b}")).expect_err("changed");
+        assert_eq!(
+            err,
+            "line 2: entry 2 does not follow the line before it (its prev hash differs)"
+        );
+        assert_eq!(read_log("\n").expect_err("empty"), "the log is empty");
+        let err = read_log("{\"seq\":1}").expect_err("bad");
+        assert!(
+            err.starts_with("line 1: not a log entry: missing field"),
+            "{err}"
+        );
+    }
+}

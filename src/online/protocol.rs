@@ -1,0 +1,220 @@
+//! The table server's messages: JSON text frames over a WebSocket, one message each, tagged by
+//! `type`. Versioned (`v` in `create`, `join` and `welcome`). The decoder checks size first and
+//! refuses unknown types and fields with a message that says what is wrong.
+
+use serde::{Deserialize, Serialize};
+
+use super::log::{Proposal, Role};
+use crate::record::Gesture;
+
+/// The protocol version.
+pub const PROTOCOL: u32 = 1;
+/// The largest message a client may send, bytes (a scene file fits many times).
+pub const MAX_MESSAGE: usize = 64 * 1024;
+
+/// What a client says.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Opens a room with a scene; the sender is its game master.
+    Create {
+        /// The protocol version.
+        v: u32,
+        /// The room's name.
+        room: String,
+        /// The game master's name.
+        name: String,
+        /// The scene file's text (RON).
+        scene: String,
+        /// The passcode players and spectators join with.
+        passcode: String,
+        /// The passcode the game master comes back with.
+        gm_passcode: String,
+    },
+    /// Joins (or comes back to) a room.
+    Join {
+        /// The protocol version.
+        v: u32,
+        /// The room's name.
+        room: String,
+        /// Who.
+        name: String,
+        /// As what.
+        role: Role,
+        /// The characters a player plays (by name).
+        #[serde(default)]
+        seats: Vec<String>,
+        /// The room's passcode (the game master's own for the game master).
+        passcode: String,
+        /// The last entry the client has (0: none): the rest is sent.
+        #[serde(default)]
+        since: u64,
+    },
+    /// Proposes a throw: a move of the scene or a free roll.
+    Throw {
+        /// The client's number for the answer.
+        id: u64,
+        /// What to throw.
+        what: Proposal,
+        /// The commitment the client was given (it saw it before choosing its gesture).
+        commitment: String,
+        /// The client's random nonce, hex of 16 bytes.
+        nonce: String,
+        /// The hand's swing (None: drawn from the seed).
+        #[serde(default)]
+        gesture: Option<Gesture>,
+        /// A hidden roll (the game master's free rolls only).
+        #[serde(default)]
+        hidden: bool,
+        /// What it is for.
+        #[serde(default)]
+        label: Option<String>,
+    },
+    /// Shows a hidden roll to everyone.
+    Reveal {
+        /// The client's number for the answer.
+        id: u64,
+        /// The hidden roll's `seq`.
+        of: u64,
+    },
+    /// Asks for a `pong`.
+    Ping {
+        /// The client's number for the answer.
+        id: u64,
+    },
+}
+
+/// What the server says.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMsg {
+    /// In the room: who you are, your first commitment, how long the log is.
+    Welcome {
+        /// The protocol version.
+        v: u32,
+        /// The room.
+        room: String,
+        /// You.
+        name: String,
+        /// Your role.
+        role: Role,
+        /// Your characters.
+        seats: Vec<String>,
+        /// The commitment to the secret of your next throw.
+        commitment: String,
+        /// The log's last `seq` when you joined (entries up to it follow).
+        head: u64,
+    },
+    /// The next log line, in order.
+    Entry {
+        /// The line, exactly as stored.
+        line: String,
+    },
+    /// A proposal stored as entry `seq`; the commitment for the next throw.
+    Ack {
+        /// The proposal's `id`.
+        id: u64,
+        /// Its entry.
+        seq: u64,
+        /// The commitment to the secret of your next throw.
+        commitment: String,
+    },
+    /// The content of your hidden roll (only you see it until you reveal it).
+    Sealed {
+        /// The hidden roll's entry.
+        seq: u64,
+        /// The seal's salt.
+        salt: String,
+        /// The sealed text.
+        payload: String,
+    },
+    /// A proposal refused, with the reason; nothing was logged.
+    Refused {
+        /// The proposal's `id`.
+        id: u64,
+        /// Why.
+        reason: String,
+    },
+    /// A message that could not be read or done; the connection stays usable.
+    Error {
+        /// What is wrong.
+        message: String,
+    },
+    /// The answer to a ping.
+    Pong {
+        /// The ping's `id`.
+        id: u64,
+    },
+}
+
+impl ServerMsg {
+    /// The message as a text frame.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Reads a client's message: its size, its JSON, its type and fields; says what is wrong.
+pub fn decode(text: &str) -> Result<ClientMsg, String> {
+    if text.len() > MAX_MESSAGE {
+        return Err(format!(
+            "a message of {} bytes (at most {MAX_MESSAGE})",
+            text.len()
+        ));
+    }
+    let msg: ClientMsg = serde_json::from_str(text).map_err(|e| {
+        let e = e.to_string();
+        if e.contains("unknown variant") {
+            format!("unknown message type: {e} (create, join, throw, reveal, ping)")
+        } else {
+            format!("malformed message: {e}")
+        }
+    })?;
+    match &msg {
+        ClientMsg::Create { v, .. } | ClientMsg::Join { v, .. } if *v != PROTOCOL => Err(format!(
+            "protocol version {v} is not spoken here (this server speaks {PROTOCOL})"
+        )),
+        _ => Ok(msg),
+    }
+}
+
+/// Reads a server's message (the client's side).
+pub fn decode_server(text: &str) -> Result<ServerMsg, String> {
+    serde_json::from_str(text).map_err(|e| format!("the server sent something unreadable: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_and_bad_ones_say_why() {
+        let m = decode(r#"{"type":"ping","id":7}"#).expect("ping");
+        assert_eq!(m, ClientMsg::Ping { id: 7 });
+        let t = decode(
+            r#"{"type":"throw","id":1,"what":{"notation":"2d6"},"commitment":"c","nonce":"n"}"#,
+        )
+        .expect("throw");
+        assert!(
+            matches!(t, ClientMsg::Throw { what: Proposal::Notation(ref n), hidden: false, .. } if n == "2d6")
+        );
+        let e = decode(r#"{"type":"dance"}"#).expect_err("unknown");
+        assert!(
+            e.starts_with("unknown message type: unknown variant `dance`"),
+            "{e}"
+        );
+        let e = decode(r#"{"type":"ping","id":1,"x":2}"#).expect_err("field");
+        assert!(e.starts_with("malformed message: unknown field `x`"), "{e}");
+        let e = decode("{").expect_err("json");
+        assert!(e.starts_with("malformed message: EOF"), "{e}");
+        let e = decode(&" ".repeat(MAX_MESSAGE + 1)).expect_err("size");
+        assert_eq!(e, "a message of 65537 bytes (at most 65536)");
+        let e =
+            decode(r#"{"type":"join","v":2,"room":"r","name":"n","role":"player","passcode":"p"}"#)
+                .expect_err("version");
+        assert_eq!(
+            e,
+            "protocol version 2 is not spoken here (this server speaks 1)"
+        );
+    }
+}

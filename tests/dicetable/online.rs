@@ -1,0 +1,587 @@
+//! The online table: a real `dicetable serve` on a free loopback port, headless clients of the
+//! library joining it, `serve --export` and `verify` on what they played.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use dicetable::online::client::{Client, Create, JoinAs, ThrowError};
+use dicetable::online::log::{Proposal, Role};
+use dicetable::online::room::Checks;
+use dicetable::rules::play::Move;
+use dicetable::script::snapshot;
+
+use super::{dicetable, stdout};
+
+/// A table server process, killed (SIGKILL) when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(data: &Path, listen: &str) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dicetable"))
+            .args(["serve", "--listen", listen, "--data"])
+            .arg(data)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("starts serve");
+        let out = child.stdout.take().expect("stdout");
+        let mut lines = BufReader::new(out).lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .expect("serve printed its address")
+                .expect("reads");
+            if let Some(a) = line.strip_prefix("listening on ws://") {
+                break a.to_string();
+            }
+        };
+        // Keep draining its output.
+        std::thread::spawn(move || for _ in lines {});
+        Server { child, addr }
+    }
+
+    fn url(&self, room: &str) -> String {
+        format!("ws://{}/{room}", self.addr)
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn data_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dicetable-online-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn crypt() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenes/d20-check-crypt.ron"
+    ))
+    .expect("scene")
+}
+
+fn as_(url: &str, name: &str, role: Role, seats: &[&str], passcode: &str) -> JoinAs {
+    JoinAs {
+        url: url.into(),
+        name: name.into(),
+        role,
+        seats: seats.iter().map(|s| s.to_string()).collect(),
+        passcode: passcode.into(),
+    }
+}
+
+fn mv(json: serde_json::Value) -> Proposal {
+    Proposal::Move(serde_json::from_value::<Move>(json).expect("a move"))
+}
+
+fn check(actor: usize, modifier: &str, dc: i64) -> Proposal {
+    mv(serde_json::json!({"D20Check": {"Check": {
+        "actor": actor, "modifier": modifier, "dc": {"Number": dc}
+    }}}))
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+fn refused(r: Result<u64, ThrowError>) -> String {
+    match r {
+        Err(ThrowError::Refused(reason)) => reason,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// The room as a client sees it: the log and the table.
+fn seen(c: &Client) -> (Vec<String>, serde_json::Value) {
+    let room = c.room.as_ref().expect("in a room");
+    (c.lines.clone(), snapshot(&room.table))
+}
+
+#[test]
+fn three_clients_play_one_table_and_the_log_verifies() {
+    let data = data_dir("three");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    let rt = runtime();
+    let log = rt.block_on(async {
+        let physics = Checks { physics: true };
+        let mut gm = Client::connect(
+            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
+            Some(Create {
+                scene: crypt(),
+                passcode: "friends".into(),
+            }),
+            physics,
+        )
+        .await
+        .expect("the game master opens the room");
+        let mut pat = Client::connect(
+            as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
+            None,
+            physics,
+        )
+        .await
+        .expect("Pat joins as Ash");
+        let mut sam = Client::connect(
+            as_(&url, "Sam", Role::Player, &["Bea"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("Sam joins as Bea");
+        // Wrong passcode, a taken seat, the GM's name: refused with the reason.
+        let err = Client::connect(
+            as_(&url, "Eve", Role::Player, &[], "guess"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .err();
+        assert_eq!(err.as_deref(), Some("wrong passcode"));
+        let err = Client::connect(
+            as_(&url, "Eve", Role::Player, &["Ash"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .err();
+        assert_eq!(err.as_deref(), Some("Ash is already played by Pat"));
+        let err = Client::connect(
+            as_(&url, "Eve", Role::Gamemaster, &[], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .err();
+        assert_eq!(err.as_deref(), Some("wrong passcode"));
+
+        // Moves in order: Pat checks for Ash, Sam for Bea, the GM for the Ghoul, a free roll.
+        let a = pat
+            .throw(
+                check(0, "STR", 12),
+                None,
+                false,
+                Some("force the gate".into()),
+            )
+            .await
+            .expect("Ash's check");
+        let gesture = dicetable::record::Gesture {
+            release: [0.0, 12.0, -10.0],
+            velocity: [20.0, 5.0, 80.0],
+        };
+        let b = sam
+            .throw(check(1, "DEX", 14), Some(gesture), false, None)
+            .await
+            .expect("Bea's check");
+        let c = gm
+            .throw(check(3, "DEX", 10), None, false, None)
+            .await
+            .expect("the Ghoul's check");
+        let d = pat
+            .throw(Proposal::Notation("2d6+1".into()), None, false, None)
+            .await
+            .expect("a free roll");
+        assert_eq!(
+            (a, b, c, d),
+            (4, 5, 6, 7),
+            "joins are entries 2 to 3... then the throws in order"
+        );
+
+        // Refused: another's character, the GM's move, a spectator, the rules.
+        assert_eq!(
+            refused(sam.throw(check(0, "STR", 12), None, false, None).await),
+            "Sam does not play Ash"
+        );
+        assert_eq!(
+            refused(
+                pat.throw(
+                    mv(serde_json::json!({"D20Check": "DeclareInitiative"})),
+                    None,
+                    false,
+                    None
+                )
+                .await
+            ),
+            "the GM declares initiative is the game master's move".replace(
+                "the GM declares initiative",
+                &pat.room.as_ref().unwrap().table.describe(
+                    &serde_json::from_value::<Move>(
+                        serde_json::json!({"D20Check": "DeclareInitiative"})
+                    )
+                    .unwrap()
+                )
+            )
+        );
+        let rules_says = gm
+            .room
+            .as_ref()
+            .unwrap()
+            .table
+            .allowed(
+                &serde_json::from_value::<Move>(serde_json::json!({"D20Check": "EndInitiative"}))
+                    .unwrap(),
+            )
+            .expect_err("no initiative to end");
+        assert_eq!(
+            refused(
+                gm.throw(
+                    mv(serde_json::json!({"D20Check": "EndInitiative"})),
+                    None,
+                    false,
+                    None
+                )
+                .await
+            ),
+            rules_says
+        );
+        assert_eq!(
+            refused(
+                pat.throw(Proposal::Notation("2d7".into()), None, false, None)
+                    .await
+            )
+            .is_empty(),
+            false
+        );
+        assert_eq!(
+            refused(
+                pat.throw(Proposal::Notation("1d20".into()), None, true, None)
+                    .await
+            ),
+            "only the game master rolls hidden"
+        );
+
+        // A hidden roll: players see who rolled what and its seal; the reveal verifies.
+        let h = gm
+            .throw(
+                Proposal::Notation("1d20".into()),
+                None,
+                true,
+                Some("the ghoul listens".into()),
+            )
+            .await
+            .expect("hidden");
+        pat.sync_to(h).await.expect("sees the hidden roll");
+        let note = pat
+            .room
+            .as_ref()
+            .unwrap()
+            .hidden
+            .get(&h)
+            .cloned()
+            .expect("a hidden note");
+        assert_eq!(
+            (note.notation.as_str(), note.revealed.is_none()),
+            ("1d20", true)
+        );
+        assert!(
+            gm.sealed.contains_key(&h),
+            "the game master sees its own hidden roll"
+        );
+        let r = gm.reveal(h).await.expect("revealed");
+        pat.sync_to(r).await.expect("sees the reveal");
+        sam.sync_to(r).await.expect("sees the reveal");
+        let shown = pat.room.as_ref().unwrap().hidden[&h]
+            .revealed
+            .clone()
+            .expect("revealed to Pat");
+        assert_eq!(
+            shown.what,
+            dicetable::record::Thrown::Notation {
+                notation: "1d20".into()
+            }
+        );
+        assert_eq!(
+            refused(gm.reveal(h).await),
+            format!("the hidden roll {h} is revealed already")
+        );
+
+        // Everyone has the same log and table; the physics re-simulated identically.
+        for c in [&pat, &sam] {
+            assert_eq!(
+                seen(c),
+                seen(&gm),
+                "{} sees the game master's table",
+                c.name()
+            );
+            assert!(c.failures.is_empty(), "{:?}", c.failures);
+        }
+        assert_eq!(gm.room.as_ref().unwrap().mismatches, Vec::<String>::new());
+        assert_eq!(pat.room.as_ref().unwrap().mismatches, Vec::<String>::new());
+
+        // A late joiner rebuilds the same table; one that had half comes back for the rest.
+        let late = Client::connect(
+            as_(&url, "Lee", Role::Spectator, &[], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("a spectator joins late");
+        assert_eq!(
+            late.room.as_ref().map(|r| snapshot(&r.table)),
+            Some(seen(&gm).1)
+        );
+        let half = gm.lines[..5].to_vec();
+        let back = Client::resume(
+            as_(&url, "Lee", Role::Spectator, &[], "friends"),
+            half,
+            Checks::default(),
+        )
+        .await
+        .expect("comes back");
+        pat.sync_to(back.seq()).await.expect("sync");
+        assert_eq!(back.lines, pat.lines);
+        assert_eq!(
+            refused(
+                Client::connect(
+                    as_(&url, "Lee", Role::Spectator, &[], "friends"),
+                    None,
+                    Checks::default()
+                )
+                .await
+                .expect("joins")
+                .throw(Proposal::Notation("1d6".into()), None, false, None)
+                .await
+            ),
+            "a spectator watches; it does not throw"
+        );
+        gm.sync_to(back.seq())
+            .await
+            .expect("the game master sees the joins");
+        gm.lines.clone()
+    });
+    // The export is the log the clients checked; verify passes it.
+    let export = dicetable(&[
+        "serve",
+        "--data",
+        data.to_str().expect("path"),
+        "--export",
+        "crypt",
+    ]);
+    assert!(export.status.success(), "{export:?}");
+    let exported: Vec<String> = stdout(&export).lines().map(str::to_string).collect();
+    assert_eq!(exported.len(), log.len());
+    assert!(exported == log, "the export is the log the clients checked");
+    let file = data.join("crypt.jsonl");
+    std::fs::write(&file, stdout(&export)).expect("writes");
+    let ok = dicetable(&["verify", file.to_str().expect("path")]);
+    assert_eq!(ok.status.code(), Some(0), "{ok:?}");
+    assert!(
+        stdout(&ok).starts_with(&format!(
+            "verified: {} entries, 5 rolls re-simulated identically",
+            log.len()
+        )),
+        "{}",
+        stdout(&ok)
+    );
+    drop(server);
+    verify_catches_tampering(&data, &log);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Re-links a log after an edit (as a forger would): each `prev` the hash of the line before.
+fn rechain(lines: &mut [String]) {
+    for i in 1..lines.len() {
+        let mut e: serde_json::Value = serde_json::from_str(&lines[i]).expect("json");
+        e["prev"] = serde_json::json!(dicetable::online::seal::line_hash(&lines[i - 1]));
+        lines[i] = e.to_string();
+    }
+}
+
+/// `verify` fails a log with a changed face, a changed seed or reordered moves, naming where,
+/// even when the forger re-links the chain.
+fn verify_catches_tampering(dir: &Path, log: &[String]) {
+    let run = |name: &str, lines: Vec<String>| {
+        let file = dir.join(name);
+        std::fs::write(&file, lines.join("\n")).expect("writes");
+        let out = dicetable(&["verify", file.to_str().expect("path")]);
+        (out.status.code(), stdout(&out))
+    };
+    let edit = |seq: usize, f: &dyn Fn(&mut serde_json::Value)| {
+        let mut lines = log.to_vec();
+        let mut e: serde_json::Value = serde_json::from_str(&lines[seq - 1]).expect("json");
+        f(&mut e);
+        lines[seq - 1] = e.to_string();
+        lines
+    };
+    // Entry 4 is Ash's check: one face changed. Without re-linking, the chain breaks at 5.
+    let face = edit(4, &|e| {
+        let f = &mut e["event"]["record"]["throws"][0]["faces"][0];
+        *f = serde_json::json!(if f.as_u64() == Some(20) {
+            19
+        } else {
+            f.as_u64().unwrap_or(1) + 1
+        });
+    });
+    let (code, said) = run("face.jsonl", face.clone());
+    assert_eq!(
+        (code, said.trim()),
+        (
+            Some(1),
+            "FAILED: line 5: entry 5 does not follow the line before it (its prev hash differs)"
+        )
+    );
+    let mut relinked = face;
+    rechain(&mut relinked);
+    let (code, said) = run("face2.jsonl", relinked);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.starts_with("FAILED: entry 4: the record's faces"),
+        "{said}"
+    );
+    // Faces changed together (throw and rules' faces): the re-simulation disagrees.
+    let both = edit(7, &|e| {
+        let r = &mut e["event"]["record"];
+        let f = r["throws"][0]["faces"][0].as_u64().unwrap_or(1);
+        let g = if f == 6 { 5 } else { f + 1 };
+        r["throws"][0]["faces"][0] = serde_json::json!(g);
+        r["faces"][0][0] = serde_json::json!(g);
+        let t = r["total"].as_i64().unwrap_or(0);
+        r["total"] = serde_json::json!(t + g as i64 - f as i64);
+    });
+    let mut both = both;
+    rechain(&mut both);
+    let (code, said) = run("both.jsonl", both);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.starts_with("FAILED: entry 7: re-simulated differently: "),
+        "{said}"
+    );
+    // The seed changed.
+    let mut seed = edit(5, &|e| {
+        e["event"]["record"]["seed"] = serde_json::json!(12345)
+    });
+    rechain(&mut seed);
+    let (code, said) = run("seed.jsonl", seed);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.starts_with("FAILED: entry 5: the roll's seed 12345 is not the one its proof makes"),
+        "{said}"
+    );
+    // Two moves swapped, then renumbered and re-linked: the seeds name their places.
+    let mut order = log.to_vec();
+    order.swap(4, 5);
+    let (code, said) = run("order.jsonl", order.clone());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("entry 6 where entry 5 was due"), "{said}");
+    for (i, line) in order.iter_mut().enumerate() {
+        let mut e: serde_json::Value = serde_json::from_str(line).expect("json");
+        e["seq"] = serde_json::json!(i + 1);
+        *line = e.to_string();
+    }
+    rechain(&mut order);
+    let (code, said) = run("order2.jsonl", order);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.starts_with("FAILED: entry 5: the roll's seed"),
+        "{said}"
+    );
+    let (code, _) = run("junk.jsonl", vec!["not json".into()]);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn a_killed_server_loses_no_acknowledged_throw() {
+    let data = data_dir("kill");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let addr = server.addr.clone();
+    let url = server.url("den");
+    let rt = runtime();
+    rt.block_on(async {
+        let mut gm = Client::connect(
+            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
+            Some(Create {
+                scene: crypt(),
+                passcode: "friends".into(),
+            }),
+            Checks::default(),
+        )
+        .await
+        .expect("opens");
+        let mut pat = Client::connect(
+            as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("joins");
+        let mut acked = Vec::new();
+        for _ in 0..4 {
+            acked.push(
+                pat.throw(Proposal::Notation("3d6".into()), None, false, None)
+                    .await
+                    .expect("stored"),
+            );
+        }
+        // kill -9, then a restart on the same port and data a moment later.
+        server.kill();
+        let restart = tokio::task::spawn_blocking({
+            let data = data.clone();
+            let addr = addr.clone();
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(700));
+                Server::start(&data, &addr)
+            }
+        });
+        // The throw in the gap waits for the server to come back (or says it was not stored).
+        match pat
+            .throw(Proposal::Notation("3d6".into()), None, false, None)
+            .await
+        {
+            Ok(seq) => acked.push(seq),
+            Err(ThrowError::Connection(e)) => {
+                assert!(e.contains("not sent") || e.contains("not stored"), "{e}")
+            }
+            Err(e) => panic!("{e}"),
+        }
+        let server = restart.await.expect("restarted");
+        assert!(pat.reconnects >= 1);
+        for _ in 0..2 {
+            acked.push(
+                pat.throw(Proposal::Notation("3d6".into()), None, false, None)
+                    .await
+                    .expect("stored after the restart"),
+            );
+        }
+        gm.sync_to(pat.seq())
+            .await
+            .expect("the game master reconnects and catches up");
+        assert!(gm.reconnects >= 1);
+        assert_eq!(gm.lines, pat.lines);
+        // Every acknowledged throw is in the stored log.
+        let stored = dicetable(&[
+            "serve",
+            "--data",
+            data.to_str().expect("path"),
+            "--export",
+            "den",
+        ]);
+        let lines: Vec<String> = stdout(&stored).lines().map(str::to_string).collect();
+        assert_eq!(lines, pat.lines);
+        for seq in &acked {
+            assert!(
+                (*seq as usize) <= lines.len(),
+                "acknowledged {seq} is stored"
+            );
+        }
+        drop(server);
+    });
+    let _ = std::fs::remove_dir_all(&data);
+}
