@@ -10,6 +10,8 @@ HEADLESS_PACKAGES="xvfb xauth xdotool mesa-vulkan-drivers libvulkan1"
 # The overlay page's three.js comes from npm; its browser tests drive Debian's chromium.
 WEB_PACKAGES="nodejs npm"
 BROWSER_PACKAGES="chromium"
+# The online table's tests run two table servers on one NATS JetStream.
+NATS_PACKAGES="nats-server"
 
 ensure_packages() {
     if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod demo;
 pub mod dice;
+pub mod join;
 pub mod online;
 pub mod physics;
 pub mod record;
@@ -55,6 +56,8 @@ pub struct PlayOptions {
     pub token: Option<String>,
     /// Stream mode: no panels, no table, this chroma-key colour behind the dice (sRGB).
     pub stream: Option<[u8; 3]>,
+    /// A table server's room to join (the room drives the table).
+    pub join: Option<join::JoinOptions>,
 }
 
 /// `dicetable demo`: which demo the window opens with.
@@ -132,6 +135,7 @@ impl Plugin for AppPlugin {
             table::plugin,
             ui::plugin,
             stream::plugin,
+            join::plugin,
         ));
     }
 }

@@ -143,6 +143,21 @@ pub struct PlayArgs {
     /// three moves in a row, ending a turn when its character cannot act.
     #[arg(long, num_args = 0..=1, default_missing_value = "1", default_value_t = 0)]
     pub throw: u32,
+    /// Join a table server's room (ws://HOST:PORT/ROOM): the room's scene, tracker and throws.
+    #[arg(long, value_name = "URL")]
+    pub join: Option<String>,
+    /// Your name in the room.
+    #[arg(long, requires = "join", default_value = "player")]
+    pub name: String,
+    /// The room's passcode (the game master's own with --role gamemaster).
+    #[arg(long, requires = "join", default_value = "")]
+    pub passcode: String,
+    /// A character you play (repeat for several).
+    #[arg(long = "seat", requires = "join", value_name = "CHARACTER")]
+    pub seats: Vec<String>,
+    /// gamemaster, player or spectator.
+    #[arg(long, requires = "join", default_value = "player", value_parser = parse_role)]
+    pub role: crate::online::log::Role,
     /// Window options.
     #[command(flatten)]
     pub window: WindowArgs,
@@ -174,12 +189,36 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
+fn parse_role(text: &str) -> Result<crate::online::log::Role, String> {
+    use crate::online::log::Role;
+    match text {
+        "gamemaster" | "gm" => Ok(Role::Gamemaster),
+        "player" => Ok(Role::Player),
+        "spectator" => Ok(Role::Spectator),
+        _ => Err(format!("'{text}': gamemaster, player or spectator")),
+    }
+}
+
 fn play(args: PlayArgs) -> ExitCode {
+    let join = args.join.map(|url| crate::join::JoinOptions {
+        url,
+        name: args.name,
+        passcode: args.passcode,
+        role: args.role,
+        seats: args.seats,
+    });
+    if let Some(j) = &join
+        && let Err(e) = crate::online::client::room_of(&j.url)
+    {
+        eprintln!("error: --join: {e}");
+        return ExitCode::from(2);
+    }
     open_window(PlayOptions {
         roll: args.roll,
         seed: args.seed,
         scene: args.scene,
         throw: args.throw,
+        join,
         ..args.window.options(crate::DemoOptions::default())
     })
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::online::loadtest::{self, Load};
+use crate::online::nats::NatsStore;
 use crate::online::store::{LogStore, SqliteStore};
 use crate::online::verify::{Verdict, verify_text};
 
@@ -71,25 +72,44 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Runs `serve`.
+/// Runs `serve`: SQLite in `--data`, or NATS JetStream with `--nats`.
 pub fn serve(args: &ServeArgs) -> ExitCode {
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(e) => return fail(&e),
     };
-    if args.nats.is_some() {
-        return fail("--nats: the NATS JetStream store is not built yet; use --data (SQLite)");
+    match &args.nats {
+        Some(url) => match rt.block_on(NatsStore::connect(url)) {
+            Ok(store) => {
+                let at = format!(
+                    "room logs in NATS JetStream at {url} (bucket {})",
+                    crate::online::nats::BUCKET
+                );
+                serve_with(&rt, Arc::new(store), args, &at)
+            }
+            Err(e) => fail(&e.to_string()),
+        },
+        None => match SqliteStore::open(&args.data) {
+            Ok(store) => {
+                let at = format!("room logs in {}", store.path().display());
+                serve_with(&rt, Arc::new(store), args, &at)
+            }
+            Err(e) => fail(&e.to_string()),
+        },
     }
-    let store = match SqliteStore::open(&args.data) {
-        Ok(s) => Arc::new(s),
-        Err(e) => return fail(&e.to_string()),
-    };
+}
+
+fn serve_with<S: LogStore>(
+    rt: &tokio::runtime::Runtime,
+    store: Arc<S>,
+    args: &ServeArgs,
+    at: &str,
+) -> ExitCode {
     if let Some(room) = &args.export {
         return match rt.block_on(store.read(room, 0)) {
-            Ok(lines) if lines.is_empty() => fail(&format!(
-                "there is no room '{room}' in {}",
-                store.path().display()
-            )),
+            Ok(lines) if lines.is_empty() => {
+                fail(&format!("there is no room '{room}' in this store"))
+            }
             Ok(lines) => {
                 for l in lines {
                     println!("{l}");
@@ -99,7 +119,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
             Err(e) => fail(&e.to_string()),
         };
     }
-    println!("room logs in {}", store.path().display());
+    println!("{at}");
     match rt.block_on(crate::online::server::serve(args.listen, store)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e),

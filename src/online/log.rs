@@ -15,12 +15,13 @@ pub const LOG_FORMAT: u32 = 1;
 pub const MAX_LINE: usize = 1 << 20;
 
 /// What someone may do in a room.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Moves every character and the table's own moves, ends turns and rounds, rolls hidden.
     Gamemaster,
     /// Moves the characters it is seated as; rolls free rolls.
+    #[default]
     Player,
     /// Watches.
     Spectator,
@@ -122,7 +123,7 @@ pub enum Event {
         /// The proof of the seed.
         proof: SeedProof,
         /// The roll.
-        record: RollRecord,
+        record: Box<RollRecord>,
         /// What changed at the table.
         said: Vec<String>,
         /// The table's digest after it.

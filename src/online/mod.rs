@@ -5,6 +5,7 @@
 pub mod client;
 pub mod loadtest;
 pub mod log;
+pub mod nats;
 pub mod protocol;
 pub mod room;
 pub mod seal;

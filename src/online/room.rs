@@ -339,7 +339,7 @@ impl RoomState {
                         .clone()
                         .unwrap_or_else(|| record.total.map(|t| t.to_string()).unwrap_or_default())
                 );
-                self.note(seq, shown, Some(record.clone()));
+                self.note(seq, shown, Some(record.as_ref().clone()));
                 Ok(())
             }
             Event::Hidden {
@@ -548,7 +548,7 @@ impl RoomState {
                 record.who = Some(by.to_string());
                 record.label = label;
                 Ok(Simulated::Throw {
-                    record,
+                    record: Box::new(record),
                     said: Vec::new(),
                     table: self.table.clone(),
                 })
@@ -585,7 +585,7 @@ impl RoomState {
                 record.total = Some(outcome.total);
                 record.outcome = Some(outcome.class);
                 Ok(Simulated::Throw {
-                    record,
+                    record: Box::new(record),
                     said,
                     table,
                 })
@@ -607,7 +607,7 @@ pub enum Simulated {
     /// A throw.
     Throw {
         /// The roll.
-        record: RollRecord,
+        record: Box<RollRecord>,
         /// What changed.
         said: Vec<String>,
         /// The table after.

@@ -35,6 +35,8 @@ const CONN_BURST: f64 = 40.0;
 /// Throws a room takes per second, and in a burst.
 const ROOM_RATE: f64 = 20.0;
 const ROOM_BURST: f64 = 40.0;
+/// What `append` says when another server stored that place first.
+const RACED: &str = "another table server wrote to the room first: propose again";
 /// Entries a slow client may fall behind before it is caught up from the store.
 const FANOUT: usize = 256;
 
@@ -558,12 +560,16 @@ async fn running_room<S: LogStore>(hub: &Arc<Hub<S>>, room: &str) -> Result<Room
         return Ok(h);
     }
     let lines = hub.store.read(room, 0).await.map_err(|e| e.to_string())?;
+    if lines.is_empty() {
+        return Err(format!("there is no room '{room}' on this server"));
+    }
     let state = tokio::task::spawn_blocking(move || {
         RoomState::replay(lines.iter().map(String::as_str), Checks::default())
     })
     .await
     .map_err(|e| e.to_string())?
     .map_err(|e| format!("the room's log does not replay: {e}"))?;
+    let watch = hub.store.watch(room).await.map_err(|e| e.to_string())?;
     let mut rooms = hub
         .rooms
         .lock()
@@ -581,6 +587,7 @@ async fn running_room<S: LogStore>(hub: &Arc<Hub<S>>, room: &str) -> Result<Room
         state,
         queue,
         handle.lines.clone(),
+        watch,
     ));
     rooms.insert(room.to_string(), handle.clone());
     Ok(handle)
@@ -648,10 +655,24 @@ async fn room_task<S: LogStore>(
     mut state: RoomState,
     mut queue: mpsc::Receiver<Command>,
     lines: broadcast::Sender<(u64, Arc<str>)>,
+    mut watch: Option<mpsc::Receiver<()>>,
 ) {
     let mut secrets: HashMap<u64, [u8; SECRET_BYTES]> = HashMap::new();
     let mut bucket = Bucket::new(ROOM_RATE, ROOM_BURST);
-    while let Some(cmd) = queue.recv().await {
+    loop {
+        let cmd = tokio::select! {
+            cmd = queue.recv() => match cmd {
+                Some(cmd) => cmd,
+                None => break,
+            },
+            Some(()) = async { match watch.as_mut() { Some(w) => w.recv().await, None => std::future::pending().await } } => {
+                // Another server appended: read it, send it on.
+                if let Err(e) = catch_up(&store, &mut state, &lines).await {
+                    eprintln!("room {}: {e}", state.room);
+                }
+                continue;
+            }
+        };
         match cmd {
             Command::Leave { conn } => {
                 secrets.remove(&conn);
@@ -744,8 +765,8 @@ async fn append<S: LogStore>(
     match store.append(&state.room, seq, line.clone(), sealed).await {
         Ok(()) => {}
         Err(StoreError::Conflict(_)) => {
-            catch_up(store, state).await?;
-            return Err("another table server wrote to the room first: propose again".into());
+            catch_up(store, state, lines).await?;
+            return Err(RACED.into());
         }
         Err(e) => return Err(e.to_string()),
     }
@@ -754,14 +775,19 @@ async fn append<S: LogStore>(
     Ok(seq)
 }
 
-/// Reads what other nodes appended.
-async fn catch_up<S: LogStore>(store: &Arc<S>, state: &mut RoomState) -> Result<(), String> {
+/// Reads what other servers appended, applies it and sends it on.
+async fn catch_up<S: LogStore>(
+    store: &Arc<S>,
+    state: &mut RoomState,
+    lines: &broadcast::Sender<(u64, Arc<str>)>,
+) -> Result<(), String> {
     let more = store
         .read(&state.room, state.seq)
         .await
         .map_err(|e| e.to_string())?;
     for line in more {
-        state.apply_line(&line, Checks::default())?;
+        let entry = state.apply_line(&line, Checks::default())?;
+        let _ = lines.send((entry.seq, line.into()));
     }
     Ok(())
 }
@@ -774,7 +800,7 @@ async fn join<S: LogStore>(
     role: Role,
     seats: &[String],
 ) -> Result<u64, String> {
-    catch_up(store, state).await?;
+    catch_up(store, state, lines).await?;
     let wanted = state.may_join(name, role, seats)?;
     let same = state
         .members
@@ -806,7 +832,7 @@ async fn throw<S: LogStore>(
     name: &str,
     p: Proposed,
 ) -> Result<Done, String> {
-    catch_up(store, state).await?;
+    catch_up(store, state, lines).await?;
     let secret = *secrets.get(&conn).ok_or("join first")?;
     let commitment = seal::commitment(&secret);
     if !seal::same(&p.commitment, &commitment) {
@@ -823,7 +849,38 @@ async fn throw<S: LogStore>(
     {
         return Err("a label is at most 200 bytes".into());
     }
-    state.may(name, &p.what, p.hidden)?;
+    // Another server may take the place first: then read its entry and throw again.
+    let mut tries = 0;
+    let (seq, sealed) = loop {
+        state.may(name, &p.what, p.hidden)?;
+        match throw_next(store, state, lines, name, &p, &secret, &nonce).await {
+            Err(e) if e == RACED && tries < 8 => tries += 1,
+            other => break other?,
+        }
+    };
+    // A fresh secret for the thrower's next throw (the old one is revealed now).
+    let next = seal::random_bytes();
+    secrets.insert(conn, next);
+    Ok(Done {
+        seq,
+        commitment: seal::commitment(&next),
+        sealed,
+    })
+}
+
+/// Throws a proposal as the room's next entry and stores it: its `seq` and hidden content.
+#[allow(clippy::too_many_arguments)]
+async fn throw_next<S: LogStore>(
+    store: &Arc<S>,
+    state: &mut RoomState,
+    lines: &broadcast::Sender<(u64, Arc<str>)>,
+    name: &str,
+    p: &Proposed,
+    secret: &[u8; SECRET_BYTES],
+    nonce: &[u8],
+) -> Result<(u64, Option<SealedRoll>), String> {
+    let commitment = seal::commitment(secret);
+    let (secret, nonce) = (*secret, nonce.to_vec());
     let seq = state.seq + 1;
     let proof = SeedProof {
         commitment,
@@ -880,7 +937,7 @@ async fn throw<S: LogStore>(
             let payload = serde_json::to_string(&HiddenRoll {
                 notation: notation.clone(),
                 proof: proof.clone(),
-                record,
+                record: *record,
             })
             .map_err(|e| e.to_string())?;
             let salt: [u8; SALT_BYTES] = seal::random_bytes();
@@ -901,14 +958,7 @@ async fn throw<S: LogStore>(
         }
     };
     let seq = append(store, state, lines, event, sealed.clone()).await?;
-    // A fresh secret for the thrower's next throw (the old one is revealed now).
-    let next = seal::random_bytes();
-    secrets.insert(conn, next);
-    Ok(Done {
-        seq,
-        commitment: seal::commitment(&next),
-        sealed,
-    })
+    Ok((seq, sealed))
 }
 
 async fn reveal<S: LogStore>(
@@ -918,7 +968,7 @@ async fn reveal<S: LogStore>(
     name: &str,
     of: u64,
 ) -> Result<u64, String> {
-    catch_up(store, state).await?;
+    catch_up(store, state, lines).await?;
     let note = state
         .hidden
         .get(&of)

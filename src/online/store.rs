@@ -73,6 +73,15 @@ pub trait LogStore: Send + Sync + 'static {
         room: &str,
         seq: u64,
     ) -> impl Future<Output = Result<Option<SealedRoll>, StoreError>> + Send;
+    /// A signal whenever another server appends to the room (None: this server is the only
+    /// writer, as with SQLite).
+    fn watch(
+        &self,
+        _room: &str,
+    ) -> impl Future<Output = Result<Option<tokio::sync::mpsc::Receiver<()>>, StoreError>> + Send
+    {
+        async { Ok(None) }
+    }
 }
 
 fn failed(e: impl std::fmt::Display) -> StoreError {

@@ -124,6 +124,7 @@ fn caller(asker: &Asker) -> Caller {
     Caller {
         who: asker.who.clone(),
         label: asker.label.clone(),
+        shown_only: false,
     }
 }
 

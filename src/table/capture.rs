@@ -140,17 +140,22 @@ fn capture_and_exit(
         Single<&Window>,
         Res<super::camera::CameraMotion>,
     ),
-    (view, dice, pipelines): (
+    (view, dice, pipelines, remote): (
         super::TableView,
         super::DiceShown,
         Option<Res<PipelinesCompiling>>,
+        Option<Res<super::RemoteDriven>>,
     ),
 ) {
     let Some(after) = options.exit_after_frames else {
         return;
     };
     let demo_pending = !demo.started_steps_played(options.demo.steps);
-    let moving = table.in_flight() || play.in_flight() || physics.busy() || camera.gliding;
+    let moving = table.in_flight()
+        || play.in_flight()
+        || physics.busy()
+        || camera.gliding
+        || remote.is_some_and(|r| r.catching_up);
     // No render world (headless tests): nothing to compile. A pipeline that never compiles
     // holds the capture back for the grace frames at most.
     let compiling =

@@ -54,6 +54,10 @@ pub struct Caller {
     pub who: Option<String>,
     /// What for ("attack with dagger against the Goblin").
     pub label: Option<String>,
+    /// Only shown, not a new throw: an entry of a table server's log thrown again with its
+    /// seed, or a replay from the history. A table driven by a server throws only these; the
+    /// others become proposals to the server.
+    pub shown_only: bool,
 }
 
 /// Every roll of the session, oldest first. It only grows.

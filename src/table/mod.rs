@@ -34,6 +34,15 @@ pub use notation_roll::{TableRoll, ThrowNotation, dice_of_notation};
 pub use play::{ActionRequest, TablePlay, dice_of_plan};
 pub use throwing::{TableSimulator, ThrowEvent};
 
+/// Present when a table server drives the table (`play --join`): the table throws only what
+/// is shown (the server's log, replays); the window's own throws go to the server.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct RemoteDriven {
+    /// The room is still arriving, or a logged throw or a proposal is on its way: a
+    /// screenshot waits for it.
+    pub catching_up: bool,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
         scene::plugin,

@@ -161,10 +161,14 @@ fn throw_notation(
     mut physics: NonSendMut<TableSimulator>,
     mut look: ResMut<DiceLook>,
     mut assets: DiceAssets,
+    remote: Option<Res<super::RemoteDriven>>,
 ) {
     let Some(request) = requests.read().last().cloned() else {
         return;
     };
+    if remote.is_some() && !request.caller.shown_only {
+        return; // a proposal to the table server (join), thrown once it is logged
+    }
     if physics.busy() {
         warn!(
             "dice are still rolling: the throw of {} waits for them",

@@ -256,6 +256,7 @@ fn throw_plan(
     current.plans.push(plan);
 }
 
+#[allow(clippy::too_many_arguments)]
 fn throw_move(
     mut commands: Commands,
     mut requests: MessageReader<ActionRequest>,
@@ -264,10 +265,14 @@ fn throw_move(
     mut look: ResMut<DiceLook>,
     mut assets: DiceAssets,
     mut history: ResMut<RollHistory>,
+    remote: Option<Res<super::RemoteDriven>>,
 ) {
     let Some(request) = requests.read().last().cloned() else {
         return;
     };
+    if remote.is_some() && !request.caller.shown_only {
+        return; // a proposal to the table server (join), thrown once it is logged
+    }
     if physics.busy() || play.in_flight() {
         warn!("dice are still rolling: the move waits for them");
         return;

@@ -136,7 +136,11 @@ fn draw_overlays(
     (run, mut demo_commands): (Res<DemoRun>, MessageWriter<DemoCommand>),
     (dice, camera): (DiceShown, TableView),
     (mut view, mut hovered): (ResMut<ViewSettings>, ResMut<dice_labels::HoveredDie>),
-    (options, mut printed): (Res<crate::PlayOptions>, Local<String>),
+    (options, mut printed, remote): (
+        Res<crate::PlayOptions>,
+        Local<String>,
+        Option<Res<crate::table::RemoteDriven>>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     ui_map::clear(ctx);
@@ -157,8 +161,21 @@ fn draw_overlays(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if let Some(c) = scene_panel::show(ui, &mut shelf, &mut play, &run) {
-                    demo_commands.write(c);
+                match scene_panel::show(ui, &mut shelf, &mut play, &run, remote.is_some()) {
+                    Some(scene_panel::Asked::Demo(c)) => {
+                        demo_commands.write(c);
+                    }
+                    Some(scene_panel::Asked::Move(mv)) => {
+                        // A table server's room: the end of the turn is proposed like a throw.
+                        moves.write(ActionRequest {
+                            mv,
+                            seed: 0,
+                            swing: None,
+                            replay_of: None,
+                            caller: Default::default(),
+                        });
+                    }
+                    None => {}
                 }
                 if play.state.is_some() {
                     ui.separator();
@@ -301,6 +318,7 @@ fn history_list(
                         caller: crate::table::Caller {
                             who: entry.record.who.clone(),
                             label: entry.record.label.clone(),
+                            shown_only: true,
                         },
                     });
                 }
@@ -313,6 +331,7 @@ fn history_list(
                         caller: crate::table::Caller {
                             who: entry.record.who.clone(),
                             label: entry.record.label.clone(),
+                            shown_only: true,
                         },
                     });
                 }

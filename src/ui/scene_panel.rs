@@ -73,7 +73,8 @@ fn load_scenes(
         .as_ref()
         .and_then(|p| shelf.entries.iter().position(|(q, _)| q == p))
         .or_else(|| shelf.entries.iter().position(|(_, s)| s.is_ok()));
-    if let Some(i) = wanted {
+    // A joined room seats its own scene when its log arrives.
+    if let Some(i) = wanted.filter(|_| options.join.is_none()) {
         shelf.select(i, &mut play, options.seed.unwrap_or(0));
     }
 }
@@ -92,13 +93,34 @@ fn title(path: &Path, entry: &Result<Scene, DataError>) -> String {
 
 /// The panel: the scene picker (scenes and demos), its description, the turn tracker and the
 /// turn controls. Returns a demo to start or leave.
+/// What the scene panel asks for.
+pub(super) enum Asked {
+    /// A demo command.
+    Demo(DemoCommand),
+    /// A move to propose to the table server (ending the turn in a joined room).
+    Move(crate::rules::play::Move),
+}
+
 pub(super) fn show(
     ui: &mut egui::Ui,
     shelf: &mut SceneShelf,
     play: &mut TablePlay,
     run: &DemoRun,
-) -> Option<DemoCommand> {
+    remote: bool,
+) -> Option<Asked> {
     ui.heading("Scene");
+    if remote {
+        // A joined room: its scene, never another one from the shelf.
+        match &play.scene {
+            Some(name) => ui.label(egui::RichText::new(format!("Online room: {name}")).strong()),
+            None => ui.label("Joining the room…"),
+        };
+        if let Some(state) = &play.state {
+            ui.label(egui::RichText::new(format!("Ruleset: {}", state.ruleset())).strong());
+        }
+        ui.separator();
+        return tracker(ui, play, true).map(Asked::Move);
+    }
     let current = match &run.demo {
         Some(d) => format!("Demo: {}", d.demo.title),
         None => shelf
@@ -161,23 +183,26 @@ pub(super) fn show(
     };
     let Some(scene) = scene else {
         ui.label("No scene loaded.");
-        return demo;
+        return demo.map(Asked::Demo);
     };
     ui.label(egui::RichText::new(format!("Ruleset: {}", scene.ruleset())).strong());
     if !scene.description.is_empty() {
         ui.label(egui::RichText::new(&scene.description).small());
     }
     ui.separator();
-    tracker(ui, play);
-    demo
+    tracker(ui, play, false);
+    demo.map(Asked::Demo)
 }
 
-/// Round, whose turn, and what each character has left; the buttons that move the turn on.
-fn tracker(ui: &mut egui::Ui, play: &mut TablePlay) {
+/// Round, whose turn, and what each character has left; the buttons that move the turn on
+/// (in a joined room, the end of the turn is returned, to be proposed).
+fn tracker(
+    ui: &mut egui::Ui,
+    play: &mut TablePlay,
+    remote: bool,
+) -> Option<crate::rules::play::Move> {
     let in_flight = play.in_flight();
-    let Some(table) = play.state.as_mut() else {
-        return;
-    };
+    let table = play.state.as_mut()?;
     ui.label(egui::RichText::new(table.heading()).strong());
     // Rows wrap to the panel's width: a long status never widens the panel over the table.
     for row in table.tracker() {
@@ -205,6 +230,9 @@ fn tracker(ui: &mut egui::Ui, play: &mut TablePlay) {
             .on_hover_text(table.describe(&end))
             .clicked()
         {
+            if remote {
+                return Some(end);
+            }
             said = Some(table.end_turn());
         }
     }
@@ -213,4 +241,5 @@ fn tracker(ui: &mut egui::Ui, play: &mut TablePlay) {
         Some(Err(e)) => play.log.push(format!("not done: {e}")),
         None => {}
     }
+    None
 }

@@ -220,13 +220,13 @@ fn three_clients_play_one_table_and_the_log_verifies() {
                 )
                 .await
             ),
-            "the GM declares initiative is the game master's move".replace(
-                "the GM declares initiative",
-                &pat.room.as_ref().unwrap().table.describe(
+            format!(
+                "{} is the game master's move",
+                pat.room.as_ref().expect("in the room").table.describe(
                     &serde_json::from_value::<Move>(
                         serde_json::json!({"D20Check": "DeclareInitiative"})
                     )
-                    .unwrap()
+                    .expect("a move")
                 )
             )
         );
@@ -252,13 +252,15 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             ),
             rules_says
         );
+        let no_d7 = dicetable::rules::notation::Notation::parse("2d7")
+            .expect_err("no d7")
+            .to_string();
         assert_eq!(
             refused(
                 pat.throw(Proposal::Notation("2d7".into()), None, false, None)
                     .await
-            )
-            .is_empty(),
-            false
+            ),
+            no_d7
         );
         assert_eq!(
             refused(
@@ -583,5 +585,376 @@ fn a_killed_server_loses_no_acknowledged_throw() {
         }
         drop(server);
     });
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A `nats-server -js` of the test's own on a free loopback port, killed when dropped.
+struct Nats {
+    child: Child,
+    url: String,
+    dir: PathBuf,
+}
+
+impl Nats {
+    fn start() -> Nats {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let dir = data_dir("nats");
+        let bin = ["/usr/sbin/nats-server", "/usr/bin/nats-server"]
+            .into_iter()
+            .find(|p| Path::new(p).exists())
+            .unwrap_or("nats-server");
+        let child = Command::new(bin)
+            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server is installed (./check installs it)");
+        let url = format!("nats://127.0.0.1:{port}");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Nats { child, url, dir }
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A table server on NATS.
+fn server_on_nats(nats: &Nats) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dicetable"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--nats", &nats.url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("starts serve");
+    let out = child.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(out).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("serve printed its address")
+            .expect("reads");
+        if let Some(a) = line.strip_prefix("listening on ws://") {
+            break a.to_string();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, addr }
+}
+
+#[test]
+fn two_servers_on_nats_serve_one_room_in_one_order() {
+    let nats = Nats::start();
+    let (a, b) = (server_on_nats(&nats), server_on_nats(&nats));
+    let rt = runtime();
+    rt.block_on(async {
+        let mut gm = Client::connect(
+            as_(&a.url("vault"), "Gwen", Role::Gamemaster, &[], "gm-secret"),
+            Some(Create {
+                scene: crypt(),
+                passcode: "friends".into(),
+            }),
+            Checks::default(),
+        )
+        .await
+        .expect("opens the room on server A");
+        // The room's name is taken on every node.
+        let again = Client::connect(
+            as_(&b.url("vault"), "Gwen", Role::Gamemaster, &[], "gm-secret"),
+            Some(Create {
+                scene: crypt(),
+                passcode: "x".into(),
+            }),
+            Checks::default(),
+        )
+        .await
+        .err();
+        assert_eq!(
+            again.as_deref(),
+            Some("a room named 'vault' exists already")
+        );
+        let mut pat = Client::connect(
+            as_(&b.url("vault"), "Pat", Role::Player, &["Ash"], "friends"),
+            None,
+            Checks { physics: true },
+        )
+        .await
+        .expect("Pat joins on server B");
+        let mut sam = Client::connect(
+            as_(&a.url("vault"), "Sam", Role::Player, &["Bea"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("Sam joins on server A");
+        // Throws from both nodes, some at the same moment: one order for everyone.
+        for round in 0..3 {
+            let (x, y) = tokio::join!(
+                pat.throw(check(0, "STR", 10 + round), None, false, None),
+                sam.throw(Proposal::Notation("2d6".into()), None, false, None),
+            );
+            let (x, y) = (x.expect("Pat's throw"), y.expect("Sam's throw"));
+            assert_ne!(x, y);
+        }
+        let h = gm
+            .throw(Proposal::Notation("1d20".into()), None, true, None)
+            .await
+            .expect("hidden on A");
+        gm.reveal(h).await.expect("revealed on A");
+        let last = gm.seq();
+        for c in [&mut pat, &mut sam] {
+            c.sync_to(last).await.expect("catches up");
+        }
+        assert_eq!(
+            pat.lines, gm.lines,
+            "a client of B has A's log, in the same order"
+        );
+        assert_eq!(sam.lines, gm.lines);
+        assert_eq!(
+            pat.lines.len(),
+            1 + 2 + 6 + 2,
+            "created, two joins, six throws, hidden and revealed"
+        );
+        assert!(pat.failures.is_empty() && pat.room.as_ref().unwrap().mismatches.is_empty());
+        assert_eq!(seen(&pat).1, seen(&gm).1);
+    });
+}
+
+/// A raw WebSocket to a room, for what the library client never sends.
+fn raw(server: &Server, room: &str) -> Raw {
+    let (ws, _) = tungstenite::connect(server.url(room)).expect("connects");
+    ws
+}
+
+type Raw = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+fn say(ws: &mut Raw, text: &str) -> serde_json::Value {
+    ws.send(tungstenite::Message::text(text)).expect("sends");
+    next_json(ws)
+}
+
+fn next_json(ws: &mut Raw) -> serde_json::Value {
+    loop {
+        match ws.read().expect("an answer") {
+            tungstenite::Message::Text(t) => return serde_json::from_str(&t).expect("json"),
+            _ => continue,
+        }
+    }
+}
+
+#[test]
+fn bad_messages_are_answered_and_the_connection_stays_usable() {
+    let data = data_dir("bad");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let mut ws = raw(&server, "den");
+    let error = |v: serde_json::Value| {
+        assert_eq!(v["type"], "error", "{v}");
+        v["message"].as_str().expect("a message").to_string()
+    };
+    assert!(
+        error(say(&mut ws, "{not json")).starts_with("malformed message: key must be a string")
+    );
+    assert!(
+        error(say(&mut ws, r#"{"type":"dance"}"#))
+            .starts_with("unknown message type: unknown variant `dance`")
+    );
+    assert!(
+        error(say(&mut ws, r#"{"type":"ping","id":1,"extra":true}"#))
+            .starts_with("malformed message: unknown field `extra`")
+    );
+    assert_eq!(
+        error(say(&mut ws, &format!("\"{}\"", "x".repeat(70_000)))),
+        "a message of 70002 bytes (at most 65536)"
+    );
+    assert_eq!(
+        error(say(&mut ws, r#"{"type":"ping","id":1}"#)),
+        "say create or join first"
+    );
+    assert_eq!(
+        error(say(
+            &mut ws,
+            r#"{"type":"join","v":1,"room":"den","name":"Pat","role":"player","passcode":"p"}"#
+        )),
+        "there is no room 'den' on this server"
+    );
+    // A room is made; the same socket joins after its mistakes.
+    let create = serde_json::json!({"type": "create", "v": 1, "room": "den", "name": "Gwen",
+        "scene": crypt(), "passcode": "friends", "gm_passcode": "gm-secret"});
+    assert_eq!(say(&mut ws, &create.to_string())["type"], "welcome");
+    // The room's first entry follows the welcome; then the socket answers as any other.
+    assert_eq!(next_json(&mut ws)["type"], "entry");
+    assert_eq!(
+        say(&mut ws, r#"{"type":"ping","id":9}"#),
+        serde_json::json!({"type": "pong", "id": 9})
+    );
+    // A throw with a stale commitment or a bad nonce is refused with the reason.
+    let refusal = say(
+        &mut ws,
+        r#"{"type":"throw","id":3,"what":{"notation":"1d6"},"commitment":"00","nonce":"00"}"#,
+    );
+    assert_eq!(refusal["type"], "refused");
+    assert!(
+        refusal["reason"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("that is not the commitment you were given; use "),
+        "{refusal}"
+    );
+    // Too many messages: the rate limit answers, then lets the connection go on.
+    let mut limited = 0;
+    for i in 0..60 {
+        ws.send(tungstenite::Message::text(format!(
+            r#"{{"type":"ping","id":{i}}}"#
+        )))
+        .expect("sends");
+    }
+    let mut answers = 0;
+    while answers < 60 {
+        if let tungstenite::Message::Text(t) = ws.read().expect("answer") {
+            let v: serde_json::Value = serde_json::from_str(&t).expect("json");
+            match v["type"].as_str() {
+                Some("pong") => answers += 1,
+                Some("error") => {
+                    assert_eq!(v["message"], "too many messages: at most 20 a second");
+                    limited += 1;
+                    answers += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(limited >= 15, "{limited} of 60 limited");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(
+        say(&mut ws, r#"{"type":"ping","id":99}"#),
+        serde_json::json!({"type": "pong", "id": 99})
+    );
+    // A page of another site may not open the socket; a plain GET says what the path is.
+    let mut req = tungstenite::client::IntoClientRequest::into_client_request(server.url("den"))
+        .expect("request");
+    req.headers_mut()
+        .insert("Origin", "http://evil.example".parse().expect("header"));
+    match tungstenite::connect(req) {
+        Err(tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 403),
+        other => panic!("expected 403, got {:?}", other.map(|_| ())),
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn the_window_joins_a_room_and_shows_its_throws() {
+    if !super::driven::available("Xvfb") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Xvfb: ./check installs it"
+        );
+        eprintln!("skipped: no Xvfb");
+        return;
+    }
+    let _turn = super::real_time();
+    let data = data_dir("window");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    let rt = runtime();
+    // The game master opens the room and throws twice before Pat's window joins.
+    let mut gm = rt.block_on(async {
+        let mut gm = Client::connect(
+            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
+            Some(Create {
+                scene: crypt(),
+                passcode: "friends".into(),
+            }),
+            Checks::default(),
+        )
+        .await
+        .expect("opens");
+        gm.throw(check(3, "DEX", 10), None, false, None)
+            .await
+            .expect("the Ghoul's check");
+        gm.throw(Proposal::Notation("2d6+1".into()), None, false, None)
+            .await
+            .expect("a free roll");
+        gm
+    });
+    let (_x, display) = super::driven::start_xvfb();
+    let shot = data.join("joined.png");
+    let (_app, lines) = super::driven::spawn_window(
+        &display,
+        &data,
+        &[
+            "play",
+            "--join",
+            &url,
+            "--name",
+            "Pat",
+            "--passcode",
+            "friends",
+            "--seat",
+            "Ash",
+            "--throw",
+            "--no-listen",
+            "--width",
+            "960",
+            "--height",
+            "600",
+            "--exit-after-frames",
+            "10",
+            "--screenshot",
+            shot.to_str().expect("path"),
+        ],
+    );
+    let mut out = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
+    while std::time::Instant::now() < deadline {
+        match lines.recv_timeout(std::time::Duration::from_secs(5)) {
+            Ok(l) => out.push(l),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(_) => break,
+        }
+    }
+    let text = out.join("\n");
+    // Every logged throw was thrown again on the felt with the same faces: the two before the
+    // join (entries 2 and 3), and Pat's own proposal (`--throw`: Ash's check, entry 5).
+    for seq in [2, 3, 5] {
+        assert!(
+            text.contains(&format!("online entry {seq}: faces ")),
+            "entry {seq} shown:\n{text}"
+        );
+    }
+    assert!(!text.contains("DIFFER"), "{text}");
+    assert!(!text.contains("refused"), "{text}");
+    assert!(shot.exists(), "the screenshot was taken:\n{text}");
+    // The room logged Pat's move for Ash, and Pat's window showed the same faces.
+    rt.block_on(async {
+        gm.sync_to(5).await.expect("sees Pat's move");
+        let entry = dicetable::online::log::Entry::parse(&gm.lines[4]).expect("entry 5");
+        match entry.event {
+            dicetable::online::log::Event::Thrown { by, record, .. } => {
+                assert_eq!(by, "Pat");
+                assert!(
+                    text.contains(&format!(
+                        "online entry 5: faces {:?} as logged",
+                        record.faces
+                    )),
+                    "{text}"
+                );
+            }
+            other => panic!("entry 5 is {other:?}"),
+        }
+    });
+    drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }
