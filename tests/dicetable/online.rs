@@ -252,9 +252,8 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             ),
             rules_says
         );
-        let no_d7 = dicetable::rules::notation::Notation::parse("2d7")
-            .expect_err("no d7")
-            .to_string();
+        // A d7 is notation, but no die on the table.
+        let no_d7 = dicetable::dice::physical_dice(7).expect_err("no d7");
         assert_eq!(
             refused(
                 pat.throw(Proposal::Notation("2d7".into()), None, false, None)
