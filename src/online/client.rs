@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
 use super::log::{Entry, Event, Proposal, Role};
 use super::protocol::{ClientMsg, PROTOCOL, ServerMsg, decode_server};
@@ -96,10 +96,13 @@ pub struct Client {
 }
 
 async fn open_socket(url: &str) -> Result<Socket, String> {
-    let (socket, _) = tokio::time::timeout(Duration::from_secs(10), connect_async(url))
-        .await
-        .map_err(|_| format!("{url}: no answer in 10 s"))?
-        .map_err(|e| format!("{url}: {e}"))?;
+    let (socket, _) = tokio::time::timeout(
+        Duration::from_secs(10),
+        connect_async_with_config(url, None, true),
+    )
+    .await
+    .map_err(|_| format!("{url}: no answer in 10 s"))?
+    .map_err(|e| format!("{url}: {e}"))?;
     Ok(socket)
 }
 

@@ -165,13 +165,14 @@ pub async fn run(load: Load) -> Result<Figures, String> {
     figures.connect_seconds = start.elapsed().as_secs_f64();
     let until = Instant::now() + Duration::from_secs(load.seconds);
     let per_room = load.clients;
+    let total = clients.len().max(1);
     let mut tasks = Vec::new();
     for (i, (room, client)) in clients.into_iter().enumerate() {
         let tracker = tracker.clone();
         let notation = load.notation.clone();
         let interval = Duration::from_millis(load.interval_ms.max(1));
-        // Spread the clients' first throws over the interval.
-        let offset = interval.mul_f64((i % per_room.max(1)) as f64 / per_room.max(1) as f64);
+        // Spread every client's first throw over the interval (a steady load, not bursts).
+        let offset = interval.mul_f64(i as f64 / total as f64);
         tasks.push(tokio::spawn(client_loop(
             room, client, tracker, notation, interval, offset, until, per_room,
         )));

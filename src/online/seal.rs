@@ -141,6 +141,61 @@ pub fn hash_passcode(passcode: &str) -> Result<String, String> {
         .map_err(|e| format!("could not hash the passcode: {e}"))
 }
 
+/// A passcode job for the hashing thread.
+enum HashJob {
+    Hash(String, tokio::sync::oneshot::Sender<Result<String, String>>),
+    Check(String, String, tokio::sync::oneshot::Sender<bool>),
+}
+
+/// The one thread that hashes passcodes: argon2 takes 8 MiB a hash, and that memory stays
+/// with the thread that used it, so one thread keeps it once (a crowd joining at once waits
+/// its turn instead of taking the server's memory).
+fn hasher() -> &'static std::sync::Mutex<std::sync::mpsc::Sender<HashJob>> {
+    static HASHER: std::sync::OnceLock<std::sync::Mutex<std::sync::mpsc::Sender<HashJob>>> =
+        std::sync::OnceLock::new();
+    HASHER.get_or_init(|| {
+        let (jobs, queue) = std::sync::mpsc::channel::<HashJob>();
+        let _ = std::thread::Builder::new()
+            .name("passcodes".into())
+            .spawn(move || {
+                for job in queue {
+                    match job {
+                        HashJob::Hash(p, done) => {
+                            let _ = done.send(hash_passcode(&p));
+                        }
+                        HashJob::Check(p, kept, done) => {
+                            let _ = done.send(passcode_matches(&p, &kept));
+                        }
+                    }
+                }
+            });
+        std::sync::Mutex::new(jobs)
+    })
+}
+
+/// [`hash_passcode`] on the hashing thread.
+pub async fn hash_passcode_async(passcode: String) -> Result<String, String> {
+    let (done, answer) = tokio::sync::oneshot::channel();
+    hasher()
+        .lock()
+        .map_err(|_| "the passcode thread stopped".to_string())?
+        .send(HashJob::Hash(passcode, done))
+        .map_err(|_| "the passcode thread stopped".to_string())?;
+    answer
+        .await
+        .map_err(|_| "the passcode thread stopped".to_string())?
+}
+
+/// [`passcode_matches`] on the hashing thread.
+pub async fn passcode_matches_async(passcode: String, kept: String) -> bool {
+    let (done, answer) = tokio::sync::oneshot::channel();
+    let sent = hasher()
+        .lock()
+        .map(|jobs| jobs.send(HashJob::Check(passcode, kept, done)).is_ok())
+        .unwrap_or(false);
+    sent && answer.await.unwrap_or(false)
+}
+
 /// Whether a passcode matches a kept hash (argon2 compares in constant time).
 pub fn passcode_matches(passcode: &str, kept: &str) -> bool {
     argon2().verify_password(passcode.as_bytes(), kept).is_ok()

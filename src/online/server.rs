@@ -80,6 +80,14 @@ pub struct Hub<S: LogStore> {
     next_conn: AtomicU64,
 }
 
+/// Throws simulated at once: one per core (more only queue threads and their memory).
+fn physics_slots() -> &'static tokio::sync::Semaphore {
+    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SLOTS.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    })
+}
+
 /// A running room: its command queue and the feed of its new lines.
 #[derive(Clone)]
 struct RoomHandle {
@@ -474,10 +482,7 @@ async fn hello<S: LogStore>(
             } else {
                 keys.passcode
             };
-            let matches =
-                tokio::task::spawn_blocking(move || seal::passcode_matches(&passcode, &kept))
-                    .await
-                    .unwrap_or(false);
+            let matches = seal::passcode_matches_async(passcode, kept).await;
             if !matches {
                 return Err("wrong passcode".into());
             }
@@ -538,14 +543,10 @@ async fn create<S: LogStore>(
     // The room must open as every client will open it.
     RoomState::open(&first)?;
     let (p, g) = (passcode.to_string(), gm_passcode.to_string());
-    let keys = tokio::task::spawn_blocking(move || -> Result<RoomKeys, String> {
-        Ok(RoomKeys {
-            passcode: seal::hash_passcode(&p)?,
-            gm_passcode: seal::hash_passcode(&g)?,
-        })
-    })
-    .await
-    .map_err(|e| e.to_string())??;
+    let keys = RoomKeys {
+        passcode: seal::hash_passcode_async(p).await?,
+        gm_passcode: seal::hash_passcode_async(g).await?,
+    };
     hub.store
         .create_room(room, keys, first)
         .await
@@ -896,6 +897,7 @@ async fn throw_next<S: LogStore>(
             p.label.clone(),
             proof.clone(),
         );
+        let _slot = physics_slots().acquire().await.map_err(|e| e.to_string())?;
         tokio::task::spawn_blocking(move || {
             state.simulate(&name, &what, label, proof, seq, &secret, &nonce)
         })
@@ -1005,6 +1007,10 @@ pub async fn serve<S: LogStore>(addr: SocketAddr, store: Arc<S>) -> Result<(), S
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     println!("listening on ws://{local}");
+    // Small messages, sent at once: no Nagle delay on the room's frames.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router(store))
         .await
         .map_err(|e| e.to_string())
