@@ -25,7 +25,16 @@ use crate::table::{
 use crate::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<JoinDialog>();
     app.add_systems(Startup, connect);
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_join_dialog.run_if(
+            not(resource_exists::<Online>).and_then(|o: Res<PlayOptions>| {
+                o.stream.is_none() && o.exit_after_frames.is_none()
+            }),
+        ),
+    );
     app.add_systems(
         Update,
         (
@@ -82,6 +91,13 @@ fn connect(mut commands: Commands, options: Res<PlayOptions>) {
     let Some(join) = options.join.clone() else {
         return;
     };
+    if let Err(e) = go_online(&mut commands, join) {
+        eprintln!("error: {e}");
+    }
+}
+
+/// Starts the client and hands the table to the room.
+fn go_online(commands: &mut Commands, join: JoinOptions) -> Result<(), String> {
     let who = join.name.clone();
     match Link::start(join) {
         Ok(link) => {
@@ -97,9 +113,139 @@ fn connect(mut commands: Commands, options: Res<PlayOptions>) {
                 notices: Vec::new(),
                 outstanding: 0,
             });
+            Ok(())
         }
-        Err(e) => eprintln!("error: {e}"),
+        Err(e) => Err(e),
     }
+}
+
+/// The "Join a table" dialog: the room's address, your name, the passcode, your role and
+/// characters (opened from the scene panel).
+#[derive(Resource)]
+pub struct JoinDialog {
+    /// Shown.
+    pub open: bool,
+    url: String,
+    name: String,
+    passcode: String,
+    role: crate::online::log::Role,
+    seats: String,
+    error: Option<String>,
+}
+
+impl Default for JoinDialog {
+    fn default() -> Self {
+        JoinDialog {
+            open: false,
+            url: "ws://127.0.0.1:7480/".into(),
+            name: String::new(),
+            passcode: String::new(),
+            role: crate::online::log::Role::Player,
+            seats: String::new(),
+            error: None,
+        }
+    }
+}
+
+impl JoinDialog {
+    /// The options the fields make, or what is missing.
+    fn options(&self) -> Result<JoinOptions, String> {
+        crate::online::client::room_of(self.url.trim())?;
+        if self.name.trim().is_empty() {
+            return Err("give your name".into());
+        }
+        Ok(JoinOptions {
+            url: self.url.trim().to_string(),
+            name: self.name.trim().to_string(),
+            passcode: self.passcode.clone(),
+            role: self.role,
+            seats: self
+                .seats
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        })
+    }
+}
+
+/// The dialog, once "Join a table…" (in the scene panel) opened it.
+fn draw_join_dialog(
+    mut commands: Commands,
+    mut contexts: EguiContexts,
+    mut dialog: ResMut<JoinDialog>,
+    mut play: ResMut<TablePlay>,
+) -> Result {
+    use crate::online::log::Role;
+    let ctx = contexts.ctx_mut()?;
+    if !dialog.open {
+        return Ok(());
+    }
+    let mut join = false;
+    let mut cancel = false;
+    egui::Window::new("Join a table")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
+        .show(ctx, |ui| {
+            egui::Grid::new("join-fields")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label("Room");
+                    ui.text_edit_singleline(&mut dialog.url)
+                        .on_hover_text("ws://HOST:PORT/ROOM, as the game master gave it");
+                    ui.end_row();
+                    ui.label("Your name");
+                    ui.text_edit_singleline(&mut dialog.name);
+                    ui.end_row();
+                    ui.label("Passcode");
+                    ui.add(egui::TextEdit::singleline(&mut dialog.passcode).password(true));
+                    ui.end_row();
+                    ui.label("As");
+                    ui.horizontal(|ui| {
+                        for (role, text) in [
+                            (Role::Player, "player"),
+                            (Role::Gamemaster, "game master"),
+                            (Role::Spectator, "spectator"),
+                        ] {
+                            ui.radio_value(&mut dialog.role, role, text);
+                        }
+                    });
+                    ui.end_row();
+                    if dialog.role == Role::Player {
+                        ui.label("Characters");
+                        ui.text_edit_singleline(&mut dialog.seats)
+                            .on_hover_text("the characters you play, separated by commas");
+                        ui.end_row();
+                    }
+                });
+            if let Some(e) = &dialog.error {
+                ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+            }
+            ui.horizontal(|ui| {
+                join = ui.button("Join").clicked();
+                cancel = ui.button("Cancel").clicked();
+            });
+        });
+    if cancel {
+        dialog.open = false;
+        dialog.error = None;
+    }
+    if join {
+        match dialog.options().and_then(|o| go_online(&mut commands, o)) {
+            Ok(()) => {
+                dialog.open = false;
+                dialog.error = None;
+                // The room's own scene replaces the local one when its log arrives.
+                play.state = None;
+                play.scene = None;
+                play.current = None;
+            }
+            Err(e) => dialog.error = Some(e),
+        }
+    }
+    Ok(())
 }
 
 /// The window's own throws become proposals (the table throws only what the server logged).

@@ -136,10 +136,11 @@ fn draw_overlays(
     (run, mut demo_commands): (Res<DemoRun>, MessageWriter<DemoCommand>),
     (dice, camera): (DiceShown, TableView),
     (mut view, mut hovered): (ResMut<ViewSettings>, ResMut<dice_labels::HoveredDie>),
-    (options, mut printed, remote): (
+    (options, mut printed, remote, mut join): (
         Res<crate::PlayOptions>,
         Local<String>,
         Option<Res<crate::table::RemoteDriven>>,
+        ResMut<crate::join::JoinDialog>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -165,6 +166,7 @@ fn draw_overlays(
                     Some(scene_panel::Asked::Demo(c)) => {
                         demo_commands.write(c);
                     }
+                    Some(scene_panel::Asked::Join) => join.open = true,
                     Some(scene_panel::Asked::Move(mv)) => {
                         // A table server's room: the end of the turn is proposed like a throw.
                         moves.write(ActionRequest {

@@ -99,6 +99,8 @@ pub(super) enum Asked {
     Demo(DemoCommand),
     /// A move to propose to the table server (ending the turn in a joined room).
     Move(crate::rules::play::Move),
+    /// The "Join a table" dialog.
+    Join,
 }
 
 pub(super) fn show(
@@ -131,6 +133,13 @@ pub(super) fn show(
     };
     let mut pick = None;
     let mut demo = None;
+    let join = ui
+        .button("Join a table…")
+        .on_hover_text("Play a room of a table server (dicetable serve) with others")
+        .clicked();
+    if join {
+        return Some(Asked::Join);
+    }
     ui.add_enabled_ui(!play.in_flight(), |ui| {
         let picker = egui::ComboBox::from_id_salt("scene picker")
             .selected_text(current)
