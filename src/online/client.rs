@@ -107,15 +107,10 @@ async fn open_socket(url: &str) -> Result<Socket, String> {
 }
 
 impl Client {
-    /// Connects and joins (or creates the room first), then catches up with the log.
-    pub async fn connect(
-        join: JoinAs,
-        create: Option<Create>,
-        checks: Checks,
-    ) -> Result<Client, String> {
-        let room_name = room_of(&join.url)?;
-        let mut client = Client {
-            room_name,
+    /// A client not yet connected, with no lines.
+    fn new(join: JoinAs, checks: Checks) -> Result<Client, String> {
+        Ok(Client {
+            room_name: room_of(&join.url)?,
             socket: None,
             lines: Vec::new(),
             room: None,
@@ -127,7 +122,16 @@ impl Client {
             reconnects: 0,
             head: 0,
             join,
-        };
+        })
+    }
+
+    /// Connects and joins (or creates the room first), then catches up with the log.
+    pub async fn connect(
+        join: JoinAs,
+        create: Option<Create>,
+        checks: Checks,
+    ) -> Result<Client, String> {
+        let mut client = Client::new(join, checks)?;
         let hello = match create {
             Some(c) => ClientMsg::Create {
                 v: PROTOCOL,
@@ -149,20 +153,7 @@ impl Client {
         lines: Vec<String>,
         checks: Checks,
     ) -> Result<Client, String> {
-        let mut client = Client {
-            room_name: room_of(&join.url)?,
-            socket: None,
-            lines: Vec::new(),
-            room: None,
-            commitment: String::new(),
-            next_id: 1,
-            checks,
-            sealed: HashMap::new(),
-            failures: Vec::new(),
-            reconnects: 0,
-            head: 0,
-            join,
-        };
+        let mut client = Client::new(join, checks)?;
         for line in lines {
             client.take_line(line);
         }
@@ -337,6 +328,27 @@ impl Client {
         hidden: bool,
         label: Option<String>,
     ) -> Result<u64, ThrowError> {
+        self.propose(what, gesture, hidden, label, |_| {}).await
+    }
+
+    /// A free roll for the load tool: `sent(nonce)` is called just before it goes out.
+    pub async fn throw_tracked(
+        &mut self,
+        what: Proposal,
+        sent: impl FnOnce(&str),
+    ) -> Result<u64, ThrowError> {
+        self.propose(what, None, false, None, sent).await
+    }
+
+    /// Sends a throw with a fresh nonce (told to `sent` first) and waits for its entry.
+    async fn propose(
+        &mut self,
+        what: Proposal,
+        gesture: Option<Gesture>,
+        hidden: bool,
+        label: Option<String>,
+        sent: impl FnOnce(&str),
+    ) -> Result<u64, ThrowError> {
         let id = self.next_id;
         self.next_id += 1;
         let nonce = seal::hex(&seal::random_bytes::<NONCE_BYTES>());
@@ -348,27 +360,6 @@ impl Client {
             gesture,
             hidden,
             label,
-        };
-        self.request(id, &msg, Some(&nonce)).await
-    }
-
-    /// A free roll for the load tool: `sent(nonce)` is called just before it goes out.
-    pub async fn throw_tracked(
-        &mut self,
-        what: Proposal,
-        sent: impl FnOnce(&str),
-    ) -> Result<u64, ThrowError> {
-        let id = self.next_id;
-        self.next_id += 1;
-        let nonce = seal::hex(&seal::random_bytes::<NONCE_BYTES>());
-        let msg = ClientMsg::Throw {
-            id,
-            what,
-            commitment: self.commitment.clone(),
-            nonce: nonce.clone(),
-            gesture: None,
-            hidden: false,
-            label: None,
         };
         sent(&nonce);
         self.request(id, &msg, Some(&nonce)).await

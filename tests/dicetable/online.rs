@@ -20,10 +20,16 @@ struct Server {
 }
 
 impl Server {
+    /// `serve --listen ADDR --data DIR`.
     fn start(data: &Path, listen: &str) -> Server {
+        let data = data.to_str().expect("a path");
+        Server::spawn(&["serve", "--listen", listen, "--data", data])
+    }
+
+    /// `dicetable ARGS` (a `serve`), once it printed its address.
+    fn spawn(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dicetable"))
-            .args(["serve", "--listen", listen, "--data"])
-            .arg(data)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -633,25 +639,7 @@ impl Drop for Nats {
 
 /// A table server on NATS.
 fn server_on_nats(nats: &Nats) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dicetable"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--nats", &nats.url])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("starts serve");
-    let out = child.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(out).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("serve printed its address")
-            .expect("reads");
-        if let Some(a) = line.strip_prefix("listening on ws://") {
-            break a.to_string();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    Server { child, addr }
+    Server::spawn(&["serve", "--listen", "127.0.0.1:0", "--nats", &nats.url])
 }
 
 #[test]
