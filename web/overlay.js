@@ -1,10 +1,14 @@
-// dicetable's overlay page: draws what the table's feed (/feed) says, nothing else. The dice
-// are the table's own meshes and numbered atlases (/dice/...), placed at the poses the table
-// simulated; the result appears only once the table has read the settled faces.
+// dicetable's overlay page: draws what the feed says, nothing else. The dice are the table's
+// own meshes and numbered atlases (/dice/...), placed at the poses the physics simulated; the
+// result appears only once the dice have settled on the faces the program read.
+//
+// Two feeds speak the same events: the window's (/overlay, fed by /feed, live as the window
+// throws), and a table server's room (/ROOM/watch, fed by /ROOM/feed): there each throw comes
+// whole, with its motion, and the page plays it, then shows the outcome.
 //
 // URL options: dice=0 (results only), history=N (0-20, default 5), odds=1 (the chance of success
 // before the throw), size=S (0.25-4, default 1), pos=tl|tr|bl|br|top|bottom (default br),
-// token=T (when the table has one).
+// token=T (when the table has one), passcode=P (a room's, on a table server).
 
 const params = new URLSearchParams(location.search);
 const number = (name, fallback, lo, hi) => {
@@ -18,6 +22,7 @@ const opts = {
   size: number('size', 1, 0.25, 4),
   pos: ['tl', 'tr', 'bl', 'br', 'top', 'bottom'].includes(params.get('pos')) ? params.get('pos') : 'br',
   token: params.get('token'),
+  passcode: params.get('passcode'),
 };
 
 // What the page has done, for tests and benchmarks to read.
@@ -30,6 +35,11 @@ const overlay = {
   drawn: [],
   latencies: [],
   notice: null,
+  // Room pages: throws played through to rest, and the samples drawn while playing.
+  outcomes: 0,
+  played: 0,
+  samples: 0,
+  error: null,
 };
 window.overlay = overlay;
 
@@ -82,7 +92,7 @@ async function startDice() {
   renderer.setClearColor(0x000000, 0);
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   renderer.shadowMap.enabled = true;
-  renderer.shadowMap.type = THREE.PCFSoftShadowMap;
+  renderer.shadowMap.type = THREE.PCFShadowMap;
   scene = new THREE.Scene();
   // The tray is 28 x 20 cm (x across, z deep); the camera looks down from the near side.
   camera = new THREE.PerspectiveCamera(30, 7 / 5, 1, 500);
@@ -196,7 +206,88 @@ function place(poses, which = null) {
   dirty = true;
 }
 
-function frame() {
+// ---- Throws that come whole (a room's page): played one after another, each outcome after
+// its throws, at the speed they were simulated ----
+
+const queue = [];
+let playing = null;
+
+function enqueue(e) {
+  queue.push(e);
+  if (!playing) playNext();
+}
+
+function playNext() {
+  playing = null;
+  while (queue.length) {
+    const e = queue.shift();
+    if (e.type === 'motion') {
+      if (startMotion(e)) return;
+    } else if (e.type === 'outcome') {
+      showOutcome(e);
+    } else if (e.type === 'hidden') {
+      showHidden(e);
+    }
+  }
+}
+
+function startMotion(e) {
+  current = { roll: e.roll, throw: e.throw };
+  if (e.throw === 0) {
+    byline(e.by);
+    const result = $('result');
+    result.className = 'rolling';
+    result.textContent = 'rolling…';
+    $('chance').textContent = '';
+  }
+  showDice(e.dice, e.frames[0]);
+  if (!renderer) return false;
+  aim(TRAY_VIEW, 0, 0);
+  playing = { e, start: performance.now() };
+  return true;
+}
+
+// Where the dice are at the playing throw's time: between two samples, positions eased
+// linearly and orientations along the shortest arc.
+function playFrame(now) {
+  const { e, start } = playing;
+  const last = e.frames.length - 1;
+  // A frame's time may come from just before the throw arrived.
+  const at = Math.max(0, ((now - start) / 1000) * e.hz);
+  if (at >= last) {
+    place(e.frames[last]);
+    overlay.played += 1;
+    playNext();
+    return;
+  }
+  const i = Math.floor(at);
+  const f = at - i;
+  const [a, b] = [e.frames[i], e.frames[i + 1]];
+  const poses = a.map((p, k) => {
+    const q = b[k] ?? p;
+    const out = [p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f, p[2] + (q[2] - p[2]) * f, 0, 0, 0, 1];
+    THREE.Quaternion.slerpFlat(out, 3, p, 3, q, 3, f);
+    return out;
+  });
+  place(poses);
+  overlay.samples += 1;
+}
+
+function showHidden(e) {
+  byline(e.by);
+  const result = $('result');
+  result.className = 'rolling';
+  result.textContent = `${e.by.what}, hidden`;
+  $('chance').textContent = '';
+  history.unshift({ who: e.by.who, colour: e.by.colour, label: e.by.label ?? e.by.what, result: 'hidden' });
+  history.length = Math.min(history.length, 20);
+  drawHistory();
+}
+
+function frame(now) {
+  // Asked first: a frame that fails must not stop the page.
+  requestAnimationFrame(frame);
+  if (playing) playFrame(now);
   if (renderer && placeCamera()) dirty = true;
   if (dirty && renderer) {
     renderer.render(scene, camera);
@@ -208,7 +299,6 @@ function frame() {
   const done = afterRender;
   afterRender = [];
   for (const f of done) f();
-  requestAnimationFrame(frame);
 }
 
 // ---- Results ----
@@ -267,6 +357,7 @@ function showOutcome(e) {
   remember(e);
   afterRender.push(() => {
     overlay.shown = { roll: e.roll, total: e.total, outcome: e.outcome, code: e.code };
+    overlay.outcomes += 1;
     overlay.latencies.push(Date.now() - e.settled_at_ms);
   });
 }
@@ -304,7 +395,16 @@ function handle(e) {
       if (e.roll === current.roll && e.throw === current.throw) place(e.poses);
       break;
     case 'outcome':
-      showOutcome(e);
+      if (playing || queue.length) enqueue(e);
+      else showOutcome(e);
+      break;
+    case 'motion':
+    case 'hidden':
+      enqueue(e);
+      break;
+    case 'error':
+      overlay.error = e.error;
+      notice(e.error);
       break;
     default:
       break;
@@ -312,9 +412,11 @@ function handle(e) {
 }
 
 function connect(delay = 500) {
-  const url = new URL('/feed', location.href);
+  // /overlay follows /feed; /ROOM/watch follows /ROOM/feed.
+  const url = new URL('feed', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   if (opts.token) url.searchParams.set('token', opts.token);
+  if (opts.passcode) url.searchParams.set('passcode', opts.passcode);
   const ws = new WebSocket(url);
   ws.onopen = () => { overlay.connected = true; $('notice').textContent = ''; };
   ws.onmessage = (m) => {
@@ -323,11 +425,13 @@ function connect(delay = 500) {
     try {
       handle(JSON.parse(m.data));
     } catch (err) {
-      console.error('feed event not understood', err);
+      console.error('feed event not understood', err, err.stack);
     }
   };
   ws.onclose = () => {
     overlay.connected = false;
+    // A wrong passcode or a missing room does not mend itself: say so and stop.
+    if (overlay.error) return;
     setTimeout(() => connect(Math.min(delay * 2, 5000)), delay);
   };
 }

@@ -3,6 +3,7 @@
 
 pub mod geometry;
 mod glyphs;
+pub mod looks;
 pub mod mesh;
 
 pub use glyphs::Canvas;

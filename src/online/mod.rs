@@ -12,3 +12,4 @@ pub mod seal;
 pub mod server;
 pub mod store;
 pub mod verify;
+pub mod watch;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -23,9 +23,13 @@ use super::protocol::{ClientMsg, MAX_MESSAGE, PROTOCOL, ServerMsg, decode};
 use super::room::{Checks, RoomState, Simulated, check_gesture, table_digest};
 use super::seal::{self, NONCE_BYTES, SALT_BYTES, SECRET_BYTES};
 use super::store::{LogStore, RoomKeys, SealedRoll, StoreError};
+use super::watch;
 use crate::record::Gesture;
 use crate::record::build_id;
 use crate::rules::scene::Scene;
+use crate::stream::feed::FeedEvent;
+use crate::stream::pages::{self, Pages};
+use crate::stream::server::default_web_dir;
 
 /// How long a new connection may take to say `create` or `join`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
@@ -153,14 +157,20 @@ pub fn router<S: LogStore>(store: Arc<S>) -> Router {
         rooms: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
     });
+    let pages = Pages::new(&default_web_dir());
     Router::new()
         .route("/", get(index))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/{room}", get(connect::<S>))
+        .route("/{room}/watch", get(watch_page))
+        .route("/{room}/feed", get(watch_feed::<S>))
         .with_state(hub)
+        .merge(pages::router(pages))
 }
 
 async fn index() -> &'static str {
-    "dicetable table server: join a room with `dicetable play --join ws://HOST:PORT/ROOM`\n"
+    "dicetable table server: join a room with `dicetable play --join ws://HOST:PORT/ROOM`; \
+     follow it in a browser at http://HOST:PORT/ROOM/watch?passcode=P\n"
 }
 
 /// Refuses a browser page of another site (a WebSocket has no same-origin rule of its own).
@@ -216,7 +226,11 @@ fn check_room_name(room: &str) -> Result<(), String> {
         && room
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
+    if pages::RESERVED.contains(&room) {
+        Err(format!(
+            "'{room}' is a name the room pages use: choose another room name"
+        ))
+    } else if ok {
         Ok(())
     } else {
         Err(format!(
@@ -298,13 +312,18 @@ async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket:
         },
     )
     .await;
-    let forward = tokio::spawn(forward_lines(
-        hub.store.clone(),
-        room.clone(),
-        j.1,
-        j.0.lines,
-        out.clone(),
-    ));
+    let forward = {
+        let (store, room, out) = (hub.store.clone(), room.clone(), out.clone());
+        tokio::spawn(async move {
+            if forward_lines(store, room, j.1, j.0.lines, out.clone(), entry_message)
+                .await
+                .is_err()
+            {
+                let message = "the log store failed; connect again".into();
+                say(&out, ServerMsg::Error { message }).await;
+            }
+        })
+    };
     while let Some(m) = stream.next().await {
         let text = match m {
             Ok(Message::Text(t)) => t.to_string(),
@@ -596,31 +615,22 @@ async fn running_room<S: LogStore>(hub: &Arc<Hub<S>>, room: &str) -> Result<Room
 
 /// Sends a connection the lines after `since` from the store, then the room's new lines in
 /// order (from the store again if it fell behind).
-async fn forward_lines<S: LogStore>(
+async fn forward_lines<S: LogStore, T>(
     store: Arc<S>,
     room: String,
     since: u64,
     mut lines: broadcast::Receiver<(u64, Arc<str>)>,
-    out: mpsc::Sender<Message>,
-) {
+    out: mpsc::Sender<T>,
+    wrap: fn(String) -> T,
+) -> Result<(), StoreError> {
     let mut last = since;
     let mut catch_up = true;
     loop {
         if catch_up {
-            let Ok(stored) = store.read(&room, last).await else {
-                say(
-                    &out,
-                    ServerMsg::Error {
-                        message: "the log store failed; connect again".into(),
-                    },
-                )
-                .await;
-                return;
-            };
-            for line in stored {
+            for line in store.read(&room, last).await? {
                 last += 1;
-                if !say(&out, ServerMsg::Entry { line }).await {
-                    return;
+                if out.send(wrap(line)).await.is_err() {
+                    return Ok(());
                 }
             }
             catch_up = false;
@@ -632,22 +642,20 @@ async fn forward_lines<S: LogStore>(
                     continue;
                 }
                 last = seq;
-                if !say(
-                    &out,
-                    ServerMsg::Entry {
-                        line: line.to_string(),
-                    },
-                )
-                .await
-                {
-                    return;
+                if out.send(wrap(line.to_string())).await.is_err() {
+                    return Ok(());
                 }
             }
             Ok(_) => {}
             Err(broadcast::error::RecvError::Lagged(_)) => catch_up = true,
-            Err(broadcast::error::RecvError::Closed) => return,
+            Err(broadcast::error::RecvError::Closed) => return Ok(()),
         }
     }
+}
+
+/// A log line as the room's `entry` message.
+fn entry_message(line: String) -> Message {
+    Message::Text(ServerMsg::Entry { line }.to_text().into())
 }
 
 /// A room's task: the only writer of its log on this server.
@@ -998,6 +1006,163 @@ async fn reveal<S: LogStore>(
         None,
     )
     .await
+}
+
+/// `GET /{room}/watch`: the room's page for a browser or OBS (the overlay page, following the
+/// room's feed). `?passcode=` the players' passcode; the overlay's options apply.
+async fn watch_page() -> Response {
+    pages::html(pages::OVERLAY_HTML)
+}
+
+/// What a room's page sends along.
+#[derive(serde::Deserialize)]
+struct WatchQuery {
+    #[serde(default)]
+    passcode: String,
+}
+
+/// `GET /{room}/feed`: the room as the overlay's feed events (WebSocket). Read-only: a page
+/// is not a member and writes nothing to the log.
+async fn watch_feed<S: LogStore>(
+    State(hub): State<Arc<Hub<S>>>,
+    Path(room): Path<String>,
+    query: Result<Query<WatchQuery>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    if !origin_allowed(&headers) {
+        return (
+            StatusCode::FORBIDDEN,
+            "this page's origin may not open the room's feed\n",
+        )
+            .into_response();
+    }
+    let Ok(ws) = ws else {
+        return (
+            StatusCode::BAD_REQUEST,
+            format!("the feed of '{room}' is a WebSocket: open http://HOST:PORT/{room}/watch\n"),
+        )
+            .into_response();
+    };
+    let passcode = query.map(|Query(q)| q.passcode).unwrap_or_default();
+    ws.on_upgrade(move |socket| watch_session(hub, room, passcode, socket))
+}
+
+/// Checks a page's passcode (the players' or the game master's) and finds the running room.
+async fn watch_room<S: LogStore>(
+    hub: &Arc<Hub<S>>,
+    room: &str,
+    passcode: String,
+) -> Result<RoomHandle, String> {
+    check_room_name(room)?;
+    let keys = hub
+        .store
+        .keys(room)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("there is no room '{room}' on this server"))?;
+    if passcode.is_empty() {
+        return Err("this room's page needs the passcode: add ?passcode=… to its address".into());
+    }
+    let players = seal::passcode_matches_async(passcode.clone(), keys.passcode).await;
+    if !players && !seal::passcode_matches_async(passcode, keys.gm_passcode).await {
+        return Err("wrong passcode".into());
+    }
+    running_room(hub, room).await
+}
+
+/// One page: the latest outcomes, then every new entry as it is stored, each throw with its
+/// motion (re-simulated from its record, one per core at a time).
+async fn watch_session<S: LogStore>(
+    hub: Arc<Hub<S>>,
+    room: String,
+    passcode: String,
+    socket: WebSocket,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let send = |event: FeedEvent| Message::Text(event.to_json().into());
+    let handle = match watch_room(&hub, &room, passcode).await {
+        Ok(h) => h,
+        Err(error) => {
+            let _ = sink.send(send(FeedEvent::Error { error })).await;
+            let _ = sink.close().await;
+            return;
+        }
+    };
+    // Subscribe first, then read: nothing falls between the stored lines and the new ones.
+    let lines = handle.lines.subscribe();
+    let caught = match hub.store.read(&room, 0).await {
+        Ok(stored) => {
+            let since = stored.len() as u64;
+            tokio::task::spawn_blocking(move || watch::catch_up(&stored))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r)
+                .map(|(w, recent)| (w, recent, since))
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    let (mut view, recent, since) = match caught {
+        Ok(c) => c,
+        Err(error) => {
+            let _ = sink.send(send(FeedEvent::Error { error })).await;
+            return;
+        }
+    };
+    let hello = FeedEvent::Hello {
+        table: view.table(),
+        recent,
+    };
+    if sink.send(send(hello)).await.is_err() {
+        return;
+    }
+    let (tx, mut new_lines) = mpsc::channel::<String>(FANOUT);
+    let forward = tokio::spawn(forward_lines(
+        hub.store.clone(),
+        room.clone(),
+        since,
+        lines,
+        tx,
+        |line| line,
+    ));
+    loop {
+        let line = tokio::select! {
+            line = new_lines.recv() => match line {
+                Some(line) => line,
+                None => break,
+            },
+            m = stream.next() => match m {
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => continue,
+            },
+        };
+        let Ok(_slot) = physics_slots().acquire().await else {
+            break;
+        };
+        let seen = tokio::task::spawn_blocking(move || {
+            let events = view.see(&line, true);
+            (view, events)
+        })
+        .await;
+        let Ok((v, events)) = seen else {
+            let error = "the room's page stopped: open it again".to_string();
+            let _ = sink.send(send(FeedEvent::Error { error })).await;
+            break;
+        };
+        view = v;
+        let events = match events {
+            Ok(events) => events,
+            Err(error) => vec![FeedEvent::Error { error }],
+        };
+        for event in events {
+            let stop = matches!(event, FeedEvent::Error { .. });
+            if sink.send(send(event)).await.is_err() || stop {
+                forward.abort();
+                return;
+            }
+        }
+    }
+    forward.abort();
 }
 
 /// Serves until the process ends: prints `listening on ws://ADDR` once bound.

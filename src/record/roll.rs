@@ -2,7 +2,7 @@
 //! face (each re-throw a new physical throw), or a record's throws thrown again one by one.
 //! `roll`, the replay checker and the tests share it; the window throws the same throws.
 
-use super::{Gesture, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown, throw_request};
+use super::{Gesture, Pose, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown, throw_request};
 use crate::dice::DieKind;
 use crate::physics::SettleRules;
 use crate::physics::headless::Simulator;
@@ -133,5 +133,75 @@ pub fn rethrow(inputs: &RollInputs) -> Result<Vec<ThrowRecord>, String> {
                 throw_once(&rules, inputs.seed, n as u32, dice.clone(), inputs.gesture)
             })
             .collect(),
+    }
+}
+
+/// A throw's motion, sampled: every die's pose after each `every` physics steps, from the
+/// release to the last die at rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Motion {
+    /// Samples per second of simulated time.
+    pub hz: f64,
+    /// Each sample: every die's pose, in throw order. The last is where they came to rest.
+    pub frames: Vec<Vec<Pose>>,
+}
+
+/// Throws one recorded throw again, sampling where its dice are, for a page that plays the
+/// throw itself (the table server's room page). The dice must come to rest exactly where the
+/// record says: a throw that re-simulates differently is an error, never shown as if it matched.
+pub fn trace(
+    throw: &ThrowRecord,
+    gesture: Option<Gesture>,
+    cocked: crate::physics::CockedPolicy,
+    every: u32,
+) -> Result<Motion, String> {
+    let every = every.max(1);
+    let rules = SettleRules {
+        cocked,
+        ..SettleRules::default()
+    };
+    let request = crate::physics::ThrowRequest {
+        seed: throw.seed,
+        tag: throw.tag,
+        dice: throw.dice.clone(),
+        swing: gesture
+            .filter(|_| throw.gesture)
+            .map(crate::physics::throw::Swing::from),
+    };
+    let mut simulator = Simulator::with_steps(rules, every);
+    let roll = simulator.start(&request);
+    let sample = |simulator: &mut Simulator| -> Vec<Pose> {
+        simulator
+            .poses(roll)
+            .iter()
+            .map(|p| Pose {
+                t: p.translation.to_array(),
+                r: p.rotation.to_array(),
+            })
+            .collect()
+    };
+    let mut frames = vec![sample(&mut simulator)];
+    let max_frames = (600.0 * crate::physics::STEP_HZ) as usize / every as usize;
+    loop {
+        if frames.len() > max_frames {
+            return Err("the dice did not settle within 600 s of simulated time".into());
+        }
+        simulator.update();
+        let finished = simulator.take_finished();
+        if let Some(result) = finished.into_iter().next() {
+            let again = ThrowRecord::new(&request, &result);
+            if again.poses != throw.poses || again.faces != throw.faces {
+                return Err(format!(
+                    "throw {} re-simulated differently here (faces {:?}, the record's {:?})",
+                    throw.tag, again.faces, throw.faces
+                ));
+            }
+            frames.push(again.poses);
+            return Ok(Motion {
+                hz: crate::physics::STEP_HZ / f64::from(every),
+                frames,
+            });
+        }
+        frames.push(sample(&mut simulator));
     }
 }

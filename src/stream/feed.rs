@@ -123,6 +123,36 @@ pub enum FeedEvent {
     },
     /// The seated scene and whose turn it is.
     Table(TableInfo),
+    /// A whole throw at once, for a page that plays it itself (the table server's room page,
+    /// which follows a log rather than a window): the dice and where each is at every sample,
+    /// the last sample where they came to rest. Its roll's `outcome` follows.
+    Motion {
+        /// The roll (the entry's `seq` in the room's log).
+        roll: u64,
+        /// The throw within the roll.
+        throw: u64,
+        /// Who and what.
+        by: Byline,
+        /// The dice, in throw order.
+        dice: Vec<FeedDie>,
+        /// Samples per second of simulated time.
+        hz: f64,
+        /// Each sample: every die's pose (x, y, z, qx, qy, qz, qw), rounded to 3 decimals but
+        /// the last, which is exact.
+        frames: Vec<Vec<[f32; 7]>>,
+    },
+    /// The game master rolled hidden dice: who, the dice; their result comes when revealed.
+    Hidden {
+        /// The roll (the entry's `seq`).
+        roll: u64,
+        /// Who and what.
+        by: Byline,
+    },
+    /// The page cannot follow (a wrong passcode, a room that is not there): why.
+    Error {
+        /// What is wrong, in words.
+        error: String,
+    },
 }
 
 /// The table as the overlay names it.

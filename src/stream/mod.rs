@@ -5,6 +5,7 @@
 pub mod api;
 pub mod feed;
 mod glue;
+pub mod pages;
 pub mod server;
 mod stream_mode;
 

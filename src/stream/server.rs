@@ -5,25 +5,23 @@
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{DefaultBodyLimit, Query, Request, State};
+use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::api::{self, ApiError, Asker, MAX_BODY, MoveBody, RollOrder};
-use super::feed::{FeedEvent, TableInfo, parse_hex};
-use crate::dice::DieKind;
-use crate::dice::mesh::{DieStyle, MeshArrays, atlas_png, die_mesh_arrays};
+use super::feed::{FeedEvent, TableInfo};
+use super::pages::{self, Pages};
 use crate::record::RollRecord;
 
 /// Rolls that may wait for the table; one more makes a 429.
@@ -32,13 +30,6 @@ pub const QUEUE: usize = 8;
 const RECENT: usize = 20;
 /// How long an API roll waits for its dice.
 const ROLL_TIMEOUT: Duration = Duration::from_secs(300);
-
-/// The overlay page and its script (ours, compiled in).
-const OVERLAY_HTML: &str = include_str!("../../web/overlay.html");
-const OVERLAY_JS: &str = include_str!("../../web/overlay.js");
-/// three.js as npm installs it under the web folder: its module and the core it imports.
-const THREE_DIR: &str = "node_modules/three/build";
-const THREE_FILES: [&str; 2] = ["three.module.js", "three.core.js"];
 
 /// Where and how to serve.
 #[derive(Clone, Debug)]
@@ -83,9 +74,6 @@ pub enum Job {
     ),
 }
 
-/// Each die's atlas PNG in each style, made once.
-type AtlasCache = HashMap<(DieKind, DieStyle), Arc<Vec<u8>>>;
-
 /// What the server remembers: the history, the table, the latest outcomes.
 #[derive(Default)]
 struct Memory {
@@ -99,9 +87,7 @@ struct Shared {
     jobs: mpsc::Sender<Job>,
     memory: Mutex<Memory>,
     token: Option<String>,
-    three: HashMap<&'static str, Vec<u8>>,
-    web_dir: PathBuf,
-    atlases: Mutex<AtlasCache>,
+    pages: Arc<Pages>,
 }
 
 /// The app's end of the server: jobs to take, events to publish.
@@ -153,17 +139,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), String>
         jobs: jobs_tx,
         memory: Mutex::new(Memory::default()),
         token: options.token.clone().filter(|t| !t.is_empty()),
-        three: THREE_FILES
-            .iter()
-            .filter_map(|f| {
-                Some((
-                    *f,
-                    std::fs::read(options.web_dir.join(THREE_DIR).join(f)).ok()?,
-                ))
-            })
-            .collect(),
-        web_dir: options.web_dir.clone(),
-        atlases: Mutex::new(HashMap::new()),
+        pages: Pages::new(&options.web_dir),
     });
     let app = router(shared.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -206,24 +182,11 @@ fn router(shared: Arc<Shared>) -> Router {
         ));
     Router::new()
         .route("/", get(|| async { Redirect::to("/overlay") }))
-        .merge(page_routes())
+        .merge(pages::router(shared.pages.clone()))
         .merge(guarded)
         .fallback(|uri: axum::http::Uri| async move { ApiError::NotFound(uri.path().to_string()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared)
-}
-
-/// The overlay page, its script, three.js, and the dice it draws.
-fn page_routes() -> Router<Arc<Shared>> {
-    Router::new()
-        .route("/overlay", get(|| async { html(OVERLAY_HTML) }))
-        .route(
-            "/overlay.js",
-            get(|| async { script(OVERLAY_JS.as_bytes().to_vec()) }),
-        )
-        .route("/three/{file}", get(three))
-        .route("/dice/geometry.json", get(geometry))
-        .route("/dice/atlas/{kind}", get(atlas))
 }
 
 /// The roll API.
@@ -261,104 +224,6 @@ async fn require_token(
 /// Compares in time that does not depend on where the strings differ.
 fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-fn html(text: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], text).into_response()
-}
-
-fn script(bytes: Vec<u8>) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        bytes,
-    )
-        .into_response()
-}
-
-async fn three(State(shared): State<Arc<Shared>>, Path(file): Path<String>) -> Response {
-    if !THREE_FILES.contains(&file.as_str()) {
-        return ApiError::NotFound(format!("/three/{file}")).into_response();
-    }
-    match shared.three.get(file.as_str()) {
-        Some(bytes) => script(bytes.clone()),
-        None => ApiError::NotFound(format!(
-            "three.js is not installed in {}: run `npm ci --prefix {}` (./play does it)",
-            shared.web_dir.display(),
-            shared.web_dir.display()
-        ))
-        .into_response(),
-    }
-}
-
-/// Every die's render mesh, by id: the same vertex list as the window's.
-async fn geometry() -> Response {
-    static JSON: OnceLock<String> = OnceLock::new();
-    let json = JSON.get_or_init(|| {
-        let all: HashMap<&str, MeshArrays> = DieKind::ALL
-            .iter()
-            .map(|k| (k.id(), die_mesh_arrays(*k)))
-            .collect();
-        serde_json::to_string(&all).unwrap_or_default()
-    });
-    ([(header::CONTENT_TYPE, "application/json")], json.clone()).into_response()
-}
-
-#[derive(Deserialize)]
-struct AtlasQuery {
-    body: String,
-    ink: String,
-}
-
-/// A die's numbered atlas in a body and ink colour (`?body=rrggbb&ink=rrggbb`), as PNG.
-async fn atlas(
-    State(shared): State<Arc<Shared>>,
-    Path(kind): Path<String>,
-    query: Result<Query<AtlasQuery>, axum::extract::rejection::QueryRejection>,
-) -> Response {
-    let Some(kind) = DieKind::from_id(kind.trim_end_matches(".png")) else {
-        return ApiError::NotFound(format!("no die '{kind}'")).into_response();
-    };
-    let colours = query
-        .ok()
-        .and_then(|Query(q)| Some((parse_hex(&q.body)?, parse_hex(&q.ink)?)));
-    let Some((body, ink)) = colours else {
-        return ApiError::Invalid("give the colours as ?body=rrggbb&ink=rrggbb".into())
-            .into_response();
-    };
-    let style = DieStyle { body, ink };
-    let cached = shared
-        .atlases
-        .lock()
-        .ok()
-        .and_then(|m| m.get(&(kind, style)).cloned());
-    let png = match cached {
-        Some(png) => png,
-        None => {
-            let made = tokio::task::spawn_blocking(move || atlas_png(kind, style)).await;
-            match made {
-                Ok(Ok(png)) => {
-                    let png = Arc::new(png);
-                    if let Ok(mut m) = shared.atlases.lock() {
-                        m.insert((kind, style), png.clone());
-                    }
-                    png
-                }
-                Ok(Err(e)) => return ApiError::Failed(e).into_response(),
-                Err(e) => return ApiError::Failed(e.to_string()).into_response(),
-            }
-        }
-    };
-    (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static("image/png")),
-            (
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("max-age=3600"),
-            ),
-        ],
-        (*png).clone(),
-    )
-        .into_response()
 }
 
 /// The body, or why it could not be read (too large: 413).

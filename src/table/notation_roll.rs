@@ -9,6 +9,7 @@ use super::dice_view::DiceLook;
 use super::history::{Caller, HistoryEntry, Replay, RollHistory};
 use super::throwing::{DiceAssets, DiceThrow, TableSimulator, Thrower, start_throw};
 use crate::dice::DieKind;
+use crate::dice::looks::notation_style;
 use crate::dice::mesh::DieStyle;
 use crate::physics::notation::{physical_dice, record_faces};
 use crate::physics::throw::Swing;
@@ -109,16 +110,8 @@ pub fn dice_of_notation(
     Ok(kinds
         .iter()
         .enumerate()
-        .map(|(i, &k)| (k, style(k, i)))
+        .map(|(i, &k)| (k, notation_style(k, i)))
         .collect())
-}
-
-/// Light dice and dark dice alternate; a d100's tens die is dark.
-fn style(kind: DieKind, index: usize) -> DieStyle {
-    match (kind, index % 2) {
-        (DieKind::D10Tens, _) | (_, 1) => DieStyle::ONYX,
-        _ => DieStyle::IVORY,
-    }
 }
 
 /// Throws notation dice `which` (the first throw, or the open-ended ones again).

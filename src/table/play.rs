@@ -11,8 +11,7 @@ use super::dice_view::DiceLook;
 use super::history::Caller;
 use super::history::{HistoryEntry, Replay, RollHistory};
 use super::throwing::{DiceAssets, DiceThrow, TableSimulator, Thrower, start_throw};
-use crate::dice::DieKind;
-use crate::dice::mesh::DieStyle;
+pub use crate::dice::looks::dice_of_plan;
 use crate::physics::notation::rules_faces;
 use crate::physics::throw::Swing;
 use crate::physics::throw_seed;
@@ -21,7 +20,7 @@ use crate::rules::engine::Rulebook;
 use crate::rules::play::Move;
 use crate::rules::scene::Scene;
 use crate::rules::table::TableState;
-use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};
+use crate::rules::{Odds, Outcome, RollPlan, Step};
 use crate::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
@@ -142,31 +141,6 @@ impl TablePlay {
     }
 }
 
-/// The palette of characters' dice, by seat.
-const CHARACTER_DICE: [DieStyle; 6] = [
-    DieStyle::RUBY,
-    DieStyle::SAPPHIRE,
-    DieStyle::EMERALD,
-    DieStyle::AMBER,
-    DieStyle::VIOLET,
-    DieStyle::IVORY,
-];
-
-/// How a die of a plan looks: light and dark for positive and negative dice, dark for the
-/// director's difficulty dice and the gamemaster's initiative, the actor's colour otherwise.
-pub fn die_style(role: DieRole, label: &str, actor: Option<usize>) -> DieStyle {
-    match role {
-        DieRole::Positive => DieStyle::IVORY,
-        DieRole::Negative | DieRole::Difficulty | DieRole::Position => DieStyle::ONYX,
-        DieRole::Friction => DieStyle::AMBER,
-        DieRole::Initiative if label.starts_with("gamemaster") => DieStyle::ONYX,
-        DieRole::Initiative => DieStyle::IVORY,
-        _ => actor
-            .map(|i| CHARACTER_DICE[i % CHARACTER_DICE.len()])
-            .unwrap_or(DieStyle::IVORY),
-    }
-}
-
 fn seed_the_table(options: Res<PlayOptions>, mut play: ResMut<TablePlay>) {
     if let Some(seed) = options.seed {
         play.next_seed = seed;
@@ -206,24 +180,6 @@ fn throw_requested_move(
         replay_of: None,
         caller: Default::default(),
     });
-}
-
-/// The physical dice of a plan, each in the colours of its role (and of the acting
-/// character): what the throw launches and what the hand holds before it.
-pub fn dice_of_plan(
-    plan: &RollPlan,
-    actor: Option<usize>,
-) -> Result<Vec<(DieKind, DieStyle)>, String> {
-    let mut dice = Vec::new();
-    for d in &plan.dice {
-        let style = die_style(d.role, &d.label, actor);
-        dice.extend(
-            crate::dice::physical_dice(d.sides)?
-                .into_iter()
-                .map(|k| (k, style)),
-        );
-    }
-    Ok(dice)
 }
 
 /// Throws the next plan of a move and records it; a die that cannot be thrown stops the move.

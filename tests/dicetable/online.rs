@@ -945,3 +945,167 @@ fn the_window_joins_a_room_and_shows_its_throws() {
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn a_browser_follows_a_room_on_its_page() {
+    use super::stream::{browser_ready, floats, read_rgba, web_dir};
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let data = data_dir("page");
+    std::fs::create_dir_all(&data).expect("dir");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    let base = format!("http://{}", server.addr);
+    let rt = runtime();
+    // Before the page: the room opened (1), a free roll (2), Pat joined (3).
+    let (mut gm, mut pat) = rt.block_on(async {
+        let mut gm = Client::connect(
+            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
+            Some(Create {
+                scene: crypt(),
+                passcode: "friends".into(),
+            }),
+            Checks::default(),
+        )
+        .await
+        .expect("opens");
+        let two = gm
+            .throw(Proposal::Notation("2d6+1".into()), None, false, None)
+            .await
+            .expect("a free roll");
+        assert_eq!(two, 2);
+        let pat = Client::connect(
+            as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("Pat joins");
+        (gm, pat)
+    });
+    // The page (and one with a wrong passcode) in headless chromium.
+    let mut node = Command::new("node")
+        .arg(web_dir().join("tests/room.mjs"))
+        .args([
+            &base,
+            "crypt",
+            "friends",
+            "2",
+            data.to_str().expect("utf-8"),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node");
+    let mut out = BufReader::new(node.stdout.take().expect("stdout")).lines();
+    let ready = out.next().and_then(Result::ok);
+    assert_eq!(ready.as_deref(), Some("ready"), "the page follows the room");
+    // While it watches: Pat's check for Ash (4), a hidden roll (5) revealed (6).
+    let (check_entry, revealed) = rt.block_on(async {
+        let four = pat
+            .throw(
+                check(0, "STR", 12),
+                None,
+                false,
+                Some("force the gate".into()),
+            )
+            .await
+            .expect("Ash's check");
+        let five = gm
+            .throw(Proposal::Notation("1d20".into()), None, true, None)
+            .await
+            .expect("a hidden roll");
+        let six = gm.reveal(five).await.expect("revealed");
+        assert_eq!((four, five, six), (4, 5, 6));
+        gm.sync_to(6).await.expect("sees all");
+        let entry = |seq: usize| {
+            serde_json::from_str::<serde_json::Value>(&gm.lines[seq - 1]).expect("JSON")
+        };
+        let four = entry(4)["event"]["record"].clone();
+        let payload = entry(6)["event"]["payload"]
+            .as_str()
+            .expect("a payload")
+            .to_string();
+        let six =
+            serde_json::from_str::<serde_json::Value>(&payload).expect("JSON")["record"].clone();
+        (four, six)
+    });
+    let rest: Vec<String> = out.map_while(Result::ok).collect();
+    let status = node.wait().expect("node ends");
+    let mut err = String::new();
+    if let Some(mut e) = node.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut e, &mut err);
+    }
+    assert!(status.success(), "the browser half failed: {err}\n{rest:?}");
+    let page: serde_json::Value =
+        serde_json::from_str(rest.last().expect("a JSON line")).expect("JSON");
+    // A wrong passcode is told, not retried.
+    assert_eq!(page["refused"]["error"], "wrong passcode");
+    assert_eq!(page["refused"]["notice"], "wrong passcode");
+    assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
+    assert_eq!(page["notice"], serde_json::Value::Null, "three.js loaded");
+    // The roll before the page came is in its history; the two after were played whole.
+    let before = page["before"].as_array().expect("history");
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(
+        before[0]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Gwen: 2d6+1 → "),
+        "{before:?}"
+    );
+    assert_eq!(page["outcomes"], 2);
+    assert_eq!(page["played"], 2, "both throws played through");
+    assert!(
+        page["samples"].as_u64().unwrap_or(0) >= 20,
+        "the dice were seen moving: {} samples",
+        page["samples"]
+    );
+    assert_eq!(page["shown"]["roll"], 6);
+    assert_eq!(page["shown"]["total"], revealed["total"]);
+    assert_eq!(page["who"], "Gwen");
+    assert_eq!(page["label"], "revealed roll 5");
+    let history: Vec<&str> = page["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(|h| h.as_str())
+        .collect();
+    let total = |r: &serde_json::Value| r["total"].as_i64().expect("a total");
+    assert_eq!(history.len(), 4, "{history:?}");
+    assert!(
+        history[0].starts_with(&format!("Gwen: revealed roll 5 → {}", total(&revealed))),
+        "{history:?}"
+    );
+    assert_eq!(history[1], "Gwen: a hidden roll → hidden");
+    assert!(
+        history[2].starts_with(&format!("Pat: force the gate → {}", total(&check_entry))),
+        "{history:?}"
+    );
+    // Where the page left the dice: exactly where the record says they came to rest.
+    let poses = revealed["throws"][0]["poses"].as_array().expect("poses");
+    let drawn = page["drawn"].as_array().expect("drawn");
+    assert_eq!(drawn.len(), poses.len());
+    for (d, p) in drawn.iter().zip(poses) {
+        let want: Vec<f64> = floats(&p["t"]).into_iter().chain(floats(&p["r"])).collect();
+        let got = floats(d);
+        assert_eq!(got.len(), 7);
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() < 1e-5, "drawn {got:?}, the record's {want:?}");
+        }
+    }
+    // The screenshot: the die on a transparent page.
+    let (w, h, pixels) = read_rgba(&data.join("room.png"));
+    assert_eq!((w, h), (1280, 720));
+    let opaque = pixels.iter().filter(|p| p[3] == 255).count();
+    let clear = pixels.iter().filter(|p| p[3] == 0).count();
+    assert!(
+        opaque > 2_000,
+        "the dice and the card are drawn: {opaque} opaque pixels"
+    );
+    assert!(clear > pixels.len() / 2, "the rest is transparent");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}

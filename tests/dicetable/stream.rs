@@ -53,7 +53,8 @@ fn send(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -> (u
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-fn web_dir() -> PathBuf {
+/// The checkout's web folder (the pages, node_modules).
+pub(crate) fn web_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("web")
 }
 
@@ -295,7 +296,8 @@ impl Served {
     }
 }
 
-fn browser_ready() -> bool {
+/// Whether node, chromium, Xvfb and web/node_modules are here (CI must have them).
+pub(crate) fn browser_ready() -> bool {
     let ready = available("node")
         && Path::new("/usr/bin/chromium").exists()
         && web_dir().join("node_modules/playwright-core").exists()
@@ -314,7 +316,7 @@ fn browser_ready() -> bool {
 }
 
 /// Reads an RGBA PNG.
-fn read_rgba(path: &Path) -> (u32, u32, Vec<[u8; 4]>) {
+pub(crate) fn read_rgba(path: &Path) -> (u32, u32, Vec<[u8; 4]>) {
     let decoder = png::Decoder::new(std::io::BufReader::new(
         std::fs::File::open(path).expect("png"),
     ));
@@ -333,7 +335,8 @@ fn read_rgba(path: &Path) -> (u32, u32, Vec<[u8; 4]>) {
     (info.width, info.height, pixels)
 }
 
-fn floats(v: &Value) -> Vec<f64> {
+/// The numbers of a JSON array.
+pub(crate) fn floats(v: &Value) -> Vec<f64> {
     v.as_array()
         .map(|a| a.iter().filter_map(Value::as_f64).collect())
         .unwrap_or_default()
