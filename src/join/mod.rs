@@ -509,3 +509,31 @@ fn draw_indicator(mut contexts: EguiContexts, online: Res<Online>) -> Result {
         });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::online::log::Role;
+
+    #[test]
+    fn the_dialog_makes_the_same_options_as_the_command_line() {
+        let mut dialog = JoinDialog {
+            url: " ws://tables.example:7480/crypt ".into(),
+            name: " Pat ".into(),
+            passcode: "friends".into(),
+            seats: "Ash, Bea,, ".into(),
+            ..JoinDialog::default()
+        };
+        let o = dialog.options().expect("options");
+        assert_eq!(o.url, "ws://tables.example:7480/crypt");
+        assert_eq!(o.name, "Pat");
+        assert_eq!(o.passcode, "friends");
+        assert_eq!(o.role, Role::Player);
+        assert_eq!(o.seats, vec!["Ash".to_string(), "Bea".to_string()]);
+        dialog.name = "  ".into();
+        assert_eq!(dialog.options().err().as_deref(), Some("give your name"));
+        dialog.name = "Pat".into();
+        dialog.url = "ws://tables.example:7480/".into();
+        assert!(dialog.options().is_err(), "an address without a room");
+    }
+}

@@ -1056,6 +1056,10 @@ fn a_browser_follows_a_room_on_its_page() {
             .starts_with("Gwen: 2d6+1 → "),
         "{before:?}"
     );
+    eprintln!(
+        "the room page: {} events, {} bytes, {} samples drawn",
+        page["events"], page["bytes"], page["samples"]
+    );
     assert_eq!(page["outcomes"], 2);
     assert_eq!(page["played"], 2, "both throws played through");
     assert!(

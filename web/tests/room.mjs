@@ -41,6 +41,8 @@ try {
     outcomes: window.overlay.outcomes,
     played: window.overlay.played,
     samples: window.overlay.samples,
+    events: window.overlay.events,
+    bytes: window.overlay.bytes,
     drawn: window.overlay.drawn,
     notice: window.overlay.notice,
     result: document.getElementById('result').textContent,
