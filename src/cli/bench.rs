@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::dice::DieKind;
-use crate::physics::fairness::LANES;
+use crate::physics::CockedPolicy;
+use crate::physics::fairness::{self, LANES, all_cores};
 use crate::physics::headless::Simulator;
 use crate::physics::{SettleRules, ThrowRequest};
 use crate::rules::RulesetId;
@@ -78,7 +79,34 @@ fn physics_benchmarks() -> Vec<Throughput> {
         physics_case("single d6 throws", 4_000, 1, LANES),
         physics_case("10 d6 in one throw", 400, 10, 16),
         physics_case("100 d6 in one throw", 20, 100, 4),
+        fairness_case(1),
+        fairness_case(all_cores()),
     ]
+}
+
+/// The fairness lab's throughput on `threads` threads (blocks of single d6 throws).
+fn fairness_case(threads: usize) -> Throughput {
+    let throws = 4 * fairness::BLOCK;
+    let f = fairness::measure(
+        DieKind::D6,
+        throws,
+        9_000,
+        CockedPolicy::Rethrow,
+        threads,
+        |_| {},
+    );
+    Throughput {
+        name: format!(
+            "fairness lab d6, {} {}",
+            f.threads,
+            if f.threads == 1 { "thread" } else { "threads" }
+        ),
+        rolls: f.throws,
+        dice_per_roll: 1,
+        in_flight: LANES * f.threads,
+        seconds: f64::from(f.throws) / f.throws_per_second,
+        simulated: f.settle_mean * f64::from(f.throws),
+    }
 }
 
 /// One measured case.
@@ -110,7 +138,20 @@ fn measure(name: &str, budget: Duration, mut f: impl FnMut()) -> Timing {
 fn odds_benchmarks() -> Result<Vec<Timing>, String> {
     let budget = Duration::from_millis(300);
     let mut out = Vec::new();
-    for text in ["12d6", "5d10!kh3", "10d6kh5", "10d6-10d6"] {
+    for text in [
+        "12d6",
+        "5d10!kh3",
+        "10d6kh5",
+        "10d6-10d6",
+        // The large ones of the limits (issue 13): sums are window sums, open-ended sums
+        // factorised; keep rules still walk every value.
+        "100d100",
+        "50d10!",
+        "10d100!",
+        "100d20!",
+        "50d100+50d10",
+        "20d20!kh10",
+    ] {
         let n = Notation::parse(text).map_err(|e| e.to_string())?;
         out.push(measure(text, budget, || {
             black_box(n.distribution());

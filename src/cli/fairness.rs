@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::dice::DieKind;
 use crate::physics::CockedPolicy;
-use crate::physics::fairness::{LANES, measure};
+use crate::physics::fairness::{LANES, all_cores, measure};
 
 /// Arguments of `fairness`.
 #[derive(clap::Args, Debug)]
@@ -24,6 +24,9 @@ pub struct FairnessArgs {
     /// What happens to a die that lands cocked: thrown again, or nudged.
     #[arg(long, value_enum, default_value = "rethrow")]
     pub cocked: CockedPolicy,
+    /// Threads to throw on (default: every core). The figures are the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -49,7 +52,12 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let f = measure(kind, args.throws, args.seed, args.cocked, |n| {
+    if args.threads == Some(0) {
+        eprintln!("error: --threads must be at least 1");
+        return ExitCode::from(2);
+    }
+    let threads = args.threads.unwrap_or_else(all_cores);
+    let f = measure(kind, args.throws, args.seed, args.cocked, threads, |n| {
         bar.set_position(n)
     });
     bar.finish_and_clear();
@@ -71,6 +79,7 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
             "timed_out": f.timed_out,
             "bounces": {"mean": f.bounces_mean, "share_with_a_bounce": f.bounced_share},
             "throws_per_second": f.throws_per_second,
+            "threads": f.threads,
             "memory": {
                 "chi_square": f.memory_chi_square,
                 "degrees_of_freedom": (k - 1) * (k - 1),
@@ -123,8 +132,11 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
             100.0 / k as f64
         );
         println!(
-            "{:.0} throws per second (one thread, {} rolls in flight)",
-            f.throws_per_second, LANES
+            "{:.0} throws per second ({} {}, {} rolls in flight on each)",
+            f.throws_per_second,
+            f.threads,
+            if f.threads == 1 { "thread" } else { "threads" },
+            LANES
         );
     }
     ExitCode::SUCCESS

@@ -2,6 +2,8 @@
 //! chi-square and its p-value, settle times, cocked and escaped dice, bounces, throughput, and
 //! whether the result depends on the face that was up when the die left the hand.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use statrs::distribution::{ChiSquared, ContinuousCDF};
@@ -49,8 +51,10 @@ pub struct Fairness {
     pub bounces_mean: f64,
     /// Share of throws with at least one bounce.
     pub bounced_share: f64,
-    /// Wall-clock throws per second (one thread).
+    /// Wall-clock throws per second.
     pub throws_per_second: f64,
+    /// Threads the run used.
+    pub threads: usize,
     /// Chi-square of independence between the starting face and the result.
     pub memory_chi_square: f64,
     /// Its p-value ((k − 1)² degrees of freedom).
@@ -71,51 +75,139 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
-/// Runs a fairness test of `throws` throws of one die kind.
-pub fn measure(
+/// Throws per block. A block is thrown in one simulator (with [`LANES`] in flight), and the
+/// blocks are shared out among the threads: what each throw shows depends on its block, never
+/// on the number of threads, so a run's counts are the same on one core or many.
+pub const BLOCK: u32 = 1024;
+
+/// How one throw landed: what the lab counts.
+#[derive(Clone, Copy, Debug)]
+struct Landing {
+    face: usize,
+    initial_face: usize,
+    settle_time: f32,
+    cocked: u32,
+    nudged: u32,
+    escaped: u32,
+    timed_out: u32,
+    bounces: u32,
+}
+
+/// Throws `range` (throw numbers of the run) in a simulator of its own.
+fn throw_block(
     kind: DieKind,
-    throws: u32,
     seed: u64,
     cocked_policy: CockedPolicy,
-    mut progress: impl FnMut(u64),
-) -> Fairness {
-    let shape = kind.shape();
-    let k = shape.faces.len();
-    let mut counts = vec![0u64; k];
-    let mut contingency = vec![vec![0u64; k]; k];
-    let mut times = Vec::with_capacity(throws as usize);
-    let (mut cocked, mut escaped, mut timed_out, mut same) = (0, 0, 0, 0u64);
-    let (mut bounces, mut bounced) = (0u64, 0u64);
+    range: std::ops::Range<u32>,
+    done: &AtomicU64,
+) -> Vec<Landing> {
     let mut sim = Simulator::new(SettleRules {
         cocked: cocked_policy,
         ..SettleRules::default()
     });
-    let mut nudged = 0u64;
-    let started = Instant::now();
-    let requests = (0..throws).map(|i| ThrowRequest {
+    let requests = range.clone().map(|i| ThrowRequest {
         seed: throw_seed(seed, i),
         tag: u64::from(i),
         dice: vec![kind],
         swing: None,
     });
-    let mut done = 0u64;
+    let mut landings = Vec::with_capacity(range.len());
     sim.run_many(LANES, requests, |r: RollResult| {
         if let Some(d) = r.dice.first() {
-            counts[d.face] += 1;
-            contingency[d.initial_face][d.face] += 1;
-            same += u64::from(d.initial_face == d.face);
-            times.push(f64::from(d.settle_time));
-            cocked += u64::from(d.rethrows.cocked);
-            escaped += u64::from(d.rethrows.escaped);
-            timed_out += u64::from(d.rethrows.timed_out);
-            nudged += u64::from(d.rethrows.nudged);
-            bounces += u64::from(d.bounces);
-            bounced += u64::from(d.bounces > 0);
+            landings.push(Landing {
+                face: d.face,
+                initial_face: d.initial_face,
+                settle_time: d.settle_time,
+                cocked: d.rethrows.cocked,
+                nudged: d.rethrows.nudged,
+                escaped: d.rethrows.escaped,
+                timed_out: d.rethrows.timed_out,
+                bounces: d.bounces,
+            });
         }
-        done += 1;
-        progress(done);
+        done.fetch_add(1, Ordering::Relaxed);
         true
     });
+    landings
+}
+
+/// The threads a run uses by default: every core.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs a fairness test of `throws` throws of one die kind on `threads` threads (the same
+/// figures for any number of threads, but the throughput).
+pub fn measure(
+    kind: DieKind,
+    throws: u32,
+    seed: u64,
+    cocked_policy: CockedPolicy,
+    threads: usize,
+    mut progress: impl FnMut(u64),
+) -> Fairness {
+    let shape = kind.shape();
+    let k = shape.faces.len();
+    let blocks: Vec<std::ops::Range<u32>> = (0..throws)
+        .step_by(BLOCK as usize)
+        .map(|start| start..throws.min(start.saturating_add(BLOCK)))
+        .collect();
+    let results: Mutex<Vec<Option<Vec<Landing>>>> = Mutex::new(vec![None; blocks.len()]);
+    let next = AtomicUsize::new(0);
+    let done = AtomicU64::new(0);
+    let started = Instant::now();
+    let threads = threads.clamp(1, blocks.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let b = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(range) = blocks.get(b) else { break };
+                    let landed = throw_block(kind, seed, cocked_policy, range.clone(), &done);
+                    if let Ok(mut r) = results.lock() {
+                        r[b] = Some(landed);
+                    }
+                }
+            });
+        }
+        let mut shown = 0;
+        loop {
+            let now = done.load(Ordering::Relaxed);
+            if now != shown {
+                shown = now;
+                progress(now);
+            }
+            if now >= u64::from(throws) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    });
+    let landings: Vec<Landing> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .collect();
+    let mut counts = vec![0u64; k];
+    let mut contingency = vec![vec![0u64; k]; k];
+    let mut times = Vec::with_capacity(landings.len());
+    let (mut cocked, mut escaped, mut timed_out, mut same) = (0, 0, 0, 0u64);
+    let (mut bounces, mut bounced, mut nudged) = (0u64, 0u64, 0u64);
+    for d in &landings {
+        counts[d.face] += 1;
+        contingency[d.initial_face][d.face] += 1;
+        same += u64::from(d.initial_face == d.face);
+        times.push(f64::from(d.settle_time));
+        cocked += u64::from(d.cocked);
+        escaped += u64::from(d.escaped);
+        timed_out += u64::from(d.timed_out);
+        nudged += u64::from(d.nudged);
+        bounces += u64::from(d.bounces);
+        bounced += u64::from(d.bounces > 0);
+    }
+    let done = landings.len() as u64;
     let elapsed = started.elapsed().as_secs_f64();
     let n = done as f64;
     let expected = n / k as f64;
@@ -161,6 +253,7 @@ pub fn measure(
         bounces_mean: bounces as f64 / n.max(1.0),
         bounced_share: bounced as f64 / n.max(1.0),
         throws_per_second: n / elapsed.max(1e-9),
+        threads,
         memory_chi_square,
         memory_p_value: chi_square_p(memory_chi_square, ((k - 1) * (k - 1)) as f64),
         same_face_rate: same as f64 / n.max(1.0),
@@ -171,12 +264,27 @@ pub fn measure(
 mod tests {
     use super::*;
 
+    /// The counts of a run do not depend on how many threads threw it.
+    #[test]
+    fn one_thread_and_two_count_the_same() {
+        let throws = BLOCK + 150;
+        let one = measure(DieKind::D6, throws, 7, CockedPolicy::Rethrow, 1, |_| {});
+        let two = measure(DieKind::D6, throws, 7, CockedPolicy::Rethrow, 2, |_| {});
+        assert_eq!((one.threads, two.threads), (1, 2));
+        assert_eq!(one.throws, throws);
+        assert_eq!(one.counts, two.counts);
+        assert_eq!(one.chi_square, two.chi_square);
+        assert_eq!(one.memory_chi_square, two.memory_chi_square);
+        assert_eq!(one.settle_median, two.settle_median);
+        assert_eq!((one.cocked, one.escaped), (two.cocked, two.escaped));
+    }
+
     /// A few hundred throws of each die: a broken die (a face that never comes up, a wrong
     /// value, a strong bias) fails here. The bound is loose on purpose.
     #[test]
     fn every_die_passes_a_small_fairness_run() {
         for kind in DieKind::SINGLES {
-            let f = measure(kind, 400, 2024, CockedPolicy::Rethrow, |_| {});
+            let f = measure(kind, 400, 2024, CockedPolicy::Rethrow, 2, |_| {});
             assert_eq!(f.throws, 400);
             assert!(
                 f.counts.iter().all(|(_, c)| *c > 0),

@@ -224,17 +224,7 @@ impl Dist {
                 denom: &self.denom * &other.denom,
             };
         }
-        let mut weights = vec![BigUint::zero(); self.weights.len() + other.weights.len() - 1];
-        for (i, a) in self.weights.iter().enumerate() {
-            if a.is_zero() {
-                continue;
-            }
-            for (j, b) in other.weights.iter().enumerate() {
-                if !b.is_zero() {
-                    weights[i + j] += a * b;
-                }
-            }
-        }
+        let weights = super::poly::multiply(&self.weights, &other.weights);
         Dist {
             min: self.min + other.min,
             weights,
@@ -275,8 +265,23 @@ impl Dist {
         )
     }
 
-    /// The sum of `n` independent copies (binary powering of the convolution).
+    /// The sum of `n` independent copies: a window sum per copy when every value is equally
+    /// likely (any fair die), binary powering of the product otherwise.
     pub fn repeat_sum(&self, n: u32) -> Dist {
+        if let Some(first) = self.weights.first()
+            && self.weights.iter().all(|w| w == first)
+        {
+            let scale = first.pow(n);
+            let mut weights = super::poly::window_power(self.weights.len(), n);
+            if !scale.is_one() {
+                weights.iter_mut().for_each(|w| *w *= &scale);
+            }
+            return Dist {
+                min: self.min * i64::from(n),
+                weights,
+                denom: self.denom.pow(n),
+            };
+        }
         let mut result = Dist::constant(0);
         let mut base = self.clone();
         let mut k = n;
@@ -298,10 +303,31 @@ impl Dist {
         if self.weights.len() < 2 {
             return self.clone();
         }
-        let top = self.max_value();
-        let p_top = self.p(top).to_f64();
-        let depth = (OPEN_ENDED_TRUNCATION.ln() / p_top.ln()).ceil().max(1.0) as u32;
-        self.open_ended_to_depth(depth)
+        self.open_ended_to_depth(self.open_ended_depth())
+    }
+
+    /// How deep [`Dist::open_ended`] goes: the copies after which the mass cut off is below
+    /// 1e-14.
+    fn open_ended_depth(&self) -> u32 {
+        let p_top = self.p(self.max_value()).to_f64();
+        (OPEN_ENDED_TRUNCATION.ln() / p_top.ln()).ceil().max(1.0) as u32
+    }
+
+    /// The sum of `n` open-ended fair dice of `sides` faces: exactly
+    /// `Dist::die(sides).open_ended().repeat_sum(n)`, computed from the die's structure (see
+    /// [`super::poly::open_ended_power`]).
+    pub fn open_ended_sum(sides: u32, n: u32) -> Dist {
+        let die = Dist::die(sides);
+        if sides < 2 {
+            return die.repeat_sum(n);
+        }
+        let depth = die.open_ended_depth();
+        Dist {
+            min: i64::from(n),
+            weights: super::poly::open_ended_power(sides, depth, n),
+            denom: BigUint::from(sides).pow(depth * n),
+        }
+        .trimmed()
     }
 
     /// Open-ended with at most `depth` copies thrown (the mass of `depth` tops in a row is cut).
@@ -586,6 +612,56 @@ mod tests {
                 proptest::prop_assert_eq!(total_mass(&d), Prob::one());
                 proptest::prop_assert!(d.truncated().to_f64() < 1e-12, "cut {}", d.truncated().to_f64());
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_tests {
+    use super::*;
+
+    /// The old way: the die's distribution, then binary powering of the schoolbook product.
+    fn slow_sum(die: &Dist, n: u32) -> Dist {
+        let mut result = Dist::constant(0);
+        for _ in 0..n {
+            let mut weights = vec![BigUint::zero(); result.weights.len() + die.weights.len() - 1];
+            for (i, a) in result.weights.iter().enumerate() {
+                for (j, b) in die.weights.iter().enumerate() {
+                    weights[i + j] += a * b;
+                }
+            }
+            result = Dist {
+                min: result.min + die.min,
+                weights,
+                denom: &result.denom * &die.denom,
+            }
+            .trimmed();
+        }
+        result
+    }
+
+    #[test]
+    fn fair_dice_sums_equal_the_convolution() {
+        for (sides, n) in [(6, 1), (6, 3), (2, 7), (10, 12), (20, 5), (100, 3), (1, 4)] {
+            let die = Dist::die(sides);
+            assert_eq!(die.repeat_sum(n), slow_sum(&die, n), "{n}d{sides}");
+        }
+        let coin = Dist::from_pairs(
+            [(0, BigUint::from(3u32)), (1, BigUint::from(3u32))],
+            BigUint::from(6u32),
+        );
+        assert_eq!(coin.repeat_sum(5), slow_sum(&coin, 5));
+    }
+
+    #[test]
+    fn open_ended_sums_equal_the_convolution() {
+        for (sides, n) in [(6, 1), (6, 4), (2, 3), (10, 5), (20, 3), (4, 9), (100, 2)] {
+            let die = Dist::die(sides).open_ended();
+            assert_eq!(
+                Dist::open_ended_sum(sides, n),
+                slow_sum(&die, n),
+                "{n}d{sides}!"
+            );
         }
     }
 }

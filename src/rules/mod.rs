@@ -15,6 +15,7 @@ pub mod engine;
 pub mod notation;
 pub mod open_d6;
 pub mod play;
+pub mod poly;
 pub mod scene;
 pub mod step_dice;
 pub mod table;

@@ -101,6 +101,9 @@ impl DiceTerm {
 
     /// The exact distribution of this term's total.
     pub fn distribution(&self) -> Dist {
+        if self.open_ended && self.keep == Keep::All {
+            return Dist::open_ended_sum(self.sides, self.count);
+        }
         let die = self.die();
         match self.keep {
             Keep::All => die.repeat_sum(self.count),

@@ -1,0 +1,183 @@
+//! Fast exact polynomial arithmetic for [`super::dist::Dist`]: the distribution of a sum is a
+//! product of polynomials, and the sums players type (`100d100`, `50d10!`) are powers.
+//!
+//! - A sum of `n` fair dice: each die multiplies by `1 + x + … + x^(s-1)`, which is a running
+//!   window sum (O(length) additions a die, not a convolution), and the result is symmetric, so
+//!   only half is computed.
+//! - `n` open-ended dice: the die is `U(x) · G(x^s)` with `U` the faces below the top and `G` a
+//!   geometric series in the top face, so its power is `U^n · G^n(x^s)`, both window sums; the
+//!   product is taken one residue class mod `s` at a time with small numbers, then scaled.
+//! - Any other product: Kronecker substitution (the coefficients packed into one big integer,
+//!   one big multiplication, unpacked) once it beats the schoolbook product.
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+/// The coefficients of `(1 + x + … + x^(faces-1))^n`: how many ways `n` dice numbered
+/// `0..faces` make each sum.
+pub fn window_power(faces: usize, n: u32) -> Vec<BigUint> {
+    let mut p = vec![BigUint::one()];
+    let mut next: Vec<BigUint> = Vec::new();
+    if faces <= 1 {
+        return p;
+    }
+    for _ in 0..n {
+        let len = p.len() + faces - 1;
+        // Symmetric: compute the first half, mirror the rest.
+        let half = len.div_ceil(2);
+        next.resize(len, BigUint::zero());
+        let mut acc = BigUint::zero();
+        for (i, slot) in next.iter_mut().enumerate().take(half) {
+            if let Some(v) = p.get(i) {
+                acc += v;
+            }
+            if i >= faces
+                && let Some(v) = p.get(i - faces)
+            {
+                acc -= v;
+            }
+            slot.clone_from(&acc);
+        }
+        for i in half..len {
+            let (lo, hi) = next.split_at_mut(i);
+            hi[0].clone_from(&lo[len - 1 - i]);
+        }
+        std::mem::swap(&mut p, &mut next);
+    }
+    p
+}
+
+/// The coefficients of the sum of `n` open-ended dice of `sides` faces thrown at most `depth`
+/// deep, over the denominator `sides^(depth·n)`: value `j·sides + v` (v in 1..sides) of one die
+/// weighs `sides^(depth-1-j)`. Index 0 is the sum `n` (every die showing 1).
+pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
+    let s = sides as usize;
+    let d = depth as usize;
+    // U^n: n dice over 1..sides-1, as sums from n.
+    let low = window_power(s - 1, n);
+    // G^n: n counts of top faces, each 0..depth-1; N(m) ways to make m tops in all.
+    let tops = window_power(d, n);
+    let k_max = tops.len() - 1; // n (depth - 1)
+    // Weight of m tops: sides^(K - m) N(m), K = n (depth - 1). Coefficient at x^(n + r + s q):
+    // Σ_k low[r + s k] · sides^(K - (q - k)) · N(q - k)
+    //   = sides^(K - q) · Σ_k (low[r + s k] · sides^k) · N(q - k).
+    let big_s = BigUint::from(sides);
+    let mut powers = vec![BigUint::one()];
+    for i in 1..=k_max + low.len() / s + 1 {
+        let p = &powers[i - 1] * &big_s;
+        powers.push(p);
+    }
+    let len = low.len() + s * k_max;
+    let mut out = vec![BigUint::zero(); len];
+    for r in 0..s.min(low.len()) {
+        let scaled: Vec<BigUint> = low
+            .iter()
+            .skip(r)
+            .step_by(s)
+            .enumerate()
+            .map(|(k, w)| w * &powers[k])
+            .collect();
+        let conv = multiply(&scaled, &tops);
+        for (q, c) in conv.into_iter().enumerate() {
+            if c.is_zero() {
+                continue;
+            }
+            let idx = r + s * q;
+            if idx < len && q <= k_max {
+                out[idx] = c * &powers[k_max - q];
+            } else if idx < len {
+                // q beyond K only when low reaches past one turn of `s`; scale stays integral.
+                out[idx] = c / &powers[q - k_max];
+            }
+        }
+    }
+    out
+}
+
+/// Below this many coefficient products, the schoolbook product is faster.
+const KRONECKER_FROM: usize = 4_096;
+
+/// The product of two polynomials (coefficients from degree 0).
+pub fn multiply(a: &[BigUint], b: &[BigUint]) -> Vec<BigUint> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    if a.len().saturating_mul(b.len()) < KRONECKER_FROM || a.len().min(b.len()) < 8 {
+        return schoolbook(a, b);
+    }
+    kronecker(a, b)
+}
+
+fn schoolbook(a: &[BigUint], b: &[BigUint]) -> Vec<BigUint> {
+    let mut out = vec![BigUint::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            if !y.is_zero() {
+                out[i + j] += x * y;
+            }
+        }
+    }
+    out
+}
+
+/// Packs each polynomial's coefficients into slots of one big integer wide enough that no
+/// coefficient of the product can spill into the next, multiplies once, and unpacks.
+fn kronecker(a: &[BigUint], b: &[BigUint]) -> Vec<BigUint> {
+    let bits = |p: &[BigUint]| p.iter().map(BigUint::bits).max().unwrap_or(0);
+    let terms = a.len().min(b.len()) as u64;
+    let slot_bits = bits(a) + bits(b) + u64::from(64 - terms.leading_zeros()) + 1;
+    let slot = slot_bits.div_ceil(32) as usize;
+    let pack = |p: &[BigUint]| {
+        let mut digits = vec![0u32; p.len() * slot];
+        for (i, c) in p.iter().enumerate() {
+            for (k, d) in c.to_u32_digits().into_iter().enumerate() {
+                digits[i * slot + k] = d;
+            }
+        }
+        BigUint::new(digits)
+    };
+    let product = pack(a) * pack(b);
+    let digits = product.to_u32_digits();
+    (0..a.len() + b.len() - 1)
+        .map(|i| {
+            let from = (i * slot).min(digits.len());
+            let to = ((i + 1) * slot).min(digits.len());
+            BigUint::from_slice(&digits[from..to])
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(v: &[u64]) -> Vec<BigUint> {
+        v.iter().map(|&x| BigUint::from(x)).collect()
+    }
+
+    #[test]
+    fn three_d6_by_hand() {
+        // Ways to make 3..=18 with 3d6.
+        assert_eq!(
+            window_power(6, 3),
+            n(&[1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1])
+        );
+        assert_eq!(window_power(6, 0), n(&[1]));
+        assert_eq!(window_power(1, 5), n(&[1]));
+    }
+
+    #[test]
+    fn kronecker_equals_schoolbook() {
+        let a: Vec<BigUint> = (0..150u64)
+            .map(|i| BigUint::from(i * 7919 + 3).pow(3 + (i % 5) as u32))
+            .collect();
+        let b: Vec<BigUint> = (0..90u64).map(|i| BigUint::from(i * 104_729 + 1)).collect();
+        assert_eq!(kronecker(&a, &b), schoolbook(&a, &b));
+        assert_eq!(multiply(&a, &b), schoolbook(&a, &b));
+        let zeros = n(&[0, 0, 5, 0]);
+        assert_eq!(kronecker(&zeros, &a), schoolbook(&zeros, &a));
+    }
+}
