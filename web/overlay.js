@@ -206,6 +206,20 @@ function place(poses, which = null) {
   dirty = true;
 }
 
+// Dice leave the hand (a `throw`, or a `motion` about to play): the card says "rolling…" on a
+// roll's first throw, the chance of success stays only when asked for.
+function startThrow(e, poses, keepChance) {
+  current = { roll: e.roll, throw: e.throw };
+  if (e.throw === 0) {
+    byline(e.by);
+    const result = $('result');
+    result.className = 'rolling';
+    result.textContent = 'rolling…';
+    if (!keepChance) $('chance').textContent = '';
+  }
+  showDice(e.dice, poses);
+}
+
 // ---- Throws that come whole (a room's page): played one after another, each outcome after
 // its throws, at the speed they were simulated ----
 
@@ -232,15 +246,7 @@ function playNext() {
 }
 
 function startMotion(e) {
-  current = { roll: e.roll, throw: e.throw };
-  if (e.throw === 0) {
-    byline(e.by);
-    const result = $('result');
-    result.className = 'rolling';
-    result.textContent = 'rolling…';
-    $('chance').textContent = '';
-  }
-  showDice(e.dice, e.frames[0]);
+  startThrow(e, e.frames[0], false);
   if (!renderer) return false;
   aim(TRAY_VIEW, 0, 0);
   playing = { e, start: performance.now() };
@@ -279,9 +285,7 @@ function showHidden(e) {
   result.className = 'rolling';
   result.textContent = `${e.by.what}, hidden`;
   $('chance').textContent = '';
-  history.unshift({ who: e.by.who, colour: e.by.colour, label: e.by.label ?? e.by.what, result: 'hidden' });
-  history.length = Math.min(history.length, 20);
-  drawHistory();
+  remember(e, 'hidden');
 }
 
 function frame(now) {
@@ -325,12 +329,12 @@ function resultText(e) {
   return e.outcome ? `${total} ${e.outcome}`.trim() : String(total);
 }
 
-function remember(e) {
+function remember(e, result = resultText(e)) {
   history.unshift({
     who: e.by.who,
     colour: e.by.colour,
     label: e.by.label ?? e.by.what,
-    result: resultText(e),
+    result,
   });
   history.length = Math.min(history.length, 20);
   drawHistory();
@@ -377,15 +381,7 @@ function handle(e) {
       }
       break;
     case 'throw':
-      current = { roll: e.roll, throw: e.throw };
-      if (e.throw === 0) {
-        byline(e.by);
-        const result = $('result');
-        result.className = 'rolling';
-        result.textContent = 'rolling…';
-        if (!opts.odds) $('chance').textContent = '';
-      }
-      showDice(e.dice, e.poses);
+      startThrow(e, e.poses, opts.odds);
       if (renderer) aim(TRAY_VIEW, 0, 0);
       break;
     case 'poses':

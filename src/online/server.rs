@@ -189,25 +189,38 @@ fn origin_allowed(headers: &HeaderMap) -> bool {
     !host.is_empty() && origin_host == host
 }
 
+/// The upgrade of a WebSocket route, or its refusal: a page of another origin (403, `foreign`),
+/// a plain HTTP request (400, `not_a_socket`).
+fn websocket_only(
+    headers: &HeaderMap,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    foreign: &'static str,
+    not_a_socket: impl FnOnce() -> String,
+) -> Result<WebSocketUpgrade, (StatusCode, String)> {
+    if !origin_allowed(headers) {
+        return Err((StatusCode::FORBIDDEN, foreign.to_string()));
+    }
+    ws.map_err(|_| (StatusCode::BAD_REQUEST, not_a_socket()))
+}
+
 async fn connect<S: LogStore>(
     State(hub): State<Arc<Hub<S>>>,
     Path(room): Path<String>,
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if !origin_allowed(&headers) {
-        return (
-            StatusCode::FORBIDDEN,
-            "this page's origin may not open the room's socket\n",
-        )
-            .into_response();
-    }
-    let Ok(ws) = ws else {
-        return (
-            StatusCode::BAD_REQUEST,
-            format!("'{room}' is a room: connect with a WebSocket (dicetable play --join ws://HOST:PORT/{room})\n"),
-        )
-            .into_response();
+    let ws = match websocket_only(
+        &headers,
+        ws,
+        "this page's origin may not open the room's socket\n",
+        || {
+            format!(
+                "'{room}' is a room: connect with a WebSocket (dicetable play --join ws://HOST:PORT/{room})\n"
+            )
+        },
+    ) {
+        Ok(ws) => ws,
+        Err(refused) => return refused.into_response(),
     };
     let conn = hub.next_conn.fetch_add(1, Ordering::Relaxed);
     ws.max_message_size(4 * MAX_MESSAGE)
@@ -1030,19 +1043,14 @@ async fn watch_feed<S: LogStore>(
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if !origin_allowed(&headers) {
-        return (
-            StatusCode::FORBIDDEN,
-            "this page's origin may not open the room's feed\n",
-        )
-            .into_response();
-    }
-    let Ok(ws) = ws else {
-        return (
-            StatusCode::BAD_REQUEST,
-            format!("the feed of '{room}' is a WebSocket: open http://HOST:PORT/{room}/watch\n"),
-        )
-            .into_response();
+    let ws = match websocket_only(
+        &headers,
+        ws,
+        "this page's origin may not open the room's feed\n",
+        || format!("the feed of '{room}' is a WebSocket: open http://HOST:PORT/{room}/watch\n"),
+    ) {
+        Ok(ws) => ws,
+        Err(refused) => return refused.into_response(),
     };
     let passcode = query.map(|Query(q)| q.passcode).unwrap_or_default();
     ws.on_upgrade(move |socket| watch_session(hub, room, passcode, socket))

@@ -40,17 +40,16 @@ impl Watch {
     /// roll's notice, the table when the turn moved on.
     pub fn see(&mut self, line: &str, motion: bool) -> Result<Vec<FeedEvent>, String> {
         let entry = Entry::parse(line)?;
-        // The dice's colours come from the table before the move.
-        let looks = match &entry.event {
-            Event::Thrown { what, record, .. } => Some(self.looks(what, record)?),
-            _ => None,
-        };
-        let actor = match &entry.event {
-            Event::Thrown {
-                what: Proposal::Move(mv),
-                ..
-            } => self.room.table.actor_of(mv),
-            _ => None,
+        // The acting character and the dice's colours come from the table before the move.
+        let (actor, looks) = match &entry.event {
+            Event::Thrown { what, record, .. } => {
+                let actor = match what {
+                    Proposal::Move(mv) => self.room.table.actor_of(mv),
+                    Proposal::Notation(_) => None,
+                };
+                (actor, Some(self.looks(what, record, actor)?))
+            }
+            _ => (None, None),
         };
         self.room.apply_line(line, Checks::default())?;
         let seq = entry.seq;
@@ -67,7 +66,7 @@ impl Watch {
                 let hidden: HiddenRoll = serde_json::from_str(&payload)
                     .map_err(|e| format!("entry {seq}: the revealed roll: {e}"))?;
                 let what = Proposal::Notation(hidden.notation.clone());
-                let looks = self.looks(&what, &hidden.record)?;
+                let looks = self.looks(&what, &hidden.record, None)?;
                 let by = self.room.gamemaster.clone();
                 let mut byline = byline(&by, None, &hidden.record);
                 byline.label = Some(format!(
@@ -109,8 +108,13 @@ impl Watch {
     }
 
     /// Each throw's dice colours, as the window draws them: a move's from its plans (the role of
-    /// each die, the acting character), a free roll's light and dark in turn.
-    fn looks(&self, what: &Proposal, record: &RollRecord) -> Result<Vec<Vec<DieStyle>>, String> {
+    /// each die, the acting character `actor`), a free roll's light and dark in turn.
+    fn looks(
+        &self,
+        what: &Proposal,
+        record: &RollRecord,
+        actor: Option<usize>,
+    ) -> Result<Vec<Vec<DieStyle>>, String> {
         match what {
             Proposal::Notation(_) => Ok(record
                 .throws
@@ -124,7 +128,6 @@ impl Watch {
                 })
                 .collect()),
             Proposal::Move(mv) => {
-                let actor = self.room.table.actor_of(mv);
                 let mut looks = Vec::new();
                 run_move(&self.room.table, mv, &mut |n, plan| {
                     looks.push(

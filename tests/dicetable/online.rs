@@ -90,6 +90,21 @@ fn as_(url: &str, name: &str, role: Role, seats: &[&str], passcode: &str) -> Joi
     }
 }
 
+/// Gwen, the game master, opens the room at `url` with the crypt scene (players' passcode
+/// "friends", her own "gm-secret").
+async fn gm_opens(url: &str, checks: Checks) -> Client {
+    Client::connect(
+        as_(url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
+        Some(Create {
+            scene: crypt(),
+            passcode: "friends".into(),
+        }),
+        checks,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("the game master opens {url}: {e}"))
+}
+
 fn mv(json: serde_json::Value) -> Proposal {
     Proposal::Move(serde_json::from_value::<Move>(json).expect("a move"))
 }
@@ -129,16 +144,7 @@ fn three_clients_play_one_table_and_the_log_verifies() {
     let rt = runtime();
     let log = rt.block_on(async {
         let physics = Checks { physics: true };
-        let mut gm = Client::connect(
-            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
-            Some(Create {
-                scene: crypt(),
-                passcode: "friends".into(),
-            }),
-            physics,
-        )
-        .await
-        .expect("the game master opens the room");
+        let mut gm = gm_opens(&url, physics).await;
         let mut pat = Client::connect(
             as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
             None,
@@ -512,16 +518,7 @@ fn a_killed_server_loses_no_acknowledged_throw() {
     let url = server.url("den");
     let rt = runtime();
     rt.block_on(async {
-        let mut gm = Client::connect(
-            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
-            Some(Create {
-                scene: crypt(),
-                passcode: "friends".into(),
-            }),
-            Checks::default(),
-        )
-        .await
-        .expect("opens");
+        let mut gm = gm_opens(&url, Checks::default()).await;
         let mut pat = Client::connect(
             as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
             None,
@@ -648,16 +645,7 @@ fn two_servers_on_nats_serve_one_room_in_one_order() {
     let (a, b) = (server_on_nats(&nats), server_on_nats(&nats));
     let rt = runtime();
     rt.block_on(async {
-        let mut gm = Client::connect(
-            as_(&a.url("vault"), "Gwen", Role::Gamemaster, &[], "gm-secret"),
-            Some(Create {
-                scene: crypt(),
-                passcode: "friends".into(),
-            }),
-            Checks::default(),
-        )
-        .await
-        .expect("opens the room on server A");
+        let mut gm = gm_opens(&a.url("vault"), Checks::default()).await;
         // The room's name is taken on every node.
         let again = Client::connect(
             as_(&b.url("vault"), "Gwen", Role::Gamemaster, &[], "gm-secret"),
@@ -858,16 +846,7 @@ fn the_window_joins_a_room_and_shows_its_throws() {
     let rt = runtime();
     // The game master opens the room and throws twice before Pat's window joins.
     let mut gm = rt.block_on(async {
-        let mut gm = Client::connect(
-            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
-            Some(Create {
-                scene: crypt(),
-                passcode: "friends".into(),
-            }),
-            Checks::default(),
-        )
-        .await
-        .expect("opens");
+        let mut gm = gm_opens(&url, Checks::default()).await;
         gm.throw(check(3, "DEX", 10), None, false, None)
             .await
             .expect("the Ghoul's check");
@@ -961,16 +940,7 @@ fn a_browser_follows_a_room_on_its_page() {
     let rt = runtime();
     // Before the page: the room opened (1), a free roll (2), Pat joined (3).
     let (mut gm, mut pat) = rt.block_on(async {
-        let mut gm = Client::connect(
-            as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
-            Some(Create {
-                scene: crypt(),
-                passcode: "friends".into(),
-            }),
-            Checks::default(),
-        )
-        .await
-        .expect("opens");
+        let mut gm = gm_opens(&url, Checks::default()).await;
         let two = gm
             .throw(Proposal::Notation("2d6+1".into()), None, false, None)
             .await
