@@ -35,9 +35,11 @@ const overlay = {
   drawn: [],
   latencies: [],
   notice: null,
-  // Room pages: throws played through to rest, and the samples drawn while playing.
   outcomes: 0,
+  // Room pages: throws played through to rest, the motion samples received, and the frames
+  // drawn between samples while playing.
   played: 0,
+  received: 0,
   samples: 0,
   error: null,
 };
@@ -246,6 +248,7 @@ function playNext() {
 }
 
 function startMotion(e) {
+  overlay.received += e.frames.length;
   startThrow(e, e.frames[0], false);
   if (!renderer) return false;
   aim(TRAY_VIEW, 0, 0);

@@ -40,6 +40,7 @@ try {
     shown: window.overlay.shown,
     outcomes: window.overlay.outcomes,
     played: window.overlay.played,
+    received: window.overlay.received,
     samples: window.overlay.samples,
     events: window.overlay.events,
     bytes: window.overlay.bytes,
