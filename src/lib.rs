@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod demo;
 pub mod dice;
+pub mod history;
 pub mod join;
 pub mod online;
 pub mod physics;
@@ -58,6 +59,8 @@ pub struct PlayOptions {
     pub stream: Option<[u8; 3]>,
     /// A table server's room to join (the room drives the table).
     pub join: Option<join::JoinOptions>,
+    /// Where the lasting history is kept (None: this session's rolls stay in memory).
+    pub history_dir: Option<PathBuf>,
 }
 
 /// `dicetable demo`: which demo the window opens with.

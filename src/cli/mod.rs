@@ -1,9 +1,10 @@
 //! The command line: `play` (the default) opens the table; `roll`, `replay`, `odds`,
-//! `session`, `fairness` and `bench` work without a window.
+//! `session`, `fairness`, `bench` and `history` work without a window.
 
 mod bench;
 mod demo;
 mod fairness;
+mod history;
 mod odds;
 mod online;
 mod replay;
@@ -53,6 +54,8 @@ pub enum Command {
     Verify(online::VerifyArgs),
     /// Load a table server on this machine with rooms of headless clients, and measure it.
     Loadtest(online::LoadtestArgs),
+    /// The lasting history: sessions, their rolls, exports (--json, --csv), luck (--luck).
+    History(history::HistoryArgs),
 }
 
 /// Where the table serves its overlay and API unless told otherwise.
@@ -104,6 +107,13 @@ pub struct WindowArgs {
     /// The chroma-key colour of stream mode: green, magenta, blue or #rrggbb.
     #[arg(long, default_value = "green", value_parser = crate::stream::parse_chroma)]
     pub chroma: [u8; 3],
+    /// The folder of the lasting history (history.sqlite); default: $DICETABLE_DATA_DIR, else
+    /// the user's data directory (~/.local/share/dicetable).
+    #[arg(long, value_name = "DIR")]
+    pub history_dir: Option<PathBuf>,
+    /// Keep this session's rolls in memory only.
+    #[arg(long, conflicts_with = "history_dir")]
+    pub no_history: bool,
 }
 
 impl WindowArgs {
@@ -121,6 +131,10 @@ impl WindowArgs {
             token: self.token,
             stream: self.stream.then_some(self.chroma),
             demo,
+            history_dir: match self.no_history {
+                true => None,
+                false => self.history_dir.or_else(crate::history::store::default_dir),
+            },
             ..PlayOptions::default()
         }
     }
@@ -186,6 +200,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Serve(args)) => online::serve(&args),
         Some(Command::Verify(args)) => online::verify(&args),
         Some(Command::Loadtest(args)) => online::loadtest(&args),
+        Some(Command::History(args)) => history::run(&args),
     }
 }
 

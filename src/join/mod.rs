@@ -435,6 +435,7 @@ fn show_next(
         who: Some(by),
         label: record.label.clone(),
         shown_only: true,
+        replay: false,
     };
     let swing = record.gesture.map(Into::into);
     match &entry.event {

@@ -151,7 +151,7 @@ fn build_note(build: &str) -> Vec<String> {
 }
 
 /// Every difference between recorded and re-simulated throws.
-fn compare_throws(recorded: &[ThrowRecord], again: &[ThrowRecord]) -> Vec<String> {
+pub fn compare_throws(recorded: &[ThrowRecord], again: &[ThrowRecord]) -> Vec<String> {
     let mut out = Vec::new();
     if recorded.len() != again.len() {
         out.push(format!(

@@ -124,7 +124,7 @@ fn caller(asker: &Asker) -> Caller {
     Caller {
         who: asker.who.clone(),
         label: asker.label.clone(),
-        shown_only: false,
+        ..Caller::default()
     }
 }
 
@@ -292,8 +292,8 @@ fn relay_throws(
 /// Each finished roll: its outcome on the feed, and its record to the API job that asked.
 fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHistory>) {
     let settled_at_ms = now_ms();
-    while relay.history_seen < history.0.len() {
-        let entry = &history.0[relay.history_seen];
+    while relay.history_seen < history.entries.len() {
+        let entry = &history.entries[relay.history_seen];
         relay.history_seen += 1;
         let record = entry.record.clone();
         let by = match &relay.pending {

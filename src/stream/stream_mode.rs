@@ -54,7 +54,7 @@ fn draw_banner(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let rolling = physics.busy() || table.in_flight() || play.in_flight();
-    let Some(last) = history.0.last() else {
+    let Some(last) = history.entries.last() else {
         return Ok(());
     };
     let record = &last.record;

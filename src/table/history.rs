@@ -1,16 +1,35 @@
 //! The session's history: every finished roll, free rolls and moves alike, with what is needed
-//! to throw it again (the seed, the gesture, and for a move the table as it was).
+//! to throw it again (the seed, the gesture, and for a move the table as it was). Each roll is
+//! written to the lasting history (`crate::history`, SQLite) the moment it is pushed, before its
+//! result is printed or drawn; earlier sessions are read back for the history panel.
+
+use std::sync::Mutex;
 
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 
+use crate::history::luck::FREE_ROLLS;
+use crate::history::{
+    HistoryStore, NewRoll, RollLuck, SessionInfo, SessionLuck, StoredRoll, roll_luck, session_luck,
+};
 use crate::physics::throw::Swing;
 use crate::record::RollRecord;
 use crate::rules::notation::Notation;
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
+use crate::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<RollHistory>();
+    app.init_resource::<LuckBoard>();
+    app.add_message::<LuckWorkedOut>();
+    app.add_systems(PreStartup, open_lasting_history);
+    app.add_systems(
+        Update,
+        (work_out_free_roll_luck, store_worked_out_luck, tally_luck)
+            .chain()
+            .in_set(AppSystems::Present),
+    );
 }
 
 /// How to throw a roll of the history again.
@@ -44,6 +63,14 @@ pub struct HistoryEntry {
     pub replay: Replay,
     /// The roll's record (its replay code: `record.code()`).
     pub record: RollRecord,
+    /// Its luck: a move's from the odds computed before the throw; a free roll's is worked
+    /// out off the frame after it is shown.
+    pub luck: Option<RollLuck>,
+    /// A replay of a roll of the history: shown, stored, but not counted in anyone's luck.
+    pub is_replay: bool,
+    /// Whose roll it was: a move's acting character, a free roll's caller (None: the
+    /// window's own free roll).
+    pub character: Option<String>,
 }
 
 /// Who asked for a roll from outside the window (the roll API), named in its record and on the
@@ -58,8 +85,260 @@ pub struct Caller {
     /// seed, or a replay from the history. A table driven by a server throws only these; the
     /// others become proposals to the server.
     pub shown_only: bool,
+    /// A replay from the history (not a new roll of anyone's).
+    pub replay: bool,
 }
 
-/// Every roll of the session, oldest first. It only grows.
+/// The lasting history of this window: the database and this session's number in it.
+struct Lasting {
+    store: Mutex<HistoryStore>,
+    session: i64,
+}
+
+/// Every roll of the session, oldest first (it only grows), and the lasting history.
 #[derive(Resource, Default)]
-pub struct RollHistory(pub Vec<HistoryEntry>);
+pub struct RollHistory {
+    /// This session's rolls.
+    pub entries: Vec<HistoryEntry>,
+    lasting: Option<Lasting>,
+    /// Earlier sessions with rolls, newest first (read when the window opened).
+    pub earlier: Vec<SessionInfo>,
+    /// What went wrong with the lasting history, for the panel (a file moved aside, a write
+    /// that failed).
+    pub notices: Vec<String>,
+}
+
+impl RollHistory {
+    /// Adds a finished roll: written to the lasting history first (committed when this
+    /// returns), then kept for the panel. A failed write is a notice; the roll stays shown.
+    pub fn push(&mut self, entry: HistoryEntry) {
+        let n = self.entries.len() as i64 + 1;
+        let mut failure = None;
+        if let Some(lasting) = &self.lasting {
+            let store = lasting
+                .store
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let roll = NewRoll {
+                who: entry.character.as_deref(),
+                what: &entry.what,
+                result: &entry.result,
+                luck: entry.luck.as_ref(),
+                record: &entry.record,
+                replay: entry.is_replay,
+            };
+            match store.add_roll(lasting.session, n, &roll) {
+                Ok(()) => println!(
+                    "history: stored session {} roll {n} in {}",
+                    lasting.session,
+                    store.path().display()
+                ),
+                Err(e) => failure = Some(e),
+            }
+        }
+        if let Some(e) = failure {
+            self.lasting = None;
+            self.notice(format!(
+                "the history cannot be written ({e}): this session's rolls from now on stay in memory"
+            ));
+        }
+        self.entries.push(entry);
+    }
+
+    /// This session's number in the lasting history (None: it is not kept).
+    pub fn session(&self) -> Option<i64> {
+        self.lasting.as_ref().map(|l| l.session)
+    }
+
+    /// An earlier session's rolls, read from the lasting history.
+    pub fn earlier_rolls(&mut self, session: i64) -> Vec<StoredRoll> {
+        let read = match &self.lasting {
+            Some(lasting) => lasting
+                .store
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .rolls(session),
+            None => return Vec::new(),
+        };
+        match read {
+            Ok((rolls, skipped)) => {
+                for s in skipped {
+                    self.notice(s);
+                }
+                rolls
+            }
+            Err(e) => {
+                self.notice(format!("session {session} cannot be read: {e}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn notice(&mut self, text: String) {
+        warn!("{text}");
+        println!("history: {text}");
+        self.notices.push(text);
+    }
+}
+
+/// Opens the lasting history before anything can be thrown, and starts this session in it.
+fn open_lasting_history(options: Res<PlayOptions>, mut history: ResMut<RollHistory>) {
+    let Some(dir) = &options.history_dir else {
+        return;
+    };
+    let opened = HistoryStore::open(dir);
+    if let Some(notice) = opened.notice {
+        history.notice(notice);
+    }
+    let Some(store) = opened.store else {
+        return;
+    };
+    let earlier = store.sessions();
+    let place = match &options.join {
+        Some(join) => format!("window, room {}", join.url),
+        None if options.stream.is_some() => "window, stream mode".to_string(),
+        None => "window".to_string(),
+    };
+    match (earlier, store.begin_session(&place)) {
+        (Ok(earlier), Ok(session)) => {
+            let rolls: i64 = earlier.iter().map(|s| s.rolls).sum();
+            println!(
+                "history: {} session {session} begins; earlier: {rolls} rolls in {} sessions",
+                store.path().display(),
+                earlier.len()
+            );
+            history.earlier = earlier;
+            history.lasting = Some(Lasting {
+                store: Mutex::new(store),
+                session,
+            });
+        }
+        (Err(e), _) | (_, Err(e)) => history.notice(format!(
+            "the history {} cannot be read ({e}): this session's rolls stay in memory",
+            store.path().display()
+        )),
+    }
+}
+
+/// Free rolls' luck being worked out off the frame: (roll number, its luck).
+#[derive(Default)]
+struct LuckTasks(Vec<(usize, Task<Option<RollLuck>>)>);
+
+/// Starts working out the luck of each new free roll (its notation's exact distribution can
+/// take a moment: never on the frame).
+fn work_out_free_roll_luck(
+    history: Res<RollHistory>,
+    mut tasks: Local<LuckTasks>,
+    mut started: Local<usize>,
+    mut done: Local<Vec<(usize, Option<RollLuck>)>>,
+    mut out: MessageWriter<LuckWorkedOut>,
+) {
+    while *started < history.entries.len() {
+        let i = *started;
+        *started += 1;
+        let entry = &history.entries[i];
+        if entry.luck.is_some() {
+            continue;
+        }
+        let (Replay::Notation(notation, _), Some(total)) = (&entry.replay, entry.record.total)
+        else {
+            continue;
+        };
+        let notation = notation.clone();
+        let task = AsyncComputeTaskPool::get()
+            .spawn(async move { roll_luck(&notation.distribution(), total) });
+        tasks.0.push((i, task));
+    }
+    tasks.0.retain_mut(|(i, task)| match block_on(poll_once(task)) {
+        Some(luck) => {
+            done.push((*i, luck));
+            false
+        }
+        None => true,
+    });
+    for (i, luck) in done.drain(..) {
+        if let Some(luck) = luck {
+            out.write(LuckWorkedOut { index: i, luck });
+        }
+    }
+}
+
+/// A free roll's luck, worked out.
+#[derive(Message, Clone, Debug)]
+struct LuckWorkedOut {
+    index: usize,
+    luck: RollLuck,
+}
+
+/// Keeps a worked-out luck with its roll, here and in the lasting history.
+fn store_worked_out_luck(
+    mut worked: MessageReader<LuckWorkedOut>,
+    mut history: ResMut<RollHistory>,
+) {
+    for LuckWorkedOut { index, luck } in worked.read() {
+        let failure = history.lasting.as_ref().and_then(|lasting| {
+            lasting
+                .store
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .set_luck(lasting.session, *index as i64 + 1, luck)
+                .err()
+        });
+        if let Some(e) = failure {
+            history.notice(format!("a roll's luck cannot be written: {e}"));
+        }
+        if let Some(entry) = history.entries.get_mut(*index) {
+            entry.luck = Some(luck.clone());
+        }
+    }
+}
+
+/// The luck of a finished move from the odds its panel showed before the throw.
+pub fn move_luck(odds: Option<&crate::rules::Odds>, charted: Option<i64>) -> Option<RollLuck> {
+    roll_luck(&odds?.distribution, charted?)
+}
+
+/// Tonight's luck: per character (and the window's own free rolls), in order of first roll.
+#[derive(Resource, Default)]
+pub struct LuckBoard {
+    /// (whose, their luck this session).
+    pub rows: Vec<(String, SessionLuck)>,
+}
+
+impl LuckBoard {
+    /// One character's luck this session.
+    pub fn of(&self, name: &str) -> Option<&SessionLuck> {
+        self.rows.iter().find(|(n, _)| n == name).map(|(_, l)| l)
+    }
+}
+
+/// Tallies the session's luck again whenever a roll or a roll's luck arrives.
+fn tally_luck(history: Res<RollHistory>, mut board: ResMut<LuckBoard>) {
+    if !history.is_changed() {
+        return;
+    }
+    board.rows = tally(&history.entries);
+}
+
+/// Each character's rolls with a luck (replays left out), tallied.
+pub fn tally(entries: &[HistoryEntry]) -> Vec<(String, SessionLuck)> {
+    let mut names: Vec<String> = Vec::new();
+    for e in entries.iter().filter(|e| !e.is_replay && e.luck.is_some()) {
+        let name = e.character.clone().unwrap_or_else(|| FREE_ROLLS.into());
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let rolls: Vec<&RollLuck> = entries
+                .iter()
+                .filter(|e| !e.is_replay)
+                .filter(|e| e.character.as_deref().unwrap_or(FREE_ROLLS) == name)
+                .filter_map(|e| e.luck.as_ref())
+                .collect();
+            session_luck(&rolls).map(|l| (name, l))
+        })
+        .collect()
+}

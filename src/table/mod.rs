@@ -12,6 +12,7 @@ mod hand;
 mod history;
 mod notation_roll;
 mod play;
+mod record_replay;
 mod scene;
 mod sounds;
 mod textures;
@@ -29,7 +30,8 @@ pub type TableView<'w, 's> =
 
 /// The dice shown on the table, where they are.
 pub type DiceShown<'w, 's> = Query<'w, 's, (&'static GlobalTransform, &'static DieOnTable)>;
-pub use history::{Caller, Replay, RollHistory};
+pub use history::{Caller, LuckBoard, Replay, RollHistory};
+pub use record_replay::{ReplayStored, StoredReplay};
 pub use notation_roll::{TableRoll, ThrowNotation, dice_of_notation};
 pub use play::{ActionRequest, TablePlay, dice_of_plan};
 pub use throwing::{TableSimulator, ThrowEvent};
@@ -52,6 +54,7 @@ pub(super) fn plugin(app: &mut App) {
         history::plugin,
         notation_roll::plugin,
         play::plugin,
+        record_replay::plugin,
         demo::plugin,
         sounds::plugin,
         frame_times::plugin,

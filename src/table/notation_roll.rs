@@ -222,6 +222,25 @@ fn read_notation_faces(
     match current.notation.evaluate(&table.chains) {
         Ok(r) => {
             table.total = Some(r.total);
+            let verdict = match current.notation.comparison.map(|c| c.holds(r.total)) {
+                Some(true) => " ✔",
+                Some(false) => " ✘",
+                None => "",
+            };
+            let record = notation_record(&current, &table, r.total, r.success);
+            let code = record.code();
+            // Stored before it is shown: a crash right after loses nothing that was seen.
+            history.push(HistoryEntry {
+                what: current.notation.source().to_string(),
+                seed: current.seed,
+                faces: table.chains.clone(),
+                result: format!("{}{verdict}", r.total),
+                replay: Replay::Notation(current.notation.clone(), current.swing),
+                record,
+                luck: None,
+                is_replay: current.caller.replay,
+                character: current.caller.who.clone(),
+            });
             println!(
                 "rolled {} seed {}: faces {:?} total {}",
                 current.notation.source(),
@@ -229,21 +248,7 @@ fn read_notation_faces(
                 table.chains,
                 r.total
             );
-            let verdict = match current.notation.comparison.map(|c| c.holds(r.total)) {
-                Some(true) => " ✔",
-                Some(false) => " ✘",
-                None => "",
-            };
-            let record = notation_record(&current, &table, r.total, r.success);
-            println!("record {}", record.code());
-            history.0.push(HistoryEntry {
-                what: current.notation.source().to_string(),
-                seed: current.seed,
-                faces: table.chains.clone(),
-                result: format!("{}{verdict}", r.total),
-                replay: Replay::Notation(current.notation.clone(), current.swing),
-                record,
-            });
+            println!("record {code}");
         }
         Err(e) => {
             error!("{e}");

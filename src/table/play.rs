@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use super::dice_view::DiceLook;
 use super::history::Caller;
-use super::history::{HistoryEntry, Replay, RollHistory};
+use super::history::{HistoryEntry, Replay, RollHistory, move_luck};
 use super::throwing::{DiceAssets, DiceThrow, TableSimulator, Thrower, start_throw};
 pub use crate::dice::looks::dice_of_plan;
 use crate::physics::notation::rules_faces;
@@ -297,6 +297,29 @@ fn advance(
             Err(e) => current.error = Some(e),
         }
     }
+    let record = move_record(play, current, &outcome);
+    let code = record.code();
+    // Stored before it is shown: a crash right after loses nothing that was seen.
+    history.push(HistoryEntry {
+        record,
+        what: current.title.clone(),
+        seed: current.request.seed,
+        faces: current.throws.clone(),
+        result: outcome.class.clone(),
+        replay: Replay::Move {
+            mv: current.request.mv.clone(),
+            before: Box::new(current.before.clone()),
+            swing: current.request.swing,
+        },
+        luck: move_luck(current.odds.as_ref(), current.charted),
+        is_replay: current.request.caller.replay,
+        character: current
+            .request
+            .caller
+            .who
+            .clone()
+            .or_else(|| acting_character(&current.before, &current.request.mv)),
+    });
     println!(
         "{} {} seed {}: throws {:?} -> {} ({})",
         if replay { "replayed" } else { "played" },
@@ -312,20 +335,7 @@ fn advance(
         logged = vec![format!("replay of {}: {}", current.title, outcome.class)];
     }
     play.log.extend(logged);
-    let record = move_record(play, current, &outcome);
-    println!("record {}", record.code());
-    history.0.push(HistoryEntry {
-        record,
-        what: current.title.clone(),
-        seed: current.request.seed,
-        faces: current.throws.clone(),
-        result: outcome.class.clone(),
-        replay: Replay::Move {
-            mv: current.request.mv.clone(),
-            before: Box::new(current.before.clone()),
-            swing: current.request.swing,
-        },
-    });
+    println!("record {code}");
     current.outcome = Some(outcome);
     None
 }
@@ -365,6 +375,12 @@ fn read_move_faces(
         );
     }
     play.current = Some(current);
+}
+
+/// The name of the character a move is made for.
+fn acting_character(table: &TableState, mv: &Move) -> Option<String> {
+    let i = table.actor_of(mv)?;
+    table.names().get(i).map(|n| n.to_string())
 }
 
 /// The record of a finished move: its ruleset, scene and title, every throw it took.

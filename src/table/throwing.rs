@@ -28,6 +28,8 @@ pub enum Thrower {
     FreeRoll,
     /// A move of the scene at the table.
     Scene,
+    /// A stored roll of an earlier session, thrown again.
+    Stored,
 }
 
 /// One physical throw: the dice with their looks, the seed, and a gesture if there was one.

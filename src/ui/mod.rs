@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::table::{
-    ActionRequest, DemoCommand, DemoRun, DiceShown, Replay, RollHistory, TablePlay, TableRoll,
-    TableSimulator, TableView, ThrowNotation, ViewSettings,
+    ActionRequest, DemoCommand, DemoRun, DiceShown, LuckBoard, ReplayStored, RollHistory,
+    StoredReplay, TablePlay, TableRoll, TableSimulator, TableView, ThrowNotation, ViewSettings,
 };
 use crate::third_party::egui::PanelSpace;
 
@@ -16,6 +16,7 @@ mod demo_panel;
 mod dice_labels;
 mod free_roll;
 mod gesture;
+mod history_panel;
 mod move_panel;
 mod odds_chart;
 mod scene_panel;
@@ -33,6 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         gesture::plugin,
     ));
     app.init_resource::<Focus>();
+    app.init_resource::<history_panel::HistoryPage>();
     app.init_resource::<dice_labels::HoveredDie>();
     app.add_systems(
         Update,
@@ -129,7 +131,13 @@ fn draw_overlays(
     mut contexts: EguiContexts,
     mut space: ResMut<PanelSpace>,
     (mut free, mut focus, mut draft): (ResMut<FreeRoll>, ResMut<Focus>, ResMut<MoveDraft>),
-    (table, history, physics): (Res<TableRoll>, Res<RollHistory>, NonSend<TableSimulator>),
+    (table, mut history, physics): (Res<TableRoll>, ResMut<RollHistory>, NonSend<TableSimulator>),
+    (mut page, replayed, board, mut stored): (
+        ResMut<history_panel::HistoryPage>,
+        Res<StoredReplay>,
+        Res<LuckBoard>,
+        MessageWriter<ReplayStored>,
+    ),
     (mut shelf, mut play): (ResMut<SceneShelf>, ResMut<TablePlay>),
     mut throws: MessageWriter<ThrowNotation>,
     mut moves: MessageWriter<ActionRequest>,
@@ -152,7 +160,7 @@ fn draw_overlays(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
-    let busy = physics.busy() || table.in_flight() || play.in_flight();
+    let busy = physics.busy() || table.in_flight() || play.in_flight() || replayed.in_flight();
     let shown = dice_labels::shown_dice(&physics, &dice, &camera);
     let mut chip_hovered = None;
     // Panels take a share of the window, so a small window still shows the tray.
@@ -162,7 +170,8 @@ fn draw_overlays(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                match scene_panel::show(ui, &mut shelf, &mut play, &run, remote.is_some()) {
+                match scene_panel::show(ui, &mut shelf, &mut play, &run, remote.is_some(), &board)
+                {
                     Some(scene_panel::Asked::Demo(c)) => {
                         demo_commands.write(c);
                     }
@@ -222,7 +231,16 @@ fn draw_overlays(
                 ui.separator();
                 view_menu(ui, &mut view);
                 ui.separator();
-                history_list(ui, &history, busy, &mut throws, &mut moves);
+                let asked = history_panel::show(
+                    ui,
+                    &mut history,
+                    &mut page,
+                    (&replayed, &board),
+                    busy,
+                );
+                if let Some(asked) = asked {
+                    history_panel::send(asked, &mut throws, &mut moves, &mut stored);
+                }
             });
         })
         .response
@@ -275,69 +293,4 @@ fn view_menu(ui: &mut egui::Ui, view: &mut ViewSettings) {
         )
         .on_hover_text("Frame settled dice closer still");
     });
-}
-
-/// Every roll of the session, newest first; a click throws it again with its seed.
-fn history_list(
-    ui: &mut egui::Ui,
-    history: &RollHistory,
-    busy: bool,
-    throws: &mut MessageWriter<ThrowNotation>,
-    moves: &mut MessageWriter<ActionRequest>,
-) {
-    ui.label(egui::RichText::new("History (click to replay)").strong());
-    if history.0.is_empty() {
-        ui.label("No rolls yet.");
-    }
-    for (i, entry) in history.0.iter().rev().enumerate() {
-        let label = format!(
-            "{} -> {}   {:?}   seed {}",
-            entry.what, entry.result, entry.faces, entry.seed
-        );
-        let (button, copy) = ui
-            .horizontal(|ui| {
-                let copy = ui
-                    .small_button("code")
-                    .on_hover_text(format!("Copy the replay code {}", entry.record.code()));
-                let button = ui.add_enabled(
-                    !busy,
-                    egui::Button::new(egui::RichText::new(label).small()).frame(false),
-                );
-                (button, copy)
-            })
-            .inner;
-        ui_map::mark(ui, format!("history-{i}"), button.rect);
-        if copy.clicked() {
-            ui.ctx().copy_text(entry.record.code());
-        }
-        if button.clicked() {
-            match &entry.replay {
-                Replay::Notation(notation, swing) => {
-                    throws.write(ThrowNotation {
-                        notation: notation.clone(),
-                        seed: entry.seed,
-                        swing: *swing,
-                        caller: crate::table::Caller {
-                            who: entry.record.who.clone(),
-                            label: entry.record.label.clone(),
-                            shown_only: true,
-                        },
-                    });
-                }
-                Replay::Move { mv, before, swing } => {
-                    moves.write(ActionRequest {
-                        mv: mv.clone(),
-                        seed: entry.seed,
-                        swing: *swing,
-                        replay_of: Some(before.clone()),
-                        caller: crate::table::Caller {
-                            who: entry.record.who.clone(),
-                            label: entry.record.label.clone(),
-                            shown_only: true,
-                        },
-                    });
-                }
-            }
-        }
-    }
 }

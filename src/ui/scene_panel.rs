@@ -11,7 +11,7 @@ use crate::PlayOptions;
 use crate::rules::RulesetId;
 use crate::rules::data::DataError;
 use crate::rules::scene::{Scene, default_dir, scene_files};
-use crate::table::{DemoCommand, DemoRun, TablePlay};
+use crate::table::{DemoCommand, DemoRun, LuckBoard, TablePlay};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SceneShelf>();
@@ -109,6 +109,7 @@ pub(super) fn show(
     play: &mut TablePlay,
     run: &DemoRun,
     remote: bool,
+    luck: &LuckBoard,
 ) -> Option<Asked> {
     ui.heading("Scene");
     if remote {
@@ -121,7 +122,7 @@ pub(super) fn show(
             ui.label(egui::RichText::new(format!("Ruleset: {}", state.ruleset())).strong());
         }
         ui.separator();
-        return tracker(ui, play, true).map(Asked::Move);
+        return tracker(ui, play, true, luck).map(Asked::Move);
     }
     let current = match &run.demo {
         Some(d) => format!("Demo: {}", d.demo.title),
@@ -199,7 +200,7 @@ pub(super) fn show(
         ui.label(egui::RichText::new(&scene.description).small());
     }
     ui.separator();
-    tracker(ui, play, false);
+    tracker(ui, play, false, luck);
     demo.map(Asked::Demo)
 }
 
@@ -209,6 +210,7 @@ fn tracker(
     ui: &mut egui::Ui,
     play: &mut TablePlay,
     remote: bool,
+    luck: &LuckBoard,
 ) -> Option<crate::rules::play::Move> {
     let in_flight = play.in_flight();
     let table = play.state.as_mut()?;
@@ -224,6 +226,9 @@ fn tracker(
             ui.label(egui::RichText::new(name).strong());
             ui.label(row.status.join(" · "));
         });
+        if let Some(l) = luck.of(&row.name) {
+            ui.label(egui::RichText::new(crate::history::luck::words(l)).small().weak());
+        }
     }
     for note in table.notes() {
         ui.label(note);

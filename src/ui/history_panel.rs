@@ -1,0 +1,236 @@
+//! The history panel: this session's rolls and, page by page, every earlier session's from the
+//! lasting history. A click throws a roll again with its seed and gesture: a roll of this session
+//! as it was asked for (a move against the table as it was), a roll of an earlier session as its
+//! record's throws, checked face by face and pose by pose. Tonight's luck sits under it.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::ui_map;
+use crate::history::{StoredRoll, luck};
+use crate::table::{
+    ActionRequest, Caller, LuckBoard, Replay, ReplayStored, RollHistory, StoredReplay,
+    ThrowNotation,
+};
+
+/// Which page the panel shows.
+#[derive(Resource, Default)]
+pub struct HistoryPage {
+    /// None: this session; Some(i): the i-th earlier session, newest first.
+    pub earlier: Option<usize>,
+    /// The rolls of the earlier session on show, read once per page.
+    loaded: Option<(i64, Vec<StoredRoll>)>,
+}
+
+/// What the panel asks for.
+pub(super) struct Asked {
+    /// Throw this session's roll again.
+    pub again: Option<Replay>,
+    /// With its seed and who and what for.
+    pub seed: u64,
+    /// Its caller.
+    pub caller: Caller,
+    /// Throw an earlier session's roll again.
+    pub stored: Option<ReplayStored>,
+}
+
+/// Draws the panel; returns a replay asked for.
+pub(super) fn show(
+    ui: &mut egui::Ui,
+    history: &mut RollHistory,
+    page: &mut HistoryPage,
+    (replayed, board): (&StoredReplay, &LuckBoard),
+    busy: bool,
+) -> Option<Asked> {
+    let pages = history.earlier.len();
+    if page.earlier.is_some_and(|i| i >= pages) {
+        page.earlier = None;
+    }
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new("History").strong());
+        let older = ui
+            .add_enabled(page.earlier.map_or(pages > 0, |i| i + 1 < pages), egui::Button::new("◀"))
+            .on_hover_text("An earlier session");
+        ui_map::mark(ui, "history-older", older.rect);
+        let newer = ui
+            .add_enabled(page.earlier.is_some(), egui::Button::new("▶"))
+            .on_hover_text("A later session");
+        ui_map::mark(ui, "history-newer", newer.rect);
+        if older.clicked() {
+            page.earlier = Some(page.earlier.map_or(0, |i| i + 1));
+        }
+        if newer.clicked() {
+            page.earlier = page.earlier.and_then(|i| i.checked_sub(1));
+        }
+    });
+    for notice in &history.notices {
+        ui.colored_label(egui::Color32::from_rgb(230, 160, 60), notice);
+    }
+    let asked = match page.earlier {
+        None => this_session(ui, history, board, busy),
+        Some(i) => earlier_session(ui, history, page, i, busy),
+    };
+    if let Some(verdict) = &replayed.verdict {
+        ui.label(egui::RichText::new(verdict).small());
+    }
+    asked
+}
+
+fn this_session(
+    ui: &mut egui::Ui,
+    history: &RollHistory,
+    board: &LuckBoard,
+    busy: bool,
+) -> Option<Asked> {
+    let heading = match history.session() {
+        Some(s) => format!("This session (session {s}), click to replay"),
+        None => "This session (not kept: see above), click to replay".to_string(),
+    };
+    ui.label(egui::RichText::new(heading).small());
+    if history.entries.is_empty() {
+        ui.label("No rolls yet.");
+    }
+    for (name, l) in &board.rows {
+        ui.label(egui::RichText::new(format!("{name}: {}", luck::words(l))).small());
+    }
+    let mut asked = None;
+    for (i, entry) in history.entries.iter().enumerate().rev() {
+        let percentile = entry
+            .luck
+            .as_ref()
+            .map(|l| format!("   {:.0}th pct", l.percentile))
+            .unwrap_or_default();
+        let label = format!(
+            "{}. {} -> {}   {:?}   seed {}{percentile}",
+            i + 1,
+            entry.what,
+            entry.result,
+            entry.faces,
+            entry.seed
+        );
+        let (button, copy) = roll_row(ui, label, &entry.record.code(), busy);
+        ui_map::mark(ui, format!("history-{}", history.entries.len() - 1 - i), button.rect);
+        if copy.clicked() {
+            ui.ctx().copy_text(entry.record.code());
+        }
+        if button.clicked() {
+            asked = Some(Asked {
+                again: Some(entry.replay.clone()),
+                seed: entry.seed,
+                caller: Caller {
+                    who: entry.record.who.clone(),
+                    label: entry.record.label.clone(),
+                    shown_only: true,
+                    replay: true,
+                },
+                stored: None,
+            });
+        }
+    }
+    asked
+}
+
+fn earlier_session(
+    ui: &mut egui::Ui,
+    history: &mut RollHistory,
+    page: &mut HistoryPage,
+    i: usize,
+    busy: bool,
+) -> Option<Asked> {
+    let info = history.earlier[i].clone();
+    if page.loaded.as_ref().is_none_or(|(s, _)| *s != info.id) {
+        page.loaded = Some((info.id, history.earlier_rolls(info.id)));
+    }
+    ui.label(
+        egui::RichText::new(format!(
+            "Session {} · {} · {} · {} rolls, click to replay",
+            info.id, info.when, info.place, info.rolls
+        ))
+        .small(),
+    );
+    let rolls = page.loaded.as_ref().map(|(_, r)| r.as_slice()).unwrap_or(&[]);
+    let lucks: Vec<_> = rolls.iter().filter_map(|r| r.luck.as_ref()).collect();
+    if let Some(l) = luck::session_luck(&lucks) {
+        ui.label(egui::RichText::new(format!("everyone: {}", luck::words(&l))).small());
+    }
+    let mut asked = None;
+    for (row, roll) in rolls.iter().rev().enumerate() {
+        let who = roll.who.as_deref().map(|w| format!("{w}: ")).unwrap_or_default();
+        let label = format!(
+            "{}. {who}{} -> {}   {:?}   seed {}",
+            roll.n, roll.what, roll.result, roll.record.faces, roll.record.seed
+        );
+        let (button, copy) = roll_row(ui, label, &roll.record.code(), busy);
+        ui_map::mark(ui, format!("history-earlier-{row}"), button.rect);
+        if copy.clicked() {
+            ui.ctx().copy_text(roll.record.code());
+        }
+        if button.clicked() {
+            asked = Some(Asked {
+                again: None,
+                seed: roll.record.seed,
+                caller: Caller::default(),
+                stored: Some(ReplayStored {
+                    session: roll.session,
+                    n: roll.n,
+                    what: roll.what.clone(),
+                    record: roll.record.clone(),
+                }),
+            });
+        }
+    }
+    asked
+}
+
+/// One roll: a "code" button (copies its replay code) and the roll itself (replays it).
+fn roll_row(
+    ui: &mut egui::Ui,
+    label: String,
+    code: &str,
+    busy: bool,
+) -> (egui::Response, egui::Response) {
+    ui.horizontal(|ui| {
+        let copy = ui
+            .small_button("code")
+            .on_hover_text(format!("Copy the replay code {code}"));
+        let button = ui.add_enabled(
+            !busy,
+            egui::Button::new(egui::RichText::new(label).small()).frame(false),
+        );
+        (button, copy)
+    })
+    .inner
+}
+
+/// Sends a replay the panel asked for.
+pub(super) fn send(
+    asked: Asked,
+    throws: &mut MessageWriter<ThrowNotation>,
+    moves: &mut MessageWriter<ActionRequest>,
+    stored: &mut MessageWriter<ReplayStored>,
+) {
+    if let Some(request) = asked.stored {
+        stored.write(request);
+        return;
+    }
+    match asked.again {
+        Some(Replay::Notation(notation, swing)) => {
+            throws.write(ThrowNotation {
+                notation,
+                seed: asked.seed,
+                swing,
+                caller: asked.caller,
+            });
+        }
+        Some(Replay::Move { mv, before, swing }) => {
+            moves.write(ActionRequest {
+                mv,
+                seed: asked.seed,
+                swing,
+                replay_of: Some(before),
+                caller: asked.caller,
+            });
+        }
+        None => {}
+    }
+}
