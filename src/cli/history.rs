@@ -151,7 +151,11 @@ fn session_line(s: &SessionInfo) -> String {
 }
 
 fn roll_line(r: &StoredRoll) -> String {
-    let who = r.who.as_deref().map(|w| format!("{w}: ")).unwrap_or_default();
+    let who = r
+        .who
+        .as_deref()
+        .map(|w| format!("{w}: "))
+        .unwrap_or_default();
     let pct = r
         .luck
         .as_ref()

@@ -92,7 +92,10 @@ pub fn roll_luck(dist: &Dist, value: i64) -> Option<RollLuck> {
     let truncated = dist.denom() - &below;
     if !truncated.is_zero() {
         let mid = &below * 2u32 + &truncated;
-        outcomes.push((100.0 * ratio(&mid, &denom2), ratio(&truncated, dist.denom())));
+        outcomes.push((
+            100.0 * ratio(&mid, &denom2),
+            ratio(&truncated, dist.denom()),
+        ));
     }
     let percentile = percentile.unwrap_or_else(|| {
         // Above every listed value: within the truncated mass, or the top.
@@ -114,7 +117,9 @@ pub fn roll_luck(dist: &Dist, value: i64) -> Option<RollLuck> {
 fn gather(pairs: &[(f64, f64)], bins: usize, top: f64) -> Vec<(f64, f64)> {
     let mut sums = vec![(0.0f64, 0.0f64); bins];
     for &(u, p) in pairs {
-        let i = ((u / top) * bins as f64).floor().clamp(0.0, (bins - 1) as f64) as usize;
+        let i = ((u / top) * bins as f64)
+            .floor()
+            .clamp(0.0, (bins - 1) as f64) as usize;
         sums[i].0 += u * p;
         sums[i].1 += p;
     }
@@ -144,8 +149,10 @@ pub fn session_luck(rolls: &[&RollLuck]) -> Option<SessionLuck> {
         }
         if next.len() > MAX_SUMS {
             exact = false;
-            let pairs: Vec<(f64, f64)> =
-                next.iter().map(|(&k, &p)| (k as f64 * SAME_SUM, p)).collect();
+            let pairs: Vec<(f64, f64)> = next
+                .iter()
+                .map(|(&k, &p)| (k as f64 * SAME_SUM, p))
+                .collect();
             let top = 100.0 * (i + 1) as f64;
             next = gather(&pairs, MAX_SUMS / 2, top)
                 .into_iter()

@@ -117,9 +117,16 @@ fn open_checked(path: &Path) -> Result<Connection, rusqlite::Error> {
     // is damaged, before anything is written to it.
     let check: String = db.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
     if check != "ok" {
+        // One line for the notice: the first problems found, not SQLite's whole report.
+        let found: Vec<&str> = check
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("***"))
+            .take(2)
+            .collect();
         return Err(rusqlite::Error::SqliteFailure(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
-            Some(format!("the integrity check says: {check}")),
+            Some(format!("the integrity check says: {}", found.join("; "))),
         ));
     }
     let mode: String = db.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
@@ -183,11 +190,12 @@ fn aside_path(path: &Path) -> PathBuf {
     }
 }
 
-/// Moves a database and its WAL and shared-memory files aside.
+/// Moves a database and its side files (WAL, shared memory, rollback journal) aside: a
+/// journal left at the old name would otherwise be rolled into the new file.
 fn move_aside(path: &Path) -> std::io::Result<PathBuf> {
     let aside = aside_path(path);
     std::fs::rename(path, &aside)?;
-    for suffix in ["-wal", "-shm"] {
+    for suffix in ["-wal", "-shm", "-journal"] {
         let side = PathBuf::from(format!("{}{suffix}", path.display()));
         if side.exists() {
             let to = PathBuf::from(format!("{}{suffix}", aside.display()));
@@ -235,7 +243,10 @@ impl HistoryStore {
         };
         match open_checked(&path) {
             Ok(db) => Opened {
-                store: Some(HistoryStore { db, path: path.clone() }),
+                store: Some(HistoryStore {
+                    db,
+                    path: path.clone(),
+                }),
                 notice: Some(format!(
                     "the history database {} {why}: it was moved aside to {} and a new one started",
                     path.display(),
@@ -404,7 +415,9 @@ impl HistoryStore {
             let record = match serde_json::from_str::<RollRecord>(&record) {
                 Ok(r) => r,
                 Err(e) => {
-                    skipped.push(format!("session {session} roll {n}: its record does not read ({e})"));
+                    skipped.push(format!(
+                        "session {session} roll {n}: its record does not read ({e})"
+                    ));
                     continue;
                 }
             };
@@ -494,8 +507,13 @@ mod tests {
         let s1 = store.begin_session("window").expect("session");
         let r1 = record("2d6", 7);
         store.add_roll(s1, 1, &roll(&r1)).expect("stored");
-        store.add_roll(s1, 2, &roll(&record("2d6", 8))).expect("stored");
-        assert!(store.add_roll(s1, 2, &roll(&r1)).is_err(), "roll 2 is taken");
+        store
+            .add_roll(s1, 2, &roll(&record("2d6", 8)))
+            .expect("stored");
+        assert!(
+            store.add_roll(s1, 2, &roll(&r1)).is_err(),
+            "roll 2 is taken"
+        );
         drop(store);
         let store = HistoryStore::open(&d).store.expect("reopened");
         let s2 = store.begin_session("window, room crypt").expect("session");

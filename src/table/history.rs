@@ -203,9 +203,11 @@ fn open_lasting_history(options: Res<PlayOptions>, mut history: ResMut<RollHisto
         (Ok(earlier), Ok(session)) => {
             let rolls: i64 = earlier.iter().map(|s| s.rolls).sum();
             println!(
-                "history: {} session {session} begins; earlier: {rolls} rolls in {} sessions",
+                "history: {} session {session} begins; earlier: {rolls} roll{} in {} session{}",
                 store.path().display(),
-                earlier.len()
+                if rolls == 1 { "" } else { "s" },
+                earlier.len(),
+                if earlier.len() == 1 { "" } else { "s" }
             );
             history.earlier = earlier;
             history.lasting = Some(Lasting {
@@ -249,13 +251,15 @@ fn work_out_free_roll_luck(
             .spawn(async move { roll_luck(&notation.distribution(), total) });
         tasks.0.push((i, task));
     }
-    tasks.0.retain_mut(|(i, task)| match block_on(poll_once(task)) {
-        Some(luck) => {
-            done.push((*i, luck));
-            false
-        }
-        None => true,
-    });
+    tasks
+        .0
+        .retain_mut(|(i, task)| match block_on(poll_once(task)) {
+            Some(luck) => {
+                done.push((*i, luck));
+                false
+            }
+            None => true,
+        });
     for (i, luck) in done.drain(..) {
         if let Some(luck) = luck {
             out.write(LuckWorkedOut { index: i, luck });

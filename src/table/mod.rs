@@ -31,9 +31,9 @@ pub type TableView<'w, 's> =
 /// The dice shown on the table, where they are.
 pub type DiceShown<'w, 's> = Query<'w, 's, (&'static GlobalTransform, &'static DieOnTable)>;
 pub use history::{Caller, LuckBoard, Replay, RollHistory};
-pub use record_replay::{ReplayStored, StoredReplay};
 pub use notation_roll::{TableRoll, ThrowNotation, dice_of_notation};
 pub use play::{ActionRequest, TablePlay, dice_of_plan};
+pub use record_replay::{ReplayStored, StoredReplay};
 pub use throwing::{TableSimulator, ThrowEvent};
 
 /// Present when a table server drives the table (`play --join`): the table throws only what

@@ -98,7 +98,14 @@ fn start_stored_replay(
         return;
     }
     replay.thrown.clear();
-    if launch(&mut commands, &mut physics, &request, 0, &mut look, &mut assets) {
+    if launch(
+        &mut commands,
+        &mut physics,
+        &request,
+        0,
+        &mut look,
+        &mut assets,
+    ) {
         replay.current = Some(request);
     } else {
         replay.verdict = Some(format!(
@@ -125,7 +132,14 @@ fn read_stored_replay_faces(
     };
     let next = replay.thrown.len();
     if next < current.record.throws.len()
-        && launch(&mut commands, &mut physics, &current, next, &mut look, &mut assets)
+        && launch(
+            &mut commands,
+            &mut physics,
+            &current,
+            next,
+            &mut look,
+            &mut assets,
+        )
     {
         return;
     }

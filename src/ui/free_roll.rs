@@ -1,7 +1,10 @@
 //! The free-roll box: dice notation, its exact odds as a bar chart (target marked, the total
-//! that came up highlighted), a Throw button and the outcome.
+//! that came up highlighted), a Throw button and the outcome. The odds are worked out off the
+//! frame (Bevy's async compute pool): the panel says "computing…" meanwhile, and the odds of
+//! text typed over are dropped, so typing `100d100` never stalls the table.
 
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use bevy_egui::egui;
 
 use super::odds_chart::{self, Chart, chance_line};
@@ -13,6 +16,20 @@ use crate::table::{TableRoll, ThrowNotation};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FreeRoll>();
     app.add_systems(Startup, start_from_the_command_line);
+    app.add_systems(Update, collect_free_roll_odds);
+}
+
+/// The exact odds of the notation in the box: being worked out, or ready.
+pub enum FreeOdds {
+    /// Worked out off the frame (None: no notation to work out).
+    Computing(Option<Task<Dist>>),
+    /// The distribution of the notation `source`.
+    Ready {
+        /// The notation it is of.
+        source: String,
+        /// Its distribution.
+        dist: Dist,
+    },
 }
 
 /// What the player typed, and its odds.
@@ -20,8 +37,10 @@ pub(super) fn plugin(app: &mut App) {
 pub struct FreeRoll {
     /// The notation text.
     pub text: String,
-    /// The parsed notation and its distribution, or the parse error.
-    pub parsed: Result<(Notation, Dist), String>,
+    /// The parsed notation, or the parse error.
+    pub parsed: Result<Notation, String>,
+    /// Its odds.
+    pub odds: FreeOdds,
     /// The seed of the next throw.
     pub next_seed: u64,
     /// A pasted replay code's seed and gesture: the throw replays it.
@@ -30,20 +49,53 @@ pub struct FreeRoll {
 
 impl Default for FreeRoll {
     fn default() -> Self {
-        let text = "2d6+3>=10".to_string();
-        FreeRoll {
-            parsed: parse(&text),
-            text,
+        let mut free = FreeRoll {
+            text: String::new(),
+            parsed: Err(String::new()),
+            odds: FreeOdds::Computing(None),
             next_seed: rand::random(),
             code: None,
-        }
+        };
+        free.set_text("2d6+3>=10");
+        free
     }
 }
 
 impl FreeRoll {
     /// The notation in the box, if it parses.
     pub fn notation(&self) -> Option<&Notation> {
-        self.parsed.as_ref().ok().map(|(n, _)| n)
+        self.parsed.as_ref().ok()
+    }
+
+    /// Its distribution, once worked out.
+    pub fn dist(&self) -> Option<&Dist> {
+        match (&self.odds, &self.parsed) {
+            (FreeOdds::Ready { source, dist }, Ok(n)) if *source == n.source() => Some(dist),
+            _ => None,
+        }
+    }
+
+    /// Starts working out the odds of the notation in the box (the work for earlier text is
+    /// dropped: a task not yet started never runs, one running is not waited for).
+    fn work_out_odds(&mut self) {
+        let Ok(notation) = &self.parsed else {
+            self.odds = FreeOdds::Computing(None);
+            return;
+        };
+        if self.dist().is_some() {
+            return;
+        }
+        let notation = notation.clone();
+        self.odds = match AsyncComputeTaskPool::try_get() {
+            Some(pool) => {
+                FreeOdds::Computing(Some(pool.spawn(async move { notation.distribution() })))
+            }
+            // No task pools (a test without the app): worked out here.
+            None => FreeOdds::Ready {
+                source: notation.source().to_string(),
+                dist: notation.distribution(),
+            },
+        };
     }
 
     /// The throw of what is in the box, moving the seed on (None when the box does not parse).
@@ -51,7 +103,7 @@ impl FreeRoll {
         &mut self,
         swing: Option<crate::physics::throw::Swing>,
     ) -> Option<ThrowNotation> {
-        let (notation, _) = self.parsed.as_ref().ok()?;
+        let notation = self.parsed.as_ref().ok()?;
         if let Some((seed, gesture)) = self.code {
             // A replay code throws exactly what it recorded: its seed and gesture.
             return Some(ThrowNotation {
@@ -77,21 +129,36 @@ impl FreeRoll {
     pub fn set_text(&mut self, text: &str) {
         self.text = text.to_string();
         self.code = None;
-        if !text.trim().starts_with(code::PREFIX) {
-            self.parsed = parse(text);
-            return;
-        }
-        self.parsed = code::decode_notation(text).and_then(|(n, seed, gesture)| {
-            self.code = Some((seed, gesture));
-            parse(&n)
-        });
+        self.parsed = if !text.trim().starts_with(code::PREFIX) {
+            parse(text)
+        } else {
+            code::decode_notation(text).and_then(|(n, seed, gesture)| {
+                self.code = Some((seed, gesture));
+                parse(&n)
+            })
+        };
+        self.work_out_odds();
     }
 }
 
-fn parse(text: &str) -> Result<(Notation, Dist), String> {
-    let n = Notation::parse(text).map_err(|e| e.to_string())?;
-    let d = n.distribution();
-    Ok((n, d))
+fn parse(text: &str) -> Result<Notation, String> {
+    Notation::parse(text).map_err(|e| e.to_string())
+}
+
+/// Takes the odds in once worked out (the task belongs to the text now in the box: earlier
+/// ones were dropped when the text changed).
+fn collect_free_roll_odds(mut free: ResMut<FreeRoll>) {
+    let FreeOdds::Computing(Some(task)) = &mut free.bypass_change_detection().odds else {
+        return;
+    };
+    let Some(dist) = block_on(poll_once(task)) else {
+        return;
+    };
+    let Ok(notation) = &free.parsed else {
+        return;
+    };
+    let source = notation.source().to_string();
+    free.odds = FreeOdds::Ready { source, dist };
 }
 
 /// The box starts with the dice of `--roll`, when given.
@@ -120,7 +187,7 @@ pub(super) fn show(
         let text = free.text.clone();
         free.set_text(&text);
     }
-    if let (Some((seed, _)), Ok((n, _))) = (free.code, &free.parsed) {
+    if let (Some((seed, _)), Ok(n)) = (free.code, &free.parsed) {
         ui.label(format!("Replay code: {} with seed {seed}", n.source()));
     }
     let throw = ui.add_enabled(
@@ -134,11 +201,18 @@ pub(super) fn show(
     {
         throws.write(request);
     }
-    match &free.parsed {
-        Err(e) => {
+    match (&free.parsed, free.dist()) {
+        (Err(e), _) => {
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
         }
-        Ok((notation, dist)) => odds(ui, notation, dist, table),
+        (Ok(notation), Some(dist)) => odds(ui, notation, dist, table),
+        (Ok(_), None) => {
+            let computing = ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("computing the exact odds…");
+            });
+            super::ui_map::mark(ui, "odds-computing", computing.response.rect);
+        }
     }
     ui.separator();
     outcome(ui, table);

@@ -49,7 +49,10 @@ pub(super) fn show(
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new("History").strong());
         let older = ui
-            .add_enabled(page.earlier.map_or(pages > 0, |i| i + 1 < pages), egui::Button::new("◀"))
+            .add_enabled(
+                page.earlier.map_or(pages > 0, |i| i + 1 < pages),
+                egui::Button::new("◀"),
+            )
             .on_hover_text("An earlier session");
         ui_map::mark(ui, "history-older", older.rect);
         let newer = ui
@@ -109,7 +112,11 @@ fn this_session(
             entry.seed
         );
         let (button, copy) = roll_row(ui, label, &entry.record.code(), busy);
-        ui_map::mark(ui, format!("history-{}", history.entries.len() - 1 - i), button.rect);
+        ui_map::mark(
+            ui,
+            format!("history-{}", history.entries.len() - 1 - i),
+            button.rect,
+        );
         if copy.clicked() {
             ui.ctx().copy_text(entry.record.code());
         }
@@ -148,14 +155,22 @@ fn earlier_session(
         ))
         .small(),
     );
-    let rolls = page.loaded.as_ref().map(|(_, r)| r.as_slice()).unwrap_or(&[]);
+    let rolls = page
+        .loaded
+        .as_ref()
+        .map(|(_, r)| r.as_slice())
+        .unwrap_or(&[]);
     let lucks: Vec<_> = rolls.iter().filter_map(|r| r.luck.as_ref()).collect();
     if let Some(l) = luck::session_luck(&lucks) {
         ui.label(egui::RichText::new(format!("everyone: {}", luck::words(&l))).small());
     }
     let mut asked = None;
     for (row, roll) in rolls.iter().rev().enumerate() {
-        let who = roll.who.as_deref().map(|w| format!("{w}: ")).unwrap_or_default();
+        let who = roll
+            .who
+            .as_deref()
+            .map(|w| format!("{w}: "))
+            .unwrap_or_default();
         let label = format!(
             "{}. {who}{} -> {}   {:?}   seed {}",
             roll.n, roll.what, roll.result, roll.record.faces, roll.record.seed

@@ -170,8 +170,7 @@ fn draw_overlays(
         .resizable(true)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                match scene_panel::show(ui, &mut shelf, &mut play, &run, remote.is_some(), &board)
-                {
+                match scene_panel::show(ui, &mut shelf, &mut play, &run, remote.is_some(), &board) {
                     Some(scene_panel::Asked::Demo(c)) => {
                         demo_commands.write(c);
                     }
@@ -231,13 +230,8 @@ fn draw_overlays(
                 ui.separator();
                 view_menu(ui, &mut view);
                 ui.separator();
-                let asked = history_panel::show(
-                    ui,
-                    &mut history,
-                    &mut page,
-                    (&replayed, &board),
-                    busy,
-                );
+                let asked =
+                    history_panel::show(ui, &mut history, &mut page, (&replayed, &board), busy);
                 if let Some(asked) = asked {
                     history_panel::send(asked, &mut throws, &mut moves, &mut stored);
                 }

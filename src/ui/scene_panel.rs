@@ -227,7 +227,11 @@ fn tracker(
             ui.label(row.status.join(" · "));
         });
         if let Some(l) = luck.of(&row.name) {
-            ui.label(egui::RichText::new(crate::history::luck::words(l)).small().weak());
+            ui.label(
+                egui::RichText::new(crate::history::luck::words(l))
+                    .small()
+                    .weak(),
+            );
         }
     }
     for note in table.notes() {

@@ -61,6 +61,7 @@ pub fn start_xvfb() -> (Killed, String) {
 pub fn spawn_window(display: &str, dir: &Path, args: &[&str]) -> (Killed, Receiver<String>) {
     let mut app = Command::new(env!("CARGO_BIN_EXE_dicetable"))
         .args(args)
+        .env("DICETABLE_DATA_DIR", crate::test_data_dir())
         .env("DISPLAY", display)
         .env_remove("WAYLAND_DISPLAY")
         .current_dir(dir)
@@ -81,7 +82,7 @@ pub fn spawn_window(display: &str, dir: &Path, args: &[&str]) -> (Killed, Receiv
 }
 
 /// The app under test: its output lines as they come, and where its controls are.
-struct Table {
+pub struct Table {
     _app: Killed,
     display: String,
     lines: Receiver<String>,
@@ -95,11 +96,16 @@ const STEP: Duration = Duration::from_secs(120);
 
 impl Table {
     fn open(display: &str, dir: &Path) -> Table {
-        let (app, lines) = spawn_window(
+        Table::open_with(
             display,
             dir,
             &["play", "--print-ui", "--mute", "--seed", "7"],
-        );
+        )
+    }
+
+    /// Opens the window with these arguments (they must include `--print-ui`).
+    pub fn open_with(display: &str, dir: &Path, args: &[&str]) -> Table {
+        let (app, lines) = spawn_window(display, dir, args);
         let mut table = Table {
             _app: app,
             display: display.to_string(),
@@ -115,6 +121,11 @@ impl Table {
         // No window manager on the test's server: give the window the keyboard.
         table.xdotool(&["windowfocus", "--sync", &table.window]);
         table
+    }
+
+    /// Every line the window printed so far.
+    pub fn seen(&self) -> &[String] {
+        &self.seen
     }
 
     /// Takes a line in: a control's place is remembered.
@@ -155,7 +166,12 @@ impl Table {
 
     /// Clicks a control until what it does shows (a click can be lost while a slow frame
     /// takes the press and the release as a drag): for controls that are safe to click twice.
-    fn click_until(&mut self, name: &str, what: &str, matches: impl Fn(&str) -> bool) -> String {
+    pub fn click_until(
+        &mut self,
+        name: &str,
+        what: &str,
+        matches: impl Fn(&str) -> bool,
+    ) -> String {
         for _ in 0..4 {
             self.click(name);
             if let Some(line) = self.look_for(Duration::from_secs(20), &matches) {
@@ -166,7 +182,7 @@ impl Table {
     }
 
     /// Reads lines until one matches; panics with everything seen if none does in time.
-    fn wait_for(&mut self, what: &str, matches: impl Fn(&str) -> bool) -> String {
+    pub fn wait_for(&mut self, what: &str, matches: impl Fn(&str) -> bool) -> String {
         if let Some(line) = self.look_for(STEP, &matches) {
             return line;
         }

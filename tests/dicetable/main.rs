@@ -3,6 +3,7 @@
 
 mod cli;
 mod driven;
+mod history;
 mod online;
 mod session;
 mod stream;
@@ -21,10 +22,17 @@ pub fn real_time() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The lasting history of the tests' windows: a folder of this test run's own, never the
+/// user's data directory.
+pub fn test_data_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("dicetable-tests-{}", std::process::id()))
+}
+
 /// Runs the `dicetable` binary with arguments.
 pub fn dicetable(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dicetable"))
         .args(args)
+        .env("DICETABLE_DATA_DIR", test_data_dir())
         .output()
         .unwrap_or_else(|e| panic!("cannot run dicetable: {e}"))
 }

@@ -117,7 +117,11 @@ fn window(args: &[&str]) -> Option<String> {
         c.args(["-a", "-s", "-screen 0 1280x800x24", bin]);
         c
     };
-    let out = command.args(args).output().expect("run dicetable");
+    let out = command
+        .args(args)
+        .env("DICETABLE_DATA_DIR", crate::test_data_dir())
+        .output()
+        .expect("run dicetable");
     assert!(
         out.status.success(),
         "{args:?} failed: {}",

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Exact odds: dicetable against icepool (the Python reference), same machine, same run.
+# Usage: scripts/odds-vs-icepool.sh [LIMIT_SECONDS]   (default 120 s per icepool case)
+# Needs a release build (cargo build --release) and icepool (pip install icepool); prints a
+# Markdown table: dicetable's mean per distribution (`bench --odds-only`), icepool's time for
+# the same notation in a fresh process, and how many times faster dicetable is.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+limit=${1:-120}
+bin=${DICETABLE_BIN:-${CARGO_TARGET_DIR:-target}/release/dicetable}
+if ! python3 -c "import icepool" 2>/dev/null; then
+    echo "icepool is not installed: pip install icepool" >&2
+    exit 2
+fi
+[ -x "$bin" ] || { echo "no release binary at $bin: cargo build --release" >&2; exit 2; }
+echo "icepool $(python3 -c 'import icepool; print(icepool.__version__)'), $(nproc) cores, $(date -u +%F)"
+bench=$("$bin" bench --odds-only --json)
+echo
+echo "| notation | dicetable | icepool | icepool / dicetable |"
+echo "|---|---|---|---|"
+for notation in 12d6 5d10!kh3 10d6kh5 10d6-10d6 100d100 50d10! 10d100! 100d20! 50d100+50d10 20d20!kh10; do
+    ours=$(python3 -c "import json,sys; rows=json.loads(sys.argv[1])['odds']; print(next(r['mean_ms'] for r in rows if r['name']==sys.argv[2]))" "$bench" "$notation")
+    if theirs=$(timeout "$limit" python3 scripts/icepool_case.py "$notation"); then
+        python3 -c "import sys; o=float(sys.argv[2]); t=float(sys.argv[3])*1e3; print(f'| {sys.argv[1]} | {o:.3f} ms | {t:.1f} ms | {t/o:.0f}x |')" "$notation" "$ours" "$theirs"
+    else
+        python3 -c "import sys; o=float(sys.argv[2]); print(f'| {sys.argv[1]} | {o:.3f} ms | over {sys.argv[3]} s | over {float(sys.argv[3])*1e3/o:.0f}x |')" "$notation" "$ours" "$limit"
+    fi
+done
