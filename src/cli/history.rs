@@ -159,7 +159,7 @@ fn roll_line(r: &StoredRoll) -> String {
     let pct = r
         .luck
         .as_ref()
-        .map(|l| format!("  {:.1}th percentile", l.percentile))
+        .map(|l| format!("  percentile {:.1}", l.percentile))
         .unwrap_or_default();
     format!(
         "  {}.{}  {}  {who}{} -> {}  faces {:?}  seed {}{pct}  {}",

@@ -101,7 +101,7 @@ fn this_session(
         let percentile = entry
             .luck
             .as_ref()
-            .map(|l| format!("   {:.0}th pct", l.percentile))
+            .map(|l| format!("   percentile {:.0}", l.percentile))
             .unwrap_or_default();
         let label = format!(
             "{}. {} -> {}   {:?}   seed {}{percentile}",
