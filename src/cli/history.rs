@@ -151,11 +151,7 @@ fn session_line(s: &SessionInfo) -> String {
 }
 
 fn roll_line(r: &StoredRoll) -> String {
-    let who = r
-        .who
-        .as_deref()
-        .map(|w| format!("{w}: "))
-        .unwrap_or_default();
+    let who = r.byline();
     let pct = r
         .luck
         .as_ref()

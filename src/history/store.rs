@@ -71,6 +71,17 @@ pub struct StoredRoll {
     pub record: RollRecord,
 }
 
+impl StoredRoll {
+    /// "Ash: " to put before what was thrown, unless it already says so (a move's title
+    /// starts with its character).
+    pub fn byline(&self) -> String {
+        match &self.who {
+            Some(w) if !self.what.starts_with(&format!("{w}: ")) => format!("{w}: "),
+            _ => String::new(),
+        }
+    }
+}
+
 /// A roll to store.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewRoll<'a> {

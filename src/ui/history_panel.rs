@@ -166,11 +166,7 @@ fn earlier_session(
     }
     let mut asked = None;
     for (row, roll) in rolls.iter().rev().enumerate() {
-        let who = roll
-            .who
-            .as_deref()
-            .map(|w| format!("{w}: "))
-            .unwrap_or_default();
+        let who = roll.byline();
         let label = format!(
             "{}. {who}{} -> {}   {:?}   seed {}",
             roll.n, roll.what, roll.result, roll.record.faces, roll.record.seed
