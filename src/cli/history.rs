@@ -10,9 +10,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::history::store::default_dir;
-use crate::history::{
-    HistoryStore, RollLuck, SessionInfo, StoredRoll, luck, roll_luck, session_luck,
-};
+use crate::history::{HistoryStore, SessionInfo, StoredRoll, luck, roll_luck};
 use crate::record::Thrown;
 use crate::rules::notation::Notation;
 
@@ -230,21 +228,13 @@ fn fill_in_luck(rolls: &mut [StoredRoll]) {
 fn print_luck(sessions: &[(SessionInfo, Vec<StoredRoll>)]) {
     for (s, rolls) in sessions {
         println!("{}", session_line(s));
-        let mut names: Vec<&str> = Vec::new();
-        for r in rolls {
-            let name = r.who.as_deref().unwrap_or(luck::FREE_ROLLS);
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-        for name in names {
-            let lucks: Vec<&RollLuck> = rolls
+        let rollers = luck::by_roller(
+            rolls
                 .iter()
-                .filter(|r| r.who.as_deref().unwrap_or(luck::FREE_ROLLS) == name)
-                .filter(|r| !r.replay)
-                .filter_map(|r| r.luck.as_ref())
-                .collect();
-            match session_luck(&lucks) {
+                .map(|r| (r.who.as_deref(), r.replay, r.luck.as_ref())),
+        );
+        for (name, luck) in rollers {
+            match luck {
                 Some(l) => println!("  {name}: {}", luck::words(&l)),
                 None => println!("  {name}: no roll with a distribution"),
             }

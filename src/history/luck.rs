@@ -175,6 +175,32 @@ pub fn session_luck(rolls: &[&RollLuck]) -> Option<SessionLuck> {
     })
 }
 
+/// Each roller's luck over a series of rolls, in order of their first roll: `(who, replay,
+/// luck)` per roll, `who` None for the window's own free rolls ([`FREE_ROLLS`]). Replays and
+/// rolls without a luck count for no one (a roller with none has `None`).
+pub fn by_roller<'a>(
+    rolls: impl IntoIterator<Item = (Option<&'a str>, bool, Option<&'a RollLuck>)>,
+) -> Vec<(String, Option<SessionLuck>)> {
+    let mut rollers: Vec<(&str, Vec<&RollLuck>)> = Vec::new();
+    for (who, replay, luck) in rolls {
+        let who = who.unwrap_or(FREE_ROLLS);
+        let at = match rollers.iter().position(|(n, _)| *n == who) {
+            Some(at) => at,
+            None => {
+                rollers.push((who, Vec::new()));
+                rollers.len() - 1
+            }
+        };
+        if let Some(luck) = luck.filter(|_| !replay) {
+            rollers[at].1.push(luck);
+        }
+    }
+    rollers
+        .into_iter()
+        .map(|(who, lucks)| (who.to_string(), session_luck(&lucks)))
+        .collect()
+}
+
 /// A luck in a few words: "average 63 over 4 rolls; at least this lucky: 21%".
 pub fn words(luck: &SessionLuck) -> String {
     format!(
@@ -271,5 +297,25 @@ mod tests {
         let s = session_luck(&ones.iter().collect::<Vec<_>>()).expect("session");
         assert!(close(s.p_at_least, 1.0), "{}", s.p_at_least);
         assert_eq!(session_luck(&[]), None);
+    }
+
+    #[test]
+    fn each_roller_is_tallied_in_order_of_first_roll_without_replays() {
+        let d20 = dist("1d20");
+        let top = roll_luck(&d20, 20).expect("luck");
+        let bottom = roll_luck(&d20, 1).expect("luck");
+        let rollers = by_roller([
+            (Some("Ash"), false, Some(&top)),
+            (None, false, Some(&bottom)),
+            (Some("Ash"), true, Some(&bottom)),
+            (Some("Bea"), true, Some(&top)),
+            (Some("Ash"), false, None),
+        ]);
+        let names: Vec<&str> = rollers.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Ash", FREE_ROLLS, "Bea"]);
+        let ash = rollers[0].1.as_ref().expect("Ash's luck");
+        assert_eq!((ash.rolls, ash.average), (1, 97.5));
+        assert_eq!(rollers[1].1.as_ref().map(|l| l.average), Some(2.5));
+        assert_eq!(rollers[2].1, None, "Bea only replayed");
     }
 }

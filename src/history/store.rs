@@ -332,26 +332,16 @@ impl HistoryStore {
         Ok(())
     }
 
-    /// Every session with at least one roll, newest first, and how many there are in all.
+    /// Every session with at least one roll, newest first.
     pub fn sessions(&self) -> Result<Vec<SessionInfo>, String> {
         let mut query = self
             .db
-            .prepare(
-                "SELECT s.id, s.started, s.place, COUNT(r.n),
-                 strftime('%Y-%m-%d %H:%M', s.started, 'unixepoch', 'localtime') FROM sessions s
-                 JOIN rolls r ON r.session = s.id GROUP BY s.id ORDER BY s.id DESC",
-            )
+            .prepare(&format!(
+                "{SESSION_COLUMNS} JOIN rolls r ON r.session = s.id GROUP BY s.id ORDER BY s.id DESC"
+            ))
             .map_err(|e| describe(&e))?;
         let rows = query
-            .query_map([], |r| {
-                Ok(SessionInfo {
-                    id: r.get(0)?,
-                    started: r.get(1)?,
-                    place: r.get(2)?,
-                    rolls: r.get(3)?,
-                    when: r.get(4)?,
-                })
-            })
+            .query_map([], session_info)
             .map_err(|e| describe(&e))?;
         rows.collect::<Result<Vec<_>, _>>()
             .map_err(|e| describe(&e))
@@ -361,19 +351,11 @@ impl HistoryStore {
     pub fn session(&self, id: i64) -> Result<Option<SessionInfo>, String> {
         self.db
             .query_row(
-                "SELECT s.id, s.started, s.place, COUNT(r.n),
-                 strftime('%Y-%m-%d %H:%M', s.started, 'unixepoch', 'localtime') FROM sessions s
-                 LEFT JOIN rolls r ON r.session = s.id WHERE s.id = ?1 GROUP BY s.id",
+                &format!(
+                    "{SESSION_COLUMNS} LEFT JOIN rolls r ON r.session = s.id WHERE s.id = ?1 GROUP BY s.id"
+                ),
                 [id],
-                |r| {
-                    Ok(SessionInfo {
-                        id: r.get(0)?,
-                        started: r.get(1)?,
-                        place: r.get(2)?,
-                        rolls: r.get(3)?,
-                        when: r.get(4)?,
-                    })
-                },
+                session_info,
             )
             .optional()
             .map_err(|e| describe(&e))
@@ -448,6 +430,21 @@ impl HistoryStore {
         }
         Ok((rolls, skipped))
     }
+}
+
+/// What [`session_info`] reads, from `sessions s` joined with `rolls r`.
+const SESSION_COLUMNS: &str = "SELECT s.id, s.started, s.place, COUNT(r.n),
+     strftime('%Y-%m-%d %H:%M', s.started, 'unixepoch', 'localtime') FROM sessions s";
+
+/// A session from a row of [`SESSION_COLUMNS`].
+fn session_info(r: &rusqlite::Row) -> rusqlite::Result<SessionInfo> {
+    Ok(SessionInfo {
+        id: r.get(0)?,
+        started: r.get(1)?,
+        place: r.get(2)?,
+        rolls: r.get(3)?,
+        when: r.get(4)?,
+    })
 }
 
 /// An SQLite error in words a user can act on.

@@ -8,9 +8,9 @@ use std::sync::Mutex;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 
-use crate::history::luck::FREE_ROLLS;
+use crate::history::luck::by_roller;
 use crate::history::{
-    HistoryStore, NewRoll, RollLuck, SessionInfo, SessionLuck, StoredRoll, roll_luck, session_luck,
+    HistoryStore, NewRoll, RollLuck, SessionInfo, SessionLuck, StoredRoll, roll_luck,
 };
 use crate::physics::throw::Swing;
 use crate::record::RollRecord;
@@ -22,11 +22,10 @@ use crate::{AppSystems, PlayOptions};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<RollHistory>();
     app.init_resource::<LuckBoard>();
-    app.add_message::<LuckWorkedOut>();
     app.add_systems(PreStartup, open_lasting_history);
     app.add_systems(
         Update,
-        (work_out_free_roll_luck, store_worked_out_luck, tally_luck)
+        (work_out_free_roll_luck, tally_luck)
             .chain()
             .in_set(AppSystems::Present),
     );
@@ -95,6 +94,15 @@ struct Lasting {
     session: i64,
 }
 
+impl Lasting {
+    /// The database (a panic elsewhere while it was held leaves it usable).
+    fn store(&self) -> std::sync::MutexGuard<'_, HistoryStore> {
+        self.store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
 /// Every roll of the session, oldest first (it only grows), and the lasting history.
 #[derive(Resource, Default)]
 pub struct RollHistory {
@@ -115,10 +123,7 @@ impl RollHistory {
         let n = self.entries.len() as i64 + 1;
         let mut failure = None;
         if let Some(lasting) = &self.lasting {
-            let store = lasting
-                .store
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let store = lasting.store();
             let roll = NewRoll {
                 who: entry.character.as_deref(),
                 what: &entry.what,
@@ -153,11 +158,7 @@ impl RollHistory {
     /// An earlier session's rolls, read from the lasting history.
     pub fn earlier_rolls(&mut self, session: i64) -> Vec<StoredRoll> {
         let read = match &self.lasting {
-            Some(lasting) => lasting
-                .store
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .rolls(session),
+            Some(lasting) => lasting.store().rolls(session),
             None => return Vec::new(),
         };
         match read {
@@ -222,23 +223,24 @@ fn open_lasting_history(options: Res<PlayOptions>, mut history: ResMut<RollHisto
     }
 }
 
-/// Free rolls' luck being worked out off the frame: (roll number, its luck).
+/// Free rolls' luck being worked out off the frame: (index of the roll, its luck).
 #[derive(Default)]
 struct LuckTasks(Vec<(usize, Task<Option<RollLuck>>)>);
 
-/// Starts working out the luck of each new free roll (its notation's exact distribution can
-/// take a moment: never on the frame).
+/// Works out the luck of each new free roll off the frame (its notation's exact distribution
+/// can take a moment), and keeps each with its roll, here and in the lasting history.
 fn work_out_free_roll_luck(
-    history: Res<RollHistory>,
+    mut history: ResMut<RollHistory>,
     mut tasks: Local<LuckTasks>,
     mut started: Local<usize>,
-    mut done: Local<Vec<(usize, Option<RollLuck>)>>,
-    mut out: MessageWriter<LuckWorkedOut>,
 ) {
-    while *started < history.entries.len() {
+    // Read through `bypass_change_detection`: the history counts as changed only when a luck
+    // arrives.
+    let entries = &history.bypass_change_detection().entries;
+    while *started < entries.len() {
         let i = *started;
         *started += 1;
-        let entry = &history.entries[i];
+        let entry = &entries[i];
         if entry.luck.is_some() {
             continue;
         }
@@ -251,48 +253,28 @@ fn work_out_free_roll_luck(
             .spawn(async move { roll_luck(&notation.distribution(), total) });
         tasks.0.push((i, task));
     }
+    let mut done = Vec::new();
     tasks
         .0
         .retain_mut(|(i, task)| match block_on(poll_once(task)) {
             Some(luck) => {
-                done.push((*i, luck));
+                done.extend(luck.map(|l| (*i, l)));
                 false
             }
             None => true,
         });
-    for (i, luck) in done.drain(..) {
-        if let Some(luck) = luck {
-            out.write(LuckWorkedOut { index: i, luck });
-        }
-    }
-}
-
-/// A free roll's luck, worked out.
-#[derive(Message, Clone, Debug)]
-struct LuckWorkedOut {
-    index: usize,
-    luck: RollLuck,
-}
-
-/// Keeps a worked-out luck with its roll, here and in the lasting history.
-fn store_worked_out_luck(
-    mut worked: MessageReader<LuckWorkedOut>,
-    mut history: ResMut<RollHistory>,
-) {
-    for LuckWorkedOut { index, luck } in worked.read() {
+    for (index, luck) in done {
         let failure = history.lasting.as_ref().and_then(|lasting| {
             lasting
-                .store
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .set_luck(lasting.session, *index as i64 + 1, luck)
+                .store()
+                .set_luck(lasting.session, index as i64 + 1, &luck)
                 .err()
         });
         if let Some(e) = failure {
             history.notice(format!("a roll's luck cannot be written: {e}"));
         }
-        if let Some(entry) = history.entries.get_mut(*index) {
-            entry.luck = Some(luck.clone());
+        if let Some(entry) = history.entries.get_mut(index) {
+            entry.luck = Some(luck);
         }
     }
 }
@@ -326,23 +308,12 @@ fn tally_luck(history: Res<RollHistory>, mut board: ResMut<LuckBoard>) {
 
 /// Each character's rolls with a luck (replays left out), tallied.
 pub fn tally(entries: &[HistoryEntry]) -> Vec<(String, SessionLuck)> {
-    let mut names: Vec<String> = Vec::new();
-    for e in entries.iter().filter(|e| !e.is_replay && e.luck.is_some()) {
-        let name = e.character.clone().unwrap_or_else(|| FREE_ROLLS.into());
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    names
-        .into_iter()
-        .filter_map(|name| {
-            let rolls: Vec<&RollLuck> = entries
-                .iter()
-                .filter(|e| !e.is_replay)
-                .filter(|e| e.character.as_deref().unwrap_or(FREE_ROLLS) == name)
-                .filter_map(|e| e.luck.as_ref())
-                .collect();
-            session_luck(&rolls).map(|l| (name, l))
-        })
-        .collect()
+    by_roller(
+        entries
+            .iter()
+            .map(|e| (e.character.as_deref(), e.is_replay, e.luck.as_ref())),
+    )
+    .into_iter()
+    .filter_map(|(who, luck)| Some((who, luck?)))
+    .collect()
 }

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::ui_map;
-use crate::history::{StoredRoll, luck};
+use crate::history::{SessionLuck, StoredRoll, luck};
 use crate::table::{
     ActionRequest, Caller, LuckBoard, Replay, ReplayStored, RollHistory, StoredReplay,
     ThrowNotation,
@@ -18,20 +18,17 @@ use crate::table::{
 pub struct HistoryPage {
     /// None: this session; Some(i): the i-th earlier session, newest first.
     pub earlier: Option<usize>,
-    /// The rolls of the earlier session on show, read once per page.
-    loaded: Option<(i64, Vec<StoredRoll>)>,
+    /// The earlier session on show: its number, rolls and everyone's luck, read and tallied
+    /// once per page.
+    loaded: Option<(i64, Vec<StoredRoll>, Option<SessionLuck>)>,
 }
 
 /// What the panel asks for.
-pub(super) struct Asked {
-    /// Throw this session's roll again.
-    pub again: Option<Replay>,
-    /// With its seed and who and what for.
-    pub seed: u64,
-    /// Its caller.
-    pub caller: Caller,
-    /// Throw an earlier session's roll again.
-    pub stored: Option<ReplayStored>,
+pub(super) enum Asked {
+    /// Throw a roll of this session again, with its seed, as its caller.
+    Again(Replay, u64, Caller),
+    /// Throw a roll of an earlier session again from its record.
+    Stored(ReplayStored),
 }
 
 /// Draws the panel; returns a replay asked for.
@@ -121,17 +118,16 @@ fn this_session(
             ui.ctx().copy_text(entry.record.code());
         }
         if button.clicked() {
-            asked = Some(Asked {
-                again: Some(entry.replay.clone()),
-                seed: entry.seed,
-                caller: Caller {
+            asked = Some(Asked::Again(
+                entry.replay.clone(),
+                entry.seed,
+                Caller {
                     who: entry.record.who.clone(),
                     label: entry.record.label.clone(),
                     shown_only: true,
                     replay: true,
                 },
-                stored: None,
-            });
+            ));
         }
     }
     asked
@@ -145,8 +141,11 @@ fn earlier_session(
     busy: bool,
 ) -> Option<Asked> {
     let info = history.earlier[i].clone();
-    if page.loaded.as_ref().is_none_or(|(s, _)| *s != info.id) {
-        page.loaded = Some((info.id, history.earlier_rolls(info.id)));
+    if page.loaded.as_ref().is_none_or(|(s, _, _)| *s != info.id) {
+        let rolls = history.earlier_rolls(info.id);
+        let lucks: Vec<_> = rolls.iter().filter_map(|r| r.luck.as_ref()).collect();
+        let everyone = luck::session_luck(&lucks);
+        page.loaded = Some((info.id, rolls, everyone));
     }
     ui.label(
         egui::RichText::new(format!(
@@ -155,14 +154,12 @@ fn earlier_session(
         ))
         .small(),
     );
-    let rolls = page
-        .loaded
-        .as_ref()
-        .map(|(_, r)| r.as_slice())
-        .unwrap_or(&[]);
-    let lucks: Vec<_> = rolls.iter().filter_map(|r| r.luck.as_ref()).collect();
-    if let Some(l) = luck::session_luck(&lucks) {
-        ui.label(egui::RichText::new(format!("everyone: {}", luck::words(&l))).small());
+    let (rolls, everyone) = match &page.loaded {
+        Some((_, rolls, everyone)) => (rolls.as_slice(), everyone.as_ref()),
+        None => (&[][..], None),
+    };
+    if let Some(l) = everyone {
+        ui.label(egui::RichText::new(format!("everyone: {}", luck::words(l))).small());
     }
     let mut asked = None;
     for (row, roll) in rolls.iter().rev().enumerate() {
@@ -177,17 +174,12 @@ fn earlier_session(
             ui.ctx().copy_text(roll.record.code());
         }
         if button.clicked() {
-            asked = Some(Asked {
-                again: None,
-                seed: roll.record.seed,
-                caller: Caller::default(),
-                stored: Some(ReplayStored {
-                    session: roll.session,
-                    n: roll.n,
-                    what: roll.what.clone(),
-                    record: roll.record.clone(),
-                }),
-            });
+            asked = Some(Asked::Stored(ReplayStored {
+                session: roll.session,
+                n: roll.n,
+                what: roll.what.clone(),
+                record: roll.record.clone(),
+            }));
         }
     }
     asked
@@ -220,28 +212,26 @@ pub(super) fn send(
     moves: &mut MessageWriter<ActionRequest>,
     stored: &mut MessageWriter<ReplayStored>,
 ) {
-    if let Some(request) = asked.stored {
-        stored.write(request);
-        return;
-    }
-    match asked.again {
-        Some(Replay::Notation(notation, swing)) => {
+    match asked {
+        Asked::Stored(request) => {
+            stored.write(request);
+        }
+        Asked::Again(Replay::Notation(notation, swing), seed, caller) => {
             throws.write(ThrowNotation {
                 notation,
-                seed: asked.seed,
+                seed,
                 swing,
-                caller: asked.caller,
+                caller,
             });
         }
-        Some(Replay::Move { mv, before, swing }) => {
+        Asked::Again(Replay::Move { mv, before, swing }, seed, caller) => {
             moves.write(ActionRequest {
                 mv,
-                seed: asked.seed,
+                seed,
                 swing,
                 replay_of: Some(before),
-                caller: asked.caller,
+                caller,
             });
         }
-        None => {}
     }
 }
