@@ -27,6 +27,9 @@ pub struct BenchArgs {
     /// Only the physics benchmarks.
     #[arg(long, conflicts_with = "odds_only")]
     pub physics_only: bool,
+    /// Time the exact odds of this notation instead of the standard cases (repeatable).
+    #[arg(long = "notation", value_name = "NOTATION")]
+    pub notations: Vec<String>,
 }
 
 /// Throughput of one physics case.
@@ -135,23 +138,31 @@ fn measure(name: &str, budget: Duration, mut f: impl FnMut()) -> Timing {
     }
 }
 
-fn odds_benchmarks() -> Result<Vec<Timing>, String> {
+/// The notations `bench` times by default.
+const ODDS_CASES: [&str; 10] = [
+    "12d6",
+    "5d10!kh3",
+    "10d6kh5",
+    "10d6-10d6",
+    // The large ones of the limits (issue 13): sums are window sums, open-ended sums
+    // factorised, keep rules by runs of equally likely values.
+    "100d100",
+    "50d10!",
+    "10d100!",
+    "100d20!",
+    "50d100+50d10",
+    "20d20!kh10",
+];
+
+fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
     let budget = Duration::from_millis(300);
     let mut out = Vec::new();
-    for text in [
-        "12d6",
-        "5d10!kh3",
-        "10d6kh5",
-        "10d6-10d6",
-        // The large ones of the limits (issue 13): sums are window sums, open-ended sums
-        // factorised; keep rules still walk every value.
-        "100d100",
-        "50d10!",
-        "10d100!",
-        "100d20!",
-        "50d100+50d10",
-        "20d20!kh10",
-    ] {
+    let texts: Vec<&str> = if notations.is_empty() {
+        ODDS_CASES.to_vec()
+    } else {
+        notations.iter().map(String::as_str).collect()
+    };
+    for text in texts {
         let n = Notation::parse(text).map_err(|e| e.to_string())?;
         out.push(measure(text, budget, || {
             black_box(n.distribution());
@@ -172,7 +183,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let odds = if args.physics_only {
         Vec::new()
     } else {
-        match odds_benchmarks() {
+        match odds_benchmarks(&args.notations) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -351,9 +351,9 @@ impl Dist {
         inner
     }
 
-    /// The sum of the `k` highest of `n` independent copies, without enumerating rolls: values
-    /// are visited from the top down, and once `k` dice are placed, the rest only need to be
-    /// lower (one power of the lower mass).
+    /// The sum of the `k` highest of `n` independent copies, without enumerating rolls: by runs
+    /// of equally likely values (fair and open-ended dice, see [`super::keep`]), or value by
+    /// value, whichever costs less.
     pub fn keep_highest(&self, n: u32, k: u32) -> Dist {
         let denom = self.denom.pow(n);
         let k = k.min(n);
@@ -361,6 +361,25 @@ impl Dist {
             let kept = self.kept_weight().pow(n);
             return Dist::from_pairs([(0, kept)], denom);
         }
+        let runs = super::keep::runs(&self.weights);
+        let values = self.weights.iter().filter(|w| !w.is_zero()).count() as f64;
+        let span = (self.max_value() - self.min_value()) as f64;
+        let walk_cost = values * f64::from(k).powi(3) * span / 4.0;
+        if super::keep::runs_cost(&runs, k) < walk_cost {
+            return Dist {
+                min: i64::from(k) * self.min,
+                weights: super::keep::keep_highest_runs(&runs, n, k),
+                denom,
+            }
+            .trimmed();
+        }
+        self.keep_highest_by_walk(n, k)
+    }
+
+    /// [`Dist::keep_highest`] value by value, from the top down: for dice of many different
+    /// weights (a sum used as a die), where runs of equal weights are short. `1 <= k <= n`.
+    fn keep_highest_by_walk(&self, n: u32, k: u32) -> Dist {
+        let denom = self.denom.pow(n);
         let values: Vec<(i64, &BigUint)> =
             self.iter().collect::<Vec<_>>().into_iter().rev().collect();
         // below[i]: weight of values strictly below values[i].
@@ -373,7 +392,8 @@ impl Dist {
         let lo = (i64::from(k) * self.min_value()).min(0);
         let hi = (i64::from(k) * self.max_value()).max(0);
         let width = (hi - lo + 1) as usize;
-        let binom = binomials(n);
+        let binom = super::keep::binomials(n);
+        // Once k dice are placed, the rest only need to be lower (one power of the lower mass).
         // states[used]: weights of the kept sum with `used` (< k) dice placed so far.
         let mut states: Vec<Option<Vec<BigUint>>> = vec![None; k as usize];
         let mut start = vec![BigUint::zero(); width];
@@ -481,7 +501,6 @@ impl Dist {
     }
 }
 
-/// Pascal's triangle up to row `n`.
 /// `target[i + offset] += poly[i] * factor` for every non-zero `poly[i]`.
 fn add_scaled(target: &mut [BigUint], poly: &[BigUint], offset: i64, factor: &BigUint) {
     if factor.is_zero() {
@@ -499,19 +518,6 @@ fn add_scaled(target: &mut [BigUint], poly: &[BigUint], offset: i64, factor: &Bi
             target[to] += weight * factor;
         }
     }
-}
-
-fn binomials(n: u32) -> Vec<Vec<BigUint>> {
-    let mut rows: Vec<Vec<BigUint>> = vec![vec![BigUint::one()]];
-    for i in 1..=n as usize {
-        let prev = &rows[i - 1];
-        let mut row = vec![BigUint::one(); i + 1];
-        for j in 1..i {
-            row[j] = &prev[j - 1] + &prev[j];
-        }
-        rows.push(row);
-    }
-    rows
 }
 
 #[cfg(test)]
@@ -657,6 +663,47 @@ mod tests {
                         "{n} dice keep {k}, highest {highest}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn keep_by_runs_equals_keep_by_walking_every_value() {
+        let weighted = Dist::from_pairs(
+            [
+                (-2, BigUint::from(3u32)),
+                (-1, BigUint::from(3u32)),
+                (1, BigUint::from(5u32)),
+                (2, BigUint::from(1u32)),
+                (3, BigUint::from(1u32)),
+            ],
+            BigUint::from(13u32),
+        );
+        for (die, n) in [
+            (Dist::die(6), 7),
+            (Dist::die(20), 5),
+            (Dist::die(2), 9),
+            (Dist::die(6).open_ended(), 5),
+            (Dist::die(20).open_ended(), 3),
+            (Dist::die(2).open_ended(), 4),
+            (Dist::die(10).neg(), 4),
+            (Dist::die(6).open_ended().neg(), 4),
+            (Dist::die(3).open_ended_to_depth(4).shift(-7), 5),
+            (weighted, 5),
+        ] {
+            let runs = super::super::keep::runs(&die.shift(-die.min_value()).weights);
+            for k in 1..=n {
+                let by_runs = Dist {
+                    min: i64::from(k) * die.min_value(),
+                    weights: super::super::keep::keep_highest_runs(&runs, n, k),
+                    denom: die.denom().pow(n),
+                }
+                .trimmed();
+                assert_eq!(
+                    by_runs,
+                    die.keep_highest_by_walk(n, k),
+                    "{n} of {die:?} keep {k}"
+                );
             }
         }
     }

@@ -12,6 +12,7 @@ pub mod d4_pool;
 pub mod data;
 pub mod dist;
 pub mod engine;
+mod keep;
 pub mod notation;
 pub mod open_d6;
 pub mod play;
