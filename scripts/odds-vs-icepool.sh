@@ -18,7 +18,8 @@ bench=$("$bin" bench --odds-only --json)
 echo
 echo "| notation | dicetable | icepool | icepool / dicetable |"
 echo "|---|---|---|---|"
-for notation in 12d6 5d10!kh3 10d6kh5 10d6-10d6 100d100 50d10! 10d100! 100d20! 50d100+50d10 20d20!kh10; do
+cases=$(python3 -c "import json,sys; print(' '.join(r['name'] for r in json.loads(sys.argv[1])['odds'] if 'default action' not in r['name']))" "$bench")
+for notation in $cases; do
     ours=$(python3 -c "import json,sys; rows=json.loads(sys.argv[1])['odds']; print(next(r['mean_ms'] for r in rows if r['name']==sys.argv[2]))" "$bench" "$notation")
     if theirs=$(timeout "$limit" python3 scripts/icepool_case.py "$notation"); then
         python3 -c "import sys; o=float(sys.argv[2]); t=float(sys.argv[3])*1e3; print(f'| {sys.argv[1]} | {o:.3f} ms | {t:.1f} ms | {t/o:.0f}x |')" "$notation" "$ours" "$theirs"

@@ -139,7 +139,7 @@ fn measure(name: &str, budget: Duration, mut f: impl FnMut()) -> Timing {
 }
 
 /// The notations `bench` times by default.
-const ODDS_CASES: [&str; 10] = [
+const ODDS_CASES: [&str; 14] = [
     "12d6",
     "5d10!kh3",
     "10d6kh5",
@@ -152,6 +152,10 @@ const ODDS_CASES: [&str; 10] = [
     "100d20!",
     "50d100+50d10",
     "20d20!kh10",
+    "100d100kh50",
+    "100d100kh99",
+    "50d10!kh25",
+    "100d6!kh50",
 ];
 
 fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {

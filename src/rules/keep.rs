@@ -76,10 +76,23 @@ pub(super) fn binomials(n: u32) -> Vec<Vec<BigUint>> {
 pub(super) fn runs_cost(runs: &[Run], k: u32) -> f64 {
     let k = f64::from(k);
     let top = runs.last().map_or(0, Run::hi) as f64;
-    let b = runs.len() as f64;
-    let values: f64 = runs.iter().map(|r| r.len as f64).sum();
-    // Multiplying by the higher runs, and the sparse terms and running sums inside each run.
-    k * k * top * b * b / 2.0 + k * k * k * values / 2.0
+    runs.iter()
+        .enumerate()
+        .map(|(b, run)| {
+            let higher = &runs[b + 1..];
+            let len = run.len as f64;
+            if higher.is_empty() {
+                return len * k * k * 1.5;
+            }
+            let passes = match Above::of(higher) {
+                Above::Geometric { .. } => 6.0,
+                Above::Runs(r) => 2.0 * r.len() as f64 + 1.0,
+            };
+            // k products by the runs above, over about k (top - lo) / 2 coefficients; the
+            // runs' own terms and running sums for every number of dice above.
+            k * passes * k * (top - run.lo as f64) / 2.0 + len * k * k * k / 2.0
+        })
+        .sum()
 }
 
 /// The weights of the sum of the `k` highest of `n` dice whose weights are `runs` (values from

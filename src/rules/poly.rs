@@ -55,9 +55,9 @@ pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
     let d = depth as usize;
     // U^n: n dice over 1..sides-1, as sums from n.
     let low = window_power(s - 1, n);
-    // G^n: n counts of top faces, each 0..depth-1; N(m) ways to make m tops in all.
-    let tops = window_power(d, n);
-    let k_max = tops.len() - 1; // n (depth - 1)
+    // G^n: n counts of top faces, each 0..depth-1; N(m) ways to make m tops in all. Its
+    // product with each residue class is taken as n running window sums, not a product.
+    let k_max = n as usize * (d - 1);
     // Weight of m tops: sides^(K - m) N(m), K = n (depth - 1). Coefficient at x^(n + r + s q):
     // Σ_k low[r + s k] · sides^(K - (q - k)) · N(q - k)
     //   = sides^(K - q) · Σ_k (low[r + s k] · sides^k) · N(q - k).
@@ -77,7 +77,7 @@ pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
             .enumerate()
             .map(|(k, w)| w * &powers[k])
             .collect();
-        let conv = multiply(&scaled, &tops);
+        let conv = times_window_power(scaled, d, n);
         for (q, c) in conv.into_iter().enumerate() {
             if c.is_zero() {
                 continue;
@@ -92,6 +92,26 @@ pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
         }
     }
     out
+}
+
+/// `p · (1 + x + … + x^(faces-1))^n`: `n` window sums, each a running sum and a difference in
+/// place (no product of big polynomials, no allocation per coefficient).
+pub fn times_window_power(mut p: Vec<BigUint>, faces: usize, n: u32) -> Vec<BigUint> {
+    if faces <= 1 || p.is_empty() {
+        return p;
+    }
+    for _ in 0..n {
+        p.resize(p.len() + faces - 1, BigUint::zero());
+        for i in 1..p.len() {
+            let (done, rest) = p.split_at_mut(i);
+            rest[0] += &done[i - 1];
+        }
+        for i in (faces..p.len()).rev() {
+            let (lower, upper) = p.split_at_mut(i);
+            upper[0] -= &lower[i - faces];
+        }
+    }
+    p
 }
 
 /// Below this many coefficient products, the schoolbook product is faster.
@@ -167,6 +187,9 @@ mod tests {
         );
         assert_eq!(window_power(6, 0), n(&[1]));
         assert_eq!(window_power(1, 5), n(&[1]));
+        assert_eq!(times_window_power(n(&[1]), 6, 3), window_power(6, 3));
+        // (2 + x)(1 + x + x²)² = 2 + 5x + 8x² + 7x³ + 4x⁴ + x⁵.
+        assert_eq!(times_window_power(n(&[2, 1]), 3, 2), n(&[2, 5, 8, 7, 4, 1]));
     }
 
     #[test]

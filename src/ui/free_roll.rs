@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use bevy_egui::egui;
 
-use super::odds_chart::{self, Chart, chance_line};
+use super::odds_chart::{self, Bars, Chance, Chart, chance_line};
 use crate::record::code;
 use crate::rules::Dist;
 use crate::rules::notation::Notation;
@@ -22,14 +22,42 @@ pub(super) fn plugin(app: &mut App) {
 /// The exact odds of the notation in the box: being worked out, or ready.
 pub enum FreeOdds {
     /// Worked out off the frame (None: no notation to work out).
-    Computing(Option<Task<Dist>>),
+    Computing(Option<Task<(Dist, OddsView)>>),
     /// The distribution of the notation `source`.
     Ready {
         /// The notation it is of.
         source: String,
         /// Its distribution.
         dist: Dist,
+        /// What the panel shows of it.
+        view: OddsView,
     },
+}
+
+/// What the panel shows of a distribution, worked out with it off the frame: a frame only
+/// draws it (writing out 22,000 fractions of 4,750 bits each frame would stall the table).
+pub struct OddsView {
+    /// The chance of success, when the notation has a comparison.
+    success: Option<Chance>,
+    /// The mean total.
+    mean: f64,
+    /// The chart's bars.
+    bars: Bars,
+}
+
+impl OddsView {
+    /// The distribution of `notation` and what the panel shows of it.
+    fn work_out(notation: &Notation) -> (Dist, OddsView) {
+        let dist = notation.distribution();
+        let view = OddsView {
+            success: notation
+                .comparison
+                .map(|c| Chance::of(&dist.p_where(|v| c.holds(v)))),
+            mean: dist.mean(),
+            bars: Bars::of(&dist),
+        };
+        (dist, view)
+    }
 }
 
 /// What the player typed, and its odds.
@@ -69,8 +97,15 @@ impl FreeRoll {
 
     /// Its distribution, once worked out.
     pub fn dist(&self) -> Option<&Dist> {
+        self.ready().map(|(dist, _)| dist)
+    }
+
+    /// Its distribution and what the panel shows of it, once worked out.
+    fn ready(&self) -> Option<(&Dist, &OddsView)> {
         match (&self.odds, &self.parsed) {
-            (FreeOdds::Ready { source, dist }, Ok(n)) if *source == n.source() => Some(dist),
+            (FreeOdds::Ready { source, dist, view }, Ok(n)) if *source == n.source() => {
+                Some((dist, view))
+            }
             _ => None,
         }
     }
@@ -87,14 +122,18 @@ impl FreeRoll {
         }
         let notation = notation.clone();
         self.odds = match AsyncComputeTaskPool::try_get() {
-            Some(pool) => {
-                FreeOdds::Computing(Some(pool.spawn(async move { notation.distribution() })))
-            }
+            Some(pool) => FreeOdds::Computing(Some(
+                pool.spawn(async move { OddsView::work_out(&notation) }),
+            )),
             // No task pools (a test without the app): worked out here.
-            None => FreeOdds::Ready {
-                source: notation.source().to_string(),
-                dist: notation.distribution(),
-            },
+            None => {
+                let (dist, view) = OddsView::work_out(&notation);
+                FreeOdds::Ready {
+                    source: notation.source().to_string(),
+                    dist,
+                    view,
+                }
+            }
         };
     }
 
@@ -151,14 +190,14 @@ fn collect_free_roll_odds(mut free: ResMut<FreeRoll>) {
     let FreeOdds::Computing(Some(task)) = &mut free.bypass_change_detection().odds else {
         return;
     };
-    let Some(dist) = block_on(poll_once(task)) else {
+    let Some((dist, view)) = block_on(poll_once(task)) else {
         return;
     };
     let Ok(notation) = &free.parsed else {
         return;
     };
     let source = notation.source().to_string();
-    free.odds = FreeOdds::Ready { source, dist };
+    free.odds = FreeOdds::Ready { source, dist, view };
 }
 
 /// The box starts with the dice of `--roll`, when given.
@@ -201,11 +240,11 @@ pub(super) fn show(
     {
         throws.write(request);
     }
-    match (&free.parsed, free.dist()) {
+    match (&free.parsed, free.ready()) {
         (Err(e), _) => {
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
         }
-        (Ok(notation), Some(dist)) => odds(ui, notation, dist, table),
+        (Ok(notation), Some((_, view))) => odds(ui, notation, view, table),
         (Ok(_), None) => {
             let computing = ui.horizontal(|ui| {
                 ui.spinner();
@@ -219,12 +258,12 @@ pub(super) fn show(
 }
 
 /// The exact odds: a bar per total, the target marked, the total that came up highlighted.
-fn odds(ui: &mut egui::Ui, notation: &Notation, dist: &Dist, table: &TableRoll) {
-    // From the distribution already computed (not recomputed every frame).
-    if let Some(p) = notation.comparison.map(|c| dist.p_where(|v| c.holds(v))) {
-        chance_line(ui, "Chance of success", &p, false);
+fn odds(ui: &mut egui::Ui, notation: &Notation, view: &OddsView, table: &TableRoll) {
+    // Worked out with the distribution, off the frame: a frame only draws.
+    if let Some(chance) = &view.success {
+        chance_line(ui, "Chance of success", chance, false);
     }
-    ui.label(format!("Mean {:.2}", dist.mean()));
+    ui.label(format!("Mean {:.2}", view.mean));
     let rolled = table
         .current
         .as_ref()
@@ -234,7 +273,7 @@ fn odds(ui: &mut egui::Ui, notation: &Notation, dist: &Dist, table: &TableRoll) 
         ui,
         Chart {
             id: "free roll odds",
-            dist,
+            bars: &view.bars,
             axis: "total",
             target: notation.comparison.map(|c| c.target),
             rolled,

@@ -5,7 +5,7 @@
 use bevy_egui::egui;
 
 use super::builder::MoveDraft;
-use super::odds_chart::{self, Chart, chance_line};
+use super::odds_chart::{self, Bars, Chance, Chart, chance_line};
 use crate::table::{ActionRequest, TablePlay};
 
 const RED: egui::Color32 = egui::Color32::from_rgb(230, 90, 80);
@@ -67,10 +67,10 @@ pub(super) fn show(ui: &mut egui::Ui, draft: &MoveDraft, play: &TablePlay) {
         }
         Ok(Some(odds)) => {
             if let Some(p) = &odds.p_success {
-                chance_line(ui, "Chance of success", p, false);
+                chance_line(ui, "Chance of success", &Chance::of(p), false);
             }
             for (name, p) in &odds.classes {
-                chance_line(ui, name, p, true);
+                chance_line(ui, name, &Chance::of(p), true);
             }
             if let Some((name, dist)) = &odds.secondary {
                 ui.label(egui::RichText::new(format!("mean {name} {:.2}", dist.mean())).small());
@@ -80,7 +80,7 @@ pub(super) fn show(ui: &mut egui::Ui, draft: &MoveDraft, play: &TablePlay) {
                 ui,
                 Chart {
                     id: "move odds",
-                    dist: &odds.distribution,
+                    bars: &Bars::of(&odds.distribution),
                     axis: &odds.measure,
                     target,
                     rolled: None,
@@ -144,7 +144,7 @@ fn outcome(ui: &mut egui::Ui, play: &TablePlay) {
             ui,
             Chart {
                 id: "thrown odds",
-                dist: &odds.distribution,
+                bars: &Bars::of(&odds.distribution),
                 axis: &odds.measure,
                 target,
                 rolled: Some(rolled),

@@ -14,19 +14,38 @@ pub(super) fn percent(p: &Prob) -> String {
     format!("{:.2}%", p.to_f64() * 100.0)
 }
 
+/// A chance ready to show, its percentage and exact fraction written out once: the fraction of
+/// a roll like 100d100 has hundreds of digits and takes milliseconds to write, too long for
+/// every frame.
+#[derive(Clone, Debug)]
+pub struct Chance {
+    percent: String,
+    exact: String,
+}
+
+impl Chance {
+    /// Writes `p` out.
+    pub fn of(p: &Prob) -> Self {
+        Chance {
+            percent: percent(p),
+            exact: p.exact(),
+        }
+    }
+}
+
 /// A chance on a line: "name: 95.00% (19/20)"; when the exact fraction is too long to read,
 /// "name: 42.86%" and an "exact" tag whose tooltip holds the fraction, with a button that
 /// copies it.
-pub(super) fn chance_line(ui: &mut egui::Ui, name: &str, p: &Prob, small: bool) {
-    let exact = p.exact();
-    let text = format!("{name}: {}", crate::text::chance(&percent(p), &exact));
+pub(super) fn chance_line(ui: &mut egui::Ui, name: &str, chance: &Chance, small: bool) {
+    let Chance { percent, exact } = chance;
+    let text = format!("{name}: {}", crate::text::chance(percent, exact));
     let rich = |t: String| {
         let r = egui::RichText::new(t);
         if small { r.small() } else { r }
     };
     ui.horizontal_wrapped(|ui| {
         ui.label(rich(text));
-        if crate::text::digits(&exact) > crate::text::MAX_SHOWN_DIGITS {
+        if crate::text::digits(exact) > crate::text::MAX_SHOWN_DIGITS {
             ui.label(rich("exact".into()).underline())
                 .on_hover_text(format!("Exactly {exact}"));
             if ui
@@ -40,12 +59,56 @@ pub(super) fn chance_line(ui: &mut egui::Ui, name: &str, p: &Prob, small: bool) 
     });
 }
 
+/// Denominators up to this many bits have their bars' fractions reduced and shown; beyond, a
+/// fraction never fits a tooltip (`dicetable odds` prints them all).
+const REDUCED_UP_TO_BITS: u64 = 128;
+
+/// One bar of a chart.
+#[derive(Clone, Debug)]
+struct BarData {
+    value: i64,
+    percent: f64,
+    label: String,
+}
+
+/// The bars of a distribution, worked out once (off the frame for a free roll): the chance of
+/// each value that is not too small to see, and its tooltip.
+#[derive(Clone, Debug, Default)]
+pub struct Bars(Vec<BarData>);
+
+impl Bars {
+    /// The bars of `dist`.
+    pub fn of(dist: &Dist) -> Self {
+        let small = dist.denom().bits() <= REDUCED_UP_TO_BITS;
+        Bars(
+            dist.chances()
+                .into_iter()
+                .filter(|(_, p)| *p >= SMALLEST_BAR)
+                .map(|(value, p)| {
+                    let shown = format!("{:.2}%", p * 100.0);
+                    let label = if small {
+                        let exact = dist.p(value).exact();
+                        format!("{value}: {}", crate::text::chance(&shown, &exact))
+                    } else {
+                        format!("{value}: {shown}")
+                    };
+                    BarData {
+                        value,
+                        percent: p * 100.0,
+                        label,
+                    }
+                })
+                .collect(),
+        )
+    }
+}
+
 /// What a chart shows.
 pub(super) struct Chart<'a> {
     /// Its egui id.
     pub id: &'a str,
-    /// The distribution.
-    pub dist: &'a Dist,
+    /// The distribution's bars.
+    pub bars: &'a Bars,
     /// What the axis measures.
     pub axis: &'a str,
     /// Where success starts (a line is drawn just before it).
@@ -57,11 +120,11 @@ pub(super) struct Chart<'a> {
 /// Draws the chart; `passes` colours the bars that succeed.
 pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool) {
     let bars: Vec<Bar> = chart
-        .dist
-        .probabilities()
-        .into_iter()
-        .filter(|(_, p)| p.to_f64() >= SMALLEST_BAR)
-        .map(|(v, p)| {
+        .bars
+        .0
+        .iter()
+        .map(|bar| {
+            let v = bar.value;
             let color = if Some(v) == chart.rolled {
                 egui::Color32::from_rgb(250, 200, 60)
             } else if passes(v) {
@@ -69,13 +132,10 @@ pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool
             } else {
                 egui::Color32::from_rgb(120, 130, 160)
             };
-            Bar::new(v as f64, p.to_f64() * 100.0)
+            Bar::new(v as f64, bar.percent)
                 .width(0.8)
                 .fill(color)
-                .name(format!(
-                    "{v}: {}",
-                    crate::text::chance(&percent(&p), &p.exact())
-                ))
+                .name(&bar.label)
         })
         .collect();
     Plot::new(chart.id)
@@ -94,4 +154,36 @@ pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool
                 );
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_carry_their_fraction_only_when_it_is_short() {
+        let two_d6 = Dist::die(6).repeat_sum(2);
+        let bars = Bars::of(&two_d6);
+        assert_eq!(bars.0.len(), 11);
+        let seven = &bars.0[5];
+        assert_eq!(seven.value, 7);
+        assert!((seven.percent - 100.0 / 6.0).abs() < 1e-12);
+        assert_eq!(seven.label, "7: 16.67% (1/6)");
+        // 60 open-ended d20: a 2,853-bit denominator; bars down to 0.001% and no fraction.
+        let huge = Dist::die(20).open_ended().repeat_sum(60);
+        let bars = Bars::of(&huge);
+        assert!(
+            bars.0
+                .iter()
+                .all(|b| b.percent >= 1e-3 && !b.label.contains('/'))
+        );
+        let shown: f64 = bars.0.iter().map(|b| b.percent).sum();
+        assert!(shown > 99.9 && shown <= 100.0 + 1e-9, "{shown}");
+    }
+
+    #[test]
+    fn a_chance_is_written_out_once() {
+        let c = Chance::of(&Dist::die(20).p_where(|v| v >= 15));
+        assert_eq!((c.percent.as_str(), c.exact.as_str()), ("30.00%", "3/10"));
+    }
 }
