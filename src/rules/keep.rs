@@ -18,8 +18,10 @@
 //! enumerates rolls and nothing multiplies two dense polynomials: 100d100kh50 is about 10⁵
 //! big-number operations, not 10⁷.
 
-use num_bigint::{BigInt, BigUint, Sign};
+use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
+
+use super::poly;
 
 /// A run of consecutive values with one common weight.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,6 +109,10 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
     let binom = binomials(n);
     let mut result = vec![BigInt::zero(); len];
     let mut below = BigUint::zero();
+    // Limbs enough for any partial sum of the runs' own terms: the total weight of n dice,
+    // times 2^k for the factors (1 - x)^i, and a sign bit.
+    let total: BigUint = runs.iter().map(|r| &r.weight * BigUint::from(r.len)).sum();
+    let width = (u64::from(n) * total.bits() + u64::from(k) + 2).div_ceil(64) as usize;
     for (b, run) in runs.iter().enumerate() {
         let higher = &runs[b + 1..];
         let weights_of_rest = rest_weights(run, &below, n, k, &binom);
@@ -118,7 +124,7 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
             if !acc.is_zero() {
                 acc = above.times(&acc);
             }
-            let in_run = in_run_poly(run, j, n, k, &binom, &weights_of_rest);
+            let in_run = in_run_poly(run, j, n, k, &binom, &weights_of_rest, width);
             acc.add(&in_run, (k - j) as usize * run.lo);
         }
         acc.add_into(&mut result);
@@ -176,14 +182,25 @@ fn in_run_poly(
     k: u32,
     binom: &[Vec<BigUint>],
     rest: &[Vec<BigUint>],
+    width: usize,
 ) -> Poly {
     let kept_here = (k - j) as usize;
     let size = kept_here * run.len;
-    let mut h = vec![BigInt::zero(); size];
+    // Two's complement rows of `width` limbs: every step is a ring operation, so wrapping is
+    // harmless as long as the result fits, and no number is allocated per step.
+    let mut h = vec![0u64; size * width];
     let omega_pow = powers(&run.weight, n as usize);
+    let binom_limbs: Vec<Vec<Vec<u64>>> = binom[..kept_here]
+        .iter()
+        .map(|row| row.iter().map(BigUint::to_u64_digits).collect())
+        .collect();
+    let mut term = vec![0u64; width];
     let j = j as usize;
     for i in (0..kept_here).rev() {
-        prefix_sums(&mut h);
+        for at in 1..size {
+            let (done, rest) = h.split_at_mut(at * width);
+            poly::add_limbs(&mut rest[..width], &done[(at - 1) * width..]);
+        }
         let scale = &binom[i + j][i] * &omega_pow[i];
         for (offset, g) in rest.iter().enumerate() {
             let above_in_run = run.len - 1 - offset;
@@ -194,19 +211,21 @@ fn in_run_poly(
             if base.is_zero() {
                 continue;
             }
+            let base = base.to_u64_digits();
             let start = kept_here * offset + i;
-            for (l, c) in binom[i].iter().enumerate() {
-                let term = BigInt::from_biguint(Sign::Plus, &base * c);
-                let slot = &mut h[start + l * above_in_run];
+            for (l, c) in binom_limbs[i].iter().enumerate() {
+                poly::mul_limbs(&mut term, &base, c);
+                let at = (start + l * above_in_run) * width;
+                let row = &mut h[at..at + width];
                 if l % 2 == 0 {
-                    *slot += term;
+                    poly::add_limbs(row, &term);
                 } else {
-                    *slot -= term;
+                    poly::sub_limbs(row, &term);
                 }
             }
         }
     }
-    Poly::from_dense(h)
+    Poly::from_dense(h.chunks_exact(width).map(poly::signed).collect())
 }
 
 /// `p^0 ..= p^n`.

@@ -95,23 +95,133 @@ pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
 }
 
 /// `p · (1 + x + … + x^(faces-1))^n`: `n` window sums, each a running sum and a difference in
-/// place (no product of big polynomials, no allocation per coefficient).
-pub fn times_window_power(mut p: Vec<BigUint>, faces: usize, n: u32) -> Vec<BigUint> {
+/// place. The coefficients are laid out as rows of 64-bit limbs in one array, each pass working
+/// on as many limbs as the numbers have grown to: no allocation per coefficient, and carries
+/// handled by the processor's add-with-carry.
+pub fn times_window_power(p: Vec<BigUint>, faces: usize, n: u32) -> Vec<BigUint> {
     if faces <= 1 || p.is_empty() {
         return p;
     }
-    for _ in 0..n {
-        p.resize(p.len() + faces - 1, BigUint::zero());
-        for i in 1..p.len() {
-            let (done, rest) = p.split_at_mut(i);
-            rest[0] += &done[i - 1];
-        }
-        for i in (faces..p.len()).rev() {
-            let (lower, upper) = p.split_at_mut(i);
-            upper[0] -= &lower[i - faces];
+    // After each pass every coefficient, and every running sum, is at most Σp · faces^pass.
+    let total_bits = p.iter().sum::<BigUint>().bits();
+    let face_bits = u64::from(usize::BITS - faces.leading_zeros());
+    let limbs_after =
+        |passes: u32| (total_bits + u64::from(passes) * face_bits).div_ceil(64) as usize + 1;
+    let width = limbs_after(n);
+    let len = p.len() + n as usize * (faces - 1);
+    let mut rows = vec![0u64; len * width];
+    for (row, c) in rows.chunks_exact_mut(width).zip(&p) {
+        for (slot, digit) in row.iter_mut().zip(c.iter_u64_digits()) {
+            *slot = digit;
         }
     }
-    p
+    let mut filled = p.len();
+    for pass in 1..=n {
+        filled += faces - 1;
+        let active = limbs_after(pass).min(width);
+        for i in 1..filled {
+            let (done, rest) = rows.split_at_mut(i * width);
+            add_limbs(
+                &mut rest[..active],
+                &done[(i - 1) * width..(i - 1) * width + active],
+            );
+        }
+        for i in (faces..filled).rev() {
+            let (lower, upper) = rows.split_at_mut(i * width);
+            let from = (i - faces) * width;
+            sub_limbs(&mut upper[..active], &lower[from..from + active]);
+        }
+    }
+    rows.chunks_exact(width)
+        .map(|row| {
+            let digits: Vec<u32> = row
+                .iter()
+                .flat_map(|&d| [d as u32, (d >> 32) as u32])
+                .collect();
+            BigUint::new(digits)
+        })
+        .collect()
+}
+
+/// `out = a · b`, wrapping at `out`'s width (schoolbook; `b` is the short one).
+pub(super) fn mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
+    out.fill(0);
+    for (shift, &y) in b.iter().enumerate() {
+        let mut carry = 0u128;
+        for (slot, &x) in out.iter_mut().skip(shift).zip(a) {
+            let t = u128::from(x) * u128::from(y) + u128::from(*slot) + carry;
+            *slot = t as u64;
+            carry = t >> 64;
+        }
+        for slot in out.iter_mut().skip(shift + a.len()) {
+            if carry == 0 {
+                break;
+            }
+            let t = u128::from(*slot) + carry;
+            *slot = t as u64;
+            carry = t >> 64;
+        }
+    }
+}
+
+/// The signed number a two's complement row holds.
+pub(super) fn signed(row: &[u64]) -> num_bigint::BigInt {
+    let negative = row.last().is_some_and(|top| top >> 63 == 1);
+    let digits: Vec<u32> = row
+        .iter()
+        .map(|&d| if negative { !d } else { d })
+        .flat_map(|d| [d as u32, (d >> 32) as u32])
+        .collect();
+    let magnitude = BigUint::new(digits);
+    if negative {
+        -num_bigint::BigInt::from(magnitude + 1u32)
+    } else {
+        num_bigint::BigInt::from(magnitude)
+    }
+}
+
+/// `a += b`, little-endian limbs of one length (wrapping at that length).
+pub(super) fn add_limbs(a: &mut [u64], b: &[u64]) {
+    let mut carry = 0u8;
+    for (x, &y) in a.iter_mut().zip(b) {
+        (carry, *x) = add_with_carry(carry, *x, y);
+    }
+}
+
+/// `a -= b`, little-endian limbs of one length (wrapping: two's complement when `a < b`).
+pub(super) fn sub_limbs(a: &mut [u64], b: &[u64]) {
+    let mut borrow = 0u8;
+    for (x, &y) in a.iter_mut().zip(b) {
+        (borrow, *x) = sub_with_borrow(borrow, *x, y);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn add_with_carry(carry: u8, a: u64, b: u64) -> (u8, u64) {
+    let mut out = 0;
+    let carry = std::arch::x86_64::_addcarry_u64(carry, a, b, &mut out);
+    (carry, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn sub_with_borrow(borrow: u8, a: u64, b: u64) -> (u8, u64) {
+    let mut out = 0;
+    let borrow = std::arch::x86_64::_subborrow_u64(borrow, a, b, &mut out);
+    (borrow, out)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn add_with_carry(carry: u8, a: u64, b: u64) -> (u8, u64) {
+    let (s1, c1) = a.overflowing_add(b);
+    let (s2, c2) = s1.overflowing_add(u64::from(carry));
+    (u8::from(c1 | c2), s2)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn sub_with_borrow(borrow: u8, a: u64, b: u64) -> (u8, u64) {
+    let (d1, b1) = a.overflowing_sub(b);
+    let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
+    (u8::from(b1 | b2), d2)
 }
 
 /// Below this many coefficient products, the schoolbook product is faster.
