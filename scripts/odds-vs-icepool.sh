@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Exact odds: dicetable against icepool (the Python reference), same machine, same run.
-# Usage: scripts/odds-vs-icepool.sh [LIMIT_SECONDS]   (default 120 s per icepool case)
+# Usage: scripts/odds-vs-icepool.sh [LIMIT_SECONDS [NOTATION...]]
+#   (default 120 s per icepool case; default notations: those of `bench --odds-only`)
 # Needs a release build (cargo build --release) and icepool (pip install icepool); prints a
 # Markdown table: dicetable's mean per distribution (`bench --odds-only`), icepool's time for
 # the same notation in a fresh process, and how many times faster dicetable is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-120}
+shift || true
 bin=${DICETABLE_BIN:-${CARGO_TARGET_DIR:-target}/release/dicetable}
 if ! python3 -c "import icepool" 2>/dev/null; then
     echo "icepool is not installed: pip install icepool" >&2
@@ -14,7 +16,9 @@ if ! python3 -c "import icepool" 2>/dev/null; then
 fi
 [ -x "$bin" ] || { echo "no release binary at $bin: cargo build --release" >&2; exit 2; }
 echo "icepool $(python3 -c 'import icepool; print(icepool.__version__)'), $(nproc) cores, $(date -u +%F)"
-bench=$("$bin" bench --odds-only --json)
+asked=()
+for notation in "$@"; do asked+=(--notation "$notation"); done
+bench=$("$bin" bench --odds-only --json "${asked[@]}")
 echo
 echo "| notation | dicetable | icepool | icepool / dicetable |"
 echo "|---|---|---|---|"

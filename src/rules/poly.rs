@@ -303,6 +303,23 @@ mod tests {
     }
 
     #[test]
+    fn limb_rows_are_twos_complement() {
+        use num_bigint::BigInt;
+        assert_eq!(signed(&[5, 0]), BigInt::from(5));
+        assert_eq!(signed(&[u64::MAX, u64::MAX]), BigInt::from(-1));
+        let mut row = vec![3u64, 0];
+        sub_limbs(&mut row, &[5, 0]);
+        assert_eq!(signed(&row), BigInt::from(-2));
+        add_limbs(&mut row, &[u64::MAX, 0]);
+        assert_eq!(signed(&row), BigInt::from(u64::MAX) - 2);
+        // (2^64 + 3) · (2^64 - 1) = 2^128 + 2^65 - 3, in three limbs.
+        let mut out = vec![0u64; 3];
+        mul_limbs(&mut out, &[3, 1], &[u64::MAX]);
+        let expect = (BigInt::from(1) << 128) + (BigInt::from(1) << 65) - 3;
+        assert_eq!(signed(&[out[0], out[1], out[2], 0]), expect);
+    }
+
+    #[test]
     fn kronecker_equals_schoolbook() {
         let a: Vec<BigUint> = (0..150u64)
             .map(|i| BigUint::from(i * 7919 + 3).pow(3 + (i % 5) as u32))
