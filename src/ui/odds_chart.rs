@@ -63,27 +63,43 @@ pub(super) fn chance_line(ui: &mut egui::Ui, name: &str, chance: &Chance, small:
 /// fraction never fits a tooltip (`dicetable odds` prints them all).
 const REDUCED_UP_TO_BITS: u64 = 128;
 
-/// One bar of a chart.
+/// Most bars a chart draws: past this, neighbouring totals share a bar (a panel a few hundred
+/// points wide cannot show 10,000 bars, and drawing them took a second a frame).
+const MOST_BARS: usize = 240;
+
+/// One bar of a chart: the totals `lo..=hi` (one total, unless the chart bins them).
 #[derive(Clone, Debug)]
 struct BarData {
-    value: i64,
+    lo: i64,
+    hi: i64,
     percent: f64,
     label: String,
 }
 
 /// The bars of a distribution, worked out once (off the frame for a free roll): the chance of
-/// each value that is not too small to see, and its tooltip.
+/// each total that is not too small to see, and its tooltip; many totals are binned.
 #[derive(Clone, Debug, Default)]
 pub struct Bars(Vec<BarData>);
 
 impl Bars {
     /// The bars of `dist`.
     pub fn of(dist: &Dist) -> Self {
+        let chances: Vec<(i64, f64)> = dist
+            .chances()
+            .into_iter()
+            .filter(|(_, p)| *p >= SMALLEST_BAR)
+            .collect();
+        let (Some(first), Some(last)) = (chances.first(), chances.last()) else {
+            return Bars::default();
+        };
+        let span = (last.0 - first.0 + 1) as usize;
+        if span > MOST_BARS {
+            return Self::binned(&chances, first.0, span.div_ceil(MOST_BARS) as i64);
+        }
         let small = dist.denom().bits() <= REDUCED_UP_TO_BITS;
         Bars(
-            dist.chances()
+            chances
                 .into_iter()
-                .filter(|(_, p)| *p >= SMALLEST_BAR)
                 .map(|(value, p)| {
                     let shown = format!("{:.2}%", p * 100.0);
                     let label = if small {
@@ -93,13 +109,35 @@ impl Bars {
                         format!("{value}: {shown}")
                     };
                     BarData {
-                        value,
+                        lo: value,
+                        hi: value,
                         percent: p * 100.0,
                         label,
                     }
                 })
                 .collect(),
         )
+    }
+
+    /// One bar per `width` totals from `from`: the chance of any of them.
+    fn binned(chances: &[(i64, f64)], from: i64, width: i64) -> Self {
+        let mut bars: Vec<BarData> = Vec::new();
+        for &(value, p) in chances {
+            let lo = from + (value - from) / width * width;
+            match bars.last_mut() {
+                Some(bar) if bar.lo == lo => bar.percent += p * 100.0,
+                _ => bars.push(BarData {
+                    lo,
+                    hi: lo + width - 1,
+                    percent: p * 100.0,
+                    label: String::new(),
+                }),
+            }
+        }
+        for bar in &mut bars {
+            bar.label = format!("{}–{}: {:.2}%", bar.lo, bar.hi, bar.percent);
+        }
+        Bars(bars)
     }
 }
 
@@ -124,16 +162,16 @@ pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool
         .0
         .iter()
         .map(|bar| {
-            let v = bar.value;
-            let color = if Some(v) == chart.rolled {
+            let color = if chart.rolled.is_some_and(|v| (bar.lo..=bar.hi).contains(&v)) {
                 egui::Color32::from_rgb(250, 200, 60)
-            } else if passes(v) {
+            } else if passes(bar.lo) {
                 egui::Color32::from_rgb(90, 170, 110)
             } else {
                 egui::Color32::from_rgb(120, 130, 160)
             };
-            Bar::new(v as f64, bar.percent)
-                .width(0.8)
+            let totals = (bar.hi - bar.lo + 1) as f64;
+            Bar::new((bar.lo + bar.hi) as f64 / 2.0, bar.percent)
+                .width(0.8 * totals)
                 .fill(color)
                 .name(&bar.label)
         })
@@ -166,7 +204,7 @@ mod tests {
         let bars = Bars::of(&two_d6);
         assert_eq!(bars.0.len(), 11);
         let seven = &bars.0[5];
-        assert_eq!(seven.value, 7);
+        assert_eq!((seven.lo, seven.hi), (7, 7));
         assert!((seven.percent - 100.0 / 6.0).abs() < 1e-12);
         assert_eq!(seven.label, "7: 16.67% (1/6)");
         // 60 open-ended d20: a 2,853-bit denominator; bars down to 0.001% and no fraction.
