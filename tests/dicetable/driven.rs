@@ -28,11 +28,29 @@ impl Drop for Killed {
     }
 }
 
+/// Whether a display can be taken: no lock, or the lock of a server that is gone (killed test
+/// runs leave theirs behind; like Xvfb itself, their files are then removed).
+fn display_free(socket: &str, lock: &str) -> bool {
+    let Ok(text) = std::fs::read_to_string(lock) else {
+        return !Path::new(socket).exists();
+    };
+    let alive = text
+        .trim()
+        .parse::<u32>()
+        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+    if alive {
+        return false;
+    }
+    let _ = std::fs::remove_file(lock);
+    let _ = std::fs::remove_file(socket);
+    true
+}
+
 /// An X server of this test's own, on a display no one else uses.
 pub fn start_xvfb() -> (Killed, String) {
     for n in 140..240 {
         let (socket, lock) = (format!("/tmp/.X11-unix/X{n}"), format!("/tmp/.X{n}-lock"));
-        if Path::new(&socket).exists() || Path::new(&lock).exists() {
+        if !display_free(&socket, &lock) {
             continue;
         }
         let display = format!(":{n}");
