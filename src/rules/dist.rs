@@ -366,14 +366,20 @@ impl Dist {
         let span = (self.max_value() - self.min_value()) as f64;
         let walk_cost = values * f64::from(k).powi(3) * span / 4.0;
         if super::keep::runs_cost(&runs, k) < walk_cost {
-            return Dist {
-                min: i64::from(k) * self.min,
-                weights: super::keep::keep_highest_runs(&runs, n, k),
-                denom,
-            }
-            .trimmed();
+            return self.keep_highest_by_runs(&runs, n, k);
         }
         self.keep_highest_by_walk(n, k)
+    }
+
+    /// [`Dist::keep_highest`] by the runs of equal weights of this distribution (`runs` of
+    /// its weights from its lowest value). `1 <= k <= n`.
+    fn keep_highest_by_runs(&self, runs: &[super::keep::Run], n: u32, k: u32) -> Dist {
+        Dist {
+            min: i64::from(k) * self.min,
+            weights: super::keep::keep_highest_runs(runs, n, k),
+            denom: self.denom.pow(n),
+        }
+        .trimmed()
     }
 
     /// [`Dist::keep_highest`] value by value, from the top down: for dice of many different
@@ -402,16 +408,8 @@ impl Dist {
         let mut result = vec![BigUint::zero(); width];
         for (i, (value, w)) in values.iter().enumerate() {
             let mut next: Vec<Option<Vec<BigUint>>> = vec![None; k as usize];
-            let powers = |base: &BigUint| {
-                let mut p = vec![BigUint::one()];
-                for c in 1..=n as usize {
-                    let next = &p[c - 1] * base;
-                    p.push(next);
-                }
-                p
-            };
-            let w_pow = powers(w);
-            let below_pow = powers(&below[i]);
+            let w_pow = super::poly::powers(w, n as usize);
+            let below_pow = super::poly::powers(&below[i], n as usize);
             for (used, poly) in states.iter_mut().enumerate() {
                 let Some(poly) = poly.take() else { continue };
                 let used = used as u32;
@@ -716,14 +714,9 @@ mod tests {
             (Dist::die(3).open_ended_to_depth(4).shift(-7), 5),
             (weighted, 5),
         ] {
-            let runs = super::super::keep::runs(&die.shift(-die.min_value()).weights);
+            let runs = super::super::keep::runs(&die.weights);
             for k in 1..=n {
-                let by_runs = Dist {
-                    min: i64::from(k) * die.min_value(),
-                    weights: super::super::keep::keep_highest_runs(&runs, n, k),
-                    denom: die.denom().pow(n),
-                }
-                .trimmed();
+                let by_runs = die.keep_highest_by_runs(&runs, n, k);
                 assert_eq!(
                     by_runs,
                     die.keep_highest_by_walk(n, k),

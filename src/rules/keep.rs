@@ -107,16 +107,12 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
     let k = k.clamp(1, n.max(1));
     let top = last.hi();
     let len = k as usize * top + 1;
-    let binom = binomials(n);
+    let shared = Shared::new(runs, n, k);
     let mut result = vec![BigInt::zero(); len];
     let mut below = BigUint::zero();
-    // Limbs enough for any partial sum of the runs' own terms: the total weight of n dice,
-    // times 2^k for the factors (1 - x)^i, and a sign bit.
-    let total: BigUint = runs.iter().map(|r| &r.weight * BigUint::from(r.len)).sum();
-    let width = (u64::from(n) * total.bits() + u64::from(k) + 2).div_ceil(64) as usize;
     for (b, run) in runs.iter().enumerate() {
         let higher = &runs[b + 1..];
-        let weights_of_rest = rest_weights(run, &below, n, k, &binom);
+        let this = ThisRun::new(run, &below, &shared);
         // Horner over j, the dice in higher runs: acc = H_j + A · acc.
         let most_higher = if higher.is_empty() { 0 } else { k - 1 };
         let above = Above::of(higher);
@@ -125,7 +121,7 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
             if !acc.is_zero() {
                 acc = above.times(&acc);
             }
-            let in_run = in_run_poly(run, j, n, k, &binom, &weights_of_rest, width);
+            let in_run = this.in_run_poly(j, &shared);
             acc.add(&in_run, (k - j) as usize * run.lo);
         }
         acc.add_into(&mut result);
@@ -137,19 +133,123 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
         .collect()
 }
 
+/// What every run's terms use: binomials (also as limbs) and the width of the limb rows.
+struct Shared {
+    n: u32,
+    k: u32,
+    binom: Vec<Vec<BigUint>>,
+    binom_limbs: Vec<Vec<Vec<u64>>>,
+    width: usize,
+}
+
+impl Shared {
+    fn new(runs: &[Run], n: u32, k: u32) -> Self {
+        let binom = binomials(n);
+        let binom_limbs = binom[..k as usize]
+            .iter()
+            .map(|row| row.iter().map(BigUint::to_u64_digits).collect())
+            .collect();
+        // Limbs enough for any partial sum of the runs' own terms: the total weight of n dice,
+        // times 2^k for the factors (1 - x)^i, and a sign bit.
+        let total: BigUint = runs.iter().map(|r| &r.weight * BigUint::from(r.len)).sum();
+        let width = (u64::from(n) * total.bits() + u64::from(k) + 2).div_ceil(64) as usize;
+        Shared {
+            n,
+            k,
+            binom,
+            binom_limbs,
+            width,
+        }
+    }
+}
+
+/// One run with what its terms need, worked out once for every number of dice above it.
+struct ThisRun<'a> {
+    run: &'a Run,
+    /// `ω^0 ..= ω^n`.
+    omega_pow: Vec<BigUint>,
+    /// `G[t - lo][a] = C(n,a) · F(t,a)` for each value `t` of the run and `a < k`.
+    rest: Vec<Vec<BigUint>>,
+}
+
+impl<'a> ThisRun<'a> {
+    fn new(run: &'a Run, below_run: &BigUint, shared: &Shared) -> Self {
+        let omega_pow = poly::powers(&run.weight, shared.n as usize);
+        let rest = rest_weights(run, below_run, shared, &omega_pow);
+        ThisRun {
+            run,
+            omega_pow,
+            rest,
+        }
+    }
+
+    /// `H_j`: the weights of the kept dice inside the run when `j` of the kept dice lie in higher
+    /// runs (those `j` left out), placed from `(k - j) · lo`.
+    ///
+    /// `Σ_{i < k-j} (1-x)^(-i) · C(i+j,i) · ω^i · Σ_t G(t,i+j) · x^((k-j)(t-lo) + i) ·
+    /// (1 - x^(hi-t))^i`, by Horner in `1/(1-x)`.
+    fn in_run_poly(&self, j: u32, shared: &Shared) -> Poly {
+        let Shared {
+            k,
+            binom,
+            binom_limbs,
+            width,
+            ..
+        } = shared;
+        let (run, rest, omega_pow, width) = (self.run, &self.rest, &self.omega_pow, *width);
+        let kept_here = (k - j) as usize;
+        let size = kept_here * run.len;
+        // Two's complement rows of `width` limbs: every step is a ring operation, so wrapping is
+        // harmless as long as the result fits, and no number is allocated per step.
+        let mut h = vec![0u64; size * width];
+        let mut term = vec![0u64; width];
+        let j = j as usize;
+        for i in (0..kept_here).rev() {
+            for at in 1..size {
+                let (done, rest) = h.split_at_mut(at * width);
+                poly::add_limbs(&mut rest[..width], &done[(at - 1) * width..]);
+            }
+            let scale = &binom[i + j][i] * &omega_pow[i];
+            for (offset, g) in rest.iter().enumerate() {
+                let above_in_run = run.len - 1 - offset;
+                if i > 0 && above_in_run == 0 {
+                    continue; // (1 - x^0)^i = 0: nothing above t in the run.
+                }
+                let base = &scale * &g[i + j];
+                if base.is_zero() {
+                    continue;
+                }
+                let base = base.to_u64_digits();
+                let start = kept_here * offset + i;
+                for (l, c) in binom_limbs[i].iter().enumerate() {
+                    poly::mul_limbs(&mut term, &base, c);
+                    let at = (start + l * above_in_run) * width;
+                    let row = &mut h[at..at + width];
+                    if l % 2 == 0 {
+                        poly::add_limbs(row, &term);
+                    } else {
+                        poly::sub_limbs(row, &term);
+                    }
+                }
+            }
+        }
+        Poly::from_dense(h.chunks_exact(width).map(poly::signed).collect())
+    }
+}
+
 /// `G[t - lo][a] = C(n,a) · F(t,a)` for each value `t` of the run and `a < k`: the weight of
 /// choosing which `a` dice are above `t` and of the other `n - a` dice having at least `k - a`
 /// at `t` and the rest below it, `F(t,a) = Σ_{d ≤ n-k} C(n-a,d) · below^d · ω^(n-a-d)`.
 fn rest_weights(
     run: &Run,
     below_run: &BigUint,
-    n: u32,
-    k: u32,
-    binom: &[Vec<BigUint>],
+    shared: &Shared,
+    omega_pow: &[BigUint],
 ) -> Vec<Vec<BigUint>> {
+    let Shared { n, k, binom, .. } = shared;
+    let (n, k) = (*n, *k);
     let omega = &run.weight;
     let dropped = (n - k) as usize;
-    let omega_pow = powers(omega, n as usize);
     (0..run.len)
         .map(|offset| {
             let below = below_run + omega * BigUint::from(offset);
@@ -169,74 +269,6 @@ fn rest_weights(
                 .collect()
         })
         .collect()
-}
-
-/// `H_j`: the weights of the kept dice inside the run when `j` of the kept dice lie in higher
-/// runs (those `j` left out), placed from `(k - j) · lo`.
-///
-/// `Σ_{i < k-j} (1-x)^(-i) · C(i+j,i) · ω^i · Σ_t G(t,i+j) · x^((k-j)(t-lo) + i) ·
-/// (1 - x^(hi-t))^i`, by Horner in `1/(1-x)`.
-fn in_run_poly(
-    run: &Run,
-    j: u32,
-    n: u32,
-    k: u32,
-    binom: &[Vec<BigUint>],
-    rest: &[Vec<BigUint>],
-    width: usize,
-) -> Poly {
-    let kept_here = (k - j) as usize;
-    let size = kept_here * run.len;
-    // Two's complement rows of `width` limbs: every step is a ring operation, so wrapping is
-    // harmless as long as the result fits, and no number is allocated per step.
-    let mut h = vec![0u64; size * width];
-    let omega_pow = powers(&run.weight, n as usize);
-    let binom_limbs: Vec<Vec<Vec<u64>>> = binom[..kept_here]
-        .iter()
-        .map(|row| row.iter().map(BigUint::to_u64_digits).collect())
-        .collect();
-    let mut term = vec![0u64; width];
-    let j = j as usize;
-    for i in (0..kept_here).rev() {
-        for at in 1..size {
-            let (done, rest) = h.split_at_mut(at * width);
-            poly::add_limbs(&mut rest[..width], &done[(at - 1) * width..]);
-        }
-        let scale = &binom[i + j][i] * &omega_pow[i];
-        for (offset, g) in rest.iter().enumerate() {
-            let above_in_run = run.len - 1 - offset;
-            if i > 0 && above_in_run == 0 {
-                continue; // (1 - x^0)^i = 0: nothing above t in the run.
-            }
-            let base = &scale * &g[i + j];
-            if base.is_zero() {
-                continue;
-            }
-            let base = base.to_u64_digits();
-            let start = kept_here * offset + i;
-            for (l, c) in binom_limbs[i].iter().enumerate() {
-                poly::mul_limbs(&mut term, &base, c);
-                let at = (start + l * above_in_run) * width;
-                let row = &mut h[at..at + width];
-                if l % 2 == 0 {
-                    poly::add_limbs(row, &term);
-                } else {
-                    poly::sub_limbs(row, &term);
-                }
-            }
-        }
-    }
-    Poly::from_dense(h.chunks_exact(width).map(poly::signed).collect())
-}
-
-/// `p^0 ..= p^n`.
-fn powers(p: &BigUint, n: usize) -> Vec<BigUint> {
-    let mut out = vec![BigUint::one()];
-    for i in 1..=n {
-        let next = &out[i - 1] * p;
-        out.push(next);
-    }
-    out
 }
 
 /// Divides by `1 - x` as a power series, in place: each coefficient becomes the sum of those up

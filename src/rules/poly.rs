@@ -61,12 +61,7 @@ pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
     // Weight of m tops: sides^(K - m) N(m), K = n (depth - 1). Coefficient at x^(n + r + s q):
     // Σ_k low[r + s k] · sides^(K - (q - k)) · N(q - k)
     //   = sides^(K - q) · Σ_k (low[r + s k] · sides^k) · N(q - k).
-    let big_s = BigUint::from(sides);
-    let mut powers = vec![BigUint::one()];
-    for i in 1..=k_max + low.len() / s + 1 {
-        let p = &powers[i - 1] * &big_s;
-        powers.push(p);
-    }
+    let powers = powers(&BigUint::from(sides), k_max + low.len() / s + 1);
     let len = low.len() + s * k_max;
     let mut out = vec![BigUint::zero(); len];
     for r in 0..s.min(low.len()) {
@@ -90,6 +85,16 @@ pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
                 out[idx] = c / &powers[q - k_max];
             }
         }
+    }
+    out
+}
+
+/// `base^0 ..= base^n`.
+pub fn powers(base: &BigUint, n: usize) -> Vec<BigUint> {
+    let mut out = vec![BigUint::one()];
+    for i in 1..=n {
+        let next = &out[i - 1] * base;
+        out.push(next);
     }
     out
 }

@@ -11,7 +11,12 @@ const SMALLEST_BAR: f64 = 1e-5;
 
 /// A probability as a percentage.
 pub(super) fn percent(p: &Prob) -> String {
-    format!("{:.2}%", p.to_f64() * 100.0)
+    percent_of(p.to_f64())
+}
+
+/// A chance as a percentage: "16.67%".
+fn percent_of(p: f64) -> String {
+    format!("{:.2}%", p * 100.0)
 }
 
 /// A chance ready to show, its percentage and exact fraction written out once: the fraction of
@@ -101,7 +106,7 @@ impl Bars {
             chances
                 .into_iter()
                 .map(|(value, p)| {
-                    let shown = format!("{:.2}%", p * 100.0);
+                    let shown = percent_of(p);
                     let label = if small {
                         let exact = dist.p(value).exact();
                         format!("{value}: {}", crate::text::chance(&shown, &exact))
