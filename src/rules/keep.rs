@@ -19,9 +19,10 @@
 //! Nothing enumerates rolls and nothing multiplies two dense polynomials: 100d100kh50 is about
 //! 10⁵ big-number operations, where walking every value took 10⁷.
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
+use super::limbs::{add_mul_limbs, sub_mul_limbs, Rows};
 use super::poly;
 
 /// A run of consecutive values with one common weight.
@@ -108,7 +109,7 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
     let top = last.hi();
     let len = k as usize * top + 1;
     let shared = Shared::new(runs, n, k);
-    let mut result = vec![BigInt::zero(); len];
+    let mut result = Rows::zeros(shared.width, 0, len);
     let mut below = BigUint::zero();
     for (b, run) in runs.iter().enumerate() {
         let higher = &runs[b + 1..];
@@ -116,21 +117,20 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
         // Horner over j, the dice in higher runs: acc = H_j + A · acc.
         let most_higher = if higher.is_empty() { 0 } else { k - 1 };
         let above = Above::of(higher);
-        let mut acc = Poly::zero();
+        let mut acc = Rows::zeros(shared.width, 0, 0);
         for j in (0..=most_higher).rev() {
-            if !acc.is_zero() {
+            if acc.len() > 0 {
                 acc = above.times(&acc);
             }
-            let in_run = this.in_run_poly(j, &shared);
-            acc.add(&in_run, (k - j) as usize * run.lo);
+            let in_run = this.in_run_rows(j, &shared);
+            acc.add_shifted(&in_run, (k - j) as usize * run.lo);
         }
-        acc.add_into(&mut result);
+        result.add_shifted(&acc, 0);
         below += &run.weight * BigUint::from(run.len);
     }
-    result
-        .into_iter()
-        .map(|w| w.to_biguint().unwrap_or_default())
-        .collect()
+    let mut weights = result.to_biguints();
+    weights.resize(len, BigUint::zero());
+    weights
 }
 
 /// What every run's terms use: binomials (also as limbs) and the width of the limb rows.
@@ -188,7 +188,7 @@ impl<'a> ThisRun<'a> {
     ///
     /// `Σ_{i < k-j} (1-x)^(-i) · C(i+j,i) · ω^i · Σ_t G(t,i+j) · x^((k-j)(t-lo) + i) ·
     /// (1 - x^(hi-t))^i`, by Horner in `1/(1-x)`.
-    fn in_run_poly(&self, j: u32, shared: &Shared) -> Poly {
+    fn in_run_rows(&self, j: u32, shared: &Shared) -> Rows {
         let Shared {
             k,
             binom,
@@ -199,16 +199,11 @@ impl<'a> ThisRun<'a> {
         let (run, rest, omega_pow, width) = (self.run, &self.rest, &self.omega_pow, *width);
         let kept_here = (k - j) as usize;
         let size = kept_here * run.len;
-        // Two's complement rows of `width` limbs: every step is a ring operation, so wrapping is
-        // harmless as long as the result fits, and no number is allocated per step.
-        let mut h = vec![0u64; size * width];
-        let mut term = vec![0u64; width];
+        // Every step is a ring operation on the limb rows: no number is allocated per step.
+        let mut h = Rows::zeros(width, 0, size);
         let j = j as usize;
         for i in (0..kept_here).rev() {
-            for at in 1..size {
-                let (done, rest) = h.split_at_mut(at * width);
-                poly::add_limbs(&mut rest[..width], &done[(at - 1) * width..]);
-            }
+            h.prefix_sums();
             let scale = &binom[i + j][i] * &omega_pow[i];
             for (offset, g) in rest.iter().enumerate() {
                 let above_in_run = run.len - 1 - offset;
@@ -222,18 +217,16 @@ impl<'a> ThisRun<'a> {
                 let base = base.to_u64_digits();
                 let start = kept_here * offset + i;
                 for (l, c) in binom_limbs[i].iter().enumerate() {
-                    poly::mul_limbs(&mut term, &base, c);
-                    let at = (start + l * above_in_run) * width;
-                    let row = &mut h[at..at + width];
+                    let row = h.row_mut(start + l * above_in_run);
                     if l % 2 == 0 {
-                        poly::add_limbs(row, &term);
+                        add_mul_limbs(row, &base, c);
                     } else {
-                        poly::sub_limbs(row, &term);
+                        sub_mul_limbs(row, &base, c);
                     }
                 }
             }
         }
-        Poly::from_dense(h.chunks_exact(width).map(poly::signed).collect())
+        h
     }
 }
 
@@ -271,15 +264,6 @@ fn rest_weights(
         .collect()
 }
 
-/// Divides by `1 - x` as a power series, in place: each coefficient becomes the sum of those up
-/// to it.
-fn prefix_sums(h: &mut [BigInt]) {
-    for i in 1..h.len() {
-        let (done, rest) = h.split_at_mut(i);
-        rest[0] += &done[i - 1];
-    }
-}
-
 /// The runs above a run, as a polynomial `A(x)` to multiply by.
 enum Above<'a> {
     /// Any runs: two shifted additions each.
@@ -289,15 +273,16 @@ enum Above<'a> {
     /// `ratio` times this one's (the same die turned around, for keep-lowest):
     /// `A(x) = x^lo · (1 - x^len) / (1 - x) · Γ(x^period)` with `Γ` geometric, so
     /// `Γ(y) = (r·g_0 - g_last·y^m) / (r - y)` or `(g_0 - r·g_last·y^m) / (1 - r·y)`: a few
-    /// passes whatever the number of runs.
+    /// passes whatever the number of runs. `near` and `far` are the numerator's two factors
+    /// (`r·g_0` and `g_last`, or `g_0` and `r·g_last`), all as limbs.
     Geometric {
         lo: usize,
         len: usize,
         period: usize,
         count: usize,
-        ratio: BigInt,
-        first: BigInt,
-        last: BigInt,
+        ratio: Vec<u64>,
+        near: Vec<u64>,
+        far: Vec<u64>,
         falling: bool,
     },
 }
@@ -336,170 +321,95 @@ impl<'a> Above<'a> {
         if !steady(&ratio, falling) {
             return None;
         }
+        let last = &runs.last()?.weight;
+        let (near, far) = if falling {
+            (&ratio * &first.weight, last.clone())
+        } else {
+            (first.weight.clone(), &ratio * last)
+        };
         Some(Above::Geometric {
             lo: first.lo,
             len: first.len,
             period,
             count: runs.len(),
-            ratio: BigInt::from(ratio),
-            first: BigInt::from(first.weight.clone()),
-            last: runs.last().map(|r| BigInt::from(r.weight.clone()))?,
+            ratio: ratio.to_u64_digits(),
+            near: near.to_u64_digits(),
+            far: far.to_u64_digits(),
             falling,
         })
     }
 
-    /// `poly · A(x)`.
-    fn times(&self, poly: &Poly) -> Poly {
+    /// `acc · A(x)`.
+    fn times(&self, acc: &Rows) -> Rows {
         match self {
-            Above::Runs(runs) => poly.times_runs(runs),
+            Above::Runs(runs) => times_runs(acc, runs),
             Above::Geometric {
                 lo,
                 len,
                 period,
                 count,
                 ratio,
-                first,
-                last,
+                near,
+                far,
                 falling,
             } => {
-                let (low, high) = if *falling {
-                    (ratio * first, -last)
-                } else {
-                    (first.clone(), -(ratio * last))
-                };
-                // Numerator of Γ(x^period), then the division by (r - y) or (1 - r·y).
-                let mut n = vec![BigInt::zero(); poly.coefs.len() + count * period];
-                poly.add_scaled_to(&mut n, 0, &low);
-                poly.add_scaled_to(&mut n, count * period, &high);
-                let mut q = vec![BigInt::zero(); n.len() - period];
+                let (p, shift, w) = (*period, count * period, acc.width);
+                let total = acc.len() + shift;
+                let mut q = Rows::zeros(w, 0, total);
                 if *falling {
-                    // (r - y)·Q = N: Q[e - p] = r·Q[e] - N[e], from the top.
-                    for e in (*period..n.len()).rev() {
-                        let upper = q.get(e).map_or_else(BigInt::zero, |v| ratio * v);
-                        q[e - period] = upper - &n[e];
+                    // Minus the numerator, then (r - y)·Q = N from the top, Q[e - p] kept at e:
+                    // Q[e - p] = r·Q[e] - N[e].
+                    for i in 0..acc.len() {
+                        sub_mul_limbs(q.row_mut(i), acc.row(i), near);
+                        add_mul_limbs(q.row_mut(i + shift), acc.row(i), far);
                     }
+                    for e in (p..total - p).rev() {
+                        let (to, from) = q.pair_mut(e, e + p);
+                        add_mul_limbs(to, from, ratio);
+                    }
+                    q.data.drain(..p * w);
                 } else {
-                    // (1 - r·y)·Q = N: Q[e] = N[e] + r·Q[e - p], from the bottom.
-                    for e in 0..q.len() {
-                        let lower = if e >= *period {
-                            ratio * &q[e - period]
-                        } else {
-                            BigInt::zero()
-                        };
-                        q[e] = &n[e] + lower;
+                    // The numerator, then (1 - r·y)·Q = N from the bottom: Q[e] = N[e] + r·Q[e - p].
+                    for i in 0..acc.len() {
+                        add_mul_limbs(q.row_mut(i), acc.row(i), near);
+                        sub_mul_limbs(q.row_mut(i + shift), acc.row(i), far);
                     }
+                    for e in p..total - p {
+                        let (to, from) = q.pair_mut(e, e - p);
+                        add_mul_limbs(to, from, ratio);
+                    }
+                    q.data.truncate((total - p) * w);
                 }
                 // Times (1 - x^len) / (1 - x), and the shift to the lowest run.
-                let mut out = vec![BigInt::zero(); q.len() + len - 1];
-                for (i, c) in q.iter().enumerate() {
-                    out[i] += c;
-                    if let Some(slot) = out.get_mut(i + len) {
-                        *slot -= c;
-                    }
-                }
-                prefix_sums(&mut out);
-                Poly::from_dense_at(poly.start + lo, out)
+                q.times_window(*len);
+                q.start = acc.start + lo;
+                q
             }
         }
     }
 }
 
-/// A polynomial with signed coefficients from degree `start`.
-struct Poly {
-    start: usize,
-    coefs: Vec<BigInt>,
-}
-
-impl Poly {
-    fn zero() -> Self {
-        Poly {
-            start: 0,
-            coefs: Vec::new(),
-        }
-    }
-
-    fn from_dense(mut coefs: Vec<BigInt>) -> Self {
-        while coefs.last().is_some_and(Zero::is_zero) {
-            coefs.pop();
-        }
-        let lead = coefs.iter().take_while(|c| c.is_zero()).count();
-        coefs.drain(..lead);
-        Poly { start: lead, coefs }
-    }
-
-    fn is_zero(&self) -> bool {
-        self.coefs.is_empty()
-    }
-
-    /// `self += other · x^shift`.
-    fn add(&mut self, other: &Poly, shift: usize) {
-        if other.is_zero() {
-            return;
-        }
-        let from = other.start + shift;
-        if self.is_zero() {
-            self.start = from;
-            self.coefs = other.coefs.clone();
-            return;
-        }
-        let start = self.start.min(from);
-        let end = (self.start + self.coefs.len()).max(from + other.coefs.len());
-        let mut coefs = vec![BigInt::zero(); end - start];
-        for (i, c) in self.coefs.drain(..).enumerate() {
-            coefs[self.start - start + i] = c;
-        }
-        for (i, c) in other.coefs.iter().enumerate() {
-            coefs[from - start + i] += c;
-        }
-        *self = Poly::from_dense_at(start, coefs);
-    }
-
-    fn from_dense_at(start: usize, coefs: Vec<BigInt>) -> Self {
-        let p = Poly::from_dense(coefs);
-        Poly {
-            start: start + p.start,
-            coefs: p.coefs,
-        }
-    }
-
-    /// `self · Σ_runs ω x^lo (1 - x^len) / (1 - x)`: two shifted additions a run, then one
-    /// running sum.
-    fn times_runs(&self, runs: &[Run]) -> Poly {
-        let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
-            return Poly::zero();
-        };
-        let start = self.start + first.lo;
-        let end = self.end() + last.hi();
-        let mut out = vec![BigInt::zero(); end - start];
-        for run in runs {
-            let weight = BigInt::from(run.weight.clone());
-            self.add_scaled_to(&mut out, run.lo + self.start - start, &weight);
-            self.add_scaled_to(&mut out, run.hi() + 1 + self.start - start, &-weight);
-        }
-        prefix_sums(&mut out);
-        Poly::from_dense_at(start, out)
-    }
-
-    /// One past the highest degree.
-    fn end(&self) -> usize {
-        self.start + self.coefs.len()
-    }
-
-    /// `out[at + i] += self[i] · factor`, for what fits in `out`.
-    fn add_scaled_to(&self, out: &mut [BigInt], at: usize, factor: &BigInt) {
-        for (slot, c) in out.iter_mut().skip(at).zip(&self.coefs) {
-            if !c.is_zero() {
-                *slot += c * factor;
+/// `acc · Σ_runs ω x^lo (1 - x^len) / (1 - x)`: two shifted additions a run, then one running
+/// sum.
+fn times_runs(acc: &Rows, runs: &[Run]) -> Rows {
+    let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
+        return Rows::zeros(acc.width, 0, 0);
+    };
+    let start = acc.start + first.lo;
+    let end = acc.end() + last.hi();
+    let mut out = Rows::zeros(acc.width, start, end - start);
+    for run in runs {
+        let weight = run.weight.to_u64_digits();
+        for i in 0..acc.len() {
+            add_mul_limbs(out.row_mut(i + run.lo - first.lo), acc.row(i), &weight);
+            let after = i + run.hi() + 1 - first.lo;
+            if after < out.len() {
+                sub_mul_limbs(out.row_mut(after), acc.row(i), &weight);
             }
         }
     }
-
-    /// `target += self`.
-    fn add_into(&self, target: &mut [BigInt]) {
-        for (i, c) in self.coefs.iter().enumerate() {
-            target[self.start + i] += c;
-        }
-    }
+    out.prefix_sums();
+    out
 }
 
 #[cfg(test)]

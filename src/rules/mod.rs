@@ -13,6 +13,7 @@ pub mod data;
 pub mod dist;
 pub mod engine;
 mod keep;
+mod limbs;
 pub mod notation;
 pub mod open_d6;
 pub mod play;

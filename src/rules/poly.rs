@@ -13,6 +13,8 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
+use super::limbs::{add_limbs, sub_limbs, Rows};
+
 /// The coefficients of `(1 + x + … + x^(faces-1))^n`: how many ways `n` dice numbered
 /// `0..faces` make each sum.
 pub fn window_power(faces: usize, n: u32) -> Vec<BigUint> {
@@ -114,12 +116,9 @@ pub fn times_window_power(p: Vec<BigUint>, faces: usize, n: u32) -> Vec<BigUint>
         |passes: u32| (total_bits + u64::from(passes) * face_bits).div_ceil(64) as usize + 1;
     let width = limbs_after(n);
     let len = p.len() + n as usize * (faces - 1);
-    let mut rows = vec![0u64; len * width];
-    for (row, c) in rows.chunks_exact_mut(width).zip(&p) {
-        for (slot, digit) in row.iter_mut().zip(c.iter_u64_digits()) {
-            *slot = digit;
-        }
-    }
+    let mut held = Rows::from_biguints(width, &p);
+    held.data.resize(len * width, 0);
+    let rows = &mut held.data;
     let mut filled = p.len();
     for pass in 1..=n {
         filled += faces - 1;
@@ -137,96 +136,8 @@ pub fn times_window_power(p: Vec<BigUint>, faces: usize, n: u32) -> Vec<BigUint>
             sub_limbs(&mut upper[..active], &lower[from..from + active]);
         }
     }
-    rows.chunks_exact(width)
-        .map(|row| {
-            let digits: Vec<u32> = row
-                .iter()
-                .flat_map(|&d| [d as u32, (d >> 32) as u32])
-                .collect();
-            BigUint::new(digits)
-        })
-        .collect()
-}
-
-/// `out = a · b`, wrapping at `out`'s width (schoolbook; `b` is the short one).
-pub(super) fn mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
-    out.fill(0);
-    for (shift, &y) in b.iter().enumerate() {
-        let mut carry = 0u128;
-        for (slot, &x) in out.iter_mut().skip(shift).zip(a) {
-            let t = u128::from(x) * u128::from(y) + u128::from(*slot) + carry;
-            *slot = t as u64;
-            carry = t >> 64;
-        }
-        for slot in out.iter_mut().skip(shift + a.len()) {
-            if carry == 0 {
-                break;
-            }
-            let t = u128::from(*slot) + carry;
-            *slot = t as u64;
-            carry = t >> 64;
-        }
-    }
-}
-
-/// The signed number a two's complement row holds.
-pub(super) fn signed(row: &[u64]) -> num_bigint::BigInt {
-    let negative = row.last().is_some_and(|top| top >> 63 == 1);
-    let digits: Vec<u32> = row
-        .iter()
-        .map(|&d| if negative { !d } else { d })
-        .flat_map(|d| [d as u32, (d >> 32) as u32])
-        .collect();
-    let magnitude = BigUint::new(digits);
-    if negative {
-        -num_bigint::BigInt::from(magnitude + 1u32)
-    } else {
-        num_bigint::BigInt::from(magnitude)
-    }
-}
-
-/// `a += b`, little-endian limbs of one length (wrapping at that length).
-pub(super) fn add_limbs(a: &mut [u64], b: &[u64]) {
-    let mut carry = 0u8;
-    for (x, &y) in a.iter_mut().zip(b) {
-        (carry, *x) = add_with_carry(carry, *x, y);
-    }
-}
-
-/// `a -= b`, little-endian limbs of one length (wrapping: two's complement when `a < b`).
-pub(super) fn sub_limbs(a: &mut [u64], b: &[u64]) {
-    let mut borrow = 0u8;
-    for (x, &y) in a.iter_mut().zip(b) {
-        (borrow, *x) = sub_with_borrow(borrow, *x, y);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn add_with_carry(carry: u8, a: u64, b: u64) -> (u8, u64) {
-    let mut out = 0;
-    let carry = std::arch::x86_64::_addcarry_u64(carry, a, b, &mut out);
-    (carry, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-fn sub_with_borrow(borrow: u8, a: u64, b: u64) -> (u8, u64) {
-    let mut out = 0;
-    let borrow = std::arch::x86_64::_subborrow_u64(borrow, a, b, &mut out);
-    (borrow, out)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn add_with_carry(carry: u8, a: u64, b: u64) -> (u8, u64) {
-    let (s1, c1) = a.overflowing_add(b);
-    let (s2, c2) = s1.overflowing_add(u64::from(carry));
-    (u8::from(c1 | c2), s2)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn sub_with_borrow(borrow: u8, a: u64, b: u64) -> (u8, u64) {
-    let (d1, b1) = a.overflowing_sub(b);
-    let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
-    (u8::from(b1 | b2), d2)
+    // The spare top limb keeps every row's sign bit clear.
+    held.to_biguints()
 }
 
 /// Below this many coefficient products, the schoolbook product is faster.
@@ -305,23 +216,6 @@ mod tests {
         assert_eq!(times_window_power(n(&[1]), 6, 3), window_power(6, 3));
         // (2 + x)(1 + x + x²)² = 2 + 5x + 8x² + 7x³ + 4x⁴ + x⁵.
         assert_eq!(times_window_power(n(&[2, 1]), 3, 2), n(&[2, 5, 8, 7, 4, 1]));
-    }
-
-    #[test]
-    fn limb_rows_are_twos_complement() {
-        use num_bigint::BigInt;
-        assert_eq!(signed(&[5, 0]), BigInt::from(5));
-        assert_eq!(signed(&[u64::MAX, u64::MAX]), BigInt::from(-1));
-        let mut row = vec![3u64, 0];
-        sub_limbs(&mut row, &[5, 0]);
-        assert_eq!(signed(&row), BigInt::from(-2));
-        add_limbs(&mut row, &[u64::MAX, 0]);
-        assert_eq!(signed(&row), BigInt::from(u64::MAX) - 2);
-        // (2^64 + 3) · (2^64 - 1) = 2^128 + 2^65 - 3, in three limbs.
-        let mut out = vec![0u64; 3];
-        mul_limbs(&mut out, &[3, 1], &[u64::MAX]);
-        let expect = (BigInt::from(1) << 128) + (BigInt::from(1) << 65) - 3;
-        assert_eq!(signed(&[out[0], out[1], out[2], 0]), expect);
     }
 
     #[test]

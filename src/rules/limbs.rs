@@ -1,0 +1,318 @@
+//! Big numbers as fixed rows of 64-bit limbs, and polynomials as one array of such rows
+//! ([`Rows`]). Arithmetic wraps at the row's width: a two's complement ring modulo
+//! `2^(64·width)`. Sums, differences and products map to that ring exactly, so any computation
+//! made only of them gives the true answer as long as the answer itself fits in the width, however
+//! large or negative the numbers in between are. Used where the width of the answer is known in
+//! advance (the exact odds' sums and keeps), to work with no allocation per number and with the
+//! processor's add-with-carry.
+
+use num_bigint::{BigInt, BigUint};
+
+/// `out += a · b`, wrapping at `out`'s width (`b` is the short one).
+pub(super) fn add_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
+    for (shift, &y) in b.iter().enumerate() {
+        if y == 0 {
+            continue;
+        }
+        let mut high = 0u64;
+        let mut carry = 0u8;
+        for (slot, &x) in out.iter_mut().skip(shift).zip(a) {
+            let t = u128::from(x) * u128::from(y) + u128::from(high);
+            high = (t >> 64) as u64;
+            (carry, *slot) = add_with_carry(carry, *slot, t as u64);
+        }
+        for slot in out.iter_mut().skip(shift + a.len()) {
+            if high == 0 && carry == 0 {
+                break;
+            }
+            (carry, *slot) = add_with_carry(carry, *slot, high);
+            high = 0;
+        }
+    }
+}
+
+/// `out -= a · b`, wrapping at `out`'s width (`b` is the short one).
+pub(super) fn sub_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
+    for (shift, &y) in b.iter().enumerate() {
+        if y == 0 {
+            continue;
+        }
+        let mut high = 0u64;
+        let mut borrow = 0u8;
+        for (slot, &x) in out.iter_mut().skip(shift).zip(a) {
+            let t = u128::from(x) * u128::from(y) + u128::from(high);
+            high = (t >> 64) as u64;
+            (borrow, *slot) = sub_with_borrow(borrow, *slot, t as u64);
+        }
+        for slot in out.iter_mut().skip(shift + a.len()) {
+            if high == 0 && borrow == 0 {
+                break;
+            }
+            (borrow, *slot) = sub_with_borrow(borrow, *slot, high);
+            high = 0;
+        }
+    }
+}
+
+/// The signed number a two's complement row holds.
+pub(super) fn signed(row: &[u64]) -> BigInt {
+    let negative = row.last().is_some_and(|top| top >> 63 == 1);
+    let digits: Vec<u32> = row
+        .iter()
+        .map(|&d| if negative { !d } else { d })
+        .flat_map(|d| [d as u32, (d >> 32) as u32])
+        .collect();
+    let magnitude = BigUint::new(digits);
+    if negative {
+        -BigInt::from(magnitude + 1u32)
+    } else {
+        BigInt::from(magnitude)
+    }
+}
+
+/// `a += b`, little-endian limbs of one length (wrapping at that length).
+pub(super) fn add_limbs(a: &mut [u64], b: &[u64]) {
+    let mut carry = 0u8;
+    for (x, &y) in a.iter_mut().zip(b) {
+        (carry, *x) = add_with_carry(carry, *x, y);
+    }
+}
+
+/// `a -= b`, little-endian limbs of one length (wrapping: two's complement when `a < b`).
+pub(super) fn sub_limbs(a: &mut [u64], b: &[u64]) {
+    let mut borrow = 0u8;
+    for (x, &y) in a.iter_mut().zip(b) {
+        (borrow, *x) = sub_with_borrow(borrow, *x, y);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn add_with_carry(carry: u8, a: u64, b: u64) -> (u8, u64) {
+    let mut out = 0;
+    let carry = std::arch::x86_64::_addcarry_u64(carry, a, b, &mut out);
+    (carry, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn sub_with_borrow(borrow: u8, a: u64, b: u64) -> (u8, u64) {
+    let mut out = 0;
+    let borrow = std::arch::x86_64::_subborrow_u64(borrow, a, b, &mut out);
+    (borrow, out)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn add_with_carry(carry: u8, a: u64, b: u64) -> (u8, u64) {
+    let (s1, c1) = a.overflowing_add(b);
+    let (s2, c2) = s1.overflowing_add(u64::from(carry));
+    (u8::from(c1 | c2), s2)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn sub_with_borrow(borrow: u8, a: u64, b: u64) -> (u8, u64) {
+    let (d1, b1) = a.overflowing_sub(b);
+    let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
+    (u8::from(b1 | b2), d2)
+}
+
+/// A polynomial whose coefficients are two's complement rows of `width` limbs, laid out one
+/// after the other from degree `start`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Rows {
+    pub width: usize,
+    pub start: usize,
+    pub data: Vec<u64>,
+}
+
+impl Rows {
+    /// `len` zero coefficients from degree `start`.
+    pub fn zeros(width: usize, start: usize, len: usize) -> Self {
+        Rows {
+            width,
+            start,
+            data: vec![0; width * len],
+        }
+    }
+
+    /// Non-negative coefficients from degree 0, wrapped to `width` limbs.
+    pub fn from_biguints(width: usize, coefs: &[BigUint]) -> Self {
+        let mut rows = Rows::zeros(width, 0, coefs.len());
+        for (row, c) in rows.data.chunks_exact_mut(width).zip(coefs) {
+            for (slot, digit) in row.iter_mut().zip(c.iter_u64_digits()) {
+                *slot = digit;
+            }
+        }
+        rows
+    }
+
+    /// The coefficients from degree 0 to the last one held, read as non-negative numbers (a
+    /// negative one, which a weight never is, reads as 0).
+    pub fn to_biguints(&self) -> Vec<BigUint> {
+        let mut out = vec![BigUint::default(); self.start];
+        out.extend(
+            self.data
+                .chunks_exact(self.width)
+                .map(|row| signed(row).to_biguint().unwrap_or_default()),
+        );
+        out
+    }
+
+    /// How many coefficients are held.
+    pub fn len(&self) -> usize {
+        self.data.len() / self.width
+    }
+
+    /// One past the highest degree held.
+    pub fn end(&self) -> usize {
+        self.start + self.len()
+    }
+
+    /// The coefficient at `start + i`.
+    pub fn row(&self, i: usize) -> &[u64] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+
+    /// The coefficient at `start + i`, to change.
+    pub fn row_mut(&mut self, i: usize) -> &mut [u64] {
+        &mut self.data[i * self.width..(i + 1) * self.width]
+    }
+
+    /// Rows `to` and `from` (`to != from`), the first to change.
+    pub fn pair_mut(&mut self, to: usize, from: usize) -> (&mut [u64], &[u64]) {
+        let w = self.width;
+        if to > from {
+            let (low, high) = self.data.split_at_mut(to * w);
+            (&mut high[..w], &low[from * w..(from + 1) * w])
+        } else {
+            let (low, high) = self.data.split_at_mut(from * w);
+            (&mut low[to * w..(to + 1) * w], &high[..w])
+        }
+    }
+
+    /// `self += other · x^shift`, holding more degrees if needed.
+    pub fn add_shifted(&mut self, other: &Rows, shift: usize) {
+        if other.len() == 0 {
+            return;
+        }
+        let from = other.start + shift;
+        if self.len() == 0 {
+            *self = Rows {
+                width: self.width,
+                start: from,
+                data: other.data.clone(),
+            };
+            return;
+        }
+        self.hold(from, from + other.len());
+        let offset = from - self.start;
+        for i in 0..other.len() {
+            add_limbs(self.row_mut(offset + i), other.row(i));
+        }
+    }
+
+    /// Grows (with zeros) to hold at least the degrees `lo..hi`.
+    fn hold(&mut self, lo: usize, hi: usize) {
+        let w = self.width;
+        if lo < self.start {
+            let mut data = vec![0; (self.start - lo) * w];
+            data.append(&mut self.data);
+            self.data = data;
+            self.start = lo;
+        }
+        if hi > self.end() {
+            self.data.resize((hi - self.start) * w, 0);
+        }
+    }
+
+    /// Divides by `1 - x` as a power series, in place: each coefficient becomes the sum of those
+    /// up to it.
+    pub fn prefix_sums(&mut self) {
+        for i in 1..self.len() {
+            let (to, from) = self.pair_mut(i, i - 1);
+            add_limbs(to, from);
+        }
+    }
+
+    /// Multiplies by `1 + x + … + x^(len-1)`, holding `len - 1` more degrees: a running sum,
+    /// then a difference from the top.
+    pub fn times_window(&mut self, len: usize) {
+        let new_len = self.len() + len - 1;
+        self.data.resize(new_len * self.width, 0);
+        self.prefix_sums();
+        for i in (len..new_len).rev() {
+            let (to, from) = self.pair_mut(i, i - len);
+            sub_limbs(to, from);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limb_rows_are_twos_complement() {
+        assert_eq!(signed(&[5, 0]), BigInt::from(5));
+        assert_eq!(signed(&[u64::MAX, u64::MAX]), BigInt::from(-1));
+        let mut row = vec![3u64, 0];
+        sub_limbs(&mut row, &[5, 0]);
+        assert_eq!(signed(&row), BigInt::from(-2));
+        add_limbs(&mut row, &[u64::MAX, 0]);
+        assert_eq!(signed(&row), BigInt::from(u64::MAX) - 2);
+        // (2^64 + 3) · (2^64 - 1) = 2^128 + 2^65 - 3, in three limbs.
+        let mut out = vec![0u64; 3];
+        add_mul_limbs(&mut out, &[3, 1], &[u64::MAX]);
+        let expect = (BigInt::from(1) << 128) + (BigInt::from(1) << 65) - 3;
+        assert_eq!(signed(&[out[0], out[1], out[2], 0]), expect);
+    }
+
+    #[test]
+    fn multiply_add_and_subtract_wrap_like_integers() {
+        // Four limbs: 2^256 wraps. Check against BigInt mod 2^256 for a spread of operands.
+        let modulus = BigInt::from(1) << 256;
+        let wrap = |v: BigInt| -> BigInt { ((v % &modulus) + &modulus) % &modulus };
+        let as_row = |v: &BigInt| {
+            let v = wrap(v.clone()).to_biguint().unwrap_or_default();
+            let mut row = v.to_u64_digits();
+            row.resize(4, 0);
+            row
+        };
+        let unsigned = |row: &[u64]| wrap(signed(row));
+        let values = [
+            BigInt::from(0),
+            BigInt::from(7),
+            BigInt::from(u64::MAX),
+            (BigInt::from(1) << 200) - 3,
+            BigInt::from(11) - (BigInt::from(1) << 130),
+            BigInt::from(-1),
+        ];
+        let scalars: [&[u64]; 4] = [&[3], &[u64::MAX], &[0, 1], &[5, u64::MAX, 2]];
+        for a in &values {
+            for out in &values {
+                for b in scalars {
+                    let b_int = BigInt::from(BigUint::new(
+                        b.iter().flat_map(|&d| [d as u32, (d >> 32) as u32]).collect(),
+                    ));
+                    let mut plus = as_row(out);
+                    add_mul_limbs(&mut plus, &as_row(a), b);
+                    assert_eq!(unsigned(&plus), wrap(out + a * &b_int), "{out} + {a}·{b_int}");
+                    let mut minus = as_row(out);
+                    sub_mul_limbs(&mut minus, &as_row(a), b);
+                    assert_eq!(unsigned(&minus), wrap(out - a * &b_int), "{out} - {a}·{b_int}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_add_and_multiply_by_a_window() {
+        let n = |v: &[u32]| v.iter().map(|&x| BigUint::from(x)).collect::<Vec<_>>();
+        let mut p = Rows::from_biguints(2, &n(&[1, 2, 3]));
+        // (1 + 2x + 3x²)(1 + x + x²) = 1 + 3x + 6x² + 5x³ + 3x⁴.
+        p.times_window(3);
+        assert_eq!(p.to_biguints(), n(&[1, 3, 6, 5, 3]));
+        let mut q = Rows::zeros(2, 0, 0);
+        q.add_shifted(&p, 2);
+        q.add_shifted(&Rows::from_biguints(2, &n(&[4])), 0);
+        assert_eq!(q.to_biguints(), n(&[4, 0, 1, 3, 6, 5, 3]));
+    }
+}
