@@ -22,7 +22,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::limbs::{add_mul_limbs, sub_mul_limbs, Rows};
+use super::limbs::{Rows, add_mul_limbs, sub_mul_limbs};
 use super::poly;
 
 /// A run of consecutive values with one common weight.
@@ -355,7 +355,15 @@ impl<'a> Above<'a> {
             } => {
                 let (p, shift, w) = (*period, count * period, acc.width);
                 let total = acc.len() + shift;
-                let mut q = Rows::zeros(w, 0, total);
+                // Room for the window's `len - 1` more coefficients, so that it does not move.
+                let mut data = Vec::with_capacity((total + len - 1) * w);
+                data.resize(total * w, 0);
+                let mut q = Rows {
+                    width: w,
+                    start: 0,
+                    data,
+                };
+                let mut below = 0;
                 if *falling {
                     // Minus the numerator, then (r - y)·Q = N from the top, Q[e - p] kept at e:
                     // Q[e - p] = r·Q[e] - N[e].
@@ -367,7 +375,15 @@ impl<'a> Above<'a> {
                         let (to, from) = q.pair_mut(e, e + p);
                         add_mul_limbs(to, from, ratio);
                     }
-                    q.data.drain(..p * w);
+                    // Q starts at row p. The rows below (the division's remainder, zero in
+                    // exact arithmetic) are cleared and kept as leading zeros when the degree
+                    // allows: the Horner's next term then starts right there, with nothing moved.
+                    if acc.start + lo >= p {
+                        q.data[..p * w].fill(0);
+                        below = p;
+                    } else {
+                        q.data.drain(..p * w);
+                    }
                 } else {
                     // The numerator, then (1 - r·y)·Q = N from the bottom: Q[e] = N[e] + r·Q[e - p].
                     for i in 0..acc.len() {
@@ -382,7 +398,7 @@ impl<'a> Above<'a> {
                 }
                 // Times (1 - x^len) / (1 - x), and the shift to the lowest run.
                 q.times_window(*len);
-                q.start = acc.start + lo;
+                q.start = acc.start + lo - below;
                 q
             }
         }

@@ -290,14 +290,24 @@ mod tests {
             for out in &values {
                 for b in scalars {
                     let b_int = BigInt::from(BigUint::new(
-                        b.iter().flat_map(|&d| [d as u32, (d >> 32) as u32]).collect(),
+                        b.iter()
+                            .flat_map(|&d| [d as u32, (d >> 32) as u32])
+                            .collect(),
                     ));
                     let mut plus = as_row(out);
                     add_mul_limbs(&mut plus, &as_row(a), b);
-                    assert_eq!(unsigned(&plus), wrap(out + a * &b_int), "{out} + {a}·{b_int}");
+                    assert_eq!(
+                        unsigned(&plus),
+                        wrap(out + a * &b_int),
+                        "{out} + {a}·{b_int}"
+                    );
                     let mut minus = as_row(out);
                     sub_mul_limbs(&mut minus, &as_row(a), b);
-                    assert_eq!(unsigned(&minus), wrap(out - a * &b_int), "{out} - {a}·{b_int}");
+                    assert_eq!(
+                        unsigned(&minus),
+                        wrap(out - a * &b_int),
+                        "{out} - {a}·{b_int}"
+                    );
                 }
             }
         }

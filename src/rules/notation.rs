@@ -15,6 +15,7 @@
 //! ```
 
 use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::dist::{Dist, Prob};
 
@@ -22,6 +23,14 @@ use super::dist::{Dist, Prob};
 pub const MAX_DICE: u32 = 100;
 /// Fewest and most sides of a die.
 pub const SIDES: std::ops::RangeInclusive<u32> = 2..=100;
+
+/// How many distributions [`Notation::shared_distribution`] keeps (the most recently asked for).
+pub const RECENT_MOST: usize = 8;
+
+/// The distributions lately asked for, most recent last; each slot is filled by the first asker.
+type Recent = Vec<(Expr, Arc<OnceLock<Arc<Dist>>>)>;
+
+static RECENT: Mutex<Recent> = Mutex::new(Vec::new());
 
 /// A parsed notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -248,6 +257,27 @@ impl Notation {
     /// The exact distribution of the total.
     pub fn distribution(&self) -> Dist {
         self.expr.distribution()
+    }
+
+    /// The exact distribution of the total, worked out once for the same dice however many
+    /// threads ask for it, at once or one after the other (among the last [`RECENT_MOST`]
+    /// asked for): the free-roll box's odds and the luck of the roll thrown from it share one.
+    /// A thread asking while another works it out waits for that one.
+    pub fn shared_distribution(&self) -> Arc<Dist> {
+        let slot = {
+            let mut recent = RECENT.lock().unwrap_or_else(PoisonError::into_inner);
+            let entry = match recent.iter().position(|(expr, _)| *expr == self.expr) {
+                Some(i) => recent.remove(i),
+                None => (self.expr.clone(), Arc::new(OnceLock::new())),
+            };
+            let slot = Arc::clone(&entry.1);
+            recent.push(entry);
+            if recent.len() > RECENT_MOST {
+                recent.remove(0);
+            }
+            slot
+        };
+        Arc::clone(slot.get_or_init(|| Arc::new(self.expr.distribution())))
     }
 
     /// Probability of passing the comparison, if there is one.
@@ -672,6 +702,31 @@ mod tests {
         let n = parse(" 1d20 - 2 >= 10 ");
         // needs a natural 12+: 9/20
         assert_eq!(n.p_success().map(|p| p.exact()), Some("9/20".into()));
+    }
+
+    #[test]
+    fn a_shared_distribution_is_worked_out_once_for_everyone_asking() {
+        // Two threads ask at the same moment, a third later with other text for the same dice
+        // (spaces, a comparison): all three hold the one distribution worked out.
+        let barrier = std::sync::Barrier::new(2);
+        let (a, b) = std::thread::scope(|scope| {
+            let ask = || {
+                barrier.wait();
+                parse("30d20!kh15").shared_distribution()
+            };
+            let first = scope.spawn(ask);
+            let second = scope.spawn(ask);
+            (first.join(), second.join())
+        });
+        let (Ok(a), Ok(b)) = (a, b) else {
+            panic!("a thread asking for the distribution panicked");
+        };
+        assert!(Arc::ptr_eq(&a, &b));
+        let c = parse(" 30d20!kh15 >= 300").shared_distribution();
+        assert!(Arc::ptr_eq(&a, &c));
+        assert_eq!(*a, parse("30d20!kh15").distribution());
+        // Other dice: another distribution.
+        assert!(!Arc::ptr_eq(&a, &parse("30d20!kh14").shared_distribution()));
     }
 
     #[test]

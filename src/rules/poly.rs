@@ -13,7 +13,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::limbs::{add_limbs, sub_limbs, Rows};
+use super::limbs::{Rows, add_limbs, sub_limbs};
 
 /// The coefficients of `(1 + x + … + x^(faces-1))^n`: how many ways `n` dice numbered
 /// `0..faces` make each sum.

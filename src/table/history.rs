@@ -250,7 +250,7 @@ fn work_out_free_roll_luck(
         };
         let notation = notation.clone();
         let task = AsyncComputeTaskPool::get()
-            .spawn(async move { roll_luck(&notation.distribution(), total) });
+            .spawn(async move { roll_luck(&notation.shared_distribution(), total) });
         tasks.0.push((i, task));
     }
     let mut done = Vec::new();

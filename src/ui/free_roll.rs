@@ -3,6 +3,8 @@
 //! frame (Bevy's async compute pool): the panel says "computing…" meanwhile, and the odds of
 //! text typed over are dropped, so typing `100d100` never stalls the table.
 
+use std::sync::Arc;
+
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use bevy_egui::egui;
@@ -22,13 +24,13 @@ pub(super) fn plugin(app: &mut App) {
 /// The exact odds of the notation in the box: being worked out, or ready.
 pub enum FreeOdds {
     /// Worked out off the frame (None: no notation to work out).
-    Computing(Option<Task<(Dist, OddsView)>>),
+    Computing(Option<Task<(Arc<Dist>, OddsView)>>),
     /// The distribution of the notation `source`.
     Ready {
         /// The notation it is of.
         source: String,
         /// Its distribution.
-        dist: Dist,
+        dist: Arc<Dist>,
         /// What the panel shows of it.
         view: OddsView,
     },
@@ -47,8 +49,8 @@ pub struct OddsView {
 
 impl OddsView {
     /// The distribution of `notation` and what the panel shows of it.
-    fn work_out(notation: &Notation) -> (Dist, OddsView) {
-        let dist = notation.distribution();
+    fn work_out(notation: &Notation) -> (Arc<Dist>, OddsView) {
+        let dist = notation.shared_distribution();
         let view = OddsView {
             success: notation
                 .comparison
