@@ -6,7 +6,7 @@
 //! advance (the exact odds' sums and keeps), to work with no allocation per number and with the
 //! processor's add-with-carry.
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigUint;
 
 /// `out += a · b`, wrapping at `out`'s width (`b` is the short one).
 pub(super) fn add_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
@@ -51,22 +51,6 @@ pub(super) fn sub_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
             (borrow, *slot) = sub_with_borrow(borrow, *slot, high);
             high = 0;
         }
-    }
-}
-
-/// The signed number a two's complement row holds.
-pub(super) fn signed(row: &[u64]) -> BigInt {
-    let negative = row.last().is_some_and(|top| top >> 63 == 1);
-    let digits: Vec<u32> = row
-        .iter()
-        .map(|&d| if negative { !d } else { d })
-        .flat_map(|d| [d as u32, (d >> 32) as u32])
-        .collect();
-    let magnitude = BigUint::new(digits);
-    if negative {
-        -BigInt::from(magnitude + 1u32)
-    } else {
-        BigInt::from(magnitude)
     }
 }
 
@@ -145,14 +129,19 @@ impl Rows {
     }
 
     /// The coefficients from degree 0 to the last one held, read as non-negative numbers (a
-    /// negative one, which a weight never is, reads as 0).
+    /// negative one, its sign bit set, reads as 0: a weight never is).
     pub fn to_biguints(&self) -> Vec<BigUint> {
         let mut out = vec![BigUint::default(); self.start];
-        out.extend(
-            self.data
-                .chunks_exact(self.width)
-                .map(|row| signed(row).to_biguint().unwrap_or_default()),
-        );
+        out.extend(self.data.chunks_exact(self.width).map(|row| {
+            if row.last().is_some_and(|top| top >> 63 == 1) {
+                return BigUint::default();
+            }
+            BigUint::new(
+                row.iter()
+                    .flat_map(|&d| [d as u32, (d >> 32) as u32])
+                    .collect(),
+            )
+        }));
         out
     }
 
@@ -248,6 +237,23 @@ impl Rows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_bigint::BigInt;
+
+    /// The signed number a two's complement row holds.
+    fn signed(row: &[u64]) -> BigInt {
+        let negative = row.last().is_some_and(|top| top >> 63 == 1);
+        let digits: Vec<u32> = row
+            .iter()
+            .map(|&d| if negative { !d } else { d })
+            .flat_map(|d| [d as u32, (d >> 32) as u32])
+            .collect();
+        let magnitude = BigUint::new(digits);
+        if negative {
+            -BigInt::from(magnitude + 1u32)
+        } else {
+            BigInt::from(magnitude)
+        }
+    }
 
     #[test]
     fn limb_rows_are_twos_complement() {
