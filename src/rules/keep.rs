@@ -18,6 +18,9 @@
 //! passes in all when the runs' weights are geometric, as an open-ended die's levels are).
 //! Nothing enumerates rolls and nothing multiplies two dense polynomials: 100d100kh50 is about
 //! 10⁵ big-number operations, where walking every value took 10⁷.
+//!
+//! Every number lives on a row of 64-bit limbs ([`super::limbs::Rows`]) as wide as the answer
+//! needs: the steps are sums, differences and products only, so wrapping in between is harmless.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
