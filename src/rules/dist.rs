@@ -352,7 +352,7 @@ impl Dist {
     }
 
     /// The sum of the `k` highest of `n` independent copies, without enumerating rolls: by runs
-    /// of equally likely values (fair and open-ended dice, see [`super::keep`]), or value by
+    /// of equally likely values (fair and open-ended dice, see `rules/keep.rs`), or value by
     /// value, whichever costs less.
     pub fn keep_highest(&self, n: u32, k: u32) -> Dist {
         let denom = self.denom.pow(n);
