@@ -10,6 +10,22 @@ use num_bigint::BigUint;
 
 /// `out += a · b`, wrapping at `out`'s width (`b` is the short one).
 pub(super) fn add_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
+    mul_accumulate::<false>(out, a, b);
+}
+
+/// `out -= a · b`, wrapping at `out`'s width (`b` is the short one).
+pub(super) fn sub_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
+    mul_accumulate::<true>(out, a, b);
+}
+
+/// `out ± a · b`: each limb of `b` times `a`, the product's limbs added (or subtracted) with the
+/// processor's carry (or borrow), the product's high limb carried to the next.
+fn mul_accumulate<const SUBTRACT: bool>(out: &mut [u64], a: &[u64], b: &[u64]) {
+    let step = if SUBTRACT {
+        sub_with_borrow
+    } else {
+        add_with_carry
+    };
     for (shift, &y) in b.iter().enumerate() {
         if y == 0 {
             continue;
@@ -19,43 +35,20 @@ pub(super) fn add_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
         for (slot, &x) in out.iter_mut().skip(shift).zip(a) {
             let t = u128::from(x) * u128::from(y) + u128::from(high);
             high = (t >> 64) as u64;
-            (carry, *slot) = add_with_carry(carry, *slot, t as u64);
+            (carry, *slot) = step(carry, *slot, t as u64);
         }
         for slot in out.iter_mut().skip(shift + a.len()) {
             if high == 0 && carry == 0 {
                 break;
             }
-            (carry, *slot) = add_with_carry(carry, *slot, high);
-            high = 0;
-        }
-    }
-}
-
-/// `out -= a · b`, wrapping at `out`'s width (`b` is the short one).
-pub(super) fn sub_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
-    for (shift, &y) in b.iter().enumerate() {
-        if y == 0 {
-            continue;
-        }
-        let mut high = 0u64;
-        let mut borrow = 0u8;
-        for (slot, &x) in out.iter_mut().skip(shift).zip(a) {
-            let t = u128::from(x) * u128::from(y) + u128::from(high);
-            high = (t >> 64) as u64;
-            (borrow, *slot) = sub_with_borrow(borrow, *slot, t as u64);
-        }
-        for slot in out.iter_mut().skip(shift + a.len()) {
-            if high == 0 && borrow == 0 {
-                break;
-            }
-            (borrow, *slot) = sub_with_borrow(borrow, *slot, high);
+            (carry, *slot) = step(carry, *slot, high);
             high = 0;
         }
     }
 }
 
 /// `a += b`, little-endian limbs of one length (wrapping at that length).
-pub(super) fn add_limbs(a: &mut [u64], b: &[u64]) {
+fn add_limbs(a: &mut [u64], b: &[u64]) {
     let mut carry = 0u8;
     for (x, &y) in a.iter_mut().zip(b) {
         (carry, *x) = add_with_carry(carry, *x, y);
@@ -63,7 +56,7 @@ pub(super) fn add_limbs(a: &mut [u64], b: &[u64]) {
 }
 
 /// `a -= b`, little-endian limbs of one length (wrapping: two's complement when `a < b`).
-pub(super) fn sub_limbs(a: &mut [u64], b: &[u64]) {
+fn sub_limbs(a: &mut [u64], b: &[u64]) {
     let mut borrow = 0u8;
     for (x, &y) in a.iter_mut().zip(b) {
         (borrow, *x) = sub_with_borrow(borrow, *x, y);
@@ -215,21 +208,32 @@ impl Rows {
     /// Divides by `1 - x` as a power series, in place: each coefficient becomes the sum of those
     /// up to it.
     pub fn prefix_sums(&mut self) {
+        self.prefix_sums_in(self.width);
+    }
+
+    /// [`Rows::prefix_sums`] on the low `active` limbs of each row (the rest known to stay 0).
+    fn prefix_sums_in(&mut self, active: usize) {
         for i in 1..self.len() {
             let (to, from) = self.pair_mut(i, i - 1);
-            add_limbs(to, from);
+            add_limbs(&mut to[..active], &from[..active]);
         }
     }
 
     /// Multiplies by `1 + x + … + x^(len-1)`, holding `len - 1` more degrees: a running sum,
     /// then a difference from the top.
     pub fn times_window(&mut self, len: usize) {
+        self.times_window_in(len, self.width);
+    }
+
+    /// [`Rows::times_window`] on the low `active` limbs of each row, for numbers known to fit
+    /// in them (the rest stay 0).
+    pub fn times_window_in(&mut self, len: usize, active: usize) {
         let new_len = self.len() + len - 1;
         self.data.resize(new_len * self.width, 0);
-        self.prefix_sums();
+        self.prefix_sums_in(active);
         for i in (len..new_len).rev() {
             let (to, from) = self.pair_mut(i, i - len);
-            sub_limbs(to, from);
+            sub_limbs(&mut to[..active], &from[..active]);
         }
     }
 }

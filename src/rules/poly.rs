@@ -13,7 +13,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::limbs::{Rows, add_limbs, sub_limbs};
+use super::limbs::Rows;
 
 /// The coefficients of `(1 + x + … + x^(faces-1))^n`: how many ways `n` dice numbered
 /// `0..faces` make each sum.
@@ -116,28 +116,13 @@ pub fn times_window_power(p: Vec<BigUint>, faces: usize, n: u32) -> Vec<BigUint>
         |passes: u32| (total_bits + u64::from(passes) * face_bits).div_ceil(64) as usize + 1;
     let width = limbs_after(n);
     let len = p.len() + n as usize * (faces - 1);
-    let mut held = Rows::from_biguints(width, &p);
-    held.data.resize(len * width, 0);
-    let rows = &mut held.data;
-    let mut filled = p.len();
+    let mut rows = Rows::from_biguints(width, &p);
+    rows.data.reserve(len * width - rows.data.len());
     for pass in 1..=n {
-        filled += faces - 1;
-        let active = limbs_after(pass).min(width);
-        for i in 1..filled {
-            let (done, rest) = rows.split_at_mut(i * width);
-            add_limbs(
-                &mut rest[..active],
-                &done[(i - 1) * width..(i - 1) * width + active],
-            );
-        }
-        for i in (faces..filled).rev() {
-            let (lower, upper) = rows.split_at_mut(i * width);
-            let from = (i - faces) * width;
-            sub_limbs(&mut upper[..active], &lower[from..from + active]);
-        }
+        rows.times_window_in(faces, limbs_after(pass).min(width));
     }
     // The spare top limb keeps every row's sign bit clear.
-    held.to_biguints()
+    rows.to_biguints()
 }
 
 /// Below this many coefficient products, the schoolbook product is faster.
