@@ -11,6 +11,8 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
+use super::stop::{Never, Stop};
+
 /// Mass an open-ended die may lose to truncation; many dice together stay below 1e-12.
 const OPEN_ENDED_TRUNCATION: f64 = 1e-14;
 
@@ -355,36 +357,54 @@ impl Dist {
     /// of equally likely values (fair and open-ended dice, see `rules/keep.rs`), or value by
     /// value, whichever costs less.
     pub fn keep_highest(&self, n: u32, k: u32) -> Dist {
+        let Ok(kept) = self.keep_highest_until(n, k, &Never);
+        kept
+    }
+
+    /// [`Dist::keep_highest`], asking `stop` between steps (it may take seconds for many
+    /// open-ended dice).
+    pub fn keep_highest_until<S: Stop>(
+        &self,
+        n: u32,
+        k: u32,
+        stop: &S,
+    ) -> Result<Dist, S::Stopped> {
         let denom = self.denom.pow(n);
         let k = k.min(n);
         if k == 0 || self.is_empty() {
             let kept = self.kept_weight().pow(n);
-            return Dist::from_pairs([(0, kept)], denom);
+            return Ok(Dist::from_pairs([(0, kept)], denom));
         }
         let runs = super::keep::runs(&self.weights);
         let values = self.weights.iter().filter(|w| !w.is_zero()).count() as f64;
         let span = (self.max_value() - self.min_value()) as f64;
         let walk_cost = values * f64::from(k).powi(3) * span / 4.0;
         if super::keep::runs_cost(&runs, k) < walk_cost {
-            return self.keep_highest_by_runs(&runs, n, k);
+            return self.keep_highest_by_runs(&runs, n, k, stop);
         }
-        self.keep_highest_by_walk(n, k)
+        self.keep_highest_by_walk(n, k, stop)
     }
 
     /// [`Dist::keep_highest`] by the runs of equal weights of this distribution (`runs` of
     /// its weights from its lowest value). `1 <= k <= n`.
-    fn keep_highest_by_runs(&self, runs: &[super::keep::Run], n: u32, k: u32) -> Dist {
-        Dist {
+    fn keep_highest_by_runs<S: Stop>(
+        &self,
+        runs: &[super::keep::Run],
+        n: u32,
+        k: u32,
+        stop: &S,
+    ) -> Result<Dist, S::Stopped> {
+        Ok(Dist {
             min: i64::from(k) * self.min,
-            weights: super::keep::keep_highest_runs(runs, n, k),
+            weights: super::keep::keep_highest_runs(runs, n, k, stop)?,
             denom: self.denom.pow(n),
         }
-        .trimmed()
+        .trimmed())
     }
 
     /// [`Dist::keep_highest`] value by value, from the top down: for dice of many different
     /// weights (a sum used as a die), where runs of equal weights are short. `1 <= k <= n`.
-    fn keep_highest_by_walk(&self, n: u32, k: u32) -> Dist {
+    fn keep_highest_by_walk<S: Stop>(&self, n: u32, k: u32, stop: &S) -> Result<Dist, S::Stopped> {
         let denom = self.denom.pow(n);
         let values: Vec<(i64, &BigUint)> =
             self.iter().collect::<Vec<_>>().into_iter().rev().collect();
@@ -407,6 +427,7 @@ impl Dist {
         states[0] = Some(start);
         let mut result = vec![BigUint::zero(); width];
         for (i, (value, w)) in values.iter().enumerate() {
+            stop.check()?;
             let mut next: Vec<Option<Vec<BigUint>>> = vec![None; k as usize];
             let w_pow = super::poly::powers(w, n as usize);
             let below_pow = super::poly::powers(&below[i], n as usize);
@@ -439,17 +460,23 @@ impl Dist {
             }
             states = next;
         }
-        Dist {
+        Ok(Dist {
             min: lo,
             weights: result,
             denom,
         }
-        .trimmed()
+        .trimmed())
     }
 
     /// The sum of the `k` lowest of `n` independent copies.
     pub fn keep_lowest(&self, n: u32, k: u32) -> Dist {
-        self.neg().keep_highest(n, k).neg()
+        let Ok(kept) = self.keep_lowest_until(n, k, &Never);
+        kept
+    }
+
+    /// [`Dist::keep_lowest`], asking `stop` between steps.
+    pub fn keep_lowest_until<S: Stop>(&self, n: u32, k: u32, stop: &S) -> Result<Dist, S::Stopped> {
+        Ok(self.neg().keep_highest_until(n, k, stop)?.neg())
     }
 
     /// The highest of several independent outcomes (products of cumulative weights).
@@ -716,12 +743,9 @@ mod tests {
         ] {
             let runs = super::super::keep::runs(&die.weights);
             for k in 1..=n {
-                let by_runs = die.keep_highest_by_runs(&runs, n, k);
-                assert_eq!(
-                    by_runs,
-                    die.keep_highest_by_walk(n, k),
-                    "{n} of {die:?} keep {k}"
-                );
+                let Ok(by_runs) = die.keep_highest_by_runs(&runs, n, k, &Never);
+                let Ok(by_walk) = die.keep_highest_by_walk(n, k, &Never);
+                assert_eq!(by_runs, by_walk, "{n} of {die:?} keep {k}");
             }
         }
     }

@@ -27,6 +27,7 @@ use num_traits::{One, Zero};
 
 use super::limbs::{Rows, add_mul_limbs, sub_mul_limbs};
 use super::poly;
+use super::stop::Stop;
 
 /// A run of consecutive values with one common weight.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,10 +104,16 @@ pub(super) fn runs_cost(runs: &[Run], k: u32) -> f64 {
 }
 
 /// The weights of the sum of the `k` highest of `n` dice whose weights are `runs` (values from
-/// 0), indexed from 0; `1 <= k <= n`. Exactly the weights of enumerating every roll.
-pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
+/// 0), indexed from 0; `1 <= k <= n`. Exactly the weights of enumerating every roll. `stop` is
+/// asked before each step of each run's Horner.
+pub(super) fn keep_highest_runs<S: Stop>(
+    runs: &[Run],
+    n: u32,
+    k: u32,
+    stop: &S,
+) -> Result<Vec<BigUint>, S::Stopped> {
     let Some(last) = runs.last() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let k = k.clamp(1, n.max(1));
     let top = last.hi();
@@ -122,6 +129,7 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
         let above = Above::of(higher);
         let mut acc = Rows::zeros(shared.width, 0, 0);
         for j in (0..=most_higher).rev() {
+            stop.check()?;
             if acc.len() > 0 {
                 acc = above.times(&acc);
             }
@@ -133,7 +141,7 @@ pub(super) fn keep_highest_runs(runs: &[Run], n: u32, k: u32) -> Vec<BigUint> {
     }
     let mut weights = result.to_biguints();
     weights.resize(len, BigUint::zero());
-    weights
+    Ok(weights)
 }
 
 /// What every run's terms use: binomials (also as limbs) and the width of the limb rows.
@@ -434,6 +442,7 @@ fn times_runs(acc: &Rows, runs: &[Run]) -> Rows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::stop::Never;
 
     #[test]
     fn runs_of_a_fair_and_an_open_ended_die() {
@@ -471,7 +480,7 @@ mod tests {
     fn four_d6_keep_three_by_hand() {
         // 4d6 keep 3: 18 needs at least three sixes (1 + 4·5 = 21 ways of 1296), 3 needs four 1s.
         let die: Vec<BigUint> = (0..=6).map(|v| BigUint::from(u32::from(v > 0))).collect();
-        let w = keep_highest_runs(&runs(&die), 4, 3);
+        let Ok(w) = keep_highest_runs(&runs(&die), 4, 3, &Never);
         assert_eq!(w.len(), 19);
         assert_eq!(w[18], BigUint::from(21u32));
         assert_eq!(w[3], BigUint::one());

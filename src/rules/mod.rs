@@ -20,6 +20,7 @@ pub mod play;
 pub mod poly;
 pub mod scene;
 pub mod step_dice;
+pub mod stop;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod testing;

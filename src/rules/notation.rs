@@ -15,9 +15,10 @@
 //! ```
 
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::dist::{Dist, Prob};
+use super::stop::{Never, Stop};
 
 /// Most dice one term may hold: enough for any table, small enough for exact odds.
 pub const MAX_DICE: u32 = 100;
@@ -27,8 +28,9 @@ pub const SIDES: std::ops::RangeInclusive<u32> = 2..=100;
 /// How many distributions [`Notation::shared_distribution`] keeps (the most recently asked for).
 pub const RECENT_MOST: usize = 8;
 
-/// The distributions lately asked for, most recent last; each slot is filled by the first asker.
-type Recent = Vec<(Expr, Arc<OnceLock<Arc<Dist>>>)>;
+/// The distributions lately asked for, most recent last; each slot is filled by the first asker
+/// that works it out to the end (one stopped half-way leaves it empty).
+type Recent = Vec<(Expr, Arc<Mutex<Option<Arc<Dist>>>>)>;
 
 static RECENT: Mutex<Recent> = Mutex::new(Vec::new());
 
@@ -110,14 +112,20 @@ impl DiceTerm {
 
     /// The exact distribution of this term's total.
     pub fn distribution(&self) -> Dist {
+        let Ok(dist) = self.distribution_until(&Never);
+        dist
+    }
+
+    /// [`DiceTerm::distribution`], asking `stop` between steps of a keep.
+    pub fn distribution_until<S: Stop>(&self, stop: &S) -> Result<Dist, S::Stopped> {
         if self.open_ended && self.keep == Keep::All {
-            return Dist::open_ended_sum(self.sides, self.count);
+            return Ok(Dist::open_ended_sum(self.sides, self.count));
         }
         let die = self.die();
         match self.keep {
-            Keep::All => die.repeat_sum(self.count),
-            Keep::Highest(k) => die.keep_highest(self.count, k),
-            Keep::Lowest(k) => die.keep_lowest(self.count, k),
+            Keep::All => Ok(die.repeat_sum(self.count)),
+            Keep::Highest(k) => die.keep_highest_until(self.count, k, stop),
+            Keep::Lowest(k) => die.keep_lowest_until(self.count, k, stop),
         }
     }
 
@@ -256,7 +264,14 @@ impl Notation {
 
     /// The exact distribution of the total.
     pub fn distribution(&self) -> Dist {
-        self.expr.distribution()
+        let Ok(dist) = self.expr.distribution_until(&Never);
+        dist
+    }
+
+    /// [`Notation::distribution`], asking `stop` between steps: a keep over many open-ended
+    /// dice takes up to seconds, and text typed over should not hold a worker that long.
+    pub fn distribution_until<S: Stop>(&self, stop: &S) -> Result<Dist, S::Stopped> {
+        self.expr.distribution_until(stop)
     }
 
     /// The exact distribution of the total, worked out once for the same dice however many
@@ -264,11 +279,18 @@ impl Notation {
     /// asked for): the free-roll box's odds and the luck of the roll thrown from it share one.
     /// A thread asking while another works it out waits for that one.
     pub fn shared_distribution(&self) -> Arc<Dist> {
+        let Ok(dist) = self.shared_distribution_until(&Never);
+        dist
+    }
+
+    /// [`Notation::shared_distribution`], asking `stop` between steps. When the thread working
+    /// it out is stopped, nothing is kept, and the next thread waiting works it out itself.
+    pub fn shared_distribution_until<S: Stop>(&self, stop: &S) -> Result<Arc<Dist>, S::Stopped> {
         let slot = {
             let mut recent = RECENT.lock().unwrap_or_else(PoisonError::into_inner);
             let entry = match recent.iter().position(|(expr, _)| *expr == self.expr) {
                 Some(i) => recent.remove(i),
-                None => (self.expr.clone(), Arc::new(OnceLock::new())),
+                None => (self.expr.clone(), Arc::default()),
             };
             let slot = Arc::clone(&entry.1);
             recent.push(entry);
@@ -277,7 +299,14 @@ impl Notation {
             }
             slot
         };
-        Arc::clone(slot.get_or_init(|| Arc::new(self.expr.distribution())))
+        // Held while working it out: the others asking wait here.
+        let mut held = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(dist) = &*held {
+            return Ok(Arc::clone(dist));
+        }
+        let dist = Arc::new(self.expr.distribution_until(stop)?);
+        *held = Some(Arc::clone(&dist));
+        Ok(dist)
     }
 
     /// Probability of passing the comparison, if there is one.
@@ -361,14 +390,18 @@ pub fn open_ended_rethrows(dice: &[NotationDie], chains: &[Vec<u32>]) -> Vec<usi
 }
 
 impl Expr {
-    fn distribution(&self) -> Dist {
+    fn distribution_until<S: Stop>(&self, stop: &S) -> Result<Dist, S::Stopped> {
         let mut total = Dist::constant(0);
         for t in &self.terms {
+            stop.check()?;
             let d = match &t.term {
-                Term::Dice(d) => d.distribution(),
+                Term::Dice(d) => d.distribution_until(stop)?,
                 Term::Constant(c) => Dist::constant(*c),
                 Term::Group { members, highest } => {
-                    let dists: Vec<Dist> = members.iter().map(Expr::distribution).collect();
+                    let dists = members
+                        .iter()
+                        .map(|m| m.distribution_until(stop))
+                        .collect::<Result<Vec<Dist>, S::Stopped>>()?;
                     if *highest {
                         Dist::max_of(&dists)
                     } else {
@@ -382,7 +415,7 @@ impl Expr {
                 total.add(&d)
             };
         }
-        total
+        Ok(total)
     }
 
     fn collect_dice(&self, out: &mut Vec<NotationDie>) {
@@ -727,6 +760,94 @@ mod tests {
         assert_eq!(*a, parse("30d20!kh15").distribution());
         // Other dice: another distribution.
         assert!(!Arc::ptr_eq(&a, &parse("30d20!kh14").shared_distribution()));
+    }
+
+    /// Stops at its `at`-th check, counting the checks made.
+    struct StopAt {
+        at: u32,
+        checks: std::cell::Cell<u32>,
+    }
+
+    impl StopAt {
+        fn new(at: u32) -> Self {
+            StopAt {
+                at,
+                checks: std::cell::Cell::new(0),
+            }
+        }
+    }
+
+    impl Stop for StopAt {
+        type Stopped = u32;
+
+        fn check(&self) -> Result<(), u32> {
+            let made = self.checks.get() + 1;
+            self.checks.set(made);
+            if made >= self.at { Err(made) } else { Ok(()) }
+        }
+    }
+
+    #[test]
+    fn a_long_keep_stops_at_the_check_that_says_stop() {
+        // Seconds of work in a release build, and a check before every step of it.
+        let stop = StopAt::new(5);
+        assert_eq!(parse("100d100!kh50").distribution_until(&stop), Err(5));
+        assert_eq!(stop.checks.get(), 5);
+        let stop = StopAt::new(4);
+        assert_eq!(
+            parse("3 + {100d10!kl40, 2}kh1").distribution_until(&stop),
+            Err(4)
+        );
+        // Work that ends before its checks run out is the plain distribution.
+        let stop = StopAt::new(u32::MAX);
+        let n = parse("5d10!kh3 - 2");
+        assert_eq!(n.distribution_until(&stop), Ok(n.distribution()));
+        assert!(stop.checks.get() > 10, "{} checks", stop.checks.get());
+    }
+
+    #[test]
+    fn cancelling_from_another_thread_stops_the_work() {
+        use crate::rules::stop::{Abandoned, Cancel};
+        /// A cancel handle that says when the work first asks it.
+        struct Asked {
+            cancel: Cancel,
+            first: std::sync::mpsc::SyncSender<()>,
+        }
+        impl Stop for Asked {
+            type Stopped = Abandoned;
+            fn check(&self) -> Result<(), Abandoned> {
+                let _ = self.first.try_send(());
+                self.cancel.check()
+            }
+        }
+        let cancel = Cancel::new();
+        let (first, asked) = std::sync::mpsc::sync_channel(1);
+        let stop = Asked {
+            cancel: cancel.clone(),
+            first,
+        };
+        let work = std::thread::spawn(move || parse("100d100!kh50").distribution_until(&stop));
+        assert_eq!(asked.recv(), Ok(()));
+        cancel.cancel();
+        let Ok(result) = work.join() else {
+            panic!("the work panicked");
+        };
+        assert_eq!(result, Err(Abandoned));
+    }
+
+    #[test]
+    fn a_shared_distribution_stopped_half_way_is_worked_out_by_the_next_asker() {
+        use crate::rules::stop::{Abandoned, Cancel};
+        let n = parse("12d10!kh6 + 1");
+        assert_eq!(n.shared_distribution_until(&StopAt::new(3)), Err(3));
+        let cancelled = Cancel::new();
+        cancelled.cancel();
+        assert_eq!(n.shared_distribution_until(&cancelled), Err(Abandoned));
+        let kept = n.shared_distribution();
+        assert_eq!(*kept, n.distribution());
+        // Kept now: even a cancelled asker gets it, there is no work left to stop.
+        let again = n.shared_distribution_until(&cancelled).expect("kept");
+        assert!(Arc::ptr_eq(&kept, &again));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The free-roll box: dice notation, its exact odds as a bar chart (target marked, the total
 //! that came up highlighted), a Throw button and the outcome. The odds are worked out off the
-//! frame (Bevy's async compute pool): the panel says "computing…" meanwhile, and the odds of
-//! text typed over are dropped, so typing `100d100` never stalls the table.
+//! frame (Bevy's async compute pool): the panel says "computing…" meanwhile, and the work for
+//! text typed over is asked to stop, so typing `100d100!kh50` never stalls the table nor the
+//! odds of what is typed next.
 
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use super::odds_chart::{self, Bars, Chance, Chart, chance_line};
 use crate::record::code;
 use crate::rules::Dist;
 use crate::rules::notation::Notation;
+use crate::rules::stop::{Abandoned, Cancel, Never, Stop};
 use crate::table::{TableRoll, ThrowNotation};
 
 pub(super) fn plugin(app: &mut App) {
@@ -24,7 +26,7 @@ pub(super) fn plugin(app: &mut App) {
 /// The exact odds of the notation in the box: being worked out, or ready.
 pub enum FreeOdds {
     /// Worked out off the frame (None: no notation to work out).
-    Computing(Option<Task<(Arc<Dist>, OddsView)>>),
+    Computing(Option<OddsWork>),
     /// The distribution of the notation `source`.
     Ready {
         /// The notation it is of.
@@ -34,6 +36,32 @@ pub enum FreeOdds {
         /// What the panel shows of it.
         view: OddsView,
     },
+}
+
+/// The odds of one text being worked out off the frame. Dropped when the text changes: the work
+/// is then asked to stop (a keep over many open-ended dice takes seconds, and the compute pool
+/// has one thread on a small machine: the odds of the new text would wait for it).
+pub struct OddsWork {
+    task: Task<Result<(Arc<Dist>, OddsView), Abandoned>>,
+    cancel: Cancel,
+}
+
+impl OddsWork {
+    /// Starts working out the odds of `notation` on `pool`.
+    fn start(pool: &AsyncComputeTaskPool, notation: Notation) -> Self {
+        let cancel = Cancel::new();
+        let stop = cancel.clone();
+        OddsWork {
+            task: pool.spawn(async move { OddsView::work_out(&notation, &stop) }),
+            cancel,
+        }
+    }
+}
+
+impl Drop for OddsWork {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
 }
 
 /// What the panel shows of a distribution, worked out with it off the frame: a frame only
@@ -48,9 +76,12 @@ pub struct OddsView {
 }
 
 impl OddsView {
-    /// The distribution of `notation` and what the panel shows of it.
-    fn work_out(notation: &Notation) -> (Arc<Dist>, OddsView) {
-        let dist = notation.shared_distribution();
+    /// The distribution of `notation` and what the panel shows of it, unless stopped first.
+    fn work_out<S: Stop>(
+        notation: &Notation,
+        stop: &S,
+    ) -> Result<(Arc<Dist>, OddsView), S::Stopped> {
+        let dist = notation.shared_distribution_until(stop)?;
         let view = OddsView {
             success: notation
                 .comparison
@@ -58,7 +89,7 @@ impl OddsView {
             mean: dist.mean(),
             bars: Bars::of(&dist),
         };
-        (dist, view)
+        Ok((dist, view))
     }
 }
 
@@ -113,7 +144,7 @@ impl FreeRoll {
     }
 
     /// Starts working out the odds of the notation in the box (the work for earlier text is
-    /// dropped: a task not yet started never runs, one running is not waited for).
+    /// dropped: a task not yet started never runs, one running is asked to stop).
     fn work_out_odds(&mut self) {
         let Ok(notation) = &self.parsed else {
             self.odds = FreeOdds::Computing(None);
@@ -124,12 +155,10 @@ impl FreeRoll {
         }
         let notation = notation.clone();
         self.odds = match AsyncComputeTaskPool::try_get() {
-            Some(pool) => FreeOdds::Computing(Some(
-                pool.spawn(async move { OddsView::work_out(&notation) }),
-            )),
+            Some(pool) => FreeOdds::Computing(Some(OddsWork::start(pool, notation))),
             // No task pools (a test without the app): worked out here.
             None => {
-                let (dist, view) = OddsView::work_out(&notation);
+                let Ok((dist, view)) = OddsView::work_out(&notation, &Never);
                 FreeOdds::Ready {
                     source: notation.source().to_string(),
                     dist,
@@ -189,10 +218,16 @@ fn parse(text: &str) -> Result<Notation, String> {
 /// Takes the odds in once worked out (the task belongs to the text now in the box: earlier
 /// ones were dropped when the text changed).
 fn collect_free_roll_odds(mut free: ResMut<FreeRoll>) {
-    let FreeOdds::Computing(Some(task)) = &mut free.bypass_change_detection().odds else {
+    let FreeOdds::Computing(Some(work)) = &mut free.bypass_change_detection().odds else {
         return;
     };
-    let Some((dist, view)) = block_on(poll_once(task)) else {
+    let Some(done) = block_on(poll_once(&mut work.task)) else {
+        return;
+    };
+    // Only a dropped work is asked to stop, so this one ends with its odds.
+    let Ok((dist, view)) = done else {
+        free.odds = FreeOdds::Computing(None);
+        free.work_out_odds();
         return;
     };
     let Ok(notation) = &free.parsed else {
@@ -330,5 +365,42 @@ fn outcome(ui: &mut egui::Ui, table: &TableRoll) {
             };
             ui.label(format!("seed {} ({throws})", current.seed));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::tasks::TaskPoolBuilder;
+
+    #[test]
+    fn typing_over_a_long_keep_stops_its_work_and_the_new_odds_come_at_once() {
+        // One worker thread, as on a two-core machine: were the old work not stopped, the new
+        // odds would wait for its seconds (tens of seconds in a test build).
+        AsyncComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(1).build());
+        let mut app = App::new();
+        app.insert_resource(FreeRoll::default());
+        app.add_systems(Update, collect_free_roll_odds);
+        let mut free = app.world_mut().resource_mut::<FreeRoll>();
+        free.set_text("100d100!kh50");
+        let FreeOdds::Computing(Some(work)) = &free.odds else {
+            panic!("the odds of a long keep are worked out off the frame");
+        };
+        let old = work.cancel.clone();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        free.set_text("2d6 >= 7");
+        assert!(old.is_cancelled());
+        let mut updates = 0;
+        while app.world().resource::<FreeRoll>().dist().is_none() {
+            assert!(
+                updates < 500,
+                "the odds of 2d6 did not come within 500 updates"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            app.update();
+            updates += 1;
+        }
+        let free = app.world().resource::<FreeRoll>();
+        assert_eq!(free.dist().map(|d| d.p(7).exact()), Some("1/6".to_string()));
     }
 }
