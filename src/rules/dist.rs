@@ -750,6 +750,19 @@ mod tests {
         }
     }
 
+    #[test]
+    fn keep_by_runs_on_narrowed_rows_equals_the_walk_for_many_open_ended_dice() {
+        // 14d6! to depth 18: answers of 11 limbs, each level's rows narrowed by its common
+        // factor and each Horner step by its bound, both ways round (keep highest and lowest).
+        let die = Dist::die(6).open_ended();
+        for (die, n, k) in [(die.clone(), 14, 6), (die.neg(), 14, 6), (die, 14, 13)] {
+            let runs = super::super::keep::runs(&die.weights);
+            let Ok(by_runs) = die.keep_highest_by_runs(&runs, n, k, &Never);
+            let Ok(by_walk) = die.keep_highest_by_walk(n, k, &Never);
+            assert_eq!(by_runs, by_walk, "{n} of {die:?} keep {k}");
+        }
+    }
+
     fn total_mass(d: &Dist) -> Prob {
         d.probabilities()
             .iter()

@@ -23,7 +23,8 @@
 //! needs: the steps are sums, differences and products only, so wrapping in between is harmless.
 
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
 
 use super::limbs::{Rows, add_mul_limbs, sub_mul_limbs};
 use super::poly;
@@ -121,35 +122,42 @@ pub(super) fn keep_highest_runs<S: Stop>(
     let shared = Shared::new(runs, n, k);
     let mut result = Rows::zeros(shared.width, 0, len);
     let mut below = BigUint::zero();
+    let mut at_or_above = shared.total.clone();
     for (b, run) in runs.iter().enumerate() {
         let higher = &runs[b + 1..];
-        let this = ThisRun::new(run, &below, &shared);
-        // Horner over j, the dice in higher runs: acc = H_j + A · acc.
+        let this = ThisRun::new(run, &below, &at_or_above, &shared);
+        // Horner over j, the dice in higher runs: acc = H_j + A · acc, each step as wide as
+        // its numbers can be.
         let most_higher = if higher.is_empty() { 0 } else { k - 1 };
         let above = Above::of(higher);
-        let mut acc = Rows::zeros(shared.width, 0, 0);
+        let mut acc = Rows::zeros(1, 0, 0);
         for j in (0..=most_higher).rev() {
             stop.check()?;
+            let width = this.width(j);
             if acc.len() > 0 {
-                acc = above.times(&acc);
+                acc = above.times(&acc, width);
             }
-            let in_run = this.in_run_rows(j, &shared);
+            let in_run = this.in_run_rows(j, width, &shared);
             acc.add_shifted(&in_run, (k - j) as usize * run.lo);
         }
-        result.add_shifted(&acc, 0);
-        below += &run.weight * BigUint::from(run.len);
+        result.add_times(&acc, &this.common_limbs);
+        let run_weight = &run.weight * BigUint::from(run.len);
+        below += &run_weight;
+        at_or_above -= &run_weight;
     }
     let mut weights = result.to_biguints();
     weights.resize(len, BigUint::zero());
     Ok(weights)
 }
 
-/// What every run's terms use: binomials (also as limbs) and the width of the limb rows.
+/// What every run's terms use: binomials (also as limbs), the dice's total weight and the width
+/// of the answer's limb rows.
 struct Shared {
     n: u32,
     k: u32,
     binom: Vec<Vec<BigUint>>,
     binom_limbs: Vec<Vec<Vec<u64>>>,
+    total: BigUint,
     width: usize,
 }
 
@@ -160,38 +168,102 @@ impl Shared {
             .iter()
             .map(|row| row.iter().map(BigUint::to_u64_digits).collect())
             .collect();
-        // Limbs enough for any partial sum of the runs' own terms: the total weight of n dice,
-        // times 2^k for the factors (1 - x)^i, and a sign bit.
+        // Limbs enough for the total weight of n dice, and a sign bit.
         let total: BigUint = runs.iter().map(|r| &r.weight * BigUint::from(r.len)).sum();
-        let width = (u64::from(n) * total.bits() + u64::from(k) + 2).div_ceil(64) as usize;
+        let width = (u64::from(n) * total.bits() + 2).div_ceil(64) as usize;
         Shared {
             n,
             k,
             binom,
             binom_limbs,
+            total,
             width,
         }
     }
 }
 
+/// `log2(x)` to about 1e-15, for any size (`-inf` for 0).
+fn log2(x: &BigUint) -> f64 {
+    let bits = x.bits();
+    if bits <= 64 {
+        return x.to_f64().map_or(f64::NEG_INFINITY, f64::log2);
+    }
+    let top = (x >> (bits - 64)).to_f64().unwrap_or(1.0);
+    top.log2() + (bits - 64) as f64
+}
+
 /// One run with what its terms need, worked out once for every number of dice above it.
+///
+/// Every weight of a roll whose `k`-th highest die lies in this run is a multiple of
+/// `g^(n-k+1)`, `g` the greatest common divisor of the run's weight `ω` and the weight below it
+/// (each of the `n - j >= n - k + 1` dice not above the run weighs `ω` or a part of that below):
+/// for an open-ended die `g = ω`, `s^(depth-1-level)`. The run's terms are worked out divided by
+/// it, on rows that much narrower, and multiplied by it once at the end.
 struct ThisRun<'a> {
     run: &'a Run,
-    /// `ω^0 ..= ω^n`.
+    /// `(ω/g)^0 ..= (ω/g)^n`.
     omega_pow: Vec<BigUint>,
-    /// `G[t - lo][a] = C(n,a) · F(t,a)` for each value `t` of the run and `a < k`.
-    rest: Vec<Vec<BigUint>>,
+    /// `g^0 ..= g^k`.
+    common_pow: Vec<BigUint>,
+    /// `g^(n-k+1)`, as limbs.
+    common_limbs: Vec<u64>,
+    /// `G[t - lo][a] = C(n,a) · F(t,a) / g^(n-a)` for each value `t` of the run and `a < k`,
+    /// as limbs.
+    rest: Vec<Vec<Vec<u64>>>,
+    /// `log2` of a bound on the sum of the run's terms (divided by `g^(n-k+1)`).
+    log2_terms: f64,
+    /// `log2` of the total weight of the runs above, `A(1)`.
+    log2_above: f64,
+    /// The answer's width, which no step needs more than.
+    most_width: usize,
 }
 
 impl<'a> ThisRun<'a> {
-    fn new(run: &'a Run, below_run: &BigUint, shared: &Shared) -> Self {
-        let omega_pow = poly::powers(&run.weight, shared.n as usize);
-        let rest = rest_weights(run, below_run, shared, &omega_pow);
+    fn new(run: &'a Run, below_run: &BigUint, at_or_above: &BigUint, shared: &Shared) -> Self {
+        let Shared { n, k, binom, .. } = shared;
+        let (n, k) = (*n, *k);
+        let common = run.weight.gcd(below_run);
+        let omega = &run.weight / &common;
+        let below = below_run / &common;
+        let omega_pow = poly::powers(&omega, n as usize);
+        let common_pow = poly::powers(&common, k as usize);
+        let common_limbs = common.pow(n - k + 1).to_u64_digits();
+        let rest = rest_weights(run.len, &omega, &below, shared, &omega_pow)
+            .iter()
+            .map(|by_a| by_a.iter().map(BigUint::to_u64_digits).collect())
+            .collect();
+        // The weight of the rolls whose k-th highest die is in this run or above, at most
+        // C(n,k) · (at or above)^k · total^(n-k), divided by g^(n-k+1).
+        let log2_terms = log2(&binom[n as usize][k as usize])
+            + f64::from(k) * log2(at_or_above)
+            + f64::from(n - k) * log2(&shared.total)
+            - f64::from(n - k + 1) * log2(&common);
+        let above = at_or_above - &run.weight * BigUint::from(run.len);
         ThisRun {
             run,
             omega_pow,
+            common_pow,
+            common_limbs,
             rest,
+            log2_terms,
+            log2_above: log2(&above),
+            most_width: shared.width,
         }
+    }
+
+    /// Limbs enough for the Horner's value with `j` dice above: its coefficients are weights
+    /// (not negative) and sum to at most the run's total divided by `A(1)^j` (the whole being
+    /// `Σ A^j H_j`). Arithmetic modulo the width is exact when the value fits, however the
+    /// numbers in between wrap.
+    fn width(&self, j: u32) -> usize {
+        let above = if j == 0 {
+            0.0
+        } else {
+            f64::from(j) * self.log2_above
+        };
+        // Four bits for rounding and the sign.
+        let bits = (self.log2_terms - above).max(0.0) + 4.0;
+        ((bits / 64.0).ceil() as usize).clamp(1, self.most_width)
     }
 
     /// `H_j`: the weights of the kept dice inside the run when `j` of the kept dice lie in higher
@@ -199,33 +271,44 @@ impl<'a> ThisRun<'a> {
     ///
     /// `Σ_{i < k-j} (1-x)^(-i) · C(i+j,i) · ω^i · Σ_t G(t,i+j) · x^((k-j)(t-lo) + i) ·
     /// (1 - x^(hi-t))^i`, by Horner in `1/(1-x)`.
-    fn in_run_rows(&self, j: u32, shared: &Shared) -> Rows {
+    fn in_run_rows(&self, j: u32, width: usize, shared: &Shared) -> Rows {
         let Shared {
             k,
             binom,
             binom_limbs,
-            width,
             ..
         } = shared;
-        let (run, rest, omega_pow, width) = (self.run, &self.rest, &self.omega_pow, *width);
+        let (run, rest, omega_pow) = (self.run, &self.rest, &self.omega_pow);
+        // Divided by g^(n-k+1): what is left of the g^(n-j) in every term.
+        let common = &self.common_pow[(k - 1 - j) as usize];
         let kept_here = (k - j) as usize;
         let size = kept_here * run.len;
         // Every step is a ring operation on the limb rows: no number is allocated per step.
         let mut h = Rows::zeros(width, 0, size);
+        let mut base = vec![0u64; width];
         let j = j as usize;
         for i in (0..kept_here).rev() {
-            h.prefix_sums();
-            let scale = &binom[i + j][i] * &omega_pow[i];
+            if i + 1 < kept_here {
+                h.prefix_sums();
+            }
+            let mut scale = (&binom[i + j][i] * &omega_pow[i] * common).to_u64_digits();
+            scale.truncate(width);
             for (offset, g) in rest.iter().enumerate() {
                 let above_in_run = run.len - 1 - offset;
                 if i > 0 && above_in_run == 0 {
                     continue; // (1 - x^0)^i = 0: nothing above t in the run.
                 }
-                let base = &scale * &g[i + j];
-                if base.is_zero() {
+                let g = &g[i + j][..g[i + j].len().min(width)];
+                if g.is_empty() || scale.is_empty() {
                     continue;
                 }
-                let base = base.to_u64_digits();
+                // base = scale · G, modulo the width.
+                base.fill(0);
+                if g.len() < scale.len() {
+                    add_mul_limbs(&mut base, &scale, g);
+                } else {
+                    add_mul_limbs(&mut base, g, &scale);
+                }
                 let start = kept_here * offset + i;
                 for (l, c) in binom_limbs[i].iter().enumerate() {
                     let row = h.row_mut(start + l * above_in_run);
@@ -241,20 +324,22 @@ impl<'a> ThisRun<'a> {
     }
 }
 
-/// `G[t - lo][a] = C(n,a) · F(t,a)` for each value `t` of the run and `a < k`: the weight of
-/// choosing which `a` dice are above `t` and of the other `n - a` dice having at least `k - a`
-/// at `t` and the rest below it, `F(t,a) = Σ_{d ≤ n-k} C(n-a,d) · below^d · ω^(n-a-d)`.
+/// `G[t - lo][a] = C(n,a) · F(t,a)` for each value `t` of a run of `len` values of weight `ω`
+/// and `a < k`: the weight of choosing which `a` dice are above `t` and of the other `n - a`
+/// dice having at least `k - a` at `t` and the rest below it, `F(t,a) = Σ_{d ≤ n-k} C(n-a,d) ·
+/// below^d · ω^(n-a-d)`. `omega` and `below_run` may both be divided by a common factor `g`;
+/// the weights are then divided by `g^(n-a)`.
 fn rest_weights(
-    run: &Run,
+    len: usize,
+    omega: &BigUint,
     below_run: &BigUint,
     shared: &Shared,
     omega_pow: &[BigUint],
 ) -> Vec<Vec<BigUint>> {
     let Shared { n, k, binom, .. } = shared;
     let (n, k) = (*n, *k);
-    let omega = &run.weight;
     let dropped = (n - k) as usize;
-    (0..run.len)
+    (0..len)
         .map(|offset| {
             let below = below_run + omega * BigUint::from(offset);
             let all = &below + omega;
@@ -282,10 +367,11 @@ enum Above<'a> {
     /// Runs of one length, one period apart, each weight `ratio` times the next one's (an
     /// open-ended die: each level weighs `sides` times the one above it), or the next one
     /// `ratio` times this one's (the same die turned around, for keep-lowest):
-    /// `A(x) = x^lo · (1 - x^len) / (1 - x) · Γ(x^period)` with `Γ` geometric, so
-    /// `Γ(y) = (r·g_0 - g_last·y^m) / (r - y)` or `(g_0 - r·g_last·y^m) / (1 - r·y)`: a few
-    /// passes whatever the number of runs. `near` and `far` are the numerator's two factors
-    /// (`r·g_0` and `g_last`, or `g_0` and `r·g_last`), all as limbs.
+    /// `A(x) = x^lo · (1 - x^len) / (1 - x) · Γ(x^period)` with `Γ` geometric:
+    /// `Γ(y) = Σ_{i<m} g_i y^i`, `g_i = r^(m-1-i)·g_last` or `r^i·g_0`, which a recurrence
+    /// multiplies by in one pass (from the top or the bottom), whatever the number of runs.
+    /// `near` and `far` are its two factors (`r^m·g_last` and `g_last`, or `g_0` and
+    /// `r^m·g_0`), all as limbs.
     Geometric {
         lo: usize,
         len: usize,
@@ -350,10 +436,11 @@ impl<'a> Above<'a> {
         })
     }
 
-    /// `acc · A(x)`.
-    fn times(&self, acc: &Rows) -> Rows {
+    /// `acc · A(x)`, on rows of `width` limbs (at least `acc`'s; its coefficients are read as
+    /// numbers not negative).
+    fn times(&self, acc: &Rows, width: usize) -> Rows {
         match self {
-            Above::Runs(runs) => times_runs(acc, runs),
+            Above::Runs(runs) => times_runs(acc, runs, width),
             Above::Geometric {
                 lo,
                 len,
@@ -364,67 +451,60 @@ impl<'a> Above<'a> {
                 far,
                 falling,
             } => {
-                let (p, shift, w) = (*period, count * period, acc.width);
-                let total = acc.len() + shift;
-                // Room for the window's `len - 1` more coefficients, so that it does not move.
-                let mut data = Vec::with_capacity((total + len - 1) * w);
-                data.resize(total * w, 0);
-                let mut q = Rows {
-                    width: w,
-                    start: 0,
-                    data,
-                };
-                let mut below = 0;
+                let (p, c) = (*period, *count);
+                // z = acc · (1 - x^len) / (1 - x), from the bottom: z[d] = z[d-1] + acc[d] -
+                // acc[d-len].
+                let z = acc.times_window_into(*len, width);
+                let total = z.len() + (c - 1) * p;
+                let mut u = Rows::zeros(width, acc.start + lo, total);
                 if *falling {
-                    // Minus the numerator, then (r - y)·Q = N from the top, Q[e - p] kept at e:
-                    // Q[e - p] = r·Q[e] - N[e].
-                    for i in 0..acc.len() {
-                        sub_mul_limbs(q.row_mut(i), acc.row(i), near);
-                        add_mul_limbs(q.row_mut(i + shift), acc.row(i), far);
-                    }
-                    for e in (p..total - p).rev() {
-                        let (to, from) = q.pair_mut(e, e + p);
-                        add_mul_limbs(to, from, ratio);
-                    }
-                    // Q starts at row p. The rows below (the division's remainder, zero in
-                    // exact arithmetic) are cleared and kept as leading zeros when the degree
-                    // allows: the Horner's next term then starts right there, with nothing moved.
-                    if acc.start + lo >= p {
-                        q.data[..p * w].fill(0);
-                        below = p;
-                    } else {
-                        q.data.drain(..p * w);
+                    // u = Γ(y) · z with Γ(y) = g_last · Σ_{i<c} r^(c-1-i) y^i, from the top:
+                    // u[d] = r·u[d+p] - r^c·g_last·z[d+p] + g_last·z[d-(c-1)p].
+                    for d in (0..total).rev() {
+                        if d + p < total {
+                            let (to, from) = u.pair_mut(d, d + p);
+                            add_mul_limbs(to, from, ratio);
+                        }
+                        let row = u.row_mut(d);
+                        if d + p < z.len() {
+                            sub_mul_limbs(row, z.row(d + p), near);
+                        }
+                        if let Some(e) = d.checked_sub((c - 1) * p).filter(|&e| e < z.len()) {
+                            add_mul_limbs(row, z.row(e), far);
+                        }
                     }
                 } else {
-                    // The numerator, then (1 - r·y)·Q = N from the bottom: Q[e] = N[e] + r·Q[e - p].
-                    for i in 0..acc.len() {
-                        add_mul_limbs(q.row_mut(i), acc.row(i), near);
-                        sub_mul_limbs(q.row_mut(i + shift), acc.row(i), far);
+                    // Γ(y) = g_0 · Σ_{i<c} r^i y^i, from the bottom:
+                    // u[d] = r·u[d-p] + g_0·z[d] - g_0·r^c·z[d-cp].
+                    for d in 0..total {
+                        if d >= p {
+                            let (to, from) = u.pair_mut(d, d - p);
+                            add_mul_limbs(to, from, ratio);
+                        }
+                        let row = u.row_mut(d);
+                        if d < z.len() {
+                            add_mul_limbs(row, z.row(d), near);
+                        }
+                        if let Some(e) = d.checked_sub(c * p).filter(|&e| e < z.len()) {
+                            sub_mul_limbs(row, z.row(e), far);
+                        }
                     }
-                    for e in p..total - p {
-                        let (to, from) = q.pair_mut(e, e - p);
-                        add_mul_limbs(to, from, ratio);
-                    }
-                    q.data.truncate((total - p) * w);
                 }
-                // Times (1 - x^len) / (1 - x), and the shift to the lowest run.
-                q.times_window(*len);
-                q.start = acc.start + lo - below;
-                q
+                u
             }
         }
     }
 }
 
-/// `acc · Σ_runs ω x^lo (1 - x^len) / (1 - x)`: two shifted additions a run, then one running
-/// sum.
-fn times_runs(acc: &Rows, runs: &[Run]) -> Rows {
+/// `acc · Σ_runs ω x^lo (1 - x^len) / (1 - x)` on rows of `width` limbs: two shifted additions a
+/// run, then one running sum.
+fn times_runs(acc: &Rows, runs: &[Run], width: usize) -> Rows {
     let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
-        return Rows::zeros(acc.width, 0, 0);
+        return Rows::zeros(width, 0, 0);
     };
     let start = acc.start + first.lo;
     let end = acc.end() + last.hi();
-    let mut out = Rows::zeros(acc.width, start, end - start);
+    let mut out = Rows::zeros(width, start, end - start);
     for run in runs {
         let weight = run.weight.to_u64_digits();
         for i in 0..acc.len() {

@@ -18,48 +18,78 @@ pub(super) fn sub_mul_limbs(out: &mut [u64], a: &[u64], b: &[u64]) {
     mul_accumulate::<true>(out, a, b);
 }
 
-/// `out ± a · b`: each limb of `b` times `a`, the product's limbs added (or subtracted) with the
-/// processor's carry (or borrow), the product's high limb carried to the next.
+/// `out ± a · b`: each limb of `b` times `a`, the products' limbs added (or subtracted) with
+/// one 64-bit carry (or borrow) that also takes the product's high limb: `x·y + out + carry`
+/// never overflows 128 bits, so no flag has to live from one limb to the next.
 fn mul_accumulate<const SUBTRACT: bool>(out: &mut [u64], a: &[u64], b: &[u64]) {
-    let step = if SUBTRACT {
-        sub_with_borrow
-    } else {
-        add_with_carry
-    };
     for (shift, &y) in b.iter().enumerate() {
         if y == 0 {
             continue;
         }
-        let mut high = 0u64;
-        let mut carry = 0u8;
-        for (slot, &x) in out.iter_mut().skip(shift).zip(a) {
-            let t = u128::from(x) * u128::from(y) + u128::from(high);
-            high = (t >> 64) as u64;
-            (carry, *slot) = step(carry, *slot, t as u64);
-        }
-        for slot in out.iter_mut().skip(shift + a.len()) {
-            if high == 0 && carry == 0 {
-                break;
+        let y = u128::from(y);
+        let mut carry = 0u64;
+        let tail = out.get_mut(shift..).unwrap_or_default();
+        let (body, rest) = tail.split_at_mut(a.len().min(tail.len()));
+        if SUBTRACT {
+            for (slot, &x) in body.iter_mut().zip(a) {
+                let product = u128::from(x) * y + u128::from(carry);
+                let (difference, borrow) = slot.overflowing_sub(product as u64);
+                *slot = difference;
+                carry = ((product >> 64) as u64) + u64::from(borrow);
             }
-            (carry, *slot) = step(carry, *slot, high);
-            high = 0;
+            for slot in rest {
+                if carry == 0 {
+                    break;
+                }
+                let (difference, borrow) = slot.overflowing_sub(carry);
+                *slot = difference;
+                carry = u64::from(borrow);
+            }
+        } else {
+            for (slot, &x) in body.iter_mut().zip(a) {
+                let sum = u128::from(x) * y + u128::from(*slot) + u128::from(carry);
+                *slot = sum as u64;
+                carry = (sum >> 64) as u64;
+            }
+            for slot in rest {
+                if carry == 0 {
+                    break;
+                }
+                let (sum, over) = slot.overflowing_add(carry);
+                *slot = sum;
+                carry = u64::from(over);
+            }
         }
     }
 }
 
-/// `a += b`, little-endian limbs of one length (wrapping at that length).
+/// `a += b`, little-endian limbs, wrapping at `a`'s length (`b` no longer, and read as a number
+/// not negative when shorter).
 fn add_limbs(a: &mut [u64], b: &[u64]) {
     let mut carry = 0u8;
     for (x, &y) in a.iter_mut().zip(b) {
         (carry, *x) = add_with_carry(carry, *x, y);
     }
+    for x in a.iter_mut().skip(b.len()) {
+        if carry == 0 {
+            break;
+        }
+        (carry, *x) = add_with_carry(carry, *x, 0);
+    }
 }
 
-/// `a -= b`, little-endian limbs of one length (wrapping: two's complement when `a < b`).
+/// `a -= b`, little-endian limbs, wrapping at `a`'s length (two's complement when `a < b`; `b`
+/// no longer, and read as a number not negative when shorter).
 fn sub_limbs(a: &mut [u64], b: &[u64]) {
     let mut borrow = 0u8;
     for (x, &y) in a.iter_mut().zip(b) {
         (borrow, *x) = sub_with_borrow(borrow, *x, y);
+    }
+    for x in a.iter_mut().skip(b.len()) {
+        if borrow == 0 {
+            break;
+        }
+        (borrow, *x) = sub_with_borrow(borrow, *x, 0);
     }
 }
 
@@ -149,16 +179,19 @@ impl Rows {
     }
 
     /// The coefficient at `start + i`.
+    #[inline]
     pub fn row(&self, i: usize) -> &[u64] {
         &self.data[i * self.width..(i + 1) * self.width]
     }
 
     /// The coefficient at `start + i`, to change.
+    #[inline]
     pub fn row_mut(&mut self, i: usize) -> &mut [u64] {
         &mut self.data[i * self.width..(i + 1) * self.width]
     }
 
     /// Rows `to` and `from` (`to != from`), the first to change.
+    #[inline]
     pub fn pair_mut(&mut self, to: usize, from: usize) -> (&mut [u64], &[u64]) {
         let w = self.width;
         if to > from {
@@ -170,7 +203,8 @@ impl Rows {
         }
     }
 
-    /// `self += other · x^shift`, holding more degrees if needed.
+    /// `self += other · x^shift`, holding more degrees if needed. `other`'s rows may be
+    /// narrower (read as numbers not negative); an empty `self` takes `other`'s width.
     pub fn add_shifted(&mut self, other: &Rows, shift: usize) {
         if other.len() == 0 {
             return;
@@ -178,7 +212,7 @@ impl Rows {
         let from = other.start + shift;
         if self.len() == 0 {
             *self = Rows {
-                width: self.width,
+                width: other.width,
                 start: from,
                 data: other.data.clone(),
             };
@@ -188,6 +222,19 @@ impl Rows {
         let offset = from - self.start;
         for i in 0..other.len() {
             add_limbs(self.row_mut(offset + i), other.row(i));
+        }
+    }
+
+    /// `self += other · factor`, `other`'s rows read as numbers not negative (they may be
+    /// narrower), holding more degrees if needed.
+    pub fn add_times(&mut self, other: &Rows, factor: &[u64]) {
+        if other.len() == 0 {
+            return;
+        }
+        self.hold(other.start, other.end());
+        let offset = other.start - self.start;
+        for i in 0..other.len() {
+            add_mul_limbs(self.row_mut(offset + i), other.row(i), factor);
         }
     }
 
@@ -219,10 +266,27 @@ impl Rows {
         }
     }
 
-    /// Multiplies by `1 + x + … + x^(len-1)`, holding `len - 1` more degrees: a running sum,
-    /// then a difference from the top.
-    pub fn times_window(&mut self, len: usize) {
-        self.times_window_in(len, self.width);
+    /// `self · (1 + x + … + x^(len-1))` as new rows of `width` limbs (at least this one's; its
+    /// coefficients read as numbers not negative), from the bottom in one pass: each coefficient
+    /// is the one before it, plus one of `self` and minus another.
+    pub fn times_window_into(&self, len: usize, width: usize) -> Rows {
+        let n = self.len();
+        let total = n + len - 1;
+        let mut out = Rows::zeros(width, self.start, total);
+        for d in 0..total {
+            if d > 0 {
+                let (to, from) = out.pair_mut(d, d - 1);
+                to.copy_from_slice(from);
+            }
+            let row = out.row_mut(d);
+            if d < n {
+                add_limbs(row, self.row(d));
+            }
+            if let Some(e) = d.checked_sub(len).filter(|&e| e < n) {
+                sub_limbs(row, self.row(e));
+            }
+        }
+        out
     }
 
     /// [`Rows::times_window`] on the low `active` limbs of each row, for numbers known to fit
@@ -328,7 +392,8 @@ mod tests {
         let n = |v: &[u32]| v.iter().map(|&x| BigUint::from(x)).collect::<Vec<_>>();
         let mut p = Rows::from_biguints(2, &n(&[1, 2, 3]));
         // (1 + 2x + 3x²)(1 + x + x²) = 1 + 3x + 6x² + 5x³ + 3x⁴.
-        p.times_window(3);
+        assert_eq!(p.times_window_into(3, 3).to_biguints(), n(&[1, 3, 6, 5, 3]));
+        p.times_window_in(3, 2);
         assert_eq!(p.to_biguints(), n(&[1, 3, 6, 5, 3]));
         let mut q = Rows::zeros(2, 0, 0);
         q.add_shifted(&p, 2);
