@@ -14,19 +14,26 @@
 //! power, every `1/(1-x)` is a running sum, so for each number `j` of dice in higher runs the
 //! terms form a polynomial in `1/(1-x)` with sparse coefficients (Horner: a running sum and a
 //! few additions per step), and the sum over `j` is a polynomial in `A` (Horner again:
-//! multiplying by `A` is two shifted additions per higher run and one running sum, or a few
-//! passes in all when the runs' weights are geometric, as an open-ended die's levels are).
-//! Nothing enumerates rolls and nothing multiplies two dense polynomials: 100d100kh50 is about
-//! 10⁵ big-number operations, where walking every value took 10⁷.
+//! multiplying by `A` is two shifted additions per higher run and one running sum, or two
+//! passes in all when the runs' weights are geometric, as an open-ended die's levels are: a
+//! window, then a recurrence). Nothing enumerates rolls and nothing multiplies two dense
+//! polynomials: 100d100kh50 is about 10⁵ big-number operations, where walking every value took
+//! 10⁷.
 //!
-//! Every number lives on a row of 64-bit limbs ([`super::limbs::Rows`]) as wide as the answer
-//! needs: the steps are sums, differences and products only, so wrapping in between is harmless.
+//! Every number lives on a row of 64-bit limbs ([`super::limbs::Rows`]): the steps are sums,
+//! differences and products only, so arithmetic modulo the row's width is exact as long as the
+//! value worked out fits, however the numbers in between wrap. That lets each step be only as
+//! wide as its own value: a run's terms are worked out divided by a factor common to all of
+//! them (`ω^(n-k+1)` for an open-ended die's level) and multiplied by it once at the end, and
+//! the Horner's value with `j` dice above, whose weights sum to at most the run's total over
+//! `A(1)^j`, is narrower the more dice it has left to add. For 50d10!kh25 the rows shrink from
+//! 40 limbs to 21 at most and 4 at least.
 
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::limbs::{Rows, add_mul_limbs, sub_mul_limbs};
+use super::limbs::{Rows, add_limbs, add_mul_limbs, sub_mul_limbs};
 use super::poly;
 use super::stop::Stop;
 
@@ -121,6 +128,11 @@ pub(super) fn keep_highest_runs<S: Stop>(
     let len = k as usize * top + 1;
     let shared = Shared::new(runs, n, k);
     let mut result = Rows::zeros(shared.width, 0, len);
+    // Σ_b g_b^(n-k+1) · (run b's terms): while each run's g divides the one before it (an
+    // open-ended die's levels), by Horner, so that the running sum is multiplied by a small
+    // ratio at each run and by one large factor at the end.
+    let mut pending: Option<(Rows, BigUint)> = None;
+    let log2_answer = f64::from(n) * log2(&shared.total);
     let mut below = BigUint::zero();
     let mut at_or_above = shared.total.clone();
     for (b, run) in runs.iter().enumerate() {
@@ -134,16 +146,36 @@ pub(super) fn keep_highest_runs<S: Stop>(
         for j in (0..=most_higher).rev() {
             stop.check()?;
             let width = this.width(j);
+            let in_run_from = (k - j) as usize * run.lo;
             if acc.len() > 0 {
-                acc = above.times(&acc, width);
+                acc = above.times(&acc, width, in_run_from);
             }
             let in_run = this.in_run_rows(j, width, &shared);
-            acc.add_shifted(&in_run, (k - j) as usize * run.lo);
+            acc.add_shifted(&in_run, in_run_from);
         }
-        result.add_times(&acc, &this.common_limbs);
+        let common = this.common.clone();
+        pending = Some(match pending.take() {
+            Some((sum, before)) if (&before % &common).is_zero() => {
+                let ratio = (&before / &common).pow(n - k + 1).to_u64_digits();
+                let bits = log2_answer - f64::from(n - k + 1) * log2(&common) + 4.0;
+                let width = ((bits.max(0.0) / 64.0).ceil() as usize).clamp(acc.width, shared.width);
+                let mut next = Rows::zeros(width, sum.start, sum.len());
+                next.add_times(&sum, &ratio);
+                next.add_shifted(&acc, 0);
+                (next, common)
+            }
+            Some((sum, before)) => {
+                result.add_times(&sum, &before.pow(n - k + 1).to_u64_digits());
+                (acc, common)
+            }
+            None => (acc, common),
+        });
         let run_weight = &run.weight * BigUint::from(run.len);
         below += &run_weight;
         at_or_above -= &run_weight;
+    }
+    if let Some((sum, common)) = pending {
+        result.add_times(&sum, &common.pow(n - k + 1).to_u64_digits());
     }
     let mut weights = result.to_biguints();
     weights.resize(len, BigUint::zero());
@@ -205,8 +237,8 @@ struct ThisRun<'a> {
     omega_pow: Vec<BigUint>,
     /// `g^0 ..= g^k`.
     common_pow: Vec<BigUint>,
-    /// `g^(n-k+1)`, as limbs.
-    common_limbs: Vec<u64>,
+    /// `g`.
+    common: BigUint,
     /// `G[t - lo][a] = C(n,a) · F(t,a) / g^(n-a)` for each value `t` of the run and `a < k`,
     /// as limbs.
     rest: Vec<Vec<Vec<u64>>>,
@@ -227,7 +259,6 @@ impl<'a> ThisRun<'a> {
         let below = below_run / &common;
         let omega_pow = poly::powers(&omega, n as usize);
         let common_pow = poly::powers(&common, k as usize);
-        let common_limbs = common.pow(n - k + 1).to_u64_digits();
         let rest = rest_weights(run.len, &omega, &below, shared, &omega_pow)
             .iter()
             .map(|by_a| by_a.iter().map(BigUint::to_u64_digits).collect())
@@ -243,7 +274,7 @@ impl<'a> ThisRun<'a> {
             run,
             omega_pow,
             common_pow,
-            common_limbs,
+            common,
             rest,
             log2_terms,
             log2_above: log2(&above),
@@ -289,7 +320,8 @@ impl<'a> ThisRun<'a> {
         let j = j as usize;
         for i in (0..kept_here).rev() {
             if i + 1 < kept_here {
-                h.prefix_sums();
+                // Rows below i + 1 hold nothing yet (each term starts at its i).
+                h.prefix_sums_from(i + 1);
             }
             let mut scale = (&binom[i + j][i] * &omega_pow[i] * common).to_u64_digits();
             scale.truncate(width);
@@ -309,13 +341,18 @@ impl<'a> ThisRun<'a> {
                 } else {
                     add_mul_limbs(&mut base, g, &scale);
                 }
+                let used = base
+                    .iter()
+                    .rposition(|&limb| limb != 0)
+                    .map_or(0, |top| top + 1);
+                let base = &base[..used];
                 let start = kept_here * offset + i;
                 for (l, c) in binom_limbs[i].iter().enumerate() {
                     let row = h.row_mut(start + l * above_in_run);
                     if l % 2 == 0 {
-                        add_mul_limbs(row, &base, c);
+                        add_mul_limbs(row, base, c);
                     } else {
-                        sub_mul_limbs(row, &base, c);
+                        sub_mul_limbs(row, base, c);
                     }
                 }
             }
@@ -437,10 +474,11 @@ impl<'a> Above<'a> {
     }
 
     /// `acc · A(x)`, on rows of `width` limbs (at least `acc`'s; its coefficients are read as
-    /// numbers not negative).
-    fn times(&self, acc: &Rows, width: usize) -> Rows {
+    /// numbers not negative), holding the degrees from `from` up (the Horner's next term is
+    /// then added with nothing moved).
+    fn times(&self, acc: &Rows, width: usize, from: usize) -> Rows {
         match self {
-            Above::Runs(runs) => times_runs(acc, runs, width),
+            Above::Runs(runs) => times_runs(acc, runs, width, from),
             Above::Geometric {
                 lo,
                 len,
@@ -456,32 +494,40 @@ impl<'a> Above<'a> {
                 // acc[d-len].
                 let z = acc.times_window_into(*len, width);
                 let total = z.len() + (c - 1) * p;
-                let mut u = Rows::zeros(width, acc.start + lo, total);
+                // Rows below the product's lowest degree, kept as zeros.
+                let room = (acc.start + lo).saturating_sub(from);
+                let mut u = Rows::zeros(width, acc.start + lo - room, total + room);
+                let total = total + room;
                 if *falling {
                     // u = Γ(y) · z with Γ(y) = g_last · Σ_{i<c} r^(c-1-i) y^i, from the top:
                     // u[d] = r·u[d+p] - r^c·g_last·z[d+p] + g_last·z[d-(c-1)p].
-                    for d in (0..total).rev() {
-                        if d + p < total {
-                            let (to, from) = u.pair_mut(d, d + p);
+                    for d in (0..total - room).rev() {
+                        if d + p < total - room {
+                            let (to, from) = u.pair_mut(room + d, room + d + p);
                             add_mul_limbs(to, from, ratio);
                         }
-                        let row = u.row_mut(d);
+                        let row = u.row_mut(room + d);
                         if d + p < z.len() {
                             sub_mul_limbs(row, z.row(d + p), near);
                         }
                         if let Some(e) = d.checked_sub((c - 1) * p).filter(|&e| e < z.len()) {
-                            add_mul_limbs(row, z.row(e), far);
+                            // The top level of an open-ended die weighs 1.
+                            if far[..] == [1] {
+                                add_limbs(row, z.row(e));
+                            } else {
+                                add_mul_limbs(row, z.row(e), far);
+                            }
                         }
                     }
                 } else {
                     // Γ(y) = g_0 · Σ_{i<c} r^i y^i, from the bottom:
                     // u[d] = r·u[d-p] + g_0·z[d] - g_0·r^c·z[d-cp].
-                    for d in 0..total {
+                    for d in 0..total - room {
                         if d >= p {
-                            let (to, from) = u.pair_mut(d, d - p);
+                            let (to, from) = u.pair_mut(room + d, room + d - p);
                             add_mul_limbs(to, from, ratio);
                         }
-                        let row = u.row_mut(d);
+                        let row = u.row_mut(room + d);
                         if d < z.len() {
                             add_mul_limbs(row, z.row(d), near);
                         }
@@ -498,18 +544,23 @@ impl<'a> Above<'a> {
 
 /// `acc · Σ_runs ω x^lo (1 - x^len) / (1 - x)` on rows of `width` limbs: two shifted additions a
 /// run, then one running sum.
-fn times_runs(acc: &Rows, runs: &[Run], width: usize) -> Rows {
+fn times_runs(acc: &Rows, runs: &[Run], width: usize, from: usize) -> Rows {
     let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
         return Rows::zeros(width, 0, 0);
     };
-    let start = acc.start + first.lo;
+    let start = (acc.start + first.lo).min(from);
     let end = acc.end() + last.hi();
     let mut out = Rows::zeros(width, start, end - start);
+    let room = acc.start + first.lo - start;
     for run in runs {
         let weight = run.weight.to_u64_digits();
         for i in 0..acc.len() {
-            add_mul_limbs(out.row_mut(i + run.lo - first.lo), acc.row(i), &weight);
-            let after = i + run.hi() + 1 - first.lo;
+            add_mul_limbs(
+                out.row_mut(room + i + run.lo - first.lo),
+                acc.row(i),
+                &weight,
+            );
+            let after = room + i + run.hi() + 1 - first.lo;
             if after < out.len() {
                 sub_mul_limbs(out.row_mut(after), acc.row(i), &weight);
             }

@@ -65,7 +65,7 @@ fn mul_accumulate<const SUBTRACT: bool>(out: &mut [u64], a: &[u64], b: &[u64]) {
 
 /// `a += b`, little-endian limbs, wrapping at `a`'s length (`b` no longer, and read as a number
 /// not negative when shorter).
-fn add_limbs(a: &mut [u64], b: &[u64]) {
+pub(super) fn add_limbs(a: &mut [u64], b: &[u64]) {
     let mut carry = 0u8;
     for (x, &y) in a.iter_mut().zip(b) {
         (carry, *x) = add_with_carry(carry, *x, y);
@@ -75,6 +75,19 @@ fn add_limbs(a: &mut [u64], b: &[u64]) {
             break;
         }
         (carry, *x) = add_with_carry(carry, *x, 0);
+    }
+}
+
+/// `out = x + y`, little-endian limbs, wrapping at `out`'s length (`x` as long, `y` no longer,
+/// read as a number not negative when shorter).
+fn add_into(out: &mut [u64], x: &[u64], y: &[u64]) {
+    let (low, high) = out.split_at_mut(y.len().min(out.len()));
+    let mut carry = 0u8;
+    for ((slot, &a), &b) in low.iter_mut().zip(x).zip(y) {
+        (carry, *slot) = add_with_carry(carry, a, b);
+    }
+    for (slot, &a) in high.iter_mut().zip(&x[low.len()..]) {
+        (carry, *slot) = add_with_carry(carry, a, 0);
     }
 }
 
@@ -179,19 +192,19 @@ impl Rows {
     }
 
     /// The coefficient at `start + i`.
-    #[inline]
+    #[inline(always)]
     pub fn row(&self, i: usize) -> &[u64] {
         &self.data[i * self.width..(i + 1) * self.width]
     }
 
     /// The coefficient at `start + i`, to change.
-    #[inline]
+    #[inline(always)]
     pub fn row_mut(&mut self, i: usize) -> &mut [u64] {
         &mut self.data[i * self.width..(i + 1) * self.width]
     }
 
     /// Rows `to` and `from` (`to != from`), the first to change.
-    #[inline]
+    #[inline(always)]
     pub fn pair_mut(&mut self, to: usize, from: usize) -> (&mut [u64], &[u64]) {
         let w = self.width;
         if to > from {
@@ -258,6 +271,14 @@ impl Rows {
         self.prefix_sums_in(self.width);
     }
 
+    /// [`Rows::prefix_sums`] when the rows below `first` are known to be 0.
+    pub fn prefix_sums_from(&mut self, first: usize) {
+        for i in first.max(1)..self.len() {
+            let (to, from) = self.pair_mut(i, i - 1);
+            add_limbs(to, from);
+        }
+    }
+
     /// [`Rows::prefix_sums`] on the low `active` limbs of each row (the rest known to stay 0).
     fn prefix_sums_in(&mut self, active: usize) {
         for i in 1..self.len() {
@@ -274,14 +295,18 @@ impl Rows {
         let total = n + len - 1;
         let mut out = Rows::zeros(width, self.start, total);
         for d in 0..total {
-            if d > 0 {
-                let (to, from) = out.pair_mut(d, d - 1);
-                to.copy_from_slice(from);
+            match (d > 0, d < n) {
+                (true, true) => {
+                    let (to, from) = out.pair_mut(d, d - 1);
+                    add_into(to, from, self.row(d));
+                }
+                (true, false) => {
+                    let (to, from) = out.pair_mut(d, d - 1);
+                    to.copy_from_slice(from);
+                }
+                (false, _) => add_limbs(out.row_mut(d), self.row(d)),
             }
             let row = out.row_mut(d);
-            if d < n {
-                add_limbs(row, self.row(d));
-            }
             if let Some(e) = d.checked_sub(len).filter(|&e| e < n) {
                 sub_limbs(row, self.row(e));
             }
