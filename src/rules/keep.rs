@@ -226,11 +226,11 @@ fn log2(x: &BigUint) -> f64 {
 
 /// One run with what its terms need, worked out once for every number of dice above it.
 ///
-/// Every weight of a roll whose `k`-th highest die lies in this run is a multiple of
-/// `g^(n-k+1)`, `g` the greatest common divisor of the run's weight `ω` and the weight below it
-/// (each of the `n - j >= n - k + 1` dice not above the run weighs `ω` or a part of that below):
-/// for an open-ended die `g = ω`, `s^(depth-1-level)`. The run's terms are worked out divided by
-/// it, on rows that much narrower, and multiplied by it once at the end.
+/// Every term of this run is a multiple of `g^(n-k+1)`, `g` the greatest common divisor of the
+/// run's weight `ω` and the total weight below it: the `n - j >= n - k + 1` dice not above the
+/// run enter only through those two. For an open-ended die `g = ω = s^(depth-1-level)`. The
+/// run's terms are worked out divided by it, on rows that much narrower, and multiplied by it
+/// once at the end.
 struct ThisRun<'a> {
     run: &'a Run,
     /// `(ω/g)^0 ..= (ω/g)^n`.
@@ -298,7 +298,8 @@ impl<'a> ThisRun<'a> {
     }
 
     /// `H_j`: the weights of the kept dice inside the run when `j` of the kept dice lie in higher
-    /// runs (those `j` left out), placed from `(k - j) · lo`.
+    /// runs (those `j` left out), placed from `(k - j) · lo`, divided by `g^(n-k+1)`, on rows of
+    /// `width` limbs.
     ///
     /// `Σ_{i < k-j} (1-x)^(-i) · C(i+j,i) · ω^i · Σ_t G(t,i+j) · x^((k-j)(t-lo) + i) ·
     /// (1 - x^(hi-t))^i`, by Horner in `1/(1-x)`.
@@ -493,16 +494,15 @@ impl<'a> Above<'a> {
                 // z = acc · (1 - x^len) / (1 - x), from the bottom: z[d] = z[d-1] + acc[d] -
                 // acc[d-len].
                 let z = acc.times_window_into(*len, width);
-                let total = z.len() + (c - 1) * p;
-                // Rows below the product's lowest degree, kept as zeros.
+                let rows = z.len() + (c - 1) * p;
+                // `room` rows below the product's lowest degree, kept as zeros.
                 let room = (acc.start + lo).saturating_sub(from);
-                let mut u = Rows::zeros(width, acc.start + lo - room, total + room);
-                let total = total + room;
+                let mut u = Rows::zeros(width, acc.start + lo - room, room + rows);
                 if *falling {
                     // u = Γ(y) · z with Γ(y) = g_last · Σ_{i<c} r^(c-1-i) y^i, from the top:
                     // u[d] = r·u[d+p] - r^c·g_last·z[d+p] + g_last·z[d-(c-1)p].
-                    for d in (0..total - room).rev() {
-                        if d + p < total - room {
+                    for d in (0..rows).rev() {
+                        if d + p < rows {
                             let (to, from) = u.pair_mut(room + d, room + d + p);
                             add_mul_limbs(to, from, ratio);
                         }
@@ -522,7 +522,7 @@ impl<'a> Above<'a> {
                 } else {
                     // Γ(y) = g_0 · Σ_{i<c} r^i y^i, from the bottom:
                     // u[d] = r·u[d-p] + g_0·z[d] - g_0·r^c·z[d-cp].
-                    for d in 0..total - room {
+                    for d in 0..rows {
                         if d >= p {
                             let (to, from) = u.pair_mut(room + d, room + d - p);
                             add_mul_limbs(to, from, ratio);

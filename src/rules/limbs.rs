@@ -413,6 +413,29 @@ mod tests {
     }
 
     #[test]
+    fn narrower_numbers_carry_into_the_wider_row() {
+        // A shorter operand is a number not negative: carries and borrows run to the top.
+        let mut row = vec![u64::MAX, u64::MAX, 0];
+        add_limbs(&mut row, &[1]);
+        assert_eq!(row, [0, 0, 1]);
+        sub_limbs(&mut row, &[1]);
+        assert_eq!(row, [u64::MAX, u64::MAX, 0]);
+        // (2^64 - 1)^2 = 2^128 - 2^65 + 1, then taken away again.
+        let mut row = vec![0u64; 3];
+        add_mul_limbs(&mut row, &[u64::MAX], &[u64::MAX]);
+        assert_eq!(row, [1, u64::MAX - 1, 0]);
+        sub_mul_limbs(&mut row, &[u64::MAX], &[u64::MAX]);
+        assert_eq!(row, [0, 0, 0]);
+        // A product wider than the row wraps at its width.
+        let mut row = vec![0u64; 1];
+        add_mul_limbs(&mut row, &[u64::MAX, 5], &[3, 7]);
+        assert_eq!(row, [u64::MAX.wrapping_mul(3)]);
+        let mut sum = vec![0u64; 3];
+        add_into(&mut sum, &[u64::MAX, u64::MAX, 4], &[1]);
+        assert_eq!(sum, [0, 0, 5]);
+    }
+
+    #[test]
     fn rows_add_and_multiply_by_a_window() {
         let n = |v: &[u32]| v.iter().map(|&x| BigUint::from(x)).collect::<Vec<_>>();
         let mut p = Rows::from_biguints(2, &n(&[1, 2, 3]));
