@@ -784,6 +784,20 @@ mod tests {
         }
 
         #[test]
+        fn keep_by_runs_equals_the_walk_for_open_ended_dice_of_many_limbs(
+            sides in 2u32..=12, n in 6u32..=12, k_seed in 0u32..12, depth in 2u32..=6, highest: bool,
+        ) {
+            // Answers of several limbs: every run's rows narrowed by its own bounds.
+            let k = k_seed % n + 1;
+            let die = Dist::die(sides).open_ended_to_depth(depth);
+            let die = if highest { die } else { die.neg() };
+            let runs = super::super::keep::runs(&die.weights);
+            let Ok(by_runs) = die.keep_highest_by_runs(&runs, n, k, &Never);
+            let Ok(by_walk) = die.keep_highest_by_walk(n, k, &Never);
+            proptest::prop_assert_eq!(by_runs, by_walk);
+        }
+
+        #[test]
         fn every_distribution_sums_to_one(sides in 2u32..=20, n in 1u32..=6, open: bool, k_seed in 0u32..6, shift in -5i64..5) {
             let die = if open { Dist::die(sides).open_ended() } else { Dist::die(sides) };
             let k = k_seed % n + 1;
