@@ -157,8 +157,8 @@ pub(super) fn keep_highest_runs<S: Stop>(
         pending = Some(match pending.take() {
             Some((sum, before)) if (&before % &common).is_zero() => {
                 let ratio = (&before / &common).pow(n - k + 1).to_u64_digits();
-                let bits = log2_answer - f64::from(n - k + 1) * log2(&common) + 4.0;
-                let width = ((bits.max(0.0) / 64.0).ceil() as usize).clamp(acc.width, shared.width);
+                let bound = log2_answer - f64::from(n - k + 1) * log2(&common);
+                let width = limbs_for(bound).clamp(acc.width, shared.width);
                 let mut next = Rows::zeros(width, sum.start, sum.len());
                 next.add_times(&sum, &ratio);
                 next.add_shifted(&acc, 0);
@@ -212,6 +212,12 @@ impl Shared {
             width,
         }
     }
+}
+
+/// Limbs enough for a number not negative below `2^log2_bound`, with four bits to spare for
+/// rounding and the sign.
+fn limbs_for(log2_bound: f64) -> usize {
+    ((log2_bound.max(0.0) + 4.0) / 64.0).ceil() as usize
 }
 
 /// `log2(x)` to about 1e-15, for any size (`-inf` for 0).
@@ -292,9 +298,7 @@ impl<'a> ThisRun<'a> {
         } else {
             f64::from(j) * self.log2_above
         };
-        // Four bits for rounding and the sign.
-        let bits = (self.log2_terms - above).max(0.0) + 4.0;
-        ((bits / 64.0).ceil() as usize).clamp(1, self.most_width)
+        limbs_for(self.log2_terms - above).clamp(1, self.most_width)
     }
 
     /// `H_j`: the weights of the kept dice inside the run when `j` of the kept dice lie in higher

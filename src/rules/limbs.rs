@@ -66,15 +66,31 @@ fn mul_accumulate<const SUBTRACT: bool>(out: &mut [u64], a: &[u64], b: &[u64]) {
 /// `a += b`, little-endian limbs, wrapping at `a`'s length (`b` no longer, and read as a number
 /// not negative when shorter).
 pub(super) fn add_limbs(a: &mut [u64], b: &[u64]) {
+    accumulate::<false>(a, b);
+}
+
+/// `a -= b`, little-endian limbs, wrapping at `a`'s length (two's complement when `a < b`; `b`
+/// no longer, and read as a number not negative when shorter).
+fn sub_limbs(a: &mut [u64], b: &[u64]) {
+    accumulate::<true>(a, b);
+}
+
+/// `a ± b` with the processor's carry (or borrow), run on to the top of `a` when `b` is shorter.
+fn accumulate<const SUBTRACT: bool>(a: &mut [u64], b: &[u64]) {
+    let step = if SUBTRACT {
+        sub_with_borrow
+    } else {
+        add_with_carry
+    };
     let mut carry = 0u8;
     for (x, &y) in a.iter_mut().zip(b) {
-        (carry, *x) = add_with_carry(carry, *x, y);
+        (carry, *x) = step(carry, *x, y);
     }
     for x in a.iter_mut().skip(b.len()) {
         if carry == 0 {
             break;
         }
-        (carry, *x) = add_with_carry(carry, *x, 0);
+        (carry, *x) = step(carry, *x, 0);
     }
 }
 
@@ -88,21 +104,6 @@ fn add_into(out: &mut [u64], x: &[u64], y: &[u64]) {
     }
     for (slot, &a) in high.iter_mut().zip(&x[low.len()..]) {
         (carry, *slot) = add_with_carry(carry, a, 0);
-    }
-}
-
-/// `a -= b`, little-endian limbs, wrapping at `a`'s length (two's complement when `a < b`; `b`
-/// no longer, and read as a number not negative when shorter).
-fn sub_limbs(a: &mut [u64], b: &[u64]) {
-    let mut borrow = 0u8;
-    for (x, &y) in a.iter_mut().zip(b) {
-        (borrow, *x) = sub_with_borrow(borrow, *x, y);
-    }
-    for x in a.iter_mut().skip(b.len()) {
-        if borrow == 0 {
-            break;
-        }
-        (borrow, *x) = sub_with_borrow(borrow, *x, 0);
     }
 }
 
