@@ -11,6 +11,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
+use super::reduce::Reducer;
 use super::stop::{Never, Stop};
 
 /// Mass an open-ended die may lose to truncation; many dice together stay below 1e-12.
@@ -27,6 +28,11 @@ impl Prob {
             return Self::zero();
         }
         Prob(BigRational::new(BigInt::from(num), BigInt::from(den)))
+    }
+
+    /// `num / den` already in lowest terms (`den` not zero), with no reduction to pay for.
+    fn in_lowest_terms(num: BigUint, den: BigUint) -> Self {
+        Prob(BigRational::new_raw(BigInt::from(num), BigInt::from(den)))
     }
 
     /// Probability zero.
@@ -529,10 +535,17 @@ impl Dist {
             .collect()
     }
 
-    /// `(value, probability)` for every value with positive weight.
+    /// `(value, probability)` for every value with positive weight, each in lowest terms.
     pub fn probabilities(&self) -> Vec<(i64, Prob)> {
+        if self.denom.is_zero() {
+            return self.iter().map(|(v, _)| (v, Prob::zero())).collect();
+        }
+        let reducer = Reducer::new(&self.denom);
         self.iter()
-            .map(|(v, w)| (v, Prob::new(w.clone(), self.denom.clone())))
+            .map(|(v, w)| {
+                let (num, den) = reducer.reduce(w);
+                (v, Prob::in_lowest_terms(num, den))
+            })
             .collect()
     }
 }
@@ -748,6 +761,35 @@ mod tests {
                 assert_eq!(by_runs, by_walk, "{n} of {die:?} keep {k}");
             }
         }
+    }
+
+    #[test]
+    fn probabilities_are_the_reduced_fractions() {
+        use crate::rules::notation::Notation;
+        for text in ["3d6", "4d6kh3", "20d20!", "10d10!kh3", "2d6+1d8-3", "d4"] {
+            let Ok(n) = Notation::parse(text) else {
+                panic!("{text} parses");
+            };
+            let d = n.distribution();
+            let by_euclid: Vec<(i64, Prob)> = d
+                .iter()
+                .map(|(v, w)| (v, Prob::new(w.clone(), d.denom().clone())))
+                .collect();
+            assert_eq!(d.probabilities(), by_euclid, "{text}");
+        }
+        // 3d6: 27 of 216 ways to roll 10 is 1/8.
+        let three = Notation::parse("3d6").expect("parses").distribution();
+        assert_eq!(
+            three.probabilities()[7],
+            (10, Prob::new(1u32.into(), 8u32.into()))
+        );
+        // A denominator with a large prime factor falls back to Euclid.
+        let odd = Dist::from_pairs(
+            [(1, BigUint::from(2018u32)), (2, 3u32.into())],
+            1009u32 * BigUint::from(4u32),
+        );
+        let exact: Vec<String> = odd.probabilities().iter().map(|(_, p)| p.exact()).collect();
+        assert_eq!(exact, ["1/2", "3/4036"]);
     }
 
     #[test]

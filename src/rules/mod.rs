@@ -18,6 +18,7 @@ pub mod notation;
 pub mod open_d6;
 pub mod play;
 pub mod poly;
+mod reduce;
 pub mod scene;
 pub mod step_dice;
 pub mod stop;
