@@ -135,6 +135,7 @@ pub(super) fn keep_highest_runs<S: Stop>(
     let log2_answer = f64::from(n) * log2(&shared.total);
     let mut below = BigUint::zero();
     let mut at_or_above = shared.total.clone();
+    let mut buffers = Buffers::default();
     for (b, run) in runs.iter().enumerate() {
         let higher = &runs[b + 1..];
         let this = ThisRun::new(run, &below, &at_or_above, &shared);
@@ -148,7 +149,8 @@ pub(super) fn keep_highest_runs<S: Stop>(
             let width = this.width(j);
             let in_run_from = (k - j) as usize * run.lo;
             if acc.len() > 0 {
-                acc = above.times(&acc, width, in_run_from);
+                above.times(&acc, width, in_run_from, &mut buffers);
+                std::mem::swap(&mut acc, &mut buffers.product);
             }
             let in_run = this.in_run_rows(j, width, &shared);
             acc.add_shifted(&in_run, in_run_from);
@@ -180,6 +182,15 @@ pub(super) fn keep_highest_runs<S: Stop>(
     let mut weights = result.to_biguints();
     weights.resize(len, BigUint::zero());
     Ok(weights)
+}
+
+/// The memory of the products by the runs above, kept from one Horner step to the next.
+#[derive(Default)]
+struct Buffers {
+    /// The product (swapped with the Horner's value after each step).
+    product: Rows,
+    /// `acc · (1 - x^len) / (1 - x)`, on the way to it.
+    window: Rows,
 }
 
 /// What every run's terms use: binomials (also as limbs), the dice's total weight and the width
@@ -293,12 +304,17 @@ impl<'a> ThisRun<'a> {
     /// `Σ A^j H_j`). Arithmetic modulo the width is exact when the value fits, however the
     /// numbers in between wrap.
     fn width(&self, j: u32) -> usize {
+        limbs_for(self.log2_bound(j)).clamp(1, self.most_width)
+    }
+
+    /// `log2` of the bound [`ThisRun::width`] is taken from.
+    fn log2_bound(&self, j: u32) -> f64 {
         let above = if j == 0 {
             0.0
         } else {
             f64::from(j) * self.log2_above
         };
-        limbs_for(self.log2_terms - above).clamp(1, self.most_width)
+        self.log2_terms - above
     }
 
     /// `H_j`: the weights of the kept dice inside the run when `j` of the kept dice lie in higher
@@ -307,7 +323,27 @@ impl<'a> ThisRun<'a> {
     ///
     /// `Σ_{i < k-j} (1-x)^(-i) · C(i+j,i) · ω^i · Σ_t G(t,i+j) · x^((k-j)(t-lo) + i) ·
     /// (1 - x^(hi-t))^i`, by Horner in `1/(1-x)`.
+    ///
+    /// Every term holds `g^(k-1-j)` (what is left of the `g^(n-j)` of the dice not above the
+    /// run): the Horner runs without it, on rows narrower by its bits (an open-ended die's
+    /// lowest level, whose `g` is largest, narrows most), and its rows are multiplied by it
+    /// once at the end.
     fn in_run_rows(&self, j: u32, width: usize, shared: &Shared) -> Rows {
+        let lift = &self.common_pow[(shared.k - 1 - j) as usize];
+        let narrow = limbs_for(self.log2_bound(j) - log2(lift)).clamp(1, width);
+        let h = self.in_run_rows_without_lift(j, narrow, shared);
+        if lift.is_one() {
+            return h;
+        }
+        let mut lift = lift.to_u64_digits();
+        lift.truncate(width);
+        let mut out = Rows::zeros(width, h.start, h.len());
+        out.add_times(&h, &lift);
+        out
+    }
+
+    /// [`ThisRun::in_run_rows`] divided by `g^(k-1-j)`, on rows of `width` limbs.
+    fn in_run_rows_without_lift(&self, j: u32, width: usize, shared: &Shared) -> Rows {
         let Shared {
             k,
             binom,
@@ -315,8 +351,6 @@ impl<'a> ThisRun<'a> {
             ..
         } = shared;
         let (run, rest, omega_pow) = (self.run, &self.rest, &self.omega_pow);
-        // Divided by g^(n-k+1): what is left of the g^(n-j) in every term.
-        let common = &self.common_pow[(k - 1 - j) as usize];
         let kept_here = (k - j) as usize;
         let size = kept_here * run.len;
         // Every step is a ring operation on the limb rows: no number is allocated per step.
@@ -328,7 +362,7 @@ impl<'a> ThisRun<'a> {
                 // Rows below i + 1 hold nothing yet (each term starts at its i).
                 h.prefix_sums_from(i + 1);
             }
-            let mut scale = (&binom[i + j][i] * &omega_pow[i] * common).to_u64_digits();
+            let mut scale = (&binom[i + j][i] * &omega_pow[i]).to_u64_digits();
             scale.truncate(width);
             for (offset, g) in rest.iter().enumerate() {
                 let above_in_run = run.len - 1 - offset;
@@ -478,12 +512,12 @@ impl<'a> Above<'a> {
         })
     }
 
-    /// `acc · A(x)`, on rows of `width` limbs (at least `acc`'s; its coefficients are read as
-    /// numbers not negative), holding the degrees from `from` up (the Horner's next term is
-    /// then added with nothing moved).
-    fn times(&self, acc: &Rows, width: usize, from: usize) -> Rows {
+    /// `acc · A(x)` into `buffers.product`, on rows of `width` limbs (at least `acc`'s; its
+    /// coefficients are read as numbers not negative), holding the degrees from `from` up (the
+    /// Horner's next term is then added with nothing moved).
+    fn times(&self, acc: &Rows, width: usize, from: usize, buffers: &mut Buffers) {
         match self {
-            Above::Runs(runs) => times_runs(acc, runs, width, from),
+            Above::Runs(runs) => buffers.product = times_runs(acc, runs, width, from),
             Above::Geometric {
                 lo,
                 len,
@@ -497,15 +531,23 @@ impl<'a> Above<'a> {
                 let (p, c) = (*period, *count);
                 // z = acc · (1 - x^len) / (1 - x), from the bottom: z[d] = z[d-1] + acc[d] -
                 // acc[d-len].
-                let z = acc.times_window_into(*len, width);
+                let Buffers {
+                    product: u,
+                    window: z,
+                } = buffers;
+                acc.times_window_to(*len, width, z);
                 let rows = z.len() + (c - 1) * p;
                 // `room` rows below the product's lowest degree, kept as zeros.
                 let room = (acc.start + lo).saturating_sub(from);
-                let mut u = Rows::zeros(width, acc.start + lo - room, room + rows);
+                u.reuse_as(width, acc.start + lo - room, room + rows);
+                for d in 0..room {
+                    u.row_mut(d).fill(0);
+                }
                 if *falling {
                     // u = Γ(y) · z with Γ(y) = g_last · Σ_{i<c} r^(c-1-i) y^i, from the top:
                     // u[d] = r·u[d+p] - r^c·g_last·z[d+p] + g_last·z[d-(c-1)p].
                     for d in (0..rows).rev() {
+                        u.row_mut(room + d).fill(0);
                         if d + p < rows {
                             let (to, from) = u.pair_mut(room + d, room + d + p);
                             add_mul_limbs(to, from, ratio);
@@ -527,6 +569,7 @@ impl<'a> Above<'a> {
                     // Γ(y) = g_0 · Σ_{i<c} r^i y^i, from the bottom:
                     // u[d] = r·u[d-p] + g_0·z[d] - g_0·r^c·z[d-cp].
                     for d in 0..rows {
+                        u.row_mut(room + d).fill(0);
                         if d >= p {
                             let (to, from) = u.pair_mut(room + d, room + d - p);
                             add_mul_limbs(to, from, ratio);
@@ -540,7 +583,6 @@ impl<'a> Above<'a> {
                         }
                     }
                 }
-                u
             }
         }
     }

@@ -144,6 +144,13 @@ pub(super) struct Rows {
     pub data: Vec<u64>,
 }
 
+impl Default for Rows {
+    /// No coefficients, one limb wide.
+    fn default() -> Self {
+        Rows::zeros(1, 0, 0)
+    }
+}
+
 impl Rows {
     /// `len` zero coefficients from degree `start`.
     pub fn zeros(width: usize, start: usize, len: usize) -> Self {
@@ -289,12 +296,21 @@ impl Rows {
     }
 
     /// `self · (1 + x + … + x^(len-1))` as new rows of `width` limbs (at least this one's; its
-    /// coefficients read as numbers not negative), from the bottom in one pass: each coefficient
-    /// is the one before it, plus one of `self` and minus another.
+    /// coefficients read as numbers not negative).
+    #[cfg(test)]
     pub fn times_window_into(&self, len: usize, width: usize) -> Rows {
+        let mut out = Rows::zeros(width, 0, 0);
+        self.times_window_to(len, width, &mut out);
+        out
+    }
+
+    /// [`Rows::times_window_into`] written over `out`'s memory (whatever it held), from the
+    /// bottom in one pass: each coefficient is the one before it, plus one of `self` and minus
+    /// another.
+    pub fn times_window_to(&self, len: usize, width: usize, out: &mut Rows) {
         let n = self.len();
         let total = n + len - 1;
-        let mut out = Rows::zeros(width, self.start, total);
+        out.reuse_as(width, self.start, total);
         for d in 0..total {
             match (d > 0, d < n) {
                 (true, true) => {
@@ -305,14 +321,27 @@ impl Rows {
                     let (to, from) = out.pair_mut(d, d - 1);
                     to.copy_from_slice(from);
                 }
-                (false, _) => add_limbs(out.row_mut(d), self.row(d)),
+                (false, _) => {
+                    let row = out.row_mut(d);
+                    row.fill(0);
+                    add_limbs(row, self.row(d));
+                }
             }
             let row = out.row_mut(d);
             if let Some(e) = d.checked_sub(len).filter(|&e| e < n) {
                 sub_limbs(row, self.row(e));
             }
         }
-        out
+    }
+
+    /// Reshapes to `len` rows of `width` limbs from degree `start`, keeping the memory: the rows
+    /// hold whatever was there (zeros where it grew), so every row is to be written before it
+    /// is read. Saves the allocation and the zeroing of the Horner's two large buffers at every
+    /// step.
+    pub fn reuse_as(&mut self, width: usize, start: usize, len: usize) {
+        self.width = width;
+        self.start = start;
+        self.data.resize(width * len, 0);
     }
 
     /// [`Rows::times_window`] on the low `active` limbs of each row, for numbers known to fit
