@@ -241,6 +241,43 @@ impl Dist {
         .trimmed()
     }
 
+    /// The distribution of `self` plus (or minus, when `negative`) `n` fair dice of `sides`
+    /// faces, open-ended or not: exactly `self.add(&dice)`, but multiplied by the dice's
+    /// structure (window sums, see [`super::poly::times_open_ended_power`]) instead of a dense
+    /// product of two large polynomials.
+    pub fn plus_dice(&self, sides: u32, n: u32, open_ended: bool, negative: bool) -> Dist {
+        if negative {
+            return self.neg().plus_dice(sides, n, open_ended, false).neg();
+        }
+        if self.is_empty() {
+            let dice = if open_ended {
+                Dist::open_ended_sum(sides, n)
+            } else {
+                Dist::die(sides).repeat_sum(n)
+            };
+            return self.add(&dice);
+        }
+        let sides = sides.max(1);
+        let (weights, denom) = if open_ended && sides >= 2 {
+            let depth = Dist::die(sides).open_ended_depth();
+            (
+                super::poly::times_open_ended_power(self.weights.clone(), sides, depth, n),
+                BigUint::from(sides).pow(depth * n),
+            )
+        } else {
+            (
+                super::poly::times_window_power(self.weights.clone(), sides as usize, n),
+                BigUint::from(sides).pow(n),
+            )
+        };
+        Dist {
+            min: self.min + i64::from(n),
+            weights,
+            denom: &self.denom * denom,
+        }
+        .trimmed()
+    }
+
     /// The distribution of `-self`.
     pub fn neg(&self) -> Dist {
         let mut weights = self.weights.clone();
@@ -759,6 +796,42 @@ mod tests {
                 let Ok(by_runs) = die.keep_highest_by_runs(&runs, n, k, &Never);
                 let Ok(by_walk) = die.keep_highest_by_walk(n, k, &Never);
                 assert_eq!(by_runs, by_walk, "{n} of {die:?} keep {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn dice_added_by_their_structure_equal_the_dense_product() {
+        let totals = [
+            Dist::constant(3),
+            Dist::die(6).keep_highest(4, 3),
+            Dist::die(4).open_ended().repeat_sum(3).shift(-20),
+            Dist::from_pairs([(2, 5u32.into()), (9, 1u32.into())], 7u32.into()),
+        ];
+        for total in &totals {
+            for (sides, n, open_ended) in [
+                (6, 3, false),
+                (20, 2, false),
+                (1, 4, false),
+                (6, 4, true),
+                (10, 2, true),
+                (3, 5, true),
+            ] {
+                let dice = if open_ended {
+                    Dist::open_ended_sum(sides, n)
+                } else {
+                    Dist::die(sides).repeat_sum(n)
+                };
+                assert_eq!(
+                    total.plus_dice(sides, n, open_ended, false),
+                    total.add(&dice),
+                    "+{n}d{sides} {open_ended}"
+                );
+                assert_eq!(
+                    total.plus_dice(sides, n, open_ended, true),
+                    total.sub(&dice),
+                    "-{n}d{sides} {open_ended}"
+                );
             }
         }
     }

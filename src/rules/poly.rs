@@ -53,10 +53,18 @@ pub fn window_power(faces: usize, n: u32) -> Vec<BigUint> {
 /// deep, over the denominator `sides^(depth·n)`: value `j·sides + v` (v in 1..sides) of one die
 /// weighs `sides^(depth-1-j)`. Index 0 is the sum `n` (every die showing 1).
 pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
+    times_open_ended_power(vec![BigUint::one()], sides, depth, n)
+}
+
+/// `p` times the polynomial of [`open_ended_power`]: the weights of a total plus `n` open-ended
+/// dice, index 0 being `p`'s index 0 plus `n`, each die's weights over `sides^depth`. The same
+/// window sums as the power alone, where a dense product of two large distributions took
+/// seconds (`100d6!+100d6!`).
+pub fn times_open_ended_power(p: Vec<BigUint>, sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
     let s = sides as usize;
     let d = depth as usize;
-    // U^n: n dice over 1..sides-1, as sums from n.
-    let low = window_power(s - 1, n);
+    // p · U^n: n dice over 1..sides-1, as sums from n.
+    let low = times_window_power(p, s - 1, n);
     // G^n: n counts of top faces, each 0..depth-1; N(m) ways to make m tops in all. Its
     // product with each residue class is taken as n running window sums, not a product.
     let k_max = n as usize * (d - 1);
@@ -83,7 +91,8 @@ pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
             if idx < len && q <= k_max {
                 out[idx] = c * &powers[k_max - q];
             } else if idx < len {
-                // q beyond K only when low reaches past one turn of `s`; scale stays integral.
+                // q beyond K only when low reaches past one turn of `s`: every term then holds
+                // sides^(q-K) (N(q-k) is 0 for q - k > K), so the division is exact.
                 out[idx] = c / &powers[q - k_max];
             }
         }

@@ -2,10 +2,10 @@
 //!
 //! A dice distribution's denominator is a product of the dice's sides (`100d20!`: `20^1900`), so
 //! its prime factors are a few small primes. The greatest common divisor of a numerator with it
-//! is then read off each of those primes' multiplicity in the numerator: a few one-limb
-//! divisions by powers of those primes. Euclid's algorithm on 4,750-bit numbers, once per value, took 97% of
-//! `dicetable odds "100d20!"`. A denominator with a prime factor above [`TRIAL_LIMIT`] (none
-//! comes from dice) falls back to Euclid.
+//! is then read off each of those primes' multiplicity in the numerator, found by a binary
+//! search over the prime's powers. Euclid's algorithm on 4,750-bit numbers, once per value, took
+//! 97% of `dicetable odds "100d20!"`. A denominator with a prime factor above [`TRIAL_LIMIT`]
+//! (none comes from dice) falls back to Euclid.
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -13,6 +13,10 @@ use num_traits::{One, ToPrimitive, Zero};
 
 /// Primes up to this are tried as factors of the denominator; dice have at most 100 sides.
 const TRIAL_LIMIT: u32 = 1000;
+
+/// The most limbs a table of one prime's powers may take (16 MB); a longer notation's
+/// denominator has its powers multiplied from the squares instead.
+const TABLE_LIMBS: f64 = 2.0e6;
 
 /// Puts fractions over one denominator in lowest terms.
 pub(super) struct Reducer {
@@ -28,7 +32,8 @@ struct PrimePower {
     exponent: u64,
     /// `prime^(2^i)` for each `2^i <= exponent`.
     squares: Vec<BigUint>,
-    /// `prime^0 ..= prime^exponent` (empty for 2, a shift): what is left of the denominator.
+    /// `prime^0 ..= prime^exponent`, what is left of the denominator, when the table is not too
+    /// large (empty for 2: a shift).
     powers: Vec<BigUint>,
 }
 
@@ -39,7 +44,8 @@ impl PrimePower {
             let Some(last) = squares.last() else { break };
             squares.push(last * last);
         }
-        let powers = if prime == 2 {
+        let table_limbs = (exponent as f64).powi(2) * f64::from(prime).log2() / 128.0;
+        let powers = if prime == 2 || table_limbs > TABLE_LIMBS {
             Vec::new()
         } else {
             std::iter::successors(Some(BigUint::one()), |p| Some(p * prime))
@@ -77,6 +83,20 @@ impl PrimePower {
         }
         removed
     }
+
+    /// `prime^times` (`times <= exponent`), from the table or the squares.
+    fn power(&self, times: u64) -> BigUint {
+        if let Some(power) = self.powers.get(times as usize) {
+            return power.clone();
+        }
+        let mut power = BigUint::one();
+        for (i, square) in self.squares.iter().enumerate() {
+            if times & (1 << i) != 0 {
+                power *= square;
+            }
+        }
+        power
+    }
 }
 
 impl Reducer {
@@ -106,8 +126,8 @@ impl Reducer {
             let left = factor.exponent - factor.remove_from(&mut num);
             if factor.prime == 2 {
                 twos = left;
-            } else if let Some(power) = factor.powers.get(left as usize) {
-                den *= power;
+            } else {
+                den *= factor.power(left);
             }
         }
         (num, den << twos)
@@ -210,6 +230,14 @@ mod tests {
         ];
         for num in &nums {
             assert_eq!(reducer.reduce(num), by_euclid(num, &den), "{num}");
+        }
+        // Powers multiplied from the squares, as for a denominator too long to tabulate.
+        let mut untabled = Reducer::new(&den);
+        if let Some(factors) = &mut untabled.factors {
+            factors.iter_mut().for_each(|f| f.powers.clear());
+        }
+        for num in &nums {
+            assert_eq!(untabled.reduce(num), by_euclid(num, &den), "{num}");
         }
         // A large prime in the denominator: Euclid.
         let odd = BigUint::from(1_000_003u32) * BigUint::from(6u32).pow(30);
