@@ -139,7 +139,7 @@ fn measure(name: &str, budget: Duration, mut f: impl FnMut()) -> Timing {
 }
 
 /// The notations `bench` times by default.
-const ODDS_CASES: [&str; 14] = [
+const ODDS_CASES: [&str; 17] = [
     "12d6",
     "5d10!kh3",
     "10d6kh5",
@@ -156,6 +156,10 @@ const ODDS_CASES: [&str; 14] = [
     "100d100kh99",
     "50d10!kh25",
     "100d6!kh50",
+    "100d100!",
+    // Several terms: plain dice multiply the total by their structure, like dice merged.
+    "100d6!+100d6!",
+    "50d3!+50d4!",
 ];
 
 fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {

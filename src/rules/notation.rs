@@ -811,6 +811,16 @@ mod tests {
     }
 
     #[test]
+    fn terms_of_the_same_dice_are_one_term() {
+        let dist = |text: &str| Notation::parse(text).map(|n| n.distribution());
+        assert_eq!(dist("3d6!+2d6!"), Ok(Dist::open_ended_sum(6, 5)));
+        assert_eq!(dist("2d4+3d4"), Ok(Dist::die(4).repeat_sum(5)));
+        // Opposite sides stay apart: 1d6-1d6 is 0 one time in six, not 2d6.
+        let spread = dist("1d6-1d6").map(|d| (d.min_value(), d.max_value(), d.p(0).exact()));
+        assert_eq!(spread, Ok((-5, 5, "1/6".to_string())));
+    }
+
+    #[test]
     fn a_long_keep_stops_at_the_check_that_says_stop() {
         // Seconds of work in a release build, and a check before every step of it.
         let stop = StopAt::new(5);
