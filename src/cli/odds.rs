@@ -143,20 +143,23 @@ fn to_json(r: &Report) -> Value {
 const SHOWN_AT_LEAST: f64 = 1e-6;
 
 fn distribution_text(measure: &str, d: &Dist, target: Option<i64>) -> String {
-    let rows = d.probabilities();
+    // Only the rows shown are put in lowest terms (100d20!: 611 of 22,000).
+    let shown: Vec<i64> = d
+        .chances()
+        .into_iter()
+        .filter(|&(_, f)| f >= SHOWN_AT_LEAST)
+        .map(|(v, _)| v)
+        .collect();
+    let hidden = d.iter().count() - shown.len();
+    let rows = d.probabilities_where(|v| shown.binary_search(&v).is_ok());
     let top = rows
         .iter()
         .map(|(_, p)| p.to_f64())
         .fold(0.0, f64::max)
         .max(1e-300);
     let mut out = format!("{measure:>8}  {:>9}  {:<22} \n", "chance", "exact");
-    let mut hidden = 0;
     for (v, p) in &rows {
         let f = p.to_f64();
-        if f < SHOWN_AT_LEAST {
-            hidden += 1;
-            continue;
-        }
         let bar = "█".repeat(((f / top) * 40.0).round() as usize);
         let mark = if Some(*v) == target { "◀ target" } else { "" };
         let exact = p.exact();

@@ -574,11 +574,18 @@ impl Dist {
 
     /// `(value, probability)` for every value with positive weight, each in lowest terms.
     pub fn probabilities(&self) -> Vec<(i64, Prob)> {
+        self.probabilities_where(|_| true)
+    }
+
+    /// [`Dist::probabilities`] of the values `pred` picks only: a table that shows 611 of
+    /// 100d20!'s 22,000 values puts only those in lowest terms.
+    pub fn probabilities_where(&self, pred: impl Fn(i64) -> bool) -> Vec<(i64, Prob)> {
+        let picked = self.iter().filter(|(v, _)| pred(*v));
         if self.denom.is_zero() {
-            return self.iter().map(|(v, _)| (v, Prob::zero())).collect();
+            return picked.map(|(v, _)| (v, Prob::zero())).collect();
         }
         let reducer = Reducer::new(&self.denom);
-        self.iter()
+        picked
             .map(|(v, w)| {
                 let (num, den) = reducer.reduce(w);
                 (v, Prob::in_lowest_terms(num, den))
