@@ -144,13 +144,13 @@ const SHOWN_AT_LEAST: f64 = 1e-6;
 
 fn distribution_text(measure: &str, d: &Dist, target: Option<i64>) -> String {
     // Only the rows shown are put in lowest terms (100d20!: 611 of 22,000).
-    let shown: Vec<i64> = d
-        .chances()
-        .into_iter()
-        .filter(|&(_, f)| f >= SHOWN_AT_LEAST)
-        .map(|(v, _)| v)
+    let chances = d.chances();
+    let shown: Vec<i64> = chances
+        .iter()
+        .filter(|&&(_, f)| f >= SHOWN_AT_LEAST)
+        .map(|&(v, _)| v)
         .collect();
-    let hidden = d.iter().count() - shown.len();
+    let hidden = chances.len() - shown.len();
     let rows = d.probabilities_where(|v| shown.binary_search(&v).is_ok());
     let top = rows
         .iter()

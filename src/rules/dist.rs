@@ -249,31 +249,30 @@ impl Dist {
         if negative {
             return self.neg().plus_dice(sides, n, open_ended, false).neg();
         }
-        if self.is_empty() {
-            let dice = if open_ended {
-                Dist::open_ended_sum(sides, n)
-            } else {
-                Dist::die(sides).repeat_sum(n)
-            };
-            return self.add(&dice);
-        }
         let sides = sides.max(1);
-        let (weights, denom) = if open_ended && sides >= 2 {
-            let depth = Dist::die(sides).open_ended_depth();
-            (
-                super::poly::times_open_ended_power(self.weights.clone(), sides, depth, n),
-                BigUint::from(sides).pow(depth * n),
-            )
+        let open_ended = open_ended && sides >= 2;
+        let depth = if open_ended {
+            Dist::die(sides).open_ended_depth()
         } else {
-            (
-                super::poly::times_window_power(self.weights.clone(), sides as usize, n),
-                BigUint::from(sides).pow(n),
-            )
+            1
+        };
+        let denom = &self.denom * BigUint::from(sides).pow(depth * n);
+        if self.is_empty() {
+            return Dist {
+                min: 0,
+                weights: Vec::new(),
+                denom,
+            };
+        }
+        let weights = if open_ended {
+            super::poly::times_open_ended_power(self.weights.clone(), sides, depth, n)
+        } else {
+            super::poly::times_window_power(self.weights.clone(), sides as usize, n)
         };
         Dist {
             min: self.min + i64::from(n),
             weights,
-            denom: &self.denom * denom,
+            denom,
         }
         .trimmed()
     }
@@ -360,19 +359,9 @@ impl Dist {
 
     /// The sum of `n` open-ended fair dice of `sides` faces: exactly
     /// `Dist::die(sides).open_ended().repeat_sum(n)`, computed from the die's structure (see
-    /// [`super::poly::open_ended_power`]).
+    /// [`super::poly::times_open_ended_power`]).
     pub fn open_ended_sum(sides: u32, n: u32) -> Dist {
-        let die = Dist::die(sides);
-        if sides < 2 {
-            return die.repeat_sum(n);
-        }
-        let depth = die.open_ended_depth();
-        Dist {
-            min: i64::from(n),
-            weights: super::poly::open_ended_power(sides, depth, n),
-            denom: BigUint::from(sides).pow(depth * n),
-        }
-        .trimmed()
+        Dist::constant(0).plus_dice(sides, n, true, false)
     }
 
     /// Open-ended with at most `depth` copies thrown (the mass of `depth` tops in a row is cut).

@@ -295,18 +295,10 @@ impl Rows {
         }
     }
 
-    /// `self · (1 + x + … + x^(len-1))` as new rows of `width` limbs (at least this one's; its
-    /// coefficients read as numbers not negative).
-    #[cfg(test)]
-    pub fn times_window_into(&self, len: usize, width: usize) -> Rows {
-        let mut out = Rows::zeros(width, 0, 0);
-        self.times_window_to(len, width, &mut out);
-        out
-    }
-
-    /// [`Rows::times_window_into`] written over `out`'s memory (whatever it held), from the
-    /// bottom in one pass: each coefficient is the one before it, plus one of `self` and minus
-    /// another.
+    /// `self · (1 + x + … + x^(len-1))` as rows of `width` limbs (at least this one's; its
+    /// coefficients read as numbers not negative), written over `out`'s memory (whatever it
+    /// held), from the bottom in one pass: each coefficient is the one before it, plus one of
+    /// `self` and minus another.
     pub fn times_window_to(&self, len: usize, width: usize, out: &mut Rows) {
         let n = self.len();
         let total = n + len - 1;
@@ -470,7 +462,9 @@ mod tests {
         let n = |v: &[u32]| v.iter().map(|&x| BigUint::from(x)).collect::<Vec<_>>();
         let mut p = Rows::from_biguints(2, &n(&[1, 2, 3]));
         // (1 + 2x + 3x²)(1 + x + x²) = 1 + 3x + 6x² + 5x³ + 3x⁴.
-        assert_eq!(p.times_window_into(3, 3).to_biguints(), n(&[1, 3, 6, 5, 3]));
+        let mut wider = Rows::zeros(1, 0, 4);
+        p.times_window_to(3, 3, &mut wider);
+        assert_eq!(wider.to_biguints(), n(&[1, 3, 6, 5, 3]));
         p.times_window_in(3, 2);
         assert_eq!(p.to_biguints(), n(&[1, 3, 6, 5, 3]));
         let mut q = Rows::zeros(2, 0, 0);

@@ -424,17 +424,18 @@ impl Expr {
         }
         // Terms of the same dice on the same side are one term (100d6!+100d6! is 200d6!): one
         // power from scratch is cheaper than multiplying a long total by the second.
-        let mut dice: Vec<(u32, bool, bool, u32)> = Vec::new();
+        // (sides, open-ended, subtracted) and the count of dice of that kind.
+        let mut dice: Vec<((u32, bool, bool), u32)> = Vec::new();
         for t in plain {
             if let Term::Dice(d) = &t.term {
                 let kind = (d.sides, d.open_ended, t.negative);
-                match dice.iter_mut().find(|e| (e.0, e.1, e.2) == kind) {
-                    Some(e) => e.3 += d.count,
-                    None => dice.push((d.sides, d.open_ended, t.negative, d.count)),
+                match dice.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, count)) => *count += d.count,
+                    None => dice.push((kind, d.count)),
                 }
             }
         }
-        for (sides, open_ended, negative, count) in dice {
+        for ((sides, open_ended, negative), count) in dice {
             stop.check()?;
             total = total.plus_dice(sides, count, open_ended, negative);
         }

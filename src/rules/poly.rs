@@ -49,17 +49,11 @@ pub fn window_power(faces: usize, n: u32) -> Vec<BigUint> {
     p
 }
 
-/// The coefficients of the sum of `n` open-ended dice of `sides` faces thrown at most `depth`
-/// deep, over the denominator `sides^(depth·n)`: value `j·sides + v` (v in 1..sides) of one die
-/// weighs `sides^(depth-1-j)`. Index 0 is the sum `n` (every die showing 1).
-pub fn open_ended_power(sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
-    times_open_ended_power(vec![BigUint::one()], sides, depth, n)
-}
-
-/// `p` times the polynomial of [`open_ended_power`]: the weights of a total plus `n` open-ended
-/// dice, index 0 being `p`'s index 0 plus `n`, each die's weights over `sides^depth`. The same
-/// window sums as the power alone, where a dense product of two large distributions took
-/// seconds (`100d6!+100d6!`).
+/// `p` times the polynomial of the sum of `n` open-ended dice of `sides` faces thrown at most
+/// `depth` deep, over the denominator `sides^(depth·n)`: value `j·sides + v` (v in 1..sides) of
+/// one die weighs `sides^(depth-1-j)`. Index 0 is `p`'s index 0 plus `n` (every die showing 1);
+/// `p = [1]` gives the dice alone. Window sums throughout, where a dense product of two large
+/// distributions took seconds (`100d6!+100d6!`).
 pub fn times_open_ended_power(p: Vec<BigUint>, sides: u32, depth: u32, n: u32) -> Vec<BigUint> {
     let s = sides as usize;
     let d = depth as usize;
