@@ -4,6 +4,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use num_traits::Zero;
 use serde_json::json;
 
 use crate::dice::DieKind;
@@ -12,6 +13,7 @@ use crate::physics::fairness::{self, LANES, all_cores};
 use crate::physics::headless::Simulator;
 use crate::physics::{SettleRules, ThrowRequest};
 use crate::rules::RulesetId;
+use crate::rules::dist::Dist;
 use crate::rules::engine::{AnyAction, Rulebook};
 use crate::rules::notation::Notation;
 
@@ -38,6 +40,8 @@ struct Throughput {
     rolls: u32,
     dice_per_roll: u32,
     in_flight: usize,
+    /// Threads throwing (the fairness lab spreads over them; the rest use one).
+    threads: usize,
     seconds: f64,
     simulated: f64,
 }
@@ -71,6 +75,7 @@ fn physics_case(name: &str, rolls: u32, dice: u32, in_flight: usize) -> Throughp
         rolls,
         dice_per_roll: dice,
         in_flight,
+        threads: 1,
         seconds: start.elapsed().as_secs_f64(),
         simulated,
     }
@@ -107,6 +112,7 @@ fn fairness_case(threads: usize) -> Throughput {
         rolls: f.throws,
         dice_per_roll: 1,
         in_flight: LANES * f.threads,
+        threads: f.threads,
         seconds: f64::from(f.throws) / f.throws_per_second,
         simulated: f.settle_mean * f64::from(f.throws),
     }
@@ -118,6 +124,35 @@ struct Timing {
     iterations: u32,
     mean: Duration,
     best: Duration,
+    /// For a notation: how large its exact answer is.
+    answer: Option<AnswerSize>,
+}
+
+/// The size of a notation's exact answer, and the time merely to copy it: no method that
+/// produces the answer can take less, which tells a case bound by its answer's size from one
+/// bound by the work.
+struct AnswerSize {
+    /// How many totals have a non-zero weight.
+    totals: usize,
+    /// The bytes of the weights' digits (over the common denominator).
+    bytes: u64,
+    /// The best time of copying the weights.
+    copy: Duration,
+}
+
+impl AnswerSize {
+    fn of(dist: &Dist, budget: Duration) -> Self {
+        let weights = dist.iter().filter(|(_, w)| !w.is_zero());
+        let (totals, bits) = weights.fold((0, 0), |(n, bits), (_, w)| (n + 1, bits + w.bits()));
+        let copy = measure("copy", budget, || {
+            black_box(dist.clone());
+        });
+        AnswerSize {
+            totals,
+            bytes: bits.div_ceil(8),
+            copy: copy.best,
+        }
+    }
 }
 
 /// Runs `f` repeatedly for about `budget` (at least 3 times) and reports mean and best.
@@ -135,6 +170,7 @@ fn measure(name: &str, budget: Duration, mut f: impl FnMut()) -> Timing {
         iterations: times.len() as u32,
         mean: total / times.len() as u32,
         best: times.iter().copied().min().unwrap_or_default(),
+        answer: None,
     }
 }
 
@@ -172,9 +208,11 @@ fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
     };
     for text in texts {
         let n = Notation::parse(text).map_err(|e| e.to_string())?;
-        out.push(measure(text, budget, || {
+        let mut timing = measure(text, budget, || {
             black_box(n.distribution());
-        }));
+        });
+        timing.answer = Some(AnswerSize::of(&n.distribution(), budget));
+        out.push(timing);
     }
     let book = Rulebook::builtin().map_err(|e| e.to_string())?;
     for id in RulesetId::ALL {
@@ -212,16 +250,25 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     if args.json {
         let rows: Vec<_> = odds
             .iter()
-            .map(|t| json!({"name": t.name, "iterations": t.iterations, "mean_ms": t.mean.as_secs_f64() * 1e3, "best_ms": t.best.as_secs_f64() * 1e3}))
+            .map(|t| {
+                let mut row = json!({"name": t.name, "iterations": t.iterations, "mean_ms": t.mean.as_secs_f64() * 1e3, "best_ms": t.best.as_secs_f64() * 1e3});
+                if let Some(a) = &t.answer {
+                    row["totals"] = json!(a.totals);
+                    row["answer_bytes"] = json!(a.bytes);
+                    row["copy_best_ms"] = json!(a.copy.as_secs_f64() * 1e3);
+                }
+                row
+            })
             .collect();
         let phys: Vec<_> = physics
             .iter()
             .map(|t| {
-                json!({"name": t.name, "rolls": t.rolls, "dice_per_roll": t.dice_per_roll, "in_flight": t.in_flight,
+                json!({"name": t.name, "rolls": t.rolls, "dice_per_roll": t.dice_per_roll, "in_flight": t.in_flight, "threads": t.threads,
                     "seconds": t.seconds, "rolls_per_second": t.rolls_per_second(), "dice_per_second": t.dice_per_second(),
                     "mean_simulated_seconds_per_roll": t.simulated / f64::from(t.rolls)})
             })
             .collect();
+        // The exact odds run on one thread.
         let out = json!({"build": profile, "threads": 1, "odds": rows, "physics": phys});
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return ExitCode::SUCCESS;
@@ -229,21 +276,34 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     if !odds.is_empty() {
         println!("exact odds ({profile} build)");
         println!(
-            "  {:<28} {:>10} {:>10} {:>8}",
-            "case", "mean ms", "best ms", "runs"
+            "  {:<28} {:>10} {:>10} {:>8} {:>8} {:>10} {:>8}",
+            "case", "mean ms", "best ms", "runs", "totals", "answer KB", "copy ms"
         );
         for t in &odds {
+            let (totals, kb, copy) = match &t.answer {
+                Some(a) => (
+                    a.totals.to_string(),
+                    format!("{:.1}", a.bytes as f64 / 1e3),
+                    format!("{:.3}", a.copy.as_secs_f64() * 1e3),
+                ),
+                None => ("-".into(), "-".into(), "-".into()),
+            };
             println!(
-                "  {:<28} {:>10.3} {:>10.3} {:>8}",
+                "  {:<28} {:>10.3} {:>10.3} {:>8} {:>8} {:>10} {:>8}",
                 t.name,
                 t.mean.as_secs_f64() * 1e3,
                 t.best.as_secs_f64() * 1e3,
-                t.iterations
+                t.iterations,
+                totals,
+                kb,
+                copy
             );
         }
     }
     if !physics.is_empty() {
-        println!("\nheadless physics ({profile} build, one thread, 240 Hz steps)");
+        println!(
+            "\nheadless physics ({profile} build, 240 Hz steps, one thread unless the case names more)"
+        );
         println!(
             "  {:<32} {:>10} {:>10} {:>10} {:>10}",
             "case", "rolls/s", "dice/s", "in flight", "sim s/roll"
@@ -260,4 +320,20 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_of_three_d6_is_sixteen_totals_in_eight_bytes() {
+        // 3d6's ways, 1 3 6 10 15 21 25 27 27 25 21 15 10 6 3 1, take 58 bits.
+        let Ok(notation) = Notation::parse("3d6") else {
+            panic!("3d6 parses");
+        };
+        let size = AnswerSize::of(&notation.distribution(), Duration::ZERO);
+        assert_eq!(size.totals, 16);
+        assert_eq!(size.bytes, 8);
+    }
 }
