@@ -393,15 +393,23 @@ impl Expr {
     fn distribution_until<S: Stop>(&self, stop: &S) -> Result<Dist, S::Stopped> {
         // Every term but plain dice first, by products; then each plain dice term multiplies the
         // total by its own structure (window sums), never by a dense product of two large
-        // polynomials: 100d6!+100d6! took 18 s that way.
-        let (plain, others): (Vec<&SignedTerm>, Vec<&SignedTerm>) = self
-            .terms
-            .iter()
-            .partition(|t| matches!(&t.term, Term::Dice(d) if d.keep == Keep::All));
+        // polynomials: 100d6!+100d6! took 18 s that way. Terms of the same dice on the same
+        // side are one term (100d6!+100d6! is 200d6!): one power from scratch is cheaper than
+        // multiplying a long total by the second. `dice` gathers them as (sides, open-ended,
+        // subtracted) and the count of dice of that kind, to be added last.
+        let mut dice: Vec<((u32, bool, bool), u32)> = Vec::new();
         let mut total = Dist::constant(0);
-        for t in others {
+        for t in &self.terms {
             stop.check()?;
             let d = match &t.term {
+                Term::Dice(d) if d.keep == Keep::All => {
+                    let kind = (d.sides, d.open_ended, t.negative);
+                    match dice.iter_mut().find(|(k, _)| *k == kind) {
+                        Some((_, count)) => *count += d.count,
+                        None => dice.push((kind, d.count)),
+                    }
+                    continue;
+                }
                 Term::Dice(d) => d.distribution_until(stop)?,
                 Term::Constant(c) => Dist::constant(*c),
                 Term::Group { members, highest } => {
@@ -421,19 +429,6 @@ impl Expr {
             } else {
                 total.add(&d)
             };
-        }
-        // Terms of the same dice on the same side are one term (100d6!+100d6! is 200d6!): one
-        // power from scratch is cheaper than multiplying a long total by the second.
-        // (sides, open-ended, subtracted) and the count of dice of that kind.
-        let mut dice: Vec<((u32, bool, bool), u32)> = Vec::new();
-        for t in plain {
-            if let Term::Dice(d) = &t.term {
-                let kind = (d.sides, d.open_ended, t.negative);
-                match dice.iter_mut().find(|(k, _)| *k == kind) {
-                    Some((_, count)) => *count += d.count,
-                    None => dice.push((kind, d.count)),
-                }
-            }
         }
         for ((sides, open_ended, negative), count) in dice {
             stop.check()?;
