@@ -8,16 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice;
-use crate::physics::headless::Simulator;
-use crate::physics::notation::rules_faces;
-use crate::physics::{SettleRules, ThrowRequest, throw_seed};
+use crate::record::Cocked;
+use crate::roll::{MoveRoll, RollError, headless};
+use crate::rules::Outcome;
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
-use crate::rules::{Outcome, RollPlan, Step as RulesStep};
-
-/// Most throws one move may take (open-ended sixes keep coming, a tie keeps tying).
-const MAX_THROWS: usize = 64;
 
 /// What a step expects; every field given must hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,24 +108,6 @@ pub struct StepReport {
     pub error: Option<String>,
 }
 
-/// Throws a plan's dice physically: throw `index` of the move seeded with `seed`, in the same
-/// simulator (and with the same seeds) as the window, so the window shows the same faces.
-pub fn throw_physically(plan: &RollPlan, seed: u64, index: u32) -> Result<Vec<u32>, String> {
-    let sides: Vec<u32> = plan.dice.iter().map(|d| d.sides).collect();
-    let mut kinds = Vec::new();
-    for s in &sides {
-        kinds.extend(dice::physical_dice(*s)?);
-    }
-    let request = ThrowRequest {
-        seed: throw_seed(seed, index),
-        tag: u64::from(index),
-        dice: kinds,
-        swing: None,
-    };
-    let result = Simulator::new(SettleRules::default()).roll(&request)?;
-    Ok(rules_faces(&sides, &result.dice))
-}
-
 /// Where faces come from.
 pub enum Faces<'a> {
     /// Given, throw by throw.
@@ -139,7 +116,33 @@ pub enum Faces<'a> {
     Physical(u64),
 }
 
-/// Plays one move at the table: verdict, throws (given or physical), outcome, applied.
+/// Why a step stopped: the roll path's error, or given faces that do not match the throws the
+/// move asks for.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum StepError {
+    /// The roll could not go on.
+    #[error(transparent)]
+    Roll(#[from] RollError),
+    /// The script gives fewer throws than the rules ask for.
+    #[error("the script gives {given} throws; the rules want another: {purpose}")]
+    TooFewThrows {
+        /// Throws given.
+        given: usize,
+        /// What the next throw is for.
+        purpose: String,
+    },
+    /// The script gives more throws than the move took.
+    #[error("the script gives {given} throws; the move took {took}")]
+    TooManyThrows {
+        /// Throws given.
+        given: usize,
+        /// Throws taken.
+        took: usize,
+    },
+}
+
+/// Plays one move at the table through the roll path: verdict, throws (given or physical, each
+/// checked against its plan), outcome, applied.
 pub fn play_move(table: &mut TableState, mv: &Move, faces: Faces<'_>) -> StepReport {
     let mut report = StepReport {
         title: table.describe(mv),
@@ -150,60 +153,61 @@ pub fn play_move(table: &mut TableState, mv: &Move, faces: Faces<'_>) -> StepRep
         },
         ..StepReport::default()
     };
-    // `plan` asks the rules' verdict first: a move not allowed is refused with their reason.
-    let mut plan = match table.plan(mv) {
-        Ok(p) => p,
+    let seed = report.seed.unwrap_or_default();
+    // The rules' verdict first: a move not allowed is refused with their reason.
+    let mut roll = match MoveRoll::start(table, mv, seed) {
+        Ok(roll) => roll,
+        Err(RollError::Rules(e)) => {
+            report.refused = Some(e.to_string());
+            report.table = snapshot(table);
+            return report;
+        }
         Err(e) => {
-            report.refused = Some(e);
+            report.error = Some(e.to_string());
             report.table = snapshot(table);
             return report;
         }
     };
-    let result = (|| -> Result<(Outcome, Vec<String>), String> {
-        loop {
-            if !plan.dice.is_empty() {
-                if report.throws.len() >= MAX_THROWS {
-                    return Err(format!("more than {MAX_THROWS} throws for one move"));
+    let result = (|| -> Result<Vec<String>, StepError> {
+        match faces {
+            Faces::Given(all) => {
+                while let Some(order) = roll.order() {
+                    let given = all.get(roll.faces().len()).cloned().ok_or_else(|| {
+                        StepError::TooFewThrows {
+                            given: all.len(),
+                            purpose: order.purpose.clone(),
+                        }
+                    })?;
+                    roll.feed_faces(given)?;
                 }
-                let index = report.throws.len();
-                let thrown = match &faces {
-                    Faces::Given(all) => all.get(index).cloned().ok_or_else(|| {
-                        format!(
-                            "the script gives {} throws; the rules want another: {}",
-                            all.len(),
-                            plan.purpose
-                        )
-                    })?,
-                    Faces::Physical(seed) => throw_physically(&plan, *seed, index as u32)?,
-                };
-                plan.check_faces(&thrown)?;
-                report.purposes.push(plan.purpose.clone());
-                report.throws.push(thrown);
+                if !roll.is_done() {
+                    roll.next_order()?;
+                }
+                if all.len() > roll.faces().len() {
+                    return Err(StepError::TooManyThrows {
+                        given: all.len(),
+                        took: roll.faces().len(),
+                    });
+                }
             }
-            match table.resolve(mv, &report.throws)? {
-                RulesStep::ThrowMore(next) => plan = next,
-                RulesStep::Done(outcome) => {
-                    if let Faces::Given(all) = &faces
-                        && all.len() > report.throws.len()
-                    {
-                        return Err(format!(
-                            "the script gives {} throws; the move took {}",
-                            all.len(),
-                            report.throws.len()
-                        ));
-                    }
-                    let said = table.apply(mv, &report.throws, &outcome)?;
-                    return Ok((outcome, said));
+            Faces::Physical(_) => {
+                while !roll.is_done() {
+                    let order = roll.next_order()?;
+                    let thrown = headless::throw_order(&order, None, Cocked::default())?;
+                    roll.feed_throw(&thrown)?;
                 }
             }
         }
+        Ok(roll.apply_to(table)?)
     })();
+    report.purposes = roll.purposes();
+    report.throws = roll.faces().to_vec();
     match result {
-        Ok((outcome, said)) => {
-            report.outcome = Some(outcome);
+        Ok(said) => {
+            report.outcome = roll.outcome().cloned();
             report.said = said;
         }
-        Err(e) => report.error = Some(e),
+        Err(e) => report.error = Some(e.to_string()),
     }
     report.table = snapshot(table);
     report

@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::dice::DieKind;
+use crate::odds::dist::Dist;
+use crate::odds::notation::Notation;
 use crate::physics::CockedPolicy;
 use crate::physics::fairness::{self, LANES, all_cores};
 use crate::physics::headless::Simulator;
 use crate::physics::{SettleRules, ThrowRequest};
 use crate::rules::RulesetId;
-use crate::rules::dist::Dist;
 use crate::rules::engine::{AnyAction, Rulebook};
-use crate::rules::notation::Notation;
 
 /// Arguments of `bench`.
 #[derive(clap::Args, Debug)]

@@ -94,7 +94,7 @@ pub fn run(args: DemoArgs) -> ExitCode {
             ExitCode::from(1)
         };
     }
-    super::open_window(args.window.options(crate::DemoOptions {
+    super::open_window(args.window.options(crate::window::DemoOptions {
         path: Some(path),
         steps: args.steps,
     }))

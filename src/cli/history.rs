@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use crate::history::store::default_dir;
 use crate::history::{HistoryStore, SessionInfo, StoredRoll, luck, roll_luck};
+use crate::odds::notation::Notation;
 use crate::record::Thrown;
-use crate::rules::notation::Notation;
 
 /// Arguments of `history`.
 #[derive(clap::Args, Debug)]
@@ -73,11 +73,11 @@ pub fn run(args: &HistoryArgs) -> ExitCode {
                 );
                 return ExitCode::from(1);
             }
-            Err(e) => return failed(&e),
+            Err(e) => return failed(&e.to_string()),
         },
         None => match store.sessions() {
             Ok(s) => s,
-            Err(e) => return failed(&e),
+            Err(e) => return failed(&e.to_string()),
         },
     };
     let mut rolls = Vec::new();
@@ -92,7 +92,7 @@ pub fn run(args: &HistoryArgs) -> ExitCode {
                     fill_in_luck(&mut r);
                     rolls.push((s.clone(), r));
                 }
-                Err(e) => return failed(&e),
+                Err(e) => return failed(&e.to_string()),
             }
         }
     }

@@ -17,8 +17,9 @@ use std::process::ExitCode;
 use bevy::prelude::*;
 use clap::{Parser, Subcommand};
 
+use crate::AppPlugin;
 use crate::rules::RulesetId;
-use crate::{AppPlugin, PlayOptions};
+use crate::window::PlayOptions;
 
 /// dicetable: physically simulated dice on a virtual table, five action systems, exact odds.
 #[derive(Parser, Debug)]
@@ -105,7 +106,7 @@ pub struct WindowArgs {
     #[arg(long)]
     pub stream: bool,
     /// The chroma-key colour of stream mode: green, magenta, blue or #rrggbb.
-    #[arg(long, default_value = "green", value_parser = crate::stream::parse_chroma)]
+    #[arg(long, default_value = "green", value_parser = crate::window::parse_chroma)]
     pub chroma: [u8; 3],
     /// The folder of the lasting history (history.sqlite); default: $DICETABLE_DATA_DIR, else
     /// the user's data directory (~/.local/share/dicetable).
@@ -118,7 +119,7 @@ pub struct WindowArgs {
 
 impl WindowArgs {
     /// The app's options with these window settings (nothing thrown at start).
-    pub fn options(self, demo: crate::DemoOptions) -> PlayOptions {
+    pub fn options(self, demo: crate::window::DemoOptions) -> PlayOptions {
         PlayOptions {
             screenshot: self.screenshot,
             exit_after_frames: self.exit_after_frames,
@@ -215,7 +216,7 @@ fn parse_role(text: &str) -> Result<crate::online::log::Role, String> {
 }
 
 fn play(args: PlayArgs) -> ExitCode {
-    let join = args.join.map(|url| crate::join::JoinOptions {
+    let join = args.join.map(|url| crate::window::JoinOptions {
         url,
         name: args.name,
         passcode: args.passcode,
@@ -234,7 +235,7 @@ fn play(args: PlayArgs) -> ExitCode {
         scene: args.scene,
         throw: args.throw,
         join,
-        ..args.window.options(crate::DemoOptions::default())
+        ..args.window.options(crate::window::DemoOptions::default())
     })
 }
 
@@ -244,7 +245,7 @@ fn open_window(options: PlayOptions) -> ExitCode {
         let server = crate::stream::server::ServerOptions {
             addr,
             token: options.token.clone(),
-            web_dir: crate::stream::server::default_web_dir(),
+            web_dir: crate::net::pages::default_web_dir(),
         };
         if let Err(e) = server.check() {
             eprintln!("error: {e}");

@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
+use crate::odds::notation::Notation;
+use crate::odds::{Dist, Prob};
 use crate::rules::engine::{AnyAction, Rulebook};
-use crate::rules::notation::Notation;
-use crate::rules::{Dist, Odds, Prob, RulesetId};
+use crate::rules::{Odds, RulesetId};
 
 /// Arguments of `odds`.
 #[derive(clap::Args, Debug)]
@@ -37,19 +38,36 @@ struct Report {
     odds: Odds,
 }
 
-fn compute(args: &OddsArgs) -> Result<Report, String> {
+/// Why `odds` could not answer.
+#[derive(Debug, thiserror::Error)]
+enum OddsError {
+    /// The arguments do not go together.
+    #[error("{0}")]
+    Usage(&'static str),
+    /// The notation does not read.
+    #[error(transparent)]
+    Notation(#[from] crate::odds::notation::NotationError),
+    /// A rules file or the action does not read.
+    #[error(transparent)]
+    Data(#[from] crate::rules::data::DataError),
+    /// The rules cannot price the action.
+    #[error(transparent)]
+    Rules(#[from] crate::rules::RulesError),
+}
+
+fn compute(args: &OddsArgs) -> Result<Report, OddsError> {
     match (&args.notation, args.ruleset) {
-        (Some(_), Some(_)) => {
-            Err("give either a notation or --ruleset with --action, not both".into())
-        }
-        (None, None) => Err(
-            "give a notation (dicetable odds \"2d6+3\") or --ruleset <ID> --action '<RON>'".into(),
-        ),
+        (Some(_), Some(_)) => Err(OddsError::Usage(
+            "give either a notation or --ruleset with --action, not both",
+        )),
+        (None, None) => Err(OddsError::Usage(
+            "give a notation (dicetable odds \"2d6+3\") or --ruleset <ID> --action '<RON>'",
+        )),
         (Some(text), None) => {
             if args.action.is_some() {
-                return Err("--action goes with --ruleset".into());
+                return Err(OddsError::Usage("--action goes with --ruleset"));
             }
-            let notation = Notation::parse(text).map_err(|e| e.to_string())?;
+            let notation = Notation::parse(text)?;
             let distribution = notation.distribution();
             let mut odds = Odds::of("total", distribution);
             if let (Some(c), Some(p)) = (notation.comparison, notation.p_success()) {
@@ -68,10 +86,9 @@ fn compute(args: &OddsArgs) -> Result<Report, String> {
             let book = match &args.rules {
                 Some(dir) => Rulebook::load_dir(dir),
                 None => Rulebook::builtin(),
-            }
-            .map_err(|e| e.to_string())?;
+            }?;
             let text = args.action.as_deref().unwrap_or(AnyAction::example(id));
-            let action = AnyAction::parse(id, text).map_err(|e| e.to_string())?;
+            let action = AnyAction::parse(id, text)?;
             let odds = action.odds(&book)?;
             let mut title = format!("{id} {}", text.trim());
             if let Err(why) = action.check(&book) {
@@ -275,6 +292,7 @@ mod tests {
         assert!(compute(&args(None, None, None)).is_err());
         let e = compute(&args(Some("2d6+"), None, None))
             .err()
+            .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(e.contains("character 5"), "{e}");
         let e = compute(&args(
@@ -283,6 +301,7 @@ mod tests {
             Some("(ability: [\"d7\"], difficulty: \"Hard\")"),
         ))
         .err()
+        .map(|e| e.to_string())
         .unwrap_or_default();
         assert!(e.contains("d7"), "{e}");
     }

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::online::loadtest::{self, Load};
-use crate::online::nats::NatsStore;
-use crate::online::store::{LogStore, SqliteStore};
 use crate::online::verify::{Verdict, verify_text};
+use crate::server::nats::NatsStore;
+use crate::server::store::{LogStore, SqliteStore};
 
 /// Arguments of `serve`.
 #[derive(clap::Args, Debug)]
@@ -60,11 +60,9 @@ pub struct LoadtestArgs {
     pub json: bool,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))
+fn runtime() -> Result<tokio::runtime::Runtime, crate::net::runtime::NetError> {
+    use crate::net::runtime::{Threads, runtime};
+    runtime("dicetable", Threads::PerCore)
 }
 
 fn fail(message: &str) -> ExitCode {
@@ -76,14 +74,14 @@ fn fail(message: &str) -> ExitCode {
 pub fn serve(args: &ServeArgs) -> ExitCode {
     let rt = match runtime() {
         Ok(rt) => rt,
-        Err(e) => return fail(&e),
+        Err(e) => return fail(&e.to_string()),
     };
     match &args.nats {
         Some(url) => match rt.block_on(NatsStore::connect(url)) {
             Ok(store) => {
                 let at = format!(
                     "room logs in NATS JetStream at {url} (bucket {})",
-                    crate::online::nats::BUCKET
+                    crate::server::nats::BUCKET
                 );
                 serve_with(&rt, Arc::new(store), args, &at)
             }
@@ -120,9 +118,9 @@ fn serve_with<S: LogStore>(
         };
     }
     println!("{at}");
-    match rt.block_on(crate::online::server::serve(args.listen, store)) {
+    match rt.block_on(crate::server::serve(args.listen, store)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(&e),
+        Err(e) => fail(&e.to_string()),
     }
 }
 
@@ -169,7 +167,7 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
     };
     let rt = match runtime() {
         Ok(rt) => rt,
-        Err(e) => return fail(&e),
+        Err(e) => return fail(&e.to_string()),
     };
     let load = Load {
         url: args.url.clone(),
@@ -182,7 +180,7 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
     };
     let figures = match rt.block_on(loadtest::run(load)) {
         Ok(f) => f,
-        Err(e) => return fail(&e),
+        Err(e) => return fail(&e.to_string()),
     };
     if args.json {
         println!(

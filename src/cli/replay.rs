@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::record::replay::{Check, check_code, check_record, rules_faces};
 use crate::record::{RollDice, RollRecord};
+use crate::roll::replay::{Check, check_code, check_record, faces_of};
 
 /// Arguments of `replay`.
 #[derive(clap::Args, Debug)]
@@ -29,7 +29,7 @@ pub fn run(args: &ReplayArgs) -> ExitCode {
                 println!("replay of {what}   seed {}", inputs.seed);
                 report(&check)
             }
-            Err(e) => unreadable(&e),
+            Err(e) => unreadable(&e.to_string()),
         };
     }
     let path = Path::new(text);
@@ -64,7 +64,7 @@ pub fn run(args: &ReplayArgs) -> ExitCode {
                 );
                 report(&check)
             }
-            Err(e) => unreadable(&e),
+            Err(e) => unreadable(&e.to_string()),
         };
         if code != ExitCode::SUCCESS && worst != ExitCode::from(2) {
             worst = code;
@@ -103,7 +103,7 @@ pub fn read_records(contents: &str) -> Result<Vec<RollRecord>, String> {
 
 fn report(check: &Check) -> ExitCode {
     for (n, throw) in check.throws.iter().enumerate() {
-        println!("  throw {}: faces {:?}", n + 1, rules_faces(throw));
+        println!("  throw {}: faces {:?}", n + 1, faces_of(throw));
     }
     for note in &check.notes {
         println!("  note: {note}");

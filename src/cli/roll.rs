@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::physics::{CockedPolicy, SettleRules};
-use crate::record::roll::record_notation;
-use crate::rules::notation::Notation;
+use crate::odds::notation::Notation;
+use crate::physics::CockedPolicy;
+use crate::roll::headless::record_notation;
 
 /// Arguments of `roll`.
 #[derive(clap::Args, Debug)]
@@ -35,30 +35,24 @@ pub fn run(args: &RollArgs) -> ExitCode {
         }
     };
     let seed = args.seed.unwrap_or_else(rand::random);
-    let rules = SettleRules {
-        cocked: args.cocked,
-        ..SettleRules::default()
-    };
-    let (roll, record) = match record_notation(&rules, &notation, seed, None) {
+    let (roll, record) = match record_notation(&notation, seed, None, args.cocked.into()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let result = match notation.evaluate(&roll.chains) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let Some(result) = roll.roll.result() else {
+        eprintln!("error: the roll of {} did not finish", notation.source());
+        return ExitCode::from(2);
     };
     if args.json {
         let dice: Vec<_> = roll
-            .dice
+            .roll
+            .dice()
             .iter()
             .zip(roll.settle_times.iter().zip(&roll.rethrows))
-            .zip(&roll.chains)
+            .zip(roll.roll.chains())
             .zip(&result.dice)
             .map(|(((d, (times, rethrows)), faces), (value, kept))| {
                 json!({
@@ -85,10 +79,11 @@ pub fn run(args: &RollArgs) -> ExitCode {
     } else {
         println!("roll {}   seed {seed}", notation.source());
         for (i, (((d, (times, rethrows)), faces), (value, kept))) in roll
-            .dice
+            .roll
+            .dice()
             .iter()
             .zip(roll.settle_times.iter().zip(&roll.rethrows))
-            .zip(&roll.chains)
+            .zip(roll.roll.chains())
             .zip(&result.dice)
             .enumerate()
         {

@@ -145,16 +145,54 @@ impl DieKind {
     }
 }
 
+/// A die of the rules or the notation that no physical die makes (a d7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a d{0} has no physical die: dicetable throws d4, d6, d8, d10, d12, d20 and d100")]
+pub struct NoPhysicalDie(pub u32);
+
 /// The physical dice that make one die of the rules: a d100 is a tens d10 and a d10.
-pub fn physical_dice(sides: u32) -> Result<Vec<DieKind>, String> {
+pub fn physical_dice(sides: u32) -> Result<Vec<DieKind>, NoPhysicalDie> {
     match sides {
         100 => Ok(vec![DieKind::D10Tens, DieKind::D10]),
-        s => DieKind::for_sides(s).map(|k| vec![k]).ok_or_else(|| {
-            format!(
-                "a d{s} has no physical die: dicetable throws d4, d6, d8, d10, d12, d20 and d100"
-            )
-        }),
+        s => DieKind::for_sides(s)
+            .map(|k| vec![k])
+            .ok_or(NoPhysicalDie(s)),
     }
+}
+
+/// The sizes of the rules' dice a list of physical dice makes, in order: a tens d10 and the d10
+/// after it are one d100.
+pub fn rules_sides(dice: &[DieKind]) -> Vec<u32> {
+    let mut sides = Vec::new();
+    let mut i = 0;
+    while i < dice.len() {
+        if dice[i] == DieKind::D10Tens && dice.get(i + 1) == Some(&DieKind::D10) {
+            sides.push(100);
+            i += 2;
+        } else {
+            sides.push(dice[i].faces());
+            i += 1;
+        }
+    }
+    sides
+}
+
+/// The faces of the rules' dice of sizes `sides` from their physical dice's values, in order
+/// (each value read by [`rules_face`]). Values missing at the end read 0, which no die shows.
+pub fn rules_faces(sides: &[u32], values: &[u32]) -> Vec<u32> {
+    let mut values = values.iter().copied();
+    sides
+        .iter()
+        .map(|&s| {
+            let count = physical_dice(s).map_or(1, |d| d.len());
+            let parts: Vec<u32> = values.by_ref().take(count).collect();
+            if parts.len() == count {
+                rules_face(s, &parts)
+            } else {
+                0
+            }
+        })
+        .collect()
 }
 
 /// The face of a rules die from its physical dice's face values: a d10's 0 reads 10; a d100 is
@@ -264,7 +302,15 @@ mod tests {
     #[test]
     fn d100_and_d10_faces() {
         assert_eq!(physical_dice(100), Ok(vec![DieKind::D10Tens, DieKind::D10]));
-        assert!(physical_dice(7).is_err());
+        assert_eq!(physical_dice(7), Err(NoPhysicalDie(7)));
+        let kinds = [DieKind::D6, DieKind::D10Tens, DieKind::D10, DieKind::D10];
+        assert_eq!(rules_sides(&kinds), vec![6, 100, 10]);
+        assert_eq!(rules_faces(&[6, 100, 10], &[4, 0, 0, 0]), vec![4, 100, 10]);
+        assert_eq!(
+            rules_faces(&[6, 100], &[4, 9]),
+            vec![4, 0],
+            "a d100 short of a die"
+        );
         assert_eq!(rules_face(100, &[0, 0]), 100);
         assert_eq!(rules_face(100, &[0, 7]), 7);
         assert_eq!(rules_face(100, &[9, 0]), 90);

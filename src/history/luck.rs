@@ -18,7 +18,7 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use serde::{Deserialize, Serialize};
 
-use crate::rules::dist::Dist;
+use crate::odds::dist::Dist;
 
 /// Whose rolls a luck tally is of when no character is named: the window's own free rolls.
 pub const FREE_ROLLS: &str = "free rolls";
@@ -228,7 +228,7 @@ pub fn percent(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::notation::Notation;
+    use crate::odds::notation::Notation;
 
     fn dist(notation: &str) -> Dist {
         Notation::parse(notation).expect("parses").distribution()

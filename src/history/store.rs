@@ -99,6 +99,29 @@ pub struct NewRoll<'a> {
     pub replay: bool,
 }
 
+/// Why the history could not be read or written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HistoryError {
+    /// The database said no (in words a user can act on: locked, damaged, not a database).
+    #[error("the database {0}")]
+    Database(String),
+    /// A roll or its luck could not be written as JSON.
+    #[error("a roll could not be written: {0}")]
+    Record(String),
+}
+
+impl From<rusqlite::Error> for HistoryError {
+    fn from(e: rusqlite::Error) -> Self {
+        HistoryError::Database(describe(&e))
+    }
+}
+
+impl From<serde_json::Error> for HistoryError {
+    fn from(e: serde_json::Error) -> Self {
+        HistoryError::Record(e.to_string())
+    }
+}
+
 /// The history database, open.
 pub struct HistoryStore {
     db: Connection,
@@ -282,24 +305,24 @@ impl HistoryStore {
     }
 
     /// Starts a session; returns its number.
-    pub fn begin_session(&self, place: &str) -> Result<i64, String> {
+    pub fn begin_session(&self, place: &str) -> Result<i64, HistoryError> {
         self.db
             .execute(
                 "INSERT INTO sessions (started, place) VALUES (?1, ?2)",
                 params![now_ms() / 1000, place],
             )
-            .map_err(|e| describe(&e))?;
+            .map_err(HistoryError::from)?;
         Ok(self.db.last_insert_rowid())
     }
 
     /// Stores roll `n` of `session` (committed when this returns).
-    pub fn add_roll(&self, session: i64, n: i64, roll: &NewRoll) -> Result<(), String> {
-        let record = serde_json::to_string(roll.record).map_err(|e| e.to_string())?;
+    pub fn add_roll(&self, session: i64, n: i64, roll: &NewRoll) -> Result<(), HistoryError> {
+        let record = serde_json::to_string(roll.record).map_err(HistoryError::from)?;
         let luck = roll
             .luck
             .map(serde_json::to_string)
             .transpose()
-            .map_err(|e| e.to_string())?;
+            .map_err(HistoryError::from)?;
         self.db
             .execute(
                 "INSERT INTO rolls (session, n, at_ms, who, what, result, luck, replay, record)
@@ -316,39 +339,39 @@ impl HistoryStore {
                     record
                 ],
             )
-            .map_err(|e| describe(&e))?;
+            .map_err(HistoryError::from)?;
         Ok(())
     }
 
     /// Fills in a roll's luck once computed.
-    pub fn set_luck(&self, session: i64, n: i64, luck: &RollLuck) -> Result<(), String> {
-        let luck = serde_json::to_string(luck).map_err(|e| e.to_string())?;
+    pub fn set_luck(&self, session: i64, n: i64, luck: &RollLuck) -> Result<(), HistoryError> {
+        let luck = serde_json::to_string(luck).map_err(HistoryError::from)?;
         self.db
             .execute(
                 "UPDATE rolls SET luck = ?3 WHERE session = ?1 AND n = ?2",
                 params![session, n, luck],
             )
-            .map_err(|e| describe(&e))?;
+            .map_err(HistoryError::from)?;
         Ok(())
     }
 
     /// Every session with at least one roll, newest first.
-    pub fn sessions(&self) -> Result<Vec<SessionInfo>, String> {
+    pub fn sessions(&self) -> Result<Vec<SessionInfo>, HistoryError> {
         let mut query = self
             .db
             .prepare(&format!(
                 "{SESSION_COLUMNS} JOIN rolls r ON r.session = s.id GROUP BY s.id ORDER BY s.id DESC"
             ))
-            .map_err(|e| describe(&e))?;
+            .map_err(HistoryError::from)?;
         let rows = query
             .query_map([], session_info)
-            .map_err(|e| describe(&e))?;
+            .map_err(HistoryError::from)?;
         rows.collect::<Result<Vec<_>, _>>()
-            .map_err(|e| describe(&e))
+            .map_err(HistoryError::from)
     }
 
     /// One session.
-    pub fn session(&self, id: i64) -> Result<Option<SessionInfo>, String> {
+    pub fn session(&self, id: i64) -> Result<Option<SessionInfo>, HistoryError> {
         self.db
             .query_row(
                 &format!(
@@ -358,12 +381,12 @@ impl HistoryStore {
                 session_info,
             )
             .optional()
-            .map_err(|e| describe(&e))
+            .map_err(HistoryError::from)
     }
 
     /// A session's rolls, oldest first. A row whose record does not read (written by hand, or
     /// by another build) is skipped and named in the second list.
-    pub fn rolls(&self, session: i64) -> Result<(Vec<StoredRoll>, Vec<String>), String> {
+    pub fn rolls(&self, session: i64) -> Result<(Vec<StoredRoll>, Vec<String>), HistoryError> {
         let mut query = self
             .db
             .prepare(
@@ -371,7 +394,7 @@ impl HistoryStore {
                  strftime('%Y-%m-%d %H:%M:%S', at_ms / 1000, 'unixepoch', 'localtime') FROM rolls
                  WHERE session = ?1 ORDER BY n",
             )
-            .map_err(|e| describe(&e))?;
+            .map_err(HistoryError::from)?;
         type Row = (
             i64,
             i64,
@@ -399,9 +422,9 @@ impl HistoryStore {
                     r.get(9)?,
                 ))
             })
-            .map_err(|e| describe(&e))?
+            .map_err(HistoryError::from)?
             .collect::<Result<Vec<Row>, _>>()
-            .map_err(|e| describe(&e))?;
+            .map_err(HistoryError::from)?;
         let mut rolls = Vec::new();
         let mut skipped = Vec::new();
         for (session, n, at_ms, who, what, result, luck, record, replay, when) in rows {
@@ -475,7 +498,7 @@ mod tests {
             dice: RollDice::Notation(notation.into()),
             seed,
             gesture: None,
-            cocked: crate::physics::CockedPolicy::Rethrow,
+            cocked: crate::record::Cocked::Rethrow,
         };
         let mut r = RollRecord::new(
             Thrown::Notation {

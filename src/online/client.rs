@@ -11,11 +11,11 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
-use super::log::{Entry, Event, Proposal, Role};
-use super::protocol::{ClientMsg, PROTOCOL, ServerMsg, decode_server};
-use super::room::{Checks, RoomState};
+use super::log::{Entry, Event, Proposal, Role, SealedRoll};
+use super::protocol::{ClientMsg, DecodeError, PROTOCOL, ServerMsg, decode_server};
+use super::room::{Checks, RoomError, RoomState};
 use super::seal::{self, NONCE_BYTES};
-use super::store::SealedRoll;
+use crate::errors::ErrorCode;
 use crate::record::Gesture;
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -45,29 +45,100 @@ pub struct Create {
     pub passcode: String,
 }
 
+/// Why a client could not come in, or lost the room.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ClientError {
+    /// Not a `ws://` or `wss://` address.
+    #[error("'{0}' is not a room's address: ws://HOST:PORT/ROOM")]
+    NotAnAddress(String),
+    /// An address without a room.
+    #[error("'{0}' names no room: ws://HOST:PORT/ROOM")]
+    NoRoomNamed(String),
+    /// The server could not be reached, or the connection failed.
+    #[error("{0}")]
+    Connection(String),
+    /// The server said no, with its code.
+    #[error("{message}")]
+    Server {
+        /// The server's code.
+        code: ErrorCode,
+        /// Its words.
+        message: String,
+    },
+    /// The server sent something that does not read.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// An entry of the room's log did not check here.
+    #[error("the room's log did not check: {0}")]
+    Log(RoomError),
+}
+
+impl ClientError {
+    /// The server's code, when the server said no.
+    pub fn code(&self) -> Option<ErrorCode> {
+        match self {
+            ClientError::Server { code, .. } => Some(*code),
+            ClientError::Decode(e) => Some(e.code()),
+            ClientError::Log(e) => Some(e.code()),
+            _ => None,
+        }
+    }
+
+    /// True when trying again cannot help: the server refused who asked (a wrong passcode, no
+    /// such room or character, a seat taken, a name or role not theirs), or the room's log does
+    /// not check. A connection that failed may come back.
+    pub fn is_final(&self) -> bool {
+        match self {
+            ClientError::Connection(_) => false,
+            ClientError::Server { code, .. } => !matches!(
+                code,
+                ErrorCode::RateLimited
+                    | ErrorCode::RoomStopped
+                    | ErrorCode::StoreFailed
+                    | ErrorCode::HelloTimeout
+                    | ErrorCode::Raced
+                    | ErrorCode::Internal
+            ),
+            _ => true,
+        }
+    }
+}
+
 /// Why a proposal did not make it into the log.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ThrowError {
-    /// The server refused it, with the reason.
-    #[error("refused: {0}")]
-    Refused(String),
+    /// The server refused it, with its code and reason.
+    #[error("refused: {reason}")]
+    Refused {
+        /// The server's code.
+        code: ErrorCode,
+        /// Its words.
+        reason: String,
+    },
+    /// The connection failed before the proposal went out; it came back, nothing was sent.
+    #[error("{0}; reconnected, the proposal was not sent")]
+    NotSent(ClientError),
+    /// The connection failed after the proposal went out, and it is not in the log that came
+    /// back: throw again.
+    #[error("{0}; reconnected, the throw was not stored: throw again")]
+    NotStored(ClientError),
     /// The connection failed and did not come back.
-    #[error("{0}")]
-    Connection(String),
+    #[error(transparent)]
+    Connection(#[from] ClientError),
 }
 
 /// The room name of a `ws://HOST:PORT/ROOM` URL.
-pub fn room_of(url: &str) -> Result<String, String> {
+pub fn room_of(url: &str) -> Result<String, ClientError> {
     let rest = url
         .strip_prefix("ws://")
         .or_else(|| url.strip_prefix("wss://"))
-        .ok_or_else(|| format!("'{url}' is not a room's address: ws://HOST:PORT/ROOM"))?;
+        .ok_or_else(|| ClientError::NotAnAddress(url.to_string()))?;
     let (_, room) = rest
         .split_once('/')
-        .ok_or_else(|| format!("'{url}' names no room: ws://HOST:PORT/ROOM"))?;
+        .ok_or_else(|| ClientError::NoRoomNamed(url.to_string()))?;
     let room = room.split(['?', '#']).next().unwrap_or("");
     if room.is_empty() || room.contains('/') {
-        return Err(format!("'{url}' names no room: ws://HOST:PORT/ROOM"));
+        return Err(ClientError::NoRoomNamed(url.to_string()));
     }
     Ok(room.to_string())
 }
@@ -88,27 +159,32 @@ pub struct Client {
     /// Your hidden rolls' content, by `seq`.
     pub sealed: HashMap<u64, SealedRoll>,
     /// Entries that did not apply (a forged or broken log): shown, and the client stops there.
-    pub failures: Vec<String>,
+    pub failures: Vec<RoomError>,
     /// How often the connection was made again.
     pub reconnects: u32,
     /// The server's head when it welcomed us.
     head: u64,
 }
 
-async fn open_socket(url: &str) -> Result<Socket, String> {
+async fn open_socket(url: &str) -> Result<Socket, ClientError> {
     let (socket, _) = tokio::time::timeout(
         Duration::from_secs(10),
         connect_async_with_config(url, None, true),
     )
     .await
-    .map_err(|_| format!("{url}: no answer in 10 s"))?
-    .map_err(|e| format!("{url}: {e}"))?;
+    .map_err(|_| ClientError::Connection(format!("{url}: no answer in 10 s")))?
+    .map_err(|e| ClientError::Connection(format!("{url}: {e}")))?;
     Ok(socket)
+}
+
+/// A connection that failed, in words.
+fn failed(e: impl std::fmt::Display) -> ClientError {
+    ClientError::Connection(format!("the connection failed: {e}"))
 }
 
 impl Client {
     /// A client not yet connected, with no lines.
-    fn new(join: JoinAs, checks: Checks) -> Result<Client, String> {
+    fn new(join: JoinAs, checks: Checks) -> Result<Client, ClientError> {
         Ok(Client {
             room_name: room_of(&join.url)?,
             socket: None,
@@ -130,7 +206,7 @@ impl Client {
         join: JoinAs,
         create: Option<Create>,
         checks: Checks,
-    ) -> Result<Client, String> {
+    ) -> Result<Client, ClientError> {
         let mut client = Client::new(join, checks)?;
         let hello = match create {
             Some(c) => ClientMsg::Create {
@@ -152,7 +228,7 @@ impl Client {
         join: JoinAs,
         lines: Vec<String>,
         checks: Checks,
-    ) -> Result<Client, String> {
+    ) -> Result<Client, ClientError> {
         let mut client = Client::new(join, checks)?;
         for line in lines {
             client.take_line(line);
@@ -175,13 +251,13 @@ impl Client {
     }
 
     /// Says hello and waits for the welcome, then for the log up to the head.
-    async fn hello(&mut self, hello: ClientMsg) -> Result<(), String> {
+    async fn hello(&mut self, hello: ClientMsg) -> Result<(), ClientError> {
         let mut socket = open_socket(&self.join.url).await?;
-        let text = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string(&hello).map_err(failed)?;
         socket
             .send(Message::Text(text.into()))
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(failed)?;
         self.socket = Some(socket);
         loop {
             match self.receive().await? {
@@ -192,9 +268,9 @@ impl Client {
                     self.head = head;
                     break;
                 }
-                ServerMsg::Error { message } => {
+                ServerMsg::Error { code, message } => {
                     self.socket = None;
-                    return Err(message);
+                    return Err(ClientError::Server { code, message });
                 }
                 _ => {}
             }
@@ -202,7 +278,7 @@ impl Client {
         // Catch up to the head on this connection (a failure here makes the caller retry).
         while self.seq() < self.head {
             if let Some(f) = self.failures.first() {
-                return Err(format!("the room's log did not check: {f}"));
+                return Err(ClientError::Log(f.clone()));
             }
             self.receive().await?;
         }
@@ -220,17 +296,17 @@ impl Client {
     }
 
     /// Reads one message; an entry is checked and applied, a hidden roll's content kept.
-    async fn receive(&mut self) -> Result<ServerMsg, String> {
+    async fn receive(&mut self) -> Result<ServerMsg, ClientError> {
+        let closed = || ClientError::Connection("the server closed the connection".into());
         loop {
-            let socket = self.socket.as_mut().ok_or("not connected")?;
-            let m = socket
-                .next()
-                .await
-                .ok_or("the server closed the connection")?
-                .map_err(|e| format!("the connection failed: {e}"))?;
+            let socket = self
+                .socket
+                .as_mut()
+                .ok_or_else(|| ClientError::Connection("not connected".into()))?;
+            let m = socket.next().await.ok_or_else(closed)?.map_err(failed)?;
             let text = match m {
                 Message::Text(t) => t.to_string(),
-                Message::Close(_) => return Err("the server closed the connection".into()),
+                Message::Close(_) => return Err(closed()),
                 _ => continue,
             };
             let msg = decode_server(&text)?;
@@ -264,13 +340,10 @@ impl Client {
     }
 
     /// Reads until the log reaches `seq` (or the connection fails: then reconnects).
-    pub async fn sync_to(&mut self, seq: u64) -> Result<(), String> {
+    pub async fn sync_to(&mut self, seq: u64) -> Result<(), ClientError> {
         while self.seq() < seq {
-            if !self.failures.is_empty() {
-                return Err(format!(
-                    "the room's log did not check: {}",
-                    self.failures[0]
-                ));
+            if let Some(f) = self.failures.first() {
+                return Err(ClientError::Log(f.clone()));
             }
             if let Err(e) = self.receive().await {
                 self.reconnect(&e).await?;
@@ -280,7 +353,7 @@ impl Client {
     }
 
     /// Waits up to `wait` for more entries (another player's throw); false if none came.
-    pub async fn wait_for_more(&mut self, wait: Duration) -> Result<bool, String> {
+    pub async fn wait_for_more(&mut self, wait: Duration) -> Result<bool, ClientError> {
         let before = self.seq();
         let deadline = tokio::time::Instant::now() + wait;
         while self.seq() == before {
@@ -294,9 +367,9 @@ impl Client {
     }
 
     /// Connects again (a few tries, backing off) and asks for what was missed.
-    pub async fn reconnect(&mut self, why: &str) -> Result<(), String> {
+    pub async fn reconnect(&mut self, why: &ClientError) -> Result<(), ClientError> {
         self.socket = None;
-        let mut last = why.to_string();
+        let mut last = why.clone();
         for attempt in 0..40u64 {
             tokio::time::sleep(Duration::from_millis(100 + 100 * attempt.min(10))).await;
             let hello = self.join_msg();
@@ -305,19 +378,25 @@ impl Client {
                     self.reconnects += 1;
                     return Ok(());
                 }
+                Err(e) if e.is_final() => return Err(e),
                 Err(e) => last = e,
             }
         }
-        Err(format!("lost the table server: {last}"))
+        Err(ClientError::Connection(format!(
+            "lost the table server: {last}"
+        )))
     }
 
-    async fn send(&mut self, msg: &ClientMsg) -> Result<(), String> {
-        let text = serde_json::to_string(msg).map_err(|e| e.to_string())?;
-        let socket = self.socket.as_mut().ok_or("not connected")?;
+    async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        let text = serde_json::to_string(msg).map_err(failed)?;
+        let socket = self
+            .socket
+            .as_mut()
+            .ok_or_else(|| ClientError::Connection("not connected".into()))?;
         socket
             .send(Message::Text(text.into()))
             .await
-            .map_err(|e| format!("the connection failed: {e}"))
+            .map_err(failed)
     }
 
     /// Proposes a throw and waits until it is stored and received back: its `seq`.
@@ -379,10 +458,8 @@ impl Client {
         nonce: Option<&str>,
     ) -> Result<u64, ThrowError> {
         if let Err(e) = self.send(msg).await {
-            self.reconnect(&e).await.map_err(ThrowError::Connection)?;
-            return Err(ThrowError::Connection(format!(
-                "{e}; reconnected, the proposal was not sent"
-            )));
+            self.reconnect(&e).await?;
+            return Err(ThrowError::NotSent(e));
         }
         loop {
             match self.receive().await {
@@ -392,24 +469,31 @@ impl Client {
                     commitment,
                 }) if got == id => {
                     self.commitment = commitment;
-                    self.sync_to(seq).await.map_err(ThrowError::Connection)?;
+                    self.sync_to(seq).await?;
                     return Ok(seq);
                 }
-                Ok(ServerMsg::Refused { id: got, reason }) if got == id => {
-                    return Err(ThrowError::Refused(reason));
+                Ok(ServerMsg::Refused {
+                    id: got,
+                    code,
+                    reason,
+                }) if got == id => {
+                    return Err(ThrowError::Refused { code, reason });
                 }
-                Ok(ServerMsg::Error { message }) => return Err(ThrowError::Refused(message)),
+                Ok(ServerMsg::Error { code, message }) => {
+                    return Err(ThrowError::Refused {
+                        code,
+                        reason: message,
+                    });
+                }
                 Ok(_) => {}
                 Err(e) => {
                     let start = self.seq();
-                    self.reconnect(&e).await.map_err(ThrowError::Connection)?;
+                    self.reconnect(&e).await?;
                     // Stored before the connection dropped? Then it is in what came back.
                     if let Some(seq) = nonce.and_then(|n| self.stored_with_nonce(n, start)) {
                         return Ok(seq);
                     }
-                    return Err(ThrowError::Connection(format!(
-                        "{e}; reconnected, the throw was not stored: throw again"
-                    )));
+                    return Err(ThrowError::NotStored(e));
                 }
             }
         }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::client::{Client, Create, JoinAs, ThrowError};
+use super::client::{Client, ClientError, Create, JoinAs, ThrowError};
 use super::log::{Entry, Event, Proposal, Role};
 use super::room::Checks;
 
@@ -79,11 +79,31 @@ struct Tracker {
     errors: Vec<String>,
 }
 
+/// Why the load could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Not a `ws://` address.
+    #[error("'{0}' is not ws://HOST:PORT")]
+    NotAnAddress(String),
+    /// An address off this machine.
+    #[error("the load tool sends only to this machine (127.0.0.1, ::1 or localhost), not '{0}'")]
+    NotLoopback(String),
+    /// Nobody to load with.
+    #[error("at least one room of one client")]
+    Nobody,
+    /// A client could not come in.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// The tally was poisoned by a panicking task.
+    #[error("the load's tally stopped")]
+    Tally,
+}
+
 /// Refuses anything but loopback.
-pub fn check_loopback(url: &str) -> Result<(), String> {
+pub fn check_loopback(url: &str) -> Result<(), LoadError> {
     let rest = url
         .strip_prefix("ws://")
-        .ok_or_else(|| format!("'{url}' is not ws://HOST:PORT"))?;
+        .ok_or_else(|| LoadError::NotAnAddress(url.to_string()))?;
     let host = rest.split('/').next().unwrap_or("");
     let host = host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host);
     let ok = host == "localhost"
@@ -94,9 +114,7 @@ pub fn check_loopback(url: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "the load tool sends only to this machine (127.0.0.1, ::1 or localhost), not '{host}'"
-        ))
+        Err(LoadError::NotLoopback(host.to_string()))
     }
 }
 
@@ -109,10 +127,10 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// Runs the load and returns its figures.
-pub async fn run(load: Load) -> Result<Figures, String> {
+pub async fn run(load: Load) -> Result<Figures, LoadError> {
     check_loopback(&load.url)?;
     if load.clients == 0 || load.rooms == 0 {
-        return Err("at least one room of one client".into());
+        return Err(LoadError::Nobody);
     }
     let base = load.url.trim_end_matches('/').to_string();
     let run_id = format!("{:x}", super::log::now_ms());
@@ -168,14 +186,18 @@ pub async fn run(load: Load) -> Result<Figures, String> {
     let total = clients.len().max(1);
     let mut tasks = Vec::new();
     for (i, (room, client)) in clients.into_iter().enumerate() {
-        let tracker = tracker.clone();
-        let notation = load.notation.clone();
         let interval = Duration::from_millis(load.interval_ms.max(1));
-        // Spread every client's first throw over the interval (a steady load, not bursts).
-        let offset = interval.mul_f64(i as f64 / total as f64);
-        tasks.push(tokio::spawn(client_loop(
-            room, client, tracker, notation, interval, offset, until, per_room,
-        )));
+        let plan = ClientPlan {
+            room,
+            tracker: tracker.clone(),
+            notation: load.notation.clone(),
+            interval,
+            // Spread every client's first throw over the interval (a steady load, not bursts).
+            offset: interval.mul_f64(i as f64 / total as f64),
+            until,
+            clients: per_room,
+        };
+        tasks.push(tokio::spawn(client_loop(client, plan)));
     }
     for t in tasks {
         if let Ok((room, sent, acked, errors)) = t.await {
@@ -185,7 +207,7 @@ pub async fn run(load: Load) -> Result<Figures, String> {
             f.errors += errors;
         }
     }
-    let mut t = tracker.lock().map_err(|_| "tracker poisoned")?;
+    let mut t = tracker.lock().map_err(|_| LoadError::Tally)?;
     t.latencies.sort_by(f64::total_cmp);
     figures.sent = figures.rooms.iter().map(|r| r.sent).sum();
     figures.acknowledged = figures.rooms.iter().map(|r| r.acknowledged).sum();
@@ -223,17 +245,34 @@ fn received(tracker: &Mutex<Tracker>, room: usize, line: &str, clients: usize) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn client_loop(
+/// What one client of the load does: its room, what it throws, how often, until when.
+struct ClientPlan {
+    /// Its room's number.
     room: usize,
-    mut client: Client,
+    /// The shared tally.
     tracker: Arc<Mutex<Tracker>>,
+    /// What each throw throws.
     notation: String,
+    /// Time between its throws.
     interval: Duration,
+    /// Its first throw's delay.
     offset: Duration,
+    /// When it stops throwing.
     until: Instant,
+    /// Clients in its room (each line is received by all of them).
     clients: usize,
-) -> (usize, u64, u64, u64) {
+}
+
+async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, u64) {
+    let ClientPlan {
+        room,
+        tracker,
+        notation,
+        interval,
+        offset,
+        until,
+        clients,
+    } = plan;
     let (mut sent, mut acked, mut errors) = (0, 0, 0);
     let mut next = tokio::time::Instant::now() + offset;
     let mut seen = client.seq();
@@ -260,7 +299,7 @@ async fn client_loop(
                     if let Ok(mut t) = tracker.lock() {
                         t.errors.push(e.to_string());
                     }
-                    if matches!(e, ThrowError::Connection(_)) {
+                    if !matches!(e, ThrowError::Refused { .. }) {
                         break;
                     }
                 }

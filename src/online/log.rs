@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::seal::{self, GENESIS};
+use crate::errors::ErrorCode;
 use crate::record::{Gesture, RollRecord};
 use crate::rules::play::Move;
 
@@ -13,6 +14,52 @@ use crate::rules::play::Move;
 pub const LOG_FORMAT: u32 = 1;
 /// The longest line a log may hold (a record of 100 dice with their re-throws fits easily).
 pub const MAX_LINE: usize = 1 << 20;
+
+/// Why a log line (or a whole log) does not read or does not chain.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// A line over [`MAX_LINE`] bytes.
+    #[error("a log line of {0} bytes (at most {MAX_LINE})")]
+    TooLong(usize),
+    /// Not an entry (the JSON reader's reason).
+    #[error("not a log entry: {0}")]
+    NotAnEntry(String),
+    /// An entry out of its place.
+    #[error("entry {found} where entry {due} was due (missing, repeated or reordered)")]
+    OutOfPlace {
+        /// The entry's `seq`.
+        found: u64,
+        /// The `seq` due.
+        due: u64,
+    },
+    /// An entry whose `prev` is not the hash of the line before.
+    #[error("entry {0} does not follow the line before it (its prev hash differs)")]
+    BrokenChain(u64),
+    /// A log without entries.
+    #[error("the log is empty")]
+    Empty,
+    /// One of the above, at a line of a file.
+    #[error("line {line}: {error}")]
+    AtLine {
+        /// The line's number (from 1).
+        line: usize,
+        /// What is wrong there.
+        error: Box<LogError>,
+    },
+}
+
+impl LogError {
+    /// The stable code of the error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            LogError::TooLong(_) => ErrorCode::TooLarge,
+            LogError::NotAnEntry(_) => ErrorCode::Malformed,
+            LogError::OutOfPlace { .. } | LogError::BrokenChain(_) => ErrorCode::BrokenChain,
+            LogError::Empty => ErrorCode::EmptyLog,
+            LogError::AtLine { error, .. } => error.code(),
+        }
+    }
+}
 
 /// What someone may do in a room.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,6 +107,15 @@ pub struct SeedProof {
     pub nonce: String,
     /// The thrower's gesture (None: the swing was drawn from the seed).
     pub gesture: Option<Gesture>,
+}
+
+/// A hidden roll's content, kept apart from the log until it is revealed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SealedRoll {
+    /// The salt (hex).
+    pub salt: String,
+    /// The exact text sealed.
+    pub payload: String,
 }
 
 /// A hidden roll's content, as the reveal shows it (and its seal binds it).
@@ -175,14 +231,11 @@ impl Entry {
     }
 
     /// Reads one log line, with its size limited; says what is wrong.
-    pub fn parse(line: &str) -> Result<Entry, String> {
+    pub fn parse(line: &str) -> Result<Entry, LogError> {
         if line.len() > MAX_LINE {
-            return Err(format!(
-                "a log line of {} bytes (at most {MAX_LINE})",
-                line.len()
-            ));
+            return Err(LogError::TooLong(line.len()));
         }
-        serde_json::from_str(line).map_err(|e| format!("not a log entry: {e}"))
+        serde_json::from_str(line).map_err(|e| LogError::NotAnEntry(e.to_string()))
     }
 }
 
@@ -197,38 +250,39 @@ pub fn now_ms() -> u64 {
 /// A whole log read from text (one entry per line, blank lines skipped): every line parsed and
 /// the chain checked (`seq` from 1, each `prev` the hash of the line before). The first problem
 /// is named with its line number.
-pub fn read_log(text: &str) -> Result<Vec<(String, Entry)>, String> {
+pub fn read_log(text: &str) -> Result<Vec<(String, Entry)>, LogError> {
     let mut out: Vec<(String, Entry)> = Vec::new();
     let mut prev = GENESIS.to_string();
     for (n, line) in text.lines().enumerate() {
+        let at = |error: LogError| LogError::AtLine {
+            line: n + 1,
+            error: Box::new(error),
+        };
         let line = line.trim_end_matches('\r');
         if line.trim().is_empty() {
             continue;
         }
-        let entry = Entry::parse(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-        check_link(&entry, out.len() as u64 + 1, &prev)
-            .map_err(|e| format!("line {}: {e}", n + 1))?;
+        let entry = Entry::parse(line).map_err(at)?;
+        check_link(&entry, out.len() as u64 + 1, &prev).map_err(at)?;
         prev = seal::line_hash(line);
         out.push((line.to_string(), entry));
     }
     if out.is_empty() {
-        return Err("the log is empty".into());
+        return Err(LogError::Empty);
     }
     Ok(out)
 }
 
 /// Checks an entry's place in the chain.
-pub fn check_link(entry: &Entry, seq: u64, prev: &str) -> Result<(), String> {
+pub fn check_link(entry: &Entry, seq: u64, prev: &str) -> Result<(), LogError> {
     if entry.seq != seq {
-        return Err(format!(
-            "entry {} where entry {seq} was due (missing, repeated or reordered)",
-            entry.seq
-        ));
+        return Err(LogError::OutOfPlace {
+            found: entry.seq,
+            due: seq,
+        });
     }
     if !seal::same(&entry.prev, prev) {
-        return Err(format!(
-            "entry {seq} does not follow the line before it (its prev hash differs)"
-        ));
+        return Err(LogError::BrokenChain(seq));
     }
     Ok(())
 }
@@ -273,20 +327,26 @@ mod tests {
         // Reordered.
         let err = read_log(&format!("{b}\n{a}")).expect_err("reordered");
         assert_eq!(
-            err,
+            err.to_string(),
             "line 1: entry 2 where entry 1 was due (missing, repeated or reordered)"
         );
+        assert_eq!(err.code(), ErrorCode::BrokenChain);
         // A changed line breaks the next link.
         let changed = a.replace(r#""name":"a""#, r#""name":"x""#);
         let err = read_log(&format!("{changed}\n{b}")).expect_err("changed");
         assert_eq!(
             err,
-            "line 2: entry 2 does not follow the line before it (its prev hash differs)"
+            LogError::AtLine {
+                line: 2,
+                error: Box::new(LogError::BrokenChain(2))
+            }
         );
-        assert_eq!(read_log("\n").expect_err("empty"), "the log is empty");
+        assert_eq!(read_log("\n").expect_err("empty"), LogError::Empty);
         let err = read_log("{\"seq\":1}").expect_err("bad");
+        assert_eq!(err.code(), ErrorCode::Malformed);
         assert!(
-            err.starts_with("line 1: not a log entry: missing field"),
+            err.to_string()
+                .starts_with("line 1: not a log entry: missing field"),
             "{err}"
         );
     }

@@ -1,14 +1,16 @@
 //! The table server's messages: JSON text frames over a WebSocket, one message each, tagged by
 //! `type`. Versioned (`v` in `create`, `join` and `welcome`). The decoder checks size first and
-//! refuses unknown types and fields with a message that says what is wrong.
+//! refuses unknown types and fields with a message that says what is wrong. Every `error` and
+//! `refused` carries a stable `code` beside its text: clients match the code.
 
 use serde::{Deserialize, Serialize};
 
 use super::log::{Proposal, Role};
+use crate::errors::ErrorCode;
 use crate::record::Gesture;
 
-/// The protocol version.
-pub const PROTOCOL: u32 = 1;
+/// The protocol version (2: `error` and `refused` carry a `code`).
+pub const PROTOCOL: u32 = 2;
 /// The largest message a client may send, bytes (a scene file fits many times).
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
@@ -132,12 +134,16 @@ pub enum ServerMsg {
     Refused {
         /// The proposal's `id`.
         id: u64,
-        /// Why.
+        /// Why, for programs.
+        code: ErrorCode,
+        /// Why, in words.
         reason: String,
     },
     /// A message that could not be read or done; the connection stays usable.
     Error {
-        /// What is wrong.
+        /// What is wrong, for programs.
+        code: ErrorCode,
+        /// What is wrong, in words.
         message: String,
     },
     /// The answer to a ping.
@@ -154,33 +160,73 @@ impl ServerMsg {
     }
 }
 
+/// A message that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Over [`MAX_MESSAGE`] bytes.
+    #[error("a message of {0} bytes (at most {MAX_MESSAGE})")]
+    TooLarge(usize),
+    /// A `type` the protocol does not have.
+    #[error("unknown message type: {0} (create, join, throw, reveal, ping)")]
+    UnknownType(String),
+    /// Not JSON, or the wrong fields.
+    #[error("malformed message: {0}")]
+    Malformed(String),
+    /// A protocol version this build does not speak.
+    #[error("protocol version {0} is not spoken here (this server speaks {PROTOCOL})")]
+    Version(u32),
+    /// The server's message does not read (the client's side).
+    #[error("the server sent something unreadable: {0}")]
+    Unreadable(String),
+}
+
+impl DecodeError {
+    /// The stable code of the error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            DecodeError::TooLarge(_) => ErrorCode::TooLarge,
+            DecodeError::UnknownType(_) => ErrorCode::UnknownType,
+            DecodeError::Malformed(_) | DecodeError::Unreadable(_) => ErrorCode::Malformed,
+            DecodeError::Version(_) => ErrorCode::ProtocolVersion,
+        }
+    }
+}
+
+/// The `type` of a message, read on its own: a JSON object's `type` field, if it is text.
+fn message_type(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Typed {
+        #[serde(rename = "type")]
+        kind: String,
+    }
+    serde_json::from_str::<Typed>(text).ok().map(|t| t.kind)
+}
+
 /// Reads a client's message: its size, its JSON, its type and fields; says what is wrong.
-pub fn decode(text: &str) -> Result<ClientMsg, String> {
+pub fn decode(text: &str) -> Result<ClientMsg, DecodeError> {
     if text.len() > MAX_MESSAGE {
-        return Err(format!(
-            "a message of {} bytes (at most {MAX_MESSAGE})",
-            text.len()
-        ));
+        return Err(DecodeError::TooLarge(text.len()));
     }
     let msg: ClientMsg = serde_json::from_str(text).map_err(|e| {
-        let e = e.to_string();
-        if e.contains("unknown variant") {
-            format!("unknown message type: {e} (create, join, throw, reveal, ping)")
-        } else {
-            format!("malformed message: {e}")
+        const TYPES: [&str; 5] = ["create", "join", "throw", "reveal", "ping"];
+        match message_type(text) {
+            Some(kind) if !TYPES.contains(&kind.as_str()) => {
+                DecodeError::UnknownType(e.to_string())
+            }
+            _ => DecodeError::Malformed(e.to_string()),
         }
     })?;
     match &msg {
-        ClientMsg::Create { v, .. } | ClientMsg::Join { v, .. } if *v != PROTOCOL => Err(format!(
-            "protocol version {v} is not spoken here (this server speaks {PROTOCOL})"
-        )),
+        ClientMsg::Create { v, .. } | ClientMsg::Join { v, .. } if *v != PROTOCOL => {
+            Err(DecodeError::Version(*v))
+        }
         _ => Ok(msg),
     }
 }
 
 /// Reads a server's message (the client's side).
-pub fn decode_server(text: &str) -> Result<ServerMsg, String> {
-    serde_json::from_str(text).map_err(|e| format!("the server sent something unreadable: {e}"))
+pub fn decode_server(text: &str) -> Result<ServerMsg, DecodeError> {
+    serde_json::from_str(text).map_err(|e| DecodeError::Unreadable(e.to_string()))
 }
 
 #[cfg(test)]
@@ -199,22 +245,31 @@ mod tests {
             matches!(t, ClientMsg::Throw { what: Proposal::Notation(ref n), hidden: false, .. } if n == "2d6")
         );
         let e = decode(r#"{"type":"dance"}"#).expect_err("unknown");
+        assert_eq!(e.code(), ErrorCode::UnknownType);
         assert!(
-            e.starts_with("unknown message type: unknown variant `dance`"),
+            e.to_string()
+                .starts_with("unknown message type: unknown variant `dance`"),
             "{e}"
         );
         let e = decode(r#"{"type":"ping","id":1,"x":2}"#).expect_err("field");
-        assert!(e.starts_with("malformed message: unknown field `x`"), "{e}");
+        assert_eq!(e.code(), ErrorCode::Malformed);
+        assert!(
+            e.to_string()
+                .starts_with("malformed message: unknown field `x`"),
+            "{e}"
+        );
         let e = decode("{").expect_err("json");
-        assert!(e.starts_with("malformed message: EOF"), "{e}");
+        assert!(e.to_string().starts_with("malformed message: EOF"), "{e}");
         let e = decode(&" ".repeat(MAX_MESSAGE + 1)).expect_err("size");
-        assert_eq!(e, "a message of 65537 bytes (at most 65536)");
+        assert_eq!(e, DecodeError::TooLarge(65537));
+        assert_eq!(e.to_string(), "a message of 65537 bytes (at most 65536)");
         let e =
-            decode(r#"{"type":"join","v":2,"room":"r","name":"n","role":"player","passcode":"p"}"#)
+            decode(r#"{"type":"join","v":1,"room":"r","name":"n","role":"player","passcode":"p"}"#)
                 .expect_err("version");
+        assert_eq!(e.code(), ErrorCode::ProtocolVersion);
         assert_eq!(
-            e,
-            "protocol version 2 is not spoken here (this server speaks 1)"
+            e.to_string(),
+            "protocol version 1 is not spoken here (this server speaks 2)"
         );
     }
 }

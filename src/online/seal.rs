@@ -1,11 +1,35 @@
-//! The cryptography of a room, in one place: commitments to the server's secrets (commit-reveal
-//! seeds nobody chooses), the seed of a throw, the seal of a hidden roll, the hash chain of the
-//! log, and the passcodes (argon2, never kept in clear, compared in constant time).
+//! The cryptography of a room's log, in one place: commitments to the server's secrets
+//! (commit-reveal seeds nobody chooses), the seed of a throw, the seal of a hidden roll, the
+//! hash chain of the log and the digest of the table's state. Passcodes and the constant-time
+//! compare are the network layer's (`crate::net::auth`).
 
-use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Version};
 use sha2::{Digest, Sha256};
 
+pub use crate::net::auth::same;
 use crate::record::Gesture;
+
+/// Hex that is not what it should be.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HexError {
+    /// Not the right number of digits.
+    #[error("{what} must be {} hex digits ({bytes} bytes), not {found} characters", 2 * bytes)]
+    Length {
+        /// What the hex is of ("the nonce").
+        what: &'static str,
+        /// The bytes it should hold.
+        bytes: usize,
+        /// The characters given.
+        found: usize,
+    },
+    /// Not hex digits.
+    #[error("{what} is not hex: '{text}'")]
+    NotHex {
+        /// What the hex is of.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+}
 
 /// Bytes of a server secret.
 pub const SECRET_BYTES: usize = 32;
@@ -22,18 +46,20 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 /// Reads lower-case or upper-case hex of exactly `len` bytes; says what is wrong otherwise.
-pub fn unhex(text: &str, len: usize, what: &str) -> Result<Vec<u8>, String> {
+pub fn unhex(text: &str, len: usize, what: &'static str) -> Result<Vec<u8>, HexError> {
     if text.len() != 2 * len || !text.is_ascii() {
-        return Err(format!(
-            "{what} must be {} hex digits ({len} bytes), not {} characters",
-            2 * len,
-            text.chars().count()
-        ));
+        return Err(HexError::Length {
+            what,
+            bytes: len,
+            found: text.chars().count(),
+        });
     }
     (0..len)
         .map(|i| {
-            u8::from_str_radix(&text[2 * i..2 * i + 2], 16)
-                .map_err(|_| format!("{what} is not hex: '{text}'"))
+            u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| HexError::NotHex {
+                what,
+                text: text.to_string(),
+            })
         })
         .collect()
 }
@@ -112,93 +138,13 @@ pub fn line_hash(line: &str) -> String {
     hex(&tagged_hash("dicetable log v1", &[line.as_bytes()]))
 }
 
-/// The digest of a table's state (heading, tracker, notes, turn economy) after an entry.
-pub fn state_digest(snapshot: &serde_json::Value) -> String {
+/// The digest of a table's state after an entry: a hash of the rules' own serialisation of it
+/// (`TableState::canonical_state`, version 1), never of what a command prints.
+pub fn state_digest(canonical_state: &str) -> String {
     hex(&tagged_hash(
         "dicetable state v1",
-        &[snapshot.to_string().as_bytes()],
+        &[canonical_state.as_bytes()],
     ))
-}
-
-/// Constant-time equality of two strings (a commitment, a seal): no early exit to time.
-pub fn same(a: &str, b: &str) -> bool {
-    use subtle::ConstantTimeEq;
-    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
-}
-
-/// Argon2id with 8 MiB and one pass: a guess costs a few milliseconds, a join too.
-fn argon2() -> Argon2<'static> {
-    let params = Params::new(8 * 1024, 1, 1, None).unwrap_or_default();
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
-}
-
-/// A passcode's salted hash (PHC string) to keep instead of the passcode.
-pub fn hash_passcode(passcode: &str) -> Result<String, String> {
-    let salt: [u8; SALT_BYTES] = random_bytes();
-    argon2()
-        .hash_password_with_salt(passcode.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| format!("could not hash the passcode: {e}"))
-}
-
-/// A passcode job for the hashing thread.
-enum HashJob {
-    Hash(String, tokio::sync::oneshot::Sender<Result<String, String>>),
-    Check(String, String, tokio::sync::oneshot::Sender<bool>),
-}
-
-/// The one thread that hashes passcodes: argon2 takes 8 MiB a hash, and that memory stays
-/// with the thread that used it, so one thread keeps it once (a crowd joining at once waits
-/// its turn instead of taking the server's memory).
-fn hasher() -> &'static std::sync::Mutex<std::sync::mpsc::Sender<HashJob>> {
-    static HASHER: std::sync::OnceLock<std::sync::Mutex<std::sync::mpsc::Sender<HashJob>>> =
-        std::sync::OnceLock::new();
-    HASHER.get_or_init(|| {
-        let (jobs, queue) = std::sync::mpsc::channel::<HashJob>();
-        let _ = std::thread::Builder::new()
-            .name("passcodes".into())
-            .spawn(move || {
-                for job in queue {
-                    match job {
-                        HashJob::Hash(p, done) => {
-                            let _ = done.send(hash_passcode(&p));
-                        }
-                        HashJob::Check(p, kept, done) => {
-                            let _ = done.send(passcode_matches(&p, &kept));
-                        }
-                    }
-                }
-            });
-        std::sync::Mutex::new(jobs)
-    })
-}
-
-/// [`hash_passcode`] on the hashing thread.
-pub async fn hash_passcode_async(passcode: String) -> Result<String, String> {
-    let (done, answer) = tokio::sync::oneshot::channel();
-    hasher()
-        .lock()
-        .map_err(|_| "the passcode thread stopped".to_string())?
-        .send(HashJob::Hash(passcode, done))
-        .map_err(|_| "the passcode thread stopped".to_string())?;
-    answer
-        .await
-        .map_err(|_| "the passcode thread stopped".to_string())?
-}
-
-/// [`passcode_matches`] on the hashing thread.
-pub async fn passcode_matches_async(passcode: String, kept: String) -> bool {
-    let (done, answer) = tokio::sync::oneshot::channel();
-    let sent = hasher()
-        .lock()
-        .map(|jobs| jobs.send(HashJob::Check(passcode, kept, done)).is_ok())
-        .unwrap_or(false);
-    sent && answer.await.unwrap_or(false)
-}
-
-/// Whether a passcode matches a kept hash (argon2 compares in constant time).
-pub fn passcode_matches(passcode: &str, kept: &str) -> bool {
-    argon2().verify_password(passcode.as_bytes(), kept).is_ok()
 }
 
 #[cfg(test)]
@@ -210,11 +156,11 @@ mod tests {
         assert_eq!(hex(&[0, 171, 255]), "00abff");
         assert_eq!(unhex("00abff", 3, "x"), Ok(vec![0, 171, 255]));
         assert_eq!(
-            unhex("00ab", 3, "the nonce"),
+            unhex("00ab", 3, "the nonce").map_err(|e| e.to_string()),
             Err("the nonce must be 6 hex digits (3 bytes), not 4 characters".into())
         );
         assert_eq!(
-            unhex("00abzz", 3, "the nonce"),
+            unhex("00abzz", 3, "the nonce").map_err(|e| e.to_string()),
             Err("the nonce is not hex: '00abzz'".into())
         );
         assert!(unhex("ééé", 3, "x").is_err());
@@ -239,16 +185,5 @@ mod tests {
             throw_seed(&[0; 32], &[0; 16], None, "r", 1)
         );
         assert_eq!(commitment(&[0; 32]).len(), 64);
-    }
-
-    #[test]
-    fn passcodes_are_kept_hashed_and_checked() {
-        let kept = hash_passcode("open sesame").expect("hashes");
-        assert!(kept.starts_with("$argon2id$"), "{kept}");
-        assert!(!kept.contains("open sesame"));
-        assert!(passcode_matches("open sesame", &kept));
-        assert!(!passcode_matches("open sesame!", &kept));
-        assert!(!passcode_matches("open sesame", "not a hash"));
-        assert!(same("abc", "abc") && !same("abc", "abd") && !same("abc", "ab"));
     }
 }

@@ -17,7 +17,7 @@ pub const LANES: usize = 64;
 
 /// The seed of throw `i` of a fairness run: `dicetable roll "1dN" --seed <this>` replays it.
 pub fn throw_seed(seed: u64, i: u32) -> u64 {
-    super::throw_seed(seed, i + 1)
+    crate::seed::throw_seed(seed, i + 1)
 }
 
 /// The figures of a fairness run.

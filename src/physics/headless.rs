@@ -13,8 +13,8 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 
 use super::{
-    DicePhysicsPlugin, FinishedRolls, PhysicalDie, Roll, RollResult, SettleRules, ThrowRequest,
-    despawn_roll, spawn_roll,
+    DicePhysicsPlugin, FinishedRolls, PhysicalDie, PhysicsError, Roll, RollResult, SettleRules,
+    ThrowRequest, despawn_roll, spawn_roll,
 };
 use crate::dice::DieKind;
 
@@ -114,7 +114,7 @@ impl Simulator {
     }
 
     /// Waits for the next finished roll.
-    pub fn wait(&mut self) -> Result<RollResult, String> {
+    pub fn wait(&mut self) -> Result<RollResult, PhysicsError> {
         let max_updates = (MAX_SECONDS * super::STEP_HZ) as u64 / u64::from(self.steps_per_update);
         for _ in 0..max_updates {
             self.update();
@@ -122,9 +122,9 @@ impl Simulator {
                 return Ok(r);
             }
         }
-        Err(format!(
-            "the dice did not settle within {MAX_SECONDS} s of simulated time"
-        ))
+        Err(PhysicsError::NotSettled {
+            seconds: MAX_SECONDS,
+        })
     }
 
     /// Advances every roll by one update (a few fixed steps).
@@ -148,7 +148,7 @@ impl Simulator {
     }
 
     /// Throws one roll and waits for it.
-    pub fn roll(&mut self, request: &ThrowRequest) -> Result<RollResult, String> {
+    pub fn roll(&mut self, request: &ThrowRequest) -> Result<RollResult, PhysicsError> {
         self.start(request);
         self.wait()
     }

@@ -15,7 +15,6 @@
 
 pub mod fairness;
 pub mod headless;
-pub mod notation;
 pub mod throw;
 pub mod tray;
 
@@ -44,19 +43,19 @@ pub const DIE_ANGULAR_DAMPING: f32 = 3.0;
 /// Radius of the rounded edges of the dice colliders, cm.
 pub const EDGE_RADIUS: f32 = 0.06;
 
+/// Why the physics could not finish a throw.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PhysicsError {
+    /// The dice were still moving after this much simulated time (a die thrown again forever).
+    #[error("the dice did not settle within {seconds} s of simulated time")]
+    NotSettled {
+        /// The simulated time waited, seconds.
+        seconds: f64,
+    },
+}
+
 /// What to do with a die that comes to rest cocked.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Default,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum CockedPolicy {
     /// Throw it again (the default).
     #[default]
@@ -251,16 +250,6 @@ impl Plugin for DicePhysicsPlugin {
                 .chain()
                 .after(PhysicsSet::Writeback),
         );
-    }
-}
-
-/// The seed of throw `n` of a roll: the first (n = 0) uses the roll's seed; open-ended
-/// re-throws and fairness throws derive theirs, so each can be replayed on its own.
-pub fn throw_seed(seed: u64, n: u32) -> u64 {
-    if n == 0 {
-        seed
-    } else {
-        crate::rules::seeded_coin(seed, u64::from(n))
     }
 }
 

@@ -6,9 +6,8 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use super::{Gesture, RollDice, RollInputs};
+use super::{Cocked, Gesture, RollDice, RollInputs};
 use crate::dice::DieKind;
-use crate::physics::CockedPolicy;
 
 /// What every replay code starts with.
 pub const PREFIX: &str = "dt1-";
@@ -22,7 +21,7 @@ const HAS_GESTURE: u8 = 2;
 const NUDGE: u8 = 4;
 
 /// Why a string is not a replay code.
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum CodeError {
     /// No "dt1-" at the start.
     #[error("a replay code starts with \"{PREFIX}\"")]
@@ -70,7 +69,7 @@ pub fn encode(inputs: &RollInputs, digest: &str) -> String {
             bytes.extend(x.to_le_bytes());
         }
     }
-    if inputs.cocked == CockedPolicy::Nudge {
+    if inputs.cocked == Cocked::Nudge {
         flags |= NUDGE;
     }
     for i in 0..CHECK_BYTES {
@@ -176,9 +175,9 @@ pub fn decode(code: &str) -> Result<ReplayCode, CodeError> {
             seed,
             gesture,
             cocked: if flags & NUDGE != 0 {
-                CockedPolicy::Nudge
+                Cocked::Nudge
             } else {
-                CockedPolicy::Rethrow
+                Cocked::Rethrow
             },
         },
         check,
@@ -236,7 +235,7 @@ mod tests {
             dice: RollDice::Notation(text.into()),
             seed,
             gesture: None,
-            cocked: CockedPolicy::Rethrow,
+            cocked: Cocked::Rethrow,
         }
     }
 
@@ -263,7 +262,7 @@ mod tests {
                 release: [1.5, 12.0, -8.25],
                 velocity: [-20.0, 3.0, 160.125],
             }),
-            cocked: CockedPolicy::Nudge,
+            cocked: Cocked::Nudge,
         };
         let code = encode(&inputs, DIGEST);
         assert!(code.len() < 80, "{code}");

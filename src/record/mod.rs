@@ -1,18 +1,15 @@
 //! Roll records: the unit everything outside the window consumes. A record fully describes a
 //! roll (what was thrown, seed, gesture, each throw's dice, faces and final poses, and a digest
-//! of those poses) so that anyone can re-simulate it and check it (`dicetable replay`). A replay
-//! code carries a record's inputs in a short string.
+//! of those poses) so that anyone can re-simulate it and check it (`dicetable replay`, through
+//! `crate::roll::replay`). A replay code carries a record's inputs in a short string. The format
+//! holds its own types: it is read by pages, stores and other builds, not by the physics.
 
 pub mod code;
-pub mod replay;
-pub mod roll;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::dice::DieKind;
-use crate::physics::throw::Swing;
-use crate::physics::{CockedPolicy, RollResult, ThrowRequest, throw_seed};
 
 /// The version of the record format (and of the replay code).
 pub const FORMAT: u32 = 1;
@@ -37,22 +34,15 @@ pub struct Gesture {
     pub velocity: [f32; 3],
 }
 
-impl From<Swing> for Gesture {
-    fn from(swing: Swing) -> Self {
-        Gesture {
-            release: swing.release.to_array(),
-            velocity: swing.velocity.to_array(),
-        }
-    }
-}
-
-impl From<Gesture> for Swing {
-    fn from(g: Gesture) -> Self {
-        Swing {
-            release: g.release.into(),
-            velocity: g.velocity.into(),
-        }
-    }
+/// What the physics did with dice that came to rest cocked (on an edge or against a wall).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Cocked {
+    /// Thrown again (the default).
+    #[default]
+    Rethrow,
+    /// Nudged with a small push and left to fall again.
+    Nudge,
 }
 
 /// What a roll threw: a dice notation, or a move of a scene under a ruleset.
@@ -106,43 +96,6 @@ pub struct ThrowRecord {
     pub poses: Vec<Pose>,
 }
 
-impl ThrowRecord {
-    /// The record of a finished throw made from `request`.
-    pub fn new(request: &ThrowRequest, result: &RollResult) -> ThrowRecord {
-        ThrowRecord {
-            seed: request.seed,
-            tag: request.tag,
-            gesture: request.swing.is_some(),
-            dice: request.dice.clone(),
-            faces: result.dice.iter().map(|d| d.value).collect(),
-            rethrows: result.dice.iter().map(|d| d.rethrows.total()).collect(),
-            poses: result
-                .dice
-                .iter()
-                .map(|d| Pose {
-                    t: d.translation,
-                    r: d.rotation,
-                })
-                .collect(),
-        }
-    }
-}
-
-/// Throw `n` of a roll: its seed derives from the roll's, the gesture sets only the first.
-pub fn throw_request(
-    seed: u64,
-    n: u32,
-    dice: Vec<DieKind>,
-    gesture: Option<Gesture>,
-) -> ThrowRequest {
-    ThrowRequest {
-        seed: throw_seed(seed, n),
-        tag: u64::from(n),
-        dice,
-        swing: gesture.filter(|_| n == 0).map(Swing::from),
-    }
-}
-
 /// A finished roll, self-contained: enough to re-simulate it and check every face and pose.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -164,7 +117,7 @@ pub struct RollRecord {
     /// The gesture of the first throw (None: its swing was drawn from the seed).
     pub gesture: Option<Gesture>,
     /// What happened to dice that came to rest cocked.
-    pub cocked: CockedPolicy,
+    pub cocked: Cocked,
     /// Every physical throw, in order.
     pub throws: Vec<ThrowRecord>,
     /// The faces the rules read: each notation die's chain of faces, or each throw's dice of
@@ -197,7 +150,7 @@ pub struct RollInputs {
     /// The gesture of the first throw.
     pub gesture: Option<Gesture>,
     /// The cocked-dice policy.
-    pub cocked: CockedPolicy,
+    pub cocked: Cocked,
 }
 
 impl RollRecord {
@@ -331,7 +284,7 @@ mod tests {
                 release: [0.5, 9.0, -3.25],
                 velocity: [10.0, -1.0, 55.5],
             }),
-            cocked: CockedPolicy::Nudge,
+            cocked: Cocked::Nudge,
         };
         let mut record = RollRecord::new(
             Thrown::Notation {
@@ -362,7 +315,7 @@ mod tests {
             dice: RollDice::Throws(vec![vec![DieKind::D20]]),
             seed: 3,
             gesture: None,
-            cocked: CockedPolicy::Rethrow,
+            cocked: Cocked::Rethrow,
         };
         let record = RollRecord::new(
             Thrown::Move {

@@ -4,7 +4,10 @@
 use std::path::Path;
 
 use super::data::{DataError, builtin_rules, load_ron, parse_ron, rules_file_name};
-use super::{Odds, RollPlan, RulesetId, Step, action_dice, d4_pool, d20_check, open_d6, step_dice};
+use super::{
+    Odds, RollPlan, RulesError, RulesetId, Step, action_dice, d4_pool, d20_check, open_d6,
+    step_dice,
+};
 
 /// The rule files of all five rulesets.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,7 +126,11 @@ impl AnyAction {
     }
 
     /// Whether the action may be taken, and if not, why.
-    pub fn check(&self, book: &Rulebook) -> Result<(), String> {
+    pub fn check(&self, book: &Rulebook) -> Result<(), RulesError> {
+        self.reason(book).map_err(RulesError::Refused)
+    }
+
+    fn reason(&self, book: &Rulebook) -> Result<(), String> {
         match self {
             AnyAction::D4Pool(a) => a.check(&book.d4_pool),
             AnyAction::ActionDice(a) => a.check(),
@@ -134,33 +141,36 @@ impl AnyAction {
     }
 
     /// The first throw.
-    pub fn plan(&self, book: &Rulebook) -> Result<RollPlan, String> {
+    pub fn plan(&self, book: &Rulebook) -> Result<RollPlan, RulesError> {
         self.check(book)?;
-        match self {
+        let plan = match self {
             AnyAction::D4Pool(a) => Ok(a.plan(&book.d4_pool)),
             AnyAction::ActionDice(a) => Ok(a.plan(&book.action_dice)),
             AnyAction::StepDice(a) => a.plan(&book.step_dice),
             AnyAction::OpenD6(a) => Ok(a.plan()),
             AnyAction::D20Check(a) => a.plan(&book.d20_check),
-        }
+        };
+        plan.map_err(RulesError::Refused)
     }
 
     /// The exact odds (also for an action not allowed now: the odds say what it would be).
-    pub fn odds(&self, book: &Rulebook) -> Result<Odds, String> {
-        match self {
+    pub fn odds(&self, book: &Rulebook) -> Result<Odds, RulesError> {
+        let odds = match self {
             AnyAction::D4Pool(a) => Ok(a.odds(&book.d4_pool)),
-            AnyAction::ActionDice(a) => {
-                a.check()?;
-                Ok(a.odds(&book.action_dice))
-            }
+            AnyAction::ActionDice(a) => a.check().map(|()| a.odds(&book.action_dice)),
             AnyAction::StepDice(a) => a.odds(&book.step_dice),
             AnyAction::OpenD6(a) => Ok(a.odds()),
             AnyAction::D20Check(a) => a.odds(&book.d20_check),
-        }
+        };
+        odds.map_err(RulesError::Refused)
     }
 
     /// Reads every throw so far (the first plan's faces, then each follow-up's).
-    pub fn resolve(&self, book: &Rulebook, throws: &[Vec<u32>]) -> Result<Step, String> {
+    pub fn resolve(&self, book: &Rulebook, throws: &[Vec<u32>]) -> Result<Step, RulesError> {
+        self.read(book, throws).map_err(RulesError::Faces)
+    }
+
+    fn read(&self, book: &Rulebook, throws: &[Vec<u32>]) -> Result<Step, String> {
         let single = || -> Result<&[u32], String> {
             match throws {
                 [one] => Ok(one.as_slice()),

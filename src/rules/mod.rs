@@ -10,18 +10,11 @@ pub mod action_dice;
 pub mod d20_check;
 pub mod d4_pool;
 pub mod data;
-pub mod dist;
 pub mod engine;
-mod keep;
-mod limbs;
-pub mod notation;
 pub mod open_d6;
 pub mod play;
-pub mod poly;
-mod reduce;
 pub mod scene;
 pub mod step_dice;
-pub mod stop;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -31,7 +24,44 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-pub use dist::{Dist, Prob};
+use crate::errors::ErrorCode;
+use crate::odds::{Dist, Prob};
+
+/// Why the rules refuse a move, or cannot read what was thrown for it. The reasons are in the
+/// rules' own words, for people; the kind is for programs ([`RulesError::code`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// The move is not allowed at the table now.
+    #[error("{0}")]
+    Refused(String),
+    /// A move of another ruleset than the table plays (a script written for another scene).
+    #[error("that move is one of {mv}, and this table plays {table}")]
+    OtherRuleset {
+        /// The move's ruleset.
+        mv: RulesetId,
+        /// The table's.
+        table: RulesetId,
+    },
+    /// Faces that do not fit the dice the rules asked for (a die's face out of range, a throw
+    /// of the wrong number of dice, throws the move did not ask for).
+    #[error("{0}")]
+    Faces(String),
+    /// The move ends a turn, but this table moves on by itself.
+    #[error("this table moves on by itself; there is no turn to end")]
+    NoTurnToEnd,
+}
+
+impl RulesError {
+    /// The stable code of the error, for programs.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RulesError::Refused(_) => ErrorCode::RulesRefused,
+            RulesError::OtherRuleset { .. } => ErrorCode::OtherRuleset,
+            RulesError::Faces(_) => ErrorCode::BadFaces,
+            RulesError::NoTurnToEnd => ErrorCode::NoTurnToEnd,
+        }
+    }
+}
 
 /// The five rulesets, by the ids used in the CLI, the RON files and the UI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -122,7 +152,7 @@ impl FromStr for Die {
             digits.parse::<u32>().ok()
         };
         match sides {
-            Some(n) if notation::SIDES.contains(&n) => Ok(Die(n)),
+            Some(n) if crate::odds::notation::SIDES.contains(&n) => Ok(Die(n)),
             _ => Err(format!(
                 "'{s}' is not a die: write d4, d6, d8, d10, d12, d20 or d100"
             )),
@@ -164,8 +194,10 @@ pub enum DieRole {
     Check,
     /// A resource die being used.
     Resource,
-    /// An initiative die.
+    /// An initiative die (of the players' side where sides roll against each other).
     Initiative,
+    /// The initiative die of the side opposing the players (the game master's).
+    OpposingInitiative,
     /// The d6 of a friction check after snake eyes.
     Friction,
 }
@@ -217,7 +249,8 @@ impl RollPlan {
         self
     }
 
-    /// Checks that `faces` fit this plan: one face per die, each on its die.
+    /// Checks that `faces` fit this plan: one face per die, each on its die (the reason in
+    /// words; [`RollPlan::fit`] gives it as a [`RulesError`]).
     pub fn check_faces(&self, faces: &[u32]) -> Result<(), String> {
         if faces.len() != self.dice.len() {
             return Err(format!(
@@ -236,6 +269,13 @@ impl RollPlan {
             }
         }
         Ok(())
+    }
+}
+
+impl RollPlan {
+    /// Checks that `faces` fit this plan, as the rules' error.
+    pub fn fit(&self, faces: &[u32]) -> Result<(), RulesError> {
+        self.check_faces(faces).map_err(RulesError::Faces)
     }
 }
 
@@ -319,13 +359,9 @@ pub fn next_turn(active: &mut usize, round: &mut u32, seats: usize) -> bool {
 }
 
 /// Deterministic tie-breaker for rules that say "break ties randomly": the engine draws no
-/// random numbers, so the table's seed and the tied parties decide (SplitMix64).
+/// random numbers, so the table's seed and the tied parties decide.
 pub fn seeded_coin(seed: u64, salt: u64) -> u64 {
-    let mut z = seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::seed::mix(seed, salt)
 }
 
 #[cfg(test)]

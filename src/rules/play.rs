@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::table::TableState;
-use super::{Odds, Outcome, RollPlan, RulesetId, Step};
+use super::{Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
 use super::{action_dice, d4_pool, d20_check, open_d6, step_dice};
 
 /// One character's line in the turn tracker.
@@ -117,11 +117,10 @@ macro_rules! paired {
             (TableState::StepDice($t), Move::StepDice($mv)) => $body,
             (TableState::OpenD6($t), Move::OpenD6($mv)) => $body,
             (TableState::D20Check($t), Move::D20Check($mv)) => $body,
-            (t, m) => Err(format!(
-                "that move is one of {}, and this table plays {}",
-                m.ruleset(),
-                t.ruleset()
-            )),
+            (t, m) => Err(RulesError::OtherRuleset {
+                mv: m.ruleset(),
+                table: t.ruleset(),
+            }),
         }
     };
 }
@@ -189,26 +188,28 @@ impl TableState {
     }
 
     /// Whether the move may be made now, and if not, why.
-    pub fn allowed(&self, m: &Move) -> Result<(), String> {
-        paired!(self, m, |t, mv| t.allowed(mv))
+    pub fn allowed(&self, m: &Move) -> Result<(), RulesError> {
+        paired!(self, m, |t, mv| t.allowed(mv).map_err(RulesError::Refused))
     }
 
     /// The first throw of a move (no dice for a move without a roll).
-    pub fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+    pub fn plan(&self, m: &Move) -> Result<RollPlan, RulesError> {
         paired!(self, m, |t, mv| {
-            t.allowed(mv)?;
-            t.plan(mv)
+            t.allowed(mv).map_err(RulesError::Refused)?;
+            t.plan(mv).map_err(RulesError::Refused)
         })
     }
 
     /// The exact odds of a move before it is thrown (None for a move that throws nothing).
-    pub fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
-        paired!(self, m, |t, mv| t.odds(mv))
+    pub fn odds(&self, m: &Move) -> Result<Option<Odds>, RulesError> {
+        paired!(self, m, |t, mv| t.odds(mv).map_err(RulesError::Refused))
     }
 
     /// Reads every throw of the move so far: its outcome, or more dice to throw.
-    pub fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
-        paired!(self, m, |t, mv| t.resolve(mv, throws))
+    pub fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, RulesError> {
+        paired!(self, m, |t, mv| t
+            .resolve(mv, throws)
+            .map_err(RulesError::Faces))
     }
 
     /// Applies a resolved move to the turn economy; says what changed, one line each.
@@ -217,8 +218,10 @@ impl TableState {
         m: &Move,
         throws: &[Vec<u32>],
         outcome: &Outcome,
-    ) -> Result<Vec<String>, String> {
-        paired!(self, m, |t, mv| t.apply_move(mv, throws, outcome))
+    ) -> Result<Vec<String>, RulesError> {
+        paired!(self, m, |t, mv| t
+            .apply_move(mv, throws, outcome)
+            .map_err(RulesError::Refused))
     }
 
     /// A move to start with.
@@ -237,29 +240,9 @@ impl TableState {
         }
     }
 
-    /// Ends the turn or round by playing the table's end-turn move (it throws nothing).
-    pub fn end_turn(&mut self) -> Result<String, String> {
-        let m = self
-            .end_turn_move()
-            .ok_or("this table moves on by itself; there is no turn to end")?;
-        self.play_without_dice(&m).map(|said| said.join("; "))
-    }
-
-    /// Plays a move that throws nothing (ending a turn, declaring, adopting).
-    pub fn play_without_dice(&mut self, m: &Move) -> Result<Vec<String>, String> {
-        let plan = self.plan(m)?;
-        if !plan.dice.is_empty() {
-            return Err(format!("that move throws dice ({})", plan.purpose));
-        }
-        match self.resolve(m, &[])? {
-            Step::Done(outcome) => self.apply(m, &[], &outcome),
-            Step::ThrowMore(p) => Err(format!("that move throws dice ({})", p.purpose)),
-        }
-    }
-
     /// The move in words.
     pub fn describe(&self, m: &Move) -> String {
-        paired!(self, m, |t, mv| Ok(t.describe(mv))).unwrap_or_else(|e| e)
+        paired!(self, m, |t, mv| Ok(t.describe(mv))).unwrap_or_else(|e| e.to_string())
     }
 
     /// Where an outcome falls on the axis of the move's odds chart.

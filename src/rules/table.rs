@@ -71,6 +71,26 @@ impl TableState {
     }
 }
 
+/// The version of [`TableState::canonical_state`]. Room logs chain a hash of it after every
+/// entry, so its bytes for a given table never change within a version.
+pub const STATE_VERSION: u32 = 1;
+
+impl TableState {
+    /// The table's state as room logs hash it, version [`STATE_VERSION`]: the heading, the
+    /// tracker rows, the notes and the turn economy, as compact JSON with its keys sorted. It is
+    /// defined here, by the rules, so that what a command prints (`session --json`) is free to
+    /// change without breaking `verify` of any stored log.
+    pub fn canonical_state(&self) -> String {
+        serde_json::json!({
+            "heading": self.heading(),
+            "tracker": self.tracker(),
+            "notes": self.notes(),
+            "state": self.state_json(),
+        })
+        .to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +107,16 @@ mod tests {
 
     fn book() -> Rulebook {
         Rulebook::builtin().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_canonical_state_is_pinned() {
+        // Version 1's bytes for a freshly seated table: every stored room log hashes these.
+        let t = TableState::new(&scene("step-dice-vault.ron"), &book(), 1);
+        assert_eq!(
+            t.canonical_state(),
+            include_str!("../../tests/fixtures/step-dice-vault.state-v1.json").trim_end()
+        );
     }
 
     #[test]
@@ -153,8 +183,16 @@ mod tests {
     fn moves_of_another_ruleset_are_refused() {
         let t = TableState::new(&scene("d20-check-crypt.ron"), &book(), 1);
         let other = TableState::new(&scene("step-dice-vault.ron"), &book(), 1).default_move();
+        let refused = t.allowed(&other);
         assert_eq!(
-            t.allowed(&other),
+            refused,
+            Err(crate::rules::RulesError::OtherRuleset {
+                mv: RulesetId::StepDice,
+                table: RulesetId::D20Check
+            })
+        );
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
             Err("that move is one of step-dice, and this table plays d20-check".into())
         );
     }

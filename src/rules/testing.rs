@@ -2,11 +2,12 @@
 
 use std::path::Path;
 
+use super::Outcome;
 use super::engine::Rulebook;
 use super::play::Move;
 use super::scene::Scene;
 use super::table::TableState;
-use super::{Outcome, Step};
+use crate::roll::{MoveRoll, RollError};
 
 /// The shipped rule files.
 pub fn book() -> Rulebook {
@@ -32,29 +33,25 @@ pub fn readme_ron_block(marker: &str) -> &'static str {
         .unwrap_or_else(|| panic!("no RON block of the README holds {marker:?}"))
 }
 
-/// Plays a move with the given throws (the first plan's faces, then each follow-up's); checks
-/// each throw fits the plan the rules asked for; returns the outcome and what changed.
+/// Plays a move with the given throws (the first plan's faces, then each follow-up's) through
+/// the roll path, which checks each throw against the plan the rules asked for; returns the
+/// outcome and what changed.
 pub fn play(t: &mut TableState, m: &Move, throws: &[&[u32]]) -> (Outcome, Vec<String>) {
-    let mut plan = t.plan(m).unwrap_or_else(|e| panic!("{m:?}: {e}"));
-    let mut so_far: Vec<Vec<u32>> = Vec::new();
-    loop {
-        if !plan.dice.is_empty() || !so_far.is_empty() {
-            let Some(faces) = throws.get(so_far.len()) else {
-                panic!("more dice wanted: {}", plan.purpose)
-            };
-            plan.check_faces(faces)
-                .unwrap_or_else(|e| panic!("{}: {e}", plan.purpose));
-            so_far.push(faces.to_vec());
-        }
-        match t.resolve(m, &so_far).unwrap_or_else(|e| panic!("{e}")) {
-            Step::ThrowMore(next) => plan = next,
-            Step::Done(outcome) => {
-                assert_eq!(so_far.len(), throws.len(), "resolved before the last throw");
-                let said = t
-                    .apply(m, &so_far, &outcome)
-                    .unwrap_or_else(|e| panic!("{e}"));
-                return (outcome, said);
-            }
-        }
+    let mut roll = MoveRoll::start(t, m, 0).unwrap_or_else(|e| panic!("{m:?}: {e}"));
+    for faces in throws {
+        let purpose = roll.next_order().map(|o| o.purpose);
+        roll.feed_faces(faces.to_vec())
+            .unwrap_or_else(|e| panic!("{purpose:?}: {e}"));
     }
+    if let Ok(order) = roll.next_order() {
+        panic!("more dice wanted: {}", order.purpose);
+    }
+    let said = roll.apply_to(t).unwrap_or_else(|e| panic!("{e}"));
+    let outcome = roll.outcome().cloned().unwrap_or_default();
+    (outcome, said)
+}
+
+/// Ends the turn or round through the roll path (a move without dice).
+pub fn end_turn(t: &mut TableState) -> Result<String, RollError> {
+    crate::roll::end_turn(t)
 }

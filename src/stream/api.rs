@@ -1,12 +1,16 @@
 //! The roll API's requests and errors: what `POST /api/roll` and `POST /api/move` accept, how a
-//! bad request is told what is wrong (a 4xx with `{"error": "..."}`), and nothing that panics.
+//! bad request is told what is wrong (a 4xx with `{"code": "...", "error": "..."}`), and nothing
+//! that panics.
 
-use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::rules::notation::Notation;
+use crate::errors::ErrorCode;
+use crate::net::error::HttpError;
+use crate::odds::notation::Notation;
+use crate::roll::RollError;
+use crate::rules::RulesError;
 
 /// The largest request body, bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -83,9 +87,18 @@ pub enum ApiError {
     /// The body is not JSON.
     #[error("malformed JSON: {0}")]
     Malformed(String),
-    /// JSON, but not a request: unknown or missing fields, bad notation, too many dice.
+    /// JSON, but not a request: unknown or missing fields, a name or colour out of range.
     #[error("{0}")]
     Invalid(String),
+    /// The notation does not read, or throws a die no physical die makes.
+    #[error("bad notation: {0}")]
+    BadNotation(RollError),
+    /// A notation that throws no dice.
+    #[error("the notation throws no dice")]
+    NoDice,
+    /// More physical dice than one roll may throw.
+    #[error("too many dice: {0} (the limit is {MAX_DICE})")]
+    TooManyDice(usize),
     /// Over [`MAX_BODY`].
     #[error("the request body is over {} KiB", MAX_BODY / 1024)]
     TooLarge,
@@ -97,9 +110,12 @@ pub enum ApiError {
         "this table needs its token: send it as 'Authorization: Bearer TOKEN' or '?token=TOKEN'"
     )]
     Unauthorized,
-    /// Nothing to throw (no scene seated, a move the rules refuse).
-    #[error("{0}")]
-    Conflict(String),
+    /// No scene is seated in the window: no move to throw.
+    #[error("no scene is seated: pick one in the window")]
+    NoScene,
+    /// The rules do not allow the drafted move now.
+    #[error("the rules do not allow the drafted move: {0}")]
+    Refused(RulesError),
     /// The window closed.
     #[error("the table has closed")]
     Closed,
@@ -119,23 +135,45 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::Malformed(_) => StatusCode::BAD_REQUEST,
-            ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Invalid(_)
+            | ApiError::BadNotation(_)
+            | ApiError::NoDice
+            | ApiError::TooManyDice(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::QueueFull(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::NoScene | ApiError::Refused(_) => StatusCode::CONFLICT,
             ApiError::Closed => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
         }
     }
+
+    /// The stable code of the error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::Malformed(_) => ErrorCode::Malformed,
+            ApiError::Invalid(_) => ErrorCode::Invalid,
+            ApiError::BadNotation(e) => e.code(),
+            ApiError::NoDice => ErrorCode::NoDice,
+            ApiError::TooManyDice(_) => ErrorCode::TooManyDice,
+            ApiError::TooLarge => ErrorCode::TooLarge,
+            ApiError::QueueFull(_) => ErrorCode::QueueFull,
+            ApiError::Unauthorized => ErrorCode::Unauthorized,
+            ApiError::NoScene => ErrorCode::NoScene,
+            ApiError::Refused(e) => e.code(),
+            ApiError::Closed => ErrorCode::TableClosed,
+            ApiError::Failed(_) => ErrorCode::ThrowFailed,
+            ApiError::Timeout(_) => ErrorCode::Timeout,
+            ApiError::NotFound(_) => ErrorCode::NotFound,
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.to_string() });
-        (self.status(), Json(body)).into_response()
+        HttpError::new(self.status(), self.code(), self.to_string()).into_response()
     }
 }
 
@@ -169,7 +207,7 @@ pub fn asker(
         )));
     }
     if let Some(c) = &colour
-        && (!c.starts_with('#') || super::feed::parse_hex(c).is_none())
+        && (!c.starts_with('#') || crate::net::feed::parse_hex(c).is_none())
     {
         return Err(ApiError::Invalid(format!(
             "'colour' must be #rrggbb, not '{c}'"
@@ -186,21 +224,13 @@ pub fn asker(
 /// [`MAX_DICE`] physical dice.
 pub fn roll_order(body: &[u8]) -> Result<RollOrder, ApiError> {
     let body: RollBody = parse(body)?;
-    let notation = Notation::parse(&body.notation)
-        .map_err(|e| ApiError::Invalid(format!("bad notation: {e}")))?;
-    let dice = crate::physics::notation::physical_dice(
-        &notation.dice(),
-        &(0..notation.dice().len()).collect::<Vec<_>>(),
-    )
-    .map_err(|e| ApiError::Invalid(format!("bad notation: {e}")))?;
+    let notation = Notation::parse(&body.notation).map_err(|e| ApiError::BadNotation(e.into()))?;
+    let dice = crate::roll::notation_dice(&notation).map_err(ApiError::BadNotation)?;
     if dice.is_empty() {
-        return Err(ApiError::Invalid("the notation throws no dice".into()));
+        return Err(ApiError::NoDice);
     }
     if dice.len() > MAX_DICE {
-        return Err(ApiError::Invalid(format!(
-            "too many dice: {} (the limit is {MAX_DICE})",
-            dice.len()
-        )));
+        return Err(ApiError::TooManyDice(dice.len()));
     }
     Ok(RollOrder {
         notation,
@@ -216,6 +246,10 @@ mod tests {
     fn refused(body: &str) -> (StatusCode, String) {
         let e = roll_order(body.as_bytes()).expect_err("refused");
         (e.status(), e.to_string())
+    }
+
+    fn code(body: &str) -> ErrorCode {
+        roll_order(body.as_bytes()).expect_err("refused").code()
     }
 
     #[test]
@@ -250,5 +284,17 @@ mod tests {
         assert!(m.contains("missing field `notation`"), "{m}");
         let (_, m) = refused(r#"{"notation":"d6","colour":"red"}"#);
         assert_eq!(m, "'colour' must be #rrggbb, not 'red'");
+        assert_eq!(code("{\"notation\": "), ErrorCode::Malformed);
+        assert_eq!(
+            code(r#"{"notation":"3d6","cheat":true}"#),
+            ErrorCode::Invalid
+        );
+        assert_eq!(code(r#"{"notation":"3q6"}"#), ErrorCode::BadNotation);
+        assert_eq!(code(r#"{"notation":"2d7"}"#), ErrorCode::NoSuchDie);
+        assert_eq!(code(r#"{"notation":"60d6+41d8"}"#), ErrorCode::TooManyDice);
+        assert_eq!(
+            code(r#"{"notation":"d6","colour":"red"}"#),
+            ErrorCode::Invalid
+        );
     }
 }

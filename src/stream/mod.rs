@@ -1,18 +1,7 @@
-//! Streaming: the table's HTTP server (the overlay page for OBS, the feed, the roll API) and the
-//! window's stream mode. The server knows records and feed events; `glue` alone ties it to the
-//! table.
+//! The stream server of the window (`play --listen`): the overlay page for OBS, the feed of the
+//! table's throws, and the roll API for Stream Deck buttons and chat bots. Plain tokio and axum
+//! on the shared network layer (`crate::net`); the window hands it records and feed events
+//! through a [`server::TableLink`] and takes its jobs.
 
 pub mod api;
-pub mod feed;
-mod glue;
-pub mod pages;
 pub mod server;
-mod stream_mode;
-
-pub use stream_mode::parse_chroma;
-
-use bevy::prelude::*;
-
-pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((glue::plugin, stream_mode::plugin));
-}

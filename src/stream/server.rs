@@ -1,6 +1,8 @@
 //! The table's HTTP server (axum on its own tokio runtime, in its own thread): the overlay page
-//! and what it loads, the feed (WebSocket), and the roll API. It knows records and feed events,
-//! not physics or rules: the app takes its jobs through a [`TableLink`] and publishes events.
+//! and what it loads, the feed (WebSocket), and the roll API, on the shared network layer
+//! (`crate::net`: token, errors, runtime, pages, the feed's socket loop). It knows records and
+//! feed events, not physics or rules: the app takes its jobs through a [`TableLink`] and
+//! publishes events.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -13,15 +15,17 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::api::{self, ApiError, Asker, MAX_BODY, MoveBody, RollOrder};
-use super::feed::{FeedEvent, TableInfo};
-use super::pages::{self, Pages};
+use crate::net::feed::{FeedEvent, TableInfo};
+use crate::net::pages::{self, Pages};
+use crate::net::runtime::{NetError, Threads, in_own_thread, listen, serve};
+use crate::net::socket::{Next as FeedNext, hello_then_forward};
 use crate::record::RollRecord;
 
 /// Rolls that may wait for the table; one more makes a 429.
@@ -42,24 +46,25 @@ pub struct ServerOptions {
     pub web_dir: PathBuf,
 }
 
+/// Why the stream server does not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Off loopback without a token.
+    #[error("listening on {0} (not this machine only) needs a token: add --token SECRET")]
+    NeedsToken(SocketAddr),
+    /// The address or the runtime.
+    #[error(transparent)]
+    Net(#[from] NetError),
+}
+
 impl ServerOptions {
     /// Refuses a non-loopback address without a token.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), StartError> {
         if !self.addr.ip().is_loopback() && self.token.as_deref().is_none_or(str::is_empty) {
-            return Err(format!(
-                "listening on {} (not this machine only) needs a token: add --token SECRET",
-                self.addr
-            ));
+            return Err(StartError::NeedsToken(self.addr));
         }
         Ok(())
     }
-}
-
-/// The web folder of this checkout (or DICETABLE_WEB).
-pub fn default_web_dir() -> PathBuf {
-    std::env::var_os("DICETABLE_WEB")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/web")))
 }
 
 /// A job for the table: a roll or a move, and where its record goes.
@@ -124,14 +129,9 @@ impl TableLink {
 
 /// Binds the address and serves in a thread of its own. Returns the bound address (the port
 /// chosen when 0 was asked) and the app's link.
-pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), String> {
+pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartError> {
     options.check()?;
-    let listener = std::net::TcpListener::bind(options.addr)
-        .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let (listener, addr) = listen(options.addr)?;
     let (jobs_tx, jobs_rx) = mpsc::channel(QUEUE);
     let (feed, _) = broadcast::channel(1024);
     let shared = Arc::new(Shared {
@@ -142,27 +142,15 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), String>
         pages: Pages::new(&options.web_dir),
     });
     let app = router(shared.clone());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("dicetable-server")
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
-    std::thread::Builder::new()
-        .name("dicetable-server".into())
-        .spawn(move || {
-            runtime.block_on(async move {
-                match tokio::net::TcpListener::from_std(listener) {
-                    Ok(listener) => {
-                        if let Err(e) = axum::serve(listener, app).await {
-                            eprintln!("error: the server stopped: {e}");
-                        }
-                    }
-                    Err(e) => eprintln!("error: cannot listen on {addr}: {e}"),
-                }
-            });
-        })
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+    in_own_thread(
+        "dicetable-server",
+        Threads::Workers(2),
+        move || async move {
+            if let Err(e) = serve(listener, app).await {
+                eprintln!("error: {e}");
+            }
+        },
+    )?;
     Ok((
         addr,
         TableLink {
@@ -207,23 +195,12 @@ async fn require_token(
     let Some(token) = &shared.token else {
         return next.run(request).await;
     };
-    let from_header = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::to_string);
-    let given = from_header.or_else(|| query.get("token").cloned());
-    if given.is_some_and(|g| same(g.as_bytes(), token.as_bytes())) {
+    let given = query.get("token").map(String::as_str);
+    if crate::net::auth::has_token(request.headers(), given, token) {
         next.run(request).await
     } else {
         ApiError::Unauthorized.into_response()
     }
-}
-
-/// Compares in time that does not depend on where the strings differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The body, or why it could not be read (too large: 413).
@@ -318,8 +295,10 @@ async fn feed(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Respon
     ws.on_upgrade(move |socket| follow(socket, shared))
 }
 
-async fn follow(mut socket: WebSocket, shared: Arc<Shared>) {
-    let mut events = shared.feed.subscribe();
+/// One page: the table and the latest outcomes, then every event as it happens. A reader too
+/// slow for the feed misses events, not the connection.
+async fn follow(socket: WebSocket, shared: Arc<Shared>) {
+    let events = shared.feed.subscribe();
     let hello = match shared.memory.lock() {
         Ok(memory) => FeedEvent::Hello {
             table: memory.table.clone(),
@@ -327,29 +306,17 @@ async fn follow(mut socket: WebSocket, shared: Arc<Shared>) {
         },
         Err(_) => return,
     };
-    if socket
-        .send(Message::Text(hello.to_json().into()))
-        .await
-        .is_err()
-    {
-        return;
-    }
-    loop {
-        tokio::select! {
-            event = events.recv() => match event {
+    let hello = Message::Text(hello.to_json().into());
+    let feed = futures_util::stream::unfold(events, |mut events| async move {
+        loop {
+            match events.recv().await {
                 Ok(json) => {
-                    if socket.send(Message::Text((*json).into())).await.is_err() {
-                        return;
-                    }
+                    return Some((FeedNext::Send(vec![Message::Text((*json).into())]), events));
                 }
-                // A reader too slow for the feed misses events, not the connection.
                 Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
-            },
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
         }
-    }
+    });
+    hello_then_forward(socket, hello, feed).await;
 }

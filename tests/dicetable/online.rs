@@ -5,7 +5,8 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use dicetable::online::client::{Client, Create, JoinAs, ThrowError};
+use dicetable::errors::ErrorCode;
+use dicetable::online::client::{Client, ClientError, Create, JoinAs, ThrowError};
 use dicetable::online::log::{Proposal, Role};
 use dicetable::online::room::Checks;
 use dicetable::rules::play::Move;
@@ -123,10 +124,19 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-fn refused(r: Result<u64, ThrowError>) -> String {
+/// A refusal's code and reason.
+fn refused(r: Result<u64, ThrowError>) -> (ErrorCode, String) {
     match r {
-        Err(ThrowError::Refused(reason)) => reason,
+        Err(ThrowError::Refused { code, reason }) => (code, reason),
         other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Why a client could not come in: the server's code and words.
+fn turned_away(r: Result<Client, ClientError>) -> (Option<ErrorCode>, String) {
+    match r {
+        Err(e) => (e.code(), e.to_string()),
+        Ok(c) => panic!("{} came in", c.name()),
     }
 }
 
@@ -165,25 +175,34 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             None,
             Checks::default(),
         )
-        .await
-        .err();
-        assert_eq!(err.as_deref(), Some("wrong passcode"));
+        .await;
+        assert_eq!(
+            turned_away(err),
+            (Some(ErrorCode::WrongPasscode), "wrong passcode".into())
+        );
         let err = Client::connect(
             as_(&url, "Eve", Role::Player, &["Ash"], "friends"),
             None,
             Checks::default(),
         )
-        .await
-        .err();
-        assert_eq!(err.as_deref(), Some("Ash is already played by Pat"));
+        .await;
+        assert_eq!(
+            turned_away(err),
+            (
+                Some(ErrorCode::SeatTaken),
+                "Ash is already played by Pat".into()
+            )
+        );
         let err = Client::connect(
             as_(&url, "Eve", Role::Gamemaster, &[], "friends"),
             None,
             Checks::default(),
         )
-        .await
-        .err();
-        assert_eq!(err.as_deref(), Some("wrong passcode"));
+        .await;
+        assert_eq!(
+            turned_away(err),
+            (Some(ErrorCode::WrongPasscode), "wrong passcode".into())
+        );
 
         // Moves in order: Pat checks for Ash, Sam for Bea, the GM for the Ghoul, a free roll.
         let a = pat
@@ -220,7 +239,7 @@ fn three_clients_play_one_table_and_the_log_verifies() {
         // Refused: another's character, the GM's move, a spectator, the rules.
         assert_eq!(
             refused(sam.throw(check(0, "STR", 12), None, false, None).await),
-            "Sam does not play Ash"
+            (ErrorCode::NotYourSeat, "Sam does not play Ash".into())
         );
         assert_eq!(
             refused(
@@ -232,13 +251,16 @@ fn three_clients_play_one_table_and_the_log_verifies() {
                 )
                 .await
             ),
-            format!(
-                "{} is the game master's move",
-                pat.room.as_ref().expect("in the room").table.describe(
-                    &serde_json::from_value::<Move>(
-                        serde_json::json!({"D20Check": "DeclareInitiative"})
+            (
+                ErrorCode::GamemasterMove,
+                format!(
+                    "{} is the game master's move",
+                    pat.room.as_ref().expect("in the room").table.describe(
+                        &serde_json::from_value::<Move>(
+                            serde_json::json!({"D20Check": "DeclareInitiative"})
+                        )
+                        .expect("a move")
                     )
-                    .expect("a move")
                 )
             )
         );
@@ -262,7 +284,7 @@ fn three_clients_play_one_table_and_the_log_verifies() {
                 )
                 .await
             ),
-            rules_says
+            (ErrorCode::RulesRefused, rules_says.to_string())
         );
         // A d7 is notation, but no die on the table.
         let no_d7 = dicetable::dice::physical_dice(7).expect_err("no d7");
@@ -271,14 +293,17 @@ fn three_clients_play_one_table_and_the_log_verifies() {
                 pat.throw(Proposal::Notation("2d7".into()), None, false, None)
                     .await
             ),
-            no_d7
+            (ErrorCode::NoSuchDie, no_d7.to_string())
         );
         assert_eq!(
             refused(
                 pat.throw(Proposal::Notation("1d20".into()), None, true, None)
                     .await
             ),
-            "only the game master rolls hidden"
+            (
+                ErrorCode::NotGamemaster,
+                "only the game master rolls hidden".into()
+            )
         );
 
         // A hidden roll: players see who rolled what and its seal; the reveal verifies.
@@ -323,7 +348,10 @@ fn three_clients_play_one_table_and_the_log_verifies() {
         );
         assert_eq!(
             refused(gm.reveal(h).await),
-            format!("the hidden roll {h} is revealed already")
+            (
+                ErrorCode::AlreadyRevealed,
+                format!("the hidden roll {h} is revealed already")
+            )
         );
 
         // Everyone has the same log and table; the physics re-simulated identically.
@@ -373,7 +401,10 @@ fn three_clients_play_one_table_and_the_log_verifies() {
                 .throw(Proposal::Notation("1d6".into()), None, false, None)
                 .await
             ),
-            "a spectator watches; it does not throw"
+            (
+                ErrorCode::Spectator,
+                "a spectator watches; it does not throw".into()
+            )
         );
         gm.sync_to(back.seq())
             .await
@@ -550,9 +581,7 @@ fn a_killed_server_loses_no_acknowledged_throw() {
             .await
         {
             Ok(seq) => acked.push(seq),
-            Err(ThrowError::Connection(e)) => {
-                assert!(e.contains("not sent") || e.contains("not stored"), "{e}")
-            }
+            Err(ThrowError::NotSent(_) | ThrowError::NotStored(_)) => {}
             Err(e) => panic!("{e}"),
         }
         let server = restart.await.expect("restarted");
@@ -655,11 +684,13 @@ fn two_servers_on_nats_serve_one_room_in_one_order() {
             }),
             Checks::default(),
         )
-        .await
-        .err();
+        .await;
         assert_eq!(
-            again.as_deref(),
-            Some("a room named 'vault' exists already")
+            turned_away(again),
+            (
+                Some(ErrorCode::RoomExists),
+                "a room named 'vault' exists already".into()
+            )
         );
         let mut pat = Client::connect(
             as_(&b.url("vault"), "Pat", Role::Player, &["Ash"], "friends"),
@@ -735,38 +766,63 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
     let data = data_dir("bad");
     let server = Server::start(&data, "127.0.0.1:0");
     let mut ws = raw(&server, "den");
+    // Every error carries its code beside the words.
     let error = |v: serde_json::Value| {
         assert_eq!(v["type"], "error", "{v}");
-        v["message"].as_str().expect("a message").to_string()
+        let code: ErrorCode = serde_json::from_value(v["code"].clone()).expect("a code");
+        (code, v["message"].as_str().expect("a message").to_string())
     };
+    let (code, text) = error(say(&mut ws, "{not json"));
+    assert_eq!(code, ErrorCode::Malformed);
     assert!(
-        error(say(&mut ws, "{not json")).starts_with("malformed message: key must be a string")
+        text.starts_with("malformed message: key must be a string"),
+        "{text}"
     );
+    let (code, text) = error(say(&mut ws, r#"{"type":"dance"}"#));
+    assert_eq!(code, ErrorCode::UnknownType);
     assert!(
-        error(say(&mut ws, r#"{"type":"dance"}"#))
-            .starts_with("unknown message type: unknown variant `dance`")
+        text.starts_with("unknown message type: unknown variant `dance`"),
+        "{text}"
     );
+    let (code, text) = error(say(&mut ws, r#"{"type":"ping","id":1,"extra":true}"#));
+    assert_eq!(code, ErrorCode::Malformed);
     assert!(
-        error(say(&mut ws, r#"{"type":"ping","id":1,"extra":true}"#))
-            .starts_with("malformed message: unknown field `extra`")
+        text.starts_with("malformed message: unknown field `extra`"),
+        "{text}"
     );
     assert_eq!(
         error(say(&mut ws, &format!("\"{}\"", "x".repeat(70_000)))),
-        "a message of 70002 bytes (at most 65536)"
+        (
+            ErrorCode::TooLarge,
+            "a message of 70002 bytes (at most 65536)".into()
+        )
     );
     assert_eq!(
         error(say(&mut ws, r#"{"type":"ping","id":1}"#)),
-        "say create or join first"
+        (ErrorCode::NotJoined, "say create or join first".into())
     );
     assert_eq!(
         error(say(
             &mut ws,
             r#"{"type":"join","v":1,"room":"den","name":"Pat","role":"player","passcode":"p"}"#
         )),
-        "there is no room 'den' on this server"
+        (
+            ErrorCode::ProtocolVersion,
+            "protocol version 1 is not spoken here (this server speaks 2)".into()
+        )
+    );
+    assert_eq!(
+        error(say(
+            &mut ws,
+            r#"{"type":"join","v":2,"room":"den","name":"Pat","role":"player","passcode":"p"}"#
+        )),
+        (
+            ErrorCode::NoRoom,
+            "there is no room 'den' on this server".into()
+        )
     );
     // A room is made; the same socket joins after its mistakes.
-    let create = serde_json::json!({"type": "create", "v": 1, "room": "den", "name": "Gwen",
+    let create = serde_json::json!({"type": "create", "v": 2, "room": "den", "name": "Gwen",
         "scene": crypt(), "passcode": "friends", "gm_passcode": "gm-secret"});
     assert_eq!(say(&mut ws, &create.to_string())["type"], "welcome");
     // The room's first entry follows the welcome; then the socket answers as any other.
@@ -781,6 +837,7 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
         r#"{"type":"throw","id":3,"what":{"notation":"1d6"},"commitment":"00","nonce":"00"}"#,
     );
     assert_eq!(refusal["type"], "refused");
+    assert_eq!(refusal["code"], "wrong_commitment", "{refusal}");
     assert!(
         refusal["reason"]
             .as_str()
@@ -803,6 +860,7 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
             match v["type"].as_str() {
                 Some("pong") => answers += 1,
                 Some("error") => {
+                    assert_eq!(v["code"], "rate_limited");
                     assert_eq!(v["message"], "too many messages: at most 20 a second");
                     limited += 1;
                     answers += 1;
@@ -1044,11 +1102,11 @@ fn a_browser_follows_a_room_on_its_page() {
                 .throws
                 .iter()
                 .map(|t| {
-                    dicetable::record::roll::trace(
+                    dicetable::roll::headless::trace(
                         t,
                         record.gesture,
                         record.cocked,
-                        dicetable::online::watch::SAMPLE_STEPS,
+                        dicetable::server::watch::SAMPLE_STEPS,
                     )
                     .expect("re-simulates")
                     .frames

@@ -71,40 +71,62 @@ fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLink) {
 fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
     let (addr, _link) = server_alone(None);
     let url = format!("http://{addr}/api/roll");
-    let cases: [(&[u8], u16, &str); 6] = [
-        (b"{\"notation\": ", 400, "malformed JSON"),
-        (br#"{"notation":"3q6"}"#, 422, "bad notation"),
+    // Each answer: the status, the stable code a program matches, and the words.
+    let cases: [(&[u8], u16, &str, &str); 7] = [
+        (b"{\"notation\": ", 400, "malformed", "malformed JSON"),
+        (
+            br#"{"notation":"3q6"}"#,
+            422,
+            "bad_notation",
+            "bad notation",
+        ),
+        (
+            br#"{"notation":"2d7"}"#,
+            422,
+            "no_such_die",
+            "a d7 has no physical die",
+        ),
         (
             br#"{"notation":"60d6+41d8"}"#,
             422,
+            "too_many_dice",
             "too many dice: 101 (the limit is 100)",
         ),
         (
             br#"{"notation":"3d6","cheat":1}"#,
             422,
+            "invalid",
             "unknown field `cheat`",
         ),
-        (br#"{"label":"no dice"}"#, 422, "missing field `notation`"),
+        (
+            br#"{"label":"no dice"}"#,
+            422,
+            "invalid",
+            "missing field `notation`",
+        ),
         (
             br#"{"notation":"d6","colour":"red"}"#,
             422,
+            "invalid",
             "'colour' must be #rrggbb",
         ),
     ];
-    for (body, status, says) in cases {
+    for (body, status, code, says) in cases {
         let (got, answer) = send("POST", &url, Some(body), None);
         let error = answer["error"].as_str().unwrap_or_default();
         assert_eq!(got, status, "{}: {answer}", String::from_utf8_lossy(body));
+        assert_eq!(answer["code"], code, "{answer}");
         assert!(error.contains(says), "{error:?} should say {says:?}");
     }
     let big = format!(r#"{{"notation":"d6","label":"{}"}}"#, "x".repeat(17 * 1024));
     let (got, answer) = send("POST", &url, Some(big.as_bytes()), None);
     assert_eq!(got, 413, "{answer}");
+    assert_eq!(answer["code"], "too_large");
     assert_eq!(answer["error"], "the request body is over 16 KiB");
     let (got, answer) = send("GET", &format!("http://{addr}/api/nothing"), None, None);
     assert_eq!(
-        (got, answer["error"].as_str()),
-        (404, Some("nothing here: /api/nothing"))
+        (got, answer["code"].as_str(), answer["error"].as_str()),
+        (404, Some("not_found"), Some("nothing here: /api/nothing"))
     );
     let (got, answer) = send("GET", &format!("http://{addr}/api/history"), None, None);
     assert_eq!((got, &answer["count"]), (200, &json!(0)));
@@ -127,6 +149,7 @@ fn a_full_queue_answers_429_and_the_waiting_rolls_are_answered() {
     let mut jobs = Vec::new();
     let (got, answer) = send("POST", &url, Some(br#"{"notation":"d6"}"#), None);
     assert_eq!(got, 429, "{answer}");
+    assert_eq!(answer["code"], "queue_full");
     assert_eq!(
         answer["error"],
         format!(
@@ -149,6 +172,7 @@ fn a_full_queue_answers_429_and_the_waiting_rolls_are_answered() {
     for w in waiting {
         let (got, answer) = w.join().expect("answered");
         assert_eq!(got, 500, "{answer}");
+        assert_eq!(answer["code"], "throw_failed");
         assert_eq!(answer["error"], "the throw failed: not thrown: d6");
     }
 }

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod seat;
 
-use super::{DieRole, Dist, Odds, Outcome, RollPlan, Step, seeded_coin};
+use super::{DieRole, Odds, Outcome, RollPlan, Step, seeded_coin};
+use crate::odds::Dist;
 
 /// Rounding of the halved dice of a two-die action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

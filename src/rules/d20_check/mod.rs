@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod seat;
 
-use super::{Die, DieRole, Dist, Odds, Outcome, Prob, RollPlan, Step};
+use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
+use crate::odds::{Dist, Prob};
 
 /// The settings and tables of `assets/rules/d20-check.ron`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -665,13 +666,16 @@ impl Table {
     pub fn initiative_plan(&self) -> RollPlan {
         let mut plan = RollPlan::new("side initiative");
         let die = self.rules.initiative_die.sides();
-        for (side, label) in [(Side::Players, "players"), (Side::Gamemaster, "gamemaster")] {
+        for (side, label, role) in [
+            (Side::Players, "players", DieRole::Initiative),
+            (Side::Gamemaster, "gamemaster", DieRole::OpposingInitiative),
+        ] {
             let n = if self.initiative_advantage(side) {
                 2
             } else {
                 1
             };
-            plan = plan.with(n, die, DieRole::Initiative, &format!("{label} initiative"));
+            plan = plan.with(n, die, role, &format!("{label} initiative"));
         }
         plan
     }

@@ -435,7 +435,7 @@ impl Seat for Table {
         let rolls = self.rolls(m)?;
         if let (Move::Group { .. }, GroupRule::HalfSucceed) = (m, self.rules.group) {
             let n = rolls.len() as i64;
-            let mut count = crate::rules::Dist::constant(0);
+            let mut count = crate::odds::Dist::constant(0);
             for (_, a) in &rolls {
                 count = count.add(&a.success_dist(&self.rules)?);
             }
@@ -733,6 +733,7 @@ impl Seat for Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::RulesError;
     use crate::rules::play::Move as AnyMove;
     use crate::rules::table::TableState;
     use crate::rules::testing::{play, table};
@@ -897,7 +898,10 @@ mod tests {
             assert_eq!(said[0], line);
         }
         let err = t.allowed(&seal(1)).expect_err("done");
-        assert!(err.contains("accomplished"), "{err}");
+        assert_eq!(
+            err,
+            RulesError::Refused("the task Break the crypt seal is accomplished".into())
+        );
         assert_eq!(
             t.notes(),
             vec!["Task Break the crypt seal: 3/3 successes, 1/3 failures (accomplished)"]

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod seat;
 
-use super::{Die, DieRole, Dist, Odds, Outcome, RollPlan, Step};
+use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
+use crate::odds::Dist;
 
 /// When Action Load resets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -390,8 +391,9 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::odds::Prob;
+    use crate::rules::RulesetId;
     use crate::rules::data::builtin_rules;
-    use crate::rules::{Prob, RulesetId};
 
     fn rules() -> Rules {
         builtin_rules(RulesetId::D4Pool).unwrap_or_else(|e| panic!("{e}"))

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod seat;
 
-use super::{DieRole, Dist, Odds, Outcome, Prob, RollPlan, Step};
+use super::{DieRole, Odds, Outcome, RollPlan, Step};
+use crate::odds::{Dist, Prob};
 
 /// What an action costs on the shot counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -857,7 +857,7 @@ impl Seat for Table {
                 closed(RollKind::ClosedConfident).bonus_distribution(),
             )),
             Move::TableD6 { .. } | Move::FortuneReroll { .. } => {
-                Some(Odds::of("d6", crate::rules::Dist::die(6)))
+                Some(Odds::of("d6", crate::odds::Dist::die(6)))
             }
             _ => None,
         })
@@ -1298,6 +1298,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::RulesError;
     use crate::rules::play::Move as AnyMove;
     use crate::rules::table::TableState;
     use crate::rules::testing::{play, table};
@@ -1460,9 +1461,11 @@ mod tests {
         let err = t
             .allowed(&act(2, ActionType::Trigger, None, true))
             .expect_err("once a round");
-        assert!(
-            err.contains("focus again when the next round begins"),
-            "{err}"
+        assert_eq!(
+            err,
+            RulesError::Refused(
+                "Peter has focused this round: focus again when the next round begins".into()
+            )
         );
         // A Closed roll with boxcars is not thrown again, and fumbles.
         let mut closed = check("Dodge", Difficulty::Number(30));
@@ -1540,10 +1543,7 @@ mod tests {
                 skill: "Brawl".into(),
             }))
             .expect_err("unnamed");
-        assert!(
-            err.contains("unnamed characters assist with a Basic Action"),
-            "{err}"
-        );
+        assert_eq!(err, RulesError::Refused("Goons is unnamed: unnamed characters assist with a Basic Action before the action, without a roll (+1 each, at most +3, as a modifier of the check)".into()));
         let assist = mv(Move::Assist {
             helper: 1,
             skill: "Maneuver".into(),
@@ -1588,7 +1588,10 @@ mod tests {
         let err = t
             .allowed(&act(3, ActionType::Basic, None, false))
             .expect_err("Peter first");
-        assert!(err.contains("Peter's action"), "{err}");
+        assert_eq!(
+            err,
+            RulesError::Refused("it is Peter's action (highest Reflexes first)".into())
+        );
         play(&mut t, &act(2, ActionType::Basic, None, false), &[]);
         let (_, said) = play(&mut t, &act(3, ActionType::Basic, None, false), &[]);
         assert_eq!(said[0], "Goons: Basic action; everyone has acted: round 2");

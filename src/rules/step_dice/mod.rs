@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod seat;
 
-use super::{Die, DieRole, Dist, Odds, Outcome, RollPlan, Step};
+use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
+use crate::odds::Dist;
 
 /// The settings and tables of `assets/rules/step-dice.ron`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -463,7 +464,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Prob;
+    use crate::odds::Prob;
     use crate::rules::RulesetId;
     use crate::rules::data::builtin_rules;
 

@@ -299,8 +299,9 @@ impl Seat for Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::RulesError;
     use crate::rules::play::Move as AnyMove;
-    use crate::rules::testing::{play, table};
+    use crate::rules::testing::{end_turn, play, table};
 
     fn help(difficulty: Option<&str>) -> AnyMove {
         AnyMove::StepDice(Move::Help {
@@ -348,7 +349,7 @@ mod tests {
         assert_eq!((o.total, o.success), (4, Some(true)));
         assert_eq!(t.tracker()[0].status, vec!["grit 0", "acted"]);
         // Bo helped, so Bo's own turn has no action left.
-        t.end_turn().expect("turn");
+        end_turn(&mut t).expect("turn");
         let bo = AnyMove::StepDice(Move::Act {
             actor: 1,
             skill: Some("Brawl".into()),
@@ -357,9 +358,12 @@ mod tests {
             boosts: vec![],
         });
         let err = t.allowed(&bo).expect_err("Bo helped");
-        assert!(err.contains("used this round's action"), "{err}");
-        t.end_turn().expect("turn");
-        t.end_turn().expect("turn");
+        assert_eq!(
+            err,
+            RulesError::Refused("Bo has used this round's action".into())
+        );
+        end_turn(&mut t).expect("turn");
+        end_turn(&mut t).expect("turn");
         assert_eq!(t.heading(), "Round 2: Ana's turn");
         assert_eq!(t.tracker()[1].status, vec!["grit 2", "ready"]);
     }
@@ -385,7 +389,7 @@ mod tests {
         assert_eq!(t.tracker()[0].status[2], "teamwork d6 (this round)");
         // Ana does not roll; the round ends and the teamwork die is gone.
         for _ in 0..3 {
-            t.end_turn().expect("turn");
+            end_turn(&mut t).expect("turn");
         }
         assert_eq!(t.heading(), "Round 2: Ana's turn");
         assert_eq!(t.tracker()[0].status, vec!["grit 0", "ready"]);
@@ -397,6 +401,6 @@ mod tests {
         let err = t
             .allowed(&help(Some("Trivial")))
             .expect_err("no such rating");
-        assert!(err.contains("Trivial"), "{err}");
+        assert_eq!(err, RulesError::Refused("unknown difficulty 'Trivial': use one of Challenging (d4), Very Challenging (d6), Hard (d8), Very Hard (d10), Extremely Hard (d12)".into()));
     }
 }

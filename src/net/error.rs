@@ -1,0 +1,46 @@
+//! Errors into responses, one way for both servers: a status, and a JSON body with the stable
+//! `code` beside the text (`{"code": "queue_full", "error": "8 rolls are already waiting…"}`).
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use crate::errors::ErrorCode;
+
+/// An error as an HTTP answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpError {
+    /// The status.
+    pub status: StatusCode,
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What is wrong, for people.
+    pub message: String,
+}
+
+impl HttpError {
+    /// An answer of `status` with a code and a text.
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> HttpError {
+        HttpError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// Nothing at `path` (404).
+    pub fn not_found(what: impl std::fmt::Display) -> HttpError {
+        HttpError::new(
+            StatusCode::NOT_FOUND,
+            ErrorCode::NotFound,
+            format!("nothing here: {what}"),
+        )
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "code": self.code, "error": self.message });
+        (self.status, Json(body)).into_response()
+    }
+}

@@ -1,0 +1,12 @@
+//! The network layer shared by the stream server (`crate::stream`, in the window) and the table
+//! server (`crate::server`): who may (`auth`: tokens, passcodes, origins, the one constant-time
+//! compare), errors into responses with their stable codes (`error`), the runtime and the
+//! listening socket (`runtime`), the feed's events and its socket loop (`feed`, `socket`), and
+//! the page routes (`pages`).
+
+pub mod auth;
+pub mod error;
+pub mod feed;
+pub mod pages;
+pub mod runtime;
+pub mod socket;

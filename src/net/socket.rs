@@ -1,0 +1,76 @@
+//! The loop both servers' feeds run: a first message, then whatever the feed has next, until
+//! the page goes. What the page sends is read only to notice it leaving.
+
+use axum::extract::ws::{Message, WebSocket};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, Stream, StreamExt};
+
+use super::error::HttpError;
+use crate::errors::ErrorCode;
+
+/// What a feed has next.
+pub enum Next {
+    /// Messages to send; more may follow.
+    Send(Vec<Message>),
+    /// Messages to send, then close (an error the page is told of).
+    Last(Vec<Message>),
+    /// Nothing more: close.
+    Done,
+}
+
+/// Sends `hello`, then every message the `feed` yields, until the page closes or the feed ends.
+pub async fn hello_then_forward(socket: WebSocket, hello: Message, feed: impl Stream<Item = Next>) {
+    let (mut sink, mut stream) = socket.split();
+    if sink.send(hello).await.is_err() {
+        return;
+    }
+    let mut feed = std::pin::pin!(feed);
+    loop {
+        let (messages, last) = tokio::select! {
+            n = feed.next() => match n {
+                Some(Next::Send(m)) => (m, false),
+                Some(Next::Last(m)) => (m, true),
+                Some(Next::Done) | None => break,
+            },
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => continue,
+            },
+        };
+        for m in messages {
+            if sink.send(m).await.is_err() {
+                return;
+            }
+        }
+        if last {
+            break;
+        }
+    }
+    let _ = sink.close().await;
+}
+
+/// The upgrade of a WebSocket route, or its refusal as an answer: a page of another origin
+/// (403, `foreign_origin`), a plain HTTP request (400, `not_a_socket`, with `how` to connect).
+pub fn websocket_only<U, E>(
+    headers: &HeaderMap,
+    upgrade: Result<U, E>,
+    how: impl FnOnce() -> String,
+) -> Result<U, Response> {
+    if !super::auth::origin_allowed(headers) {
+        return Err(HttpError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            ErrorCode::ForeignOrigin,
+            "this page's origin may not open this socket",
+        )
+        .into_response());
+    }
+    upgrade.map_err(|_| {
+        HttpError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            ErrorCode::NotASocket,
+            how(),
+        )
+        .into_response()
+    })
+}

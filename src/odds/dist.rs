@@ -1,0 +1,978 @@
+//! Exact discrete distributions: integer weights over one common denominator.
+//!
+//! Every probability dicetable shows before a throw comes from here, so nothing is floating
+//! point until the very last step (`Prob::to_f64`). Open-ended dice are truncated at a depth
+//! where the mass cut off is below 1e-14 per die; that mass is never hidden: `Dist::truncated`
+//! reports it exactly.
+
+use std::fmt;
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::reduce::Reducer;
+use super::stop::{Never, Stop};
+
+/// Mass an open-ended die may lose to truncation; many dice together stay below 1e-12.
+const OPEN_ENDED_TRUNCATION: f64 = 1e-14;
+
+/// An exact probability, always reduced (`287/512`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Prob(BigRational);
+
+impl Prob {
+    /// `num / den`, reduced. A zero denominator reads as probability zero.
+    pub fn new(num: BigUint, den: BigUint) -> Self {
+        if den.is_zero() {
+            return Self::zero();
+        }
+        Prob(BigRational::new(BigInt::from(num), BigInt::from(den)))
+    }
+
+    /// `num / den` already in lowest terms (`den` not zero), with no reduction to pay for.
+    fn in_lowest_terms(num: BigUint, den: BigUint) -> Self {
+        Prob(BigRational::new_raw(BigInt::from(num), BigInt::from(den)))
+    }
+
+    /// Probability zero.
+    pub fn zero() -> Self {
+        Prob(BigRational::zero())
+    }
+
+    /// Probability one.
+    pub fn one() -> Self {
+        Prob(BigRational::one())
+    }
+
+    /// The nearest `f64`, also for denominators far beyond `f64`'s range.
+    pub fn to_f64(&self) -> f64 {
+        self.0.to_f64().unwrap_or(0.0)
+    }
+
+    /// The fraction as text: `"287/512"`, `"0"`, `"1"`.
+    pub fn exact(&self) -> String {
+        self.0.to_string()
+    }
+
+    /// Sum of two probabilities of disjoint events.
+    pub fn plus(&self, other: &Prob) -> Prob {
+        Prob(&self.0 + &other.0)
+    }
+
+    /// Product of two probabilities of independent events.
+    pub fn times(&self, other: &Prob) -> Prob {
+        Prob(&self.0 * &other.0)
+    }
+
+    /// The complement, `1 - p`.
+    pub fn complement(&self) -> Prob {
+        Prob(BigRational::one() - &self.0)
+    }
+
+    /// The numerator and denominator of the reduced fraction.
+    pub fn parts(&self) -> (BigInt, BigInt) {
+        (self.0.numer().clone(), self.0.denom().clone())
+    }
+}
+
+impl fmt::Display for Prob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A distribution over integers: `weights[i]` is the weight of `min + i`, out of `denom`.
+/// `denom - Σ weights` is the mass cut off by truncation (zero for anything closed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dist {
+    min: i64,
+    weights: Vec<BigUint>,
+    denom: BigUint,
+}
+
+impl Dist {
+    /// Certainly `value`.
+    pub fn constant(value: i64) -> Self {
+        Dist {
+            min: value,
+            weights: vec![BigUint::one()],
+            denom: BigUint::one(),
+        }
+    }
+
+    /// Every integer from `lo` to `hi` equally likely.
+    pub fn uniform(lo: i64, hi: i64) -> Self {
+        assert!(lo <= hi, "uniform range {lo}..={hi} is empty");
+        let n = (hi - lo + 1) as usize;
+        Dist {
+            min: lo,
+            weights: vec![BigUint::one(); n],
+            denom: BigUint::from(n),
+        }
+    }
+
+    /// One fair die with faces `1..=sides`.
+    pub fn die(sides: u32) -> Self {
+        Self::uniform(1, i64::from(sides.max(1)))
+    }
+
+    /// Builds from `(value, weight)` pairs over `denom`; repeated values add up.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (i64, BigUint)>, denom: BigUint) -> Self {
+        let pairs: Vec<(i64, BigUint)> = pairs.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+        let Some(lo) = pairs.iter().map(|(v, _)| *v).min() else {
+            return Dist {
+                min: 0,
+                weights: Vec::new(),
+                denom,
+            };
+        };
+        let hi = pairs.iter().map(|(v, _)| *v).max().unwrap_or(lo);
+        let mut weights = vec![BigUint::zero(); (hi - lo + 1) as usize];
+        for (v, w) in pairs {
+            weights[(v - lo) as usize] += w;
+        }
+        Dist {
+            min: lo,
+            weights,
+            denom,
+        }
+        .trimmed()
+    }
+
+    fn trimmed(mut self) -> Self {
+        while self.weights.last().is_some_and(Zero::is_zero) {
+            self.weights.pop();
+        }
+        let lead = self.weights.iter().take_while(|w| w.is_zero()).count();
+        if lead > 0 {
+            self.weights.drain(..lead);
+            self.min += lead as i64;
+        }
+        self
+    }
+
+    /// The common denominator of all weights.
+    pub fn denom(&self) -> &BigUint {
+        &self.denom
+    }
+
+    /// Smallest value with positive weight (0 for an empty distribution).
+    pub fn min_value(&self) -> i64 {
+        self.min
+    }
+
+    /// Largest value with positive weight.
+    pub fn max_value(&self) -> i64 {
+        self.min + self.weights.len() as i64 - 1
+    }
+
+    /// True when no value has weight (everything was truncated away).
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
+    /// `(value, weight)` for each value with positive weight, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, &BigUint)> + '_ {
+        self.weights
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !w.is_zero())
+            .map(move |(i, w)| (self.min + i as i64, w))
+    }
+
+    /// The weight of one value.
+    pub fn weight(&self, value: i64) -> BigUint {
+        if value < self.min {
+            return BigUint::zero();
+        }
+        self.weights
+            .get((value - self.min) as usize)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn kept_weight(&self) -> BigUint {
+        self.weights.iter().sum()
+    }
+
+    /// Probability of exactly `value`.
+    pub fn p(&self, value: i64) -> Prob {
+        Prob::new(self.weight(value), self.denom.clone())
+    }
+
+    /// Probability that the value satisfies `pred`.
+    pub fn p_where(&self, pred: impl Fn(i64) -> bool) -> Prob {
+        let num: BigUint = self.iter().filter(|(v, _)| pred(*v)).map(|(_, w)| w).sum();
+        Prob::new(num, self.denom.clone())
+    }
+
+    /// Probability mass cut off by truncating open-ended dice (exactly zero otherwise).
+    pub fn truncated(&self) -> Prob {
+        Prob::new(&self.denom - self.kept_weight(), self.denom.clone())
+    }
+
+    /// The expected value (of the mass that was kept).
+    pub fn mean(&self) -> f64 {
+        let num: BigInt = self
+            .iter()
+            .map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone()))
+            .sum();
+        BigRational::new(num, BigInt::from(self.denom.clone()))
+            .to_f64()
+            .unwrap_or(0.0)
+    }
+
+    /// The distribution of `self + other` for independent outcomes.
+    pub fn add(&self, other: &Dist) -> Dist {
+        if self.is_empty() || other.is_empty() {
+            return Dist {
+                min: 0,
+                weights: Vec::new(),
+                denom: &self.denom * &other.denom,
+            };
+        }
+        let weights = super::poly::multiply(&self.weights, &other.weights);
+        Dist {
+            min: self.min + other.min,
+            weights,
+            denom: &self.denom * &other.denom,
+        }
+        .trimmed()
+    }
+
+    /// The distribution of `self` plus (or minus, when `negative`) `n` fair dice of `sides`
+    /// faces, open-ended or not: exactly `self.add(&dice)`, but multiplied by the dice's
+    /// structure (window sums, see [`super::poly::times_open_ended_power`]) instead of a dense
+    /// product of two large polynomials.
+    pub fn plus_dice(&self, sides: u32, n: u32, open_ended: bool, negative: bool) -> Dist {
+        if negative {
+            return self.neg().plus_dice(sides, n, open_ended, false).neg();
+        }
+        let sides = sides.max(1);
+        let open_ended = open_ended && sides >= 2;
+        let depth = if open_ended {
+            Dist::die(sides).open_ended_depth()
+        } else {
+            1
+        };
+        let denom = &self.denom * BigUint::from(sides).pow(depth * n);
+        if self.is_empty() {
+            return Dist {
+                min: 0,
+                weights: Vec::new(),
+                denom,
+            };
+        }
+        let weights = if open_ended {
+            super::poly::times_open_ended_power(self.weights.clone(), sides, depth, n)
+        } else {
+            super::poly::times_window_power(self.weights.clone(), sides as usize, n)
+        };
+        Dist {
+            min: self.min + i64::from(n),
+            weights,
+            denom,
+        }
+        .trimmed()
+    }
+
+    /// The distribution of `-self`.
+    pub fn neg(&self) -> Dist {
+        let mut weights = self.weights.clone();
+        weights.reverse();
+        Dist {
+            min: -self.max_value(),
+            weights,
+            denom: self.denom.clone(),
+        }
+    }
+
+    /// The distribution of `self - other` for independent outcomes.
+    pub fn sub(&self, other: &Dist) -> Dist {
+        self.add(&other.neg())
+    }
+
+    /// The distribution of `self + c`.
+    pub fn shift(&self, c: i64) -> Dist {
+        Dist {
+            min: self.min + c,
+            ..self.clone()
+        }
+    }
+
+    /// The distribution of `f(self)`.
+    pub fn map(&self, f: impl Fn(i64) -> i64) -> Dist {
+        Dist::from_pairs(
+            self.iter().map(|(v, w)| (f(v), w.clone())),
+            self.denom.clone(),
+        )
+    }
+
+    /// The sum of `n` independent copies: a window sum per copy when every value is equally
+    /// likely (any fair die), binary powering of the product otherwise.
+    pub fn repeat_sum(&self, n: u32) -> Dist {
+        if let Some(first) = self.weights.first()
+            && self.weights.iter().all(|w| w == first)
+        {
+            let scale = first.pow(n);
+            let mut weights = super::poly::window_power(self.weights.len(), n);
+            if !scale.is_one() {
+                weights.iter_mut().for_each(|w| *w *= &scale);
+            }
+            return Dist {
+                min: self.min * i64::from(n),
+                weights,
+                denom: self.denom.pow(n),
+            };
+        }
+        let mut result = Dist::constant(0);
+        let mut base = self.clone();
+        let mut k = n;
+        while k > 0 {
+            if k & 1 == 1 {
+                result = result.add(&base);
+            }
+            k >>= 1;
+            if k > 0 {
+                base = base.add(&base);
+            }
+        }
+        result
+    }
+
+    /// An open-ended version: whenever the highest value comes up, another copy is added, as
+    /// long as it keeps coming up. Truncated where the cut-off mass drops below 1e-14.
+    pub fn open_ended(&self) -> Dist {
+        if self.weights.len() < 2 {
+            return self.clone();
+        }
+        self.open_ended_to_depth(self.open_ended_depth())
+    }
+
+    /// How deep [`Dist::open_ended`] goes: the copies after which the mass cut off is below
+    /// 1e-14.
+    fn open_ended_depth(&self) -> u32 {
+        let p_top = self.p(self.max_value()).to_f64();
+        (OPEN_ENDED_TRUNCATION.ln() / p_top.ln()).ceil().max(1.0) as u32
+    }
+
+    /// The sum of `n` open-ended fair dice of `sides` faces: exactly
+    /// `Dist::die(sides).open_ended().repeat_sum(n)`, computed from the die's structure (see
+    /// [`super::poly::times_open_ended_power`]).
+    pub fn open_ended_sum(sides: u32, n: u32) -> Dist {
+        Dist::constant(0).plus_dice(sides, n, true, false)
+    }
+
+    /// Open-ended with at most `depth` copies thrown (the mass of `depth` tops in a row is cut).
+    pub fn open_ended_to_depth(&self, depth: u32) -> Dist {
+        let top = self.max_value();
+        let w_top = self.weight(top);
+        let mut inner = Dist {
+            min: 0,
+            weights: Vec::new(),
+            denom: BigUint::one(),
+        };
+        for _ in 0..depth {
+            let mut pairs: Vec<(i64, BigUint)> = self
+                .iter()
+                .filter(|(v, _)| *v != top)
+                .map(|(v, w)| (v, w * &inner.denom))
+                .collect();
+            pairs.extend(inner.iter().map(|(u, w)| (top + u, w * &w_top)));
+            inner = Dist::from_pairs(pairs, &self.denom * &inner.denom);
+        }
+        inner
+    }
+
+    /// The sum of the `k` highest of `n` independent copies, without enumerating rolls: by runs
+    /// of equally likely values (fair and open-ended dice, see `rules/keep.rs`), or value by
+    /// value, whichever costs less.
+    pub fn keep_highest(&self, n: u32, k: u32) -> Dist {
+        let Ok(kept) = self.keep_highest_until(n, k, &Never);
+        kept
+    }
+
+    /// [`Dist::keep_highest`], asking `stop` between steps (it may take seconds for many
+    /// open-ended dice).
+    pub fn keep_highest_until<S: Stop>(
+        &self,
+        n: u32,
+        k: u32,
+        stop: &S,
+    ) -> Result<Dist, S::Stopped> {
+        let denom = self.denom.pow(n);
+        let k = k.min(n);
+        if k == 0 || self.is_empty() {
+            let kept = self.kept_weight().pow(n);
+            return Ok(Dist::from_pairs([(0, kept)], denom));
+        }
+        let runs = super::keep::runs(&self.weights);
+        let values = self.weights.iter().filter(|w| !w.is_zero()).count() as f64;
+        let span = (self.max_value() - self.min_value()) as f64;
+        let walk_cost = values * f64::from(k).powi(3) * span / 4.0;
+        if super::keep::runs_cost(&runs, k) < walk_cost {
+            return self.keep_highest_by_runs(&runs, n, k, stop);
+        }
+        self.keep_highest_by_walk(n, k, stop)
+    }
+
+    /// [`Dist::keep_highest`] by the runs of equal weights of this distribution (`runs` of
+    /// its weights from its lowest value). `1 <= k <= n`.
+    fn keep_highest_by_runs<S: Stop>(
+        &self,
+        runs: &[super::keep::Run],
+        n: u32,
+        k: u32,
+        stop: &S,
+    ) -> Result<Dist, S::Stopped> {
+        Ok(Dist {
+            min: i64::from(k) * self.min,
+            weights: super::keep::keep_highest_runs(runs, n, k, stop)?,
+            denom: self.denom.pow(n),
+        }
+        .trimmed())
+    }
+
+    /// [`Dist::keep_highest`] value by value, from the top down: for dice of many different
+    /// weights (a sum used as a die), where runs of equal weights are short. `1 <= k <= n`.
+    fn keep_highest_by_walk<S: Stop>(&self, n: u32, k: u32, stop: &S) -> Result<Dist, S::Stopped> {
+        let denom = self.denom.pow(n);
+        let values: Vec<(i64, &BigUint)> =
+            self.iter().collect::<Vec<_>>().into_iter().rev().collect();
+        // below[i]: weight of values strictly below values[i].
+        let mut below = vec![BigUint::zero(); values.len()];
+        let mut acc = BigUint::zero();
+        for i in (0..values.len()).rev() {
+            below[i] = acc.clone();
+            acc += values[i].1;
+        }
+        let lo = (i64::from(k) * self.min_value()).min(0);
+        let hi = (i64::from(k) * self.max_value()).max(0);
+        let width = (hi - lo + 1) as usize;
+        let binom = super::keep::binomials(n);
+        // Once k dice are placed, the rest only need to be lower (one power of the lower mass).
+        // states[used]: weights of the kept sum with `used` (< k) dice placed so far.
+        let mut states: Vec<Option<Vec<BigUint>>> = vec![None; k as usize];
+        let mut start = vec![BigUint::zero(); width];
+        start[(-lo) as usize] = BigUint::one();
+        states[0] = Some(start);
+        let mut result = vec![BigUint::zero(); width];
+        for (i, (value, w)) in values.iter().enumerate() {
+            stop.check()?;
+            let mut next: Vec<Option<Vec<BigUint>>> = vec![None; k as usize];
+            let w_pow = super::poly::powers(w, n as usize);
+            let below_pow = super::poly::powers(&below[i], n as usize);
+            for (used, poly) in states.iter_mut().enumerate() {
+                let Some(poly) = poly.take() else { continue };
+                let used = used as u32;
+                let left = n - used;
+                // Fewer than k placed after this value: c of the dice left show it, all kept.
+                for c in 1..(k - used).min(left + 1) {
+                    let factor = &binom[left as usize][c as usize] * &w_pow[c as usize];
+                    let target = next[(used + c) as usize]
+                        .get_or_insert_with(|| vec![BigUint::zero(); width]);
+                    add_scaled(target, &poly, i64::from(c) * value, &factor);
+                }
+                // k placed or more: k - used of them kept, whatever c is, and every die after
+                // them lower: one sum of factors, one pass over the sums.
+                let keep_here = k - used;
+                let mut factor = BigUint::zero();
+                for c in keep_here..=left {
+                    factor += &binom[left as usize][c as usize]
+                        * &w_pow[c as usize]
+                        * &below_pow[(left - c) as usize];
+                }
+                add_scaled(&mut result, &poly, i64::from(keep_here) * value, &factor);
+                // None of the dice left shows it: the state goes on as it is.
+                match &mut next[used as usize] {
+                    Some(target) => add_scaled(target, &poly, 0, &BigUint::one()),
+                    slot => *slot = Some(poly),
+                }
+            }
+            states = next;
+        }
+        Ok(Dist {
+            min: lo,
+            weights: result,
+            denom,
+        }
+        .trimmed())
+    }
+
+    /// The sum of the `k` lowest of `n` independent copies.
+    pub fn keep_lowest(&self, n: u32, k: u32) -> Dist {
+        let Ok(kept) = self.keep_lowest_until(n, k, &Never);
+        kept
+    }
+
+    /// [`Dist::keep_lowest`], asking `stop` between steps.
+    pub fn keep_lowest_until<S: Stop>(&self, n: u32, k: u32, stop: &S) -> Result<Dist, S::Stopped> {
+        Ok(self.neg().keep_highest_until(n, k, stop)?.neg())
+    }
+
+    /// The highest of several independent outcomes (products of cumulative weights).
+    pub fn max_of(dists: &[Dist]) -> Dist {
+        let Some(first) = dists.first() else {
+            return Dist::constant(0);
+        };
+        let lo = dists.iter().map(Dist::min_value).min().unwrap_or(first.min);
+        let hi = dists.iter().map(Dist::max_value).max().unwrap_or(lo);
+        let denom: BigUint = dists.iter().map(|d| d.denom.clone()).product();
+        let mut cumulative: Vec<BigUint> = vec![BigUint::zero(); dists.len()];
+        let mut previous = BigUint::zero();
+        let mut pairs = Vec::new();
+        for x in lo..=hi {
+            for (c, d) in cumulative.iter_mut().zip(dists) {
+                *c += d.weight(x);
+            }
+            let all_at_most: BigUint = cumulative.iter().product();
+            pairs.push((x, &all_at_most - &previous));
+            previous = all_at_most;
+        }
+        Dist::from_pairs(pairs, denom)
+    }
+
+    /// The lowest of several independent outcomes.
+    pub fn min_of(dists: &[Dist]) -> Dist {
+        let negated: Vec<Dist> = dists.iter().map(Dist::neg).collect();
+        Dist::max_of(&negated).neg()
+    }
+
+    /// The distribution of `f(a, b)` for independent `a` (self) and `b`.
+    pub fn combine(&self, other: &Dist, f: impl Fn(i64, i64) -> i64) -> Dist {
+        let mut pairs = Vec::with_capacity(self.weights.len() * other.weights.len());
+        for (a, wa) in self.iter() {
+            for (b, wb) in other.iter() {
+                pairs.push((f(a, b), wa * wb));
+            }
+        }
+        Dist::from_pairs(pairs, &self.denom * &other.denom)
+    }
+
+    /// `(value, probability as f64)` for every value with positive weight, without reducing
+    /// any fraction (for drawing: 100d20! has 22,000 values over a 4,750-bit denominator).
+    pub fn chances(&self) -> Vec<(i64, f64)> {
+        // Both sides shifted into f64's range alike; what shifts out is below 2^-1000.
+        let shift = self.denom.bits().saturating_sub(1000);
+        let denom = (&self.denom >> shift).to_f64().unwrap_or(f64::INFINITY);
+        self.iter()
+            .map(|(v, w)| (v, (w >> shift).to_f64().unwrap_or(0.0) / denom))
+            .collect()
+    }
+
+    /// `(value, probability)` for every value with positive weight, each in lowest terms.
+    pub fn probabilities(&self) -> Vec<(i64, Prob)> {
+        self.probabilities_where(|_| true)
+    }
+
+    /// [`Dist::probabilities`] of the values `pred` picks only: a table that shows 611 of
+    /// 100d20!'s 22,000 values puts only those in lowest terms.
+    pub fn probabilities_where(&self, pred: impl Fn(i64) -> bool) -> Vec<(i64, Prob)> {
+        let picked = self.iter().filter(|(v, _)| pred(*v));
+        if self.denom.is_zero() {
+            return picked.map(|(v, _)| (v, Prob::zero())).collect();
+        }
+        let reducer = Reducer::new(&self.denom);
+        picked
+            .map(|(v, w)| {
+                let (num, den) = reducer.reduce(w);
+                (v, Prob::in_lowest_terms(num, den))
+            })
+            .collect()
+    }
+}
+
+/// `target[i + offset] += poly[i] * factor` for every non-zero `poly[i]`.
+fn add_scaled(target: &mut [BigUint], poly: &[BigUint], offset: i64, factor: &BigUint) {
+    if factor.is_zero() {
+        return;
+    }
+    let one = factor.is_one();
+    for (idx, weight) in poly.iter().enumerate() {
+        if weight.is_zero() {
+            continue;
+        }
+        let to = (idx as i64 + offset) as usize;
+        if one {
+            target[to] += weight;
+        } else {
+            target[to] += weight * factor;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frac(p: &Prob) -> String {
+        p.exact()
+    }
+
+    #[test]
+    fn two_d6_by_hand() {
+        let d = Dist::die(6).repeat_sum(2);
+        assert_eq!(frac(&d.p(7)), "1/6");
+        assert_eq!(frac(&d.p(2)), "1/36");
+        assert_eq!(frac(&d.p_where(|v| v >= 10)), "1/6");
+        assert_eq!(d.mean(), 7.0);
+        assert_eq!(d.truncated(), Prob::zero());
+    }
+
+    #[test]
+    fn keep_highest_two_of_three_d6() {
+        // 3d6 keep the best 2: P(12) = P(at least two sixes) = (3*5 + 1)/216 = 16/216 = 2/27.
+        let d = Dist::die(6).keep_highest(3, 2);
+        assert_eq!(frac(&d.p(12)), "2/27");
+        // P(2): at least two ones and the third ... no: best two both 1 means all three are 1.
+        assert_eq!(frac(&d.p(2)), "1/216");
+    }
+
+    #[test]
+    fn advantage_on_d20() {
+        // 2d20 keep highest: P(20) = 1 - (19/20)^2 = 39/400; P(1) = 1/400.
+        let d = Dist::die(20).keep_highest(2, 1);
+        assert_eq!(frac(&d.p(20)), "39/400");
+        assert_eq!(frac(&d.p(1)), "1/400");
+        let low = Dist::die(20).keep_lowest(2, 1);
+        assert_eq!(frac(&low.p(1)), "39/400");
+    }
+
+    #[test]
+    fn open_ended_d6_by_hand() {
+        let d = Dist::die(6).open_ended();
+        assert_eq!(frac(&d.p(5)), "1/6");
+        assert_eq!(frac(&d.p(7)), "1/36");
+        assert_eq!(d.p(6), Prob::zero());
+        assert_eq!(d.p(12), Prob::zero());
+        assert_eq!(frac(&d.p(13)), "1/216");
+        let cut = d.truncated().to_f64();
+        assert!(cut > 0.0 && cut < 1e-14, "cut off {cut}");
+    }
+
+    #[test]
+    fn max_and_min_of_mixed_dice() {
+        // max(d8, d6): P(max <= 6) = 6/8 * 1 = 3/4, so P(max >= 7) = 1/4; P(max = 1) = 1/48.
+        let m = Dist::max_of(&[Dist::die(8), Dist::die(6)]);
+        assert_eq!(frac(&m.p_where(|v| v >= 7)), "1/4");
+        assert_eq!(frac(&m.p(1)), "1/48");
+        let lo = Dist::min_of(&[Dist::die(8), Dist::die(8)]);
+        assert_eq!(frac(&lo.p(8)), "1/64");
+        assert_eq!(frac(&lo.p(1)), "15/64");
+    }
+
+    #[test]
+    fn chances_as_floats_without_reducing() {
+        let d = Dist::die(6).repeat_sum(2);
+        let chances = d.chances();
+        assert_eq!(chances.len(), 11);
+        assert_eq!(chances[5], (7, 6.0 / 36.0));
+        let huge = Dist::die(20).open_ended().repeat_sum(60);
+        let sum: f64 = huge.chances().iter().map(|(_, p)| p).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{sum}");
+        let (value, p) = huge.chances()[0];
+        assert_eq!(value, 60);
+        assert!((p - 0.05f64.powi(60)).abs() < 1e-80, "{p}");
+    }
+
+    #[test]
+    fn difference_of_two_d6() {
+        let d = Dist::die(6).sub(&Dist::die(6));
+        assert_eq!(frac(&d.p(0)), "1/6");
+        assert_eq!(frac(&d.p(5)), "1/36");
+        assert_eq!(d.min_value(), -5);
+    }
+
+    fn brute_keep(sides: u32, n: u32, k: u32, highest: bool) -> Vec<(i64, u64)> {
+        let mut counts = std::collections::BTreeMap::new();
+        let total = (sides as u64).pow(n);
+        for mut code in 0..total {
+            let mut faces: Vec<i64> = (0..n)
+                .map(|_| {
+                    let f = (code % sides as u64) as i64 + 1;
+                    code /= sides as u64;
+                    f
+                })
+                .collect();
+            faces.sort_unstable();
+            if highest {
+                faces.reverse();
+            }
+            let sum: i64 = faces[..k as usize].iter().sum();
+            *counts.entry(sum).or_insert(0u64) += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    /// Keep-highest or -lowest of `n` copies of any distribution (truncated ones included), by
+    /// enumerating every combination of its values.
+    fn brute_keep_dist(die: &Dist, n: u32, k: u32, highest: bool) -> Dist {
+        let values: Vec<(i64, BigUint)> = die.iter().map(|(v, w)| (v, w.clone())).collect();
+        let mut pairs = Vec::new();
+        let mut index = vec![0usize; n as usize];
+        loop {
+            let mut faces: Vec<i64> = index.iter().map(|&i| values[i].0).collect();
+            let weight: BigUint = index.iter().map(|&i| values[i].1.clone()).product();
+            faces.sort_unstable();
+            if highest {
+                faces.reverse();
+            }
+            pairs.push((faces[..k as usize].iter().sum(), weight));
+            let mut d = 0;
+            while d < index.len() {
+                index[d] += 1;
+                if index[d] < values.len() {
+                    break;
+                }
+                index[d] = 0;
+                d += 1;
+            }
+            if d == index.len() {
+                break;
+            }
+        }
+        Dist::from_pairs(pairs, die.denom().pow(n))
+    }
+
+    #[test]
+    fn keep_of_truncated_open_ended_dice_agrees_with_brute_force() {
+        // Open-ended to a depth of 3 (the mass of three tops in a row cut): 15 values of a d6!,
+        // 11 of a d4! to depth 4; every kept count.
+        for (die, n) in [
+            (Dist::die(6).open_ended_to_depth(3), 4),
+            (Dist::die(4).open_ended_to_depth(4), 4),
+            (Dist::die(10).open_ended_to_depth(2), 3),
+        ] {
+            for k in 1..=n {
+                for highest in [true, false] {
+                    let fast = if highest {
+                        die.keep_highest(n, k)
+                    } else {
+                        die.keep_lowest(n, k)
+                    };
+                    let brute = brute_keep_dist(&die, n, k, highest);
+                    assert_eq!(fast.denom(), brute.denom());
+                    assert_eq!(
+                        fast.probabilities(),
+                        brute.probabilities(),
+                        "{n} dice keep {k}, highest {highest}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keep_by_runs_equals_keep_by_walking_every_value() {
+        let weighted = Dist::from_pairs(
+            [
+                (-2, BigUint::from(3u32)),
+                (-1, BigUint::from(3u32)),
+                (1, BigUint::from(5u32)),
+                (2, BigUint::from(1u32)),
+                (3, BigUint::from(1u32)),
+            ],
+            BigUint::from(13u32),
+        );
+        for (die, n) in [
+            (Dist::die(6), 7),
+            (Dist::die(20), 5),
+            (Dist::die(2), 9),
+            (Dist::die(6).open_ended(), 5),
+            (Dist::die(20).open_ended(), 3),
+            (Dist::die(2).open_ended(), 4),
+            (Dist::die(10).neg(), 4),
+            (Dist::die(6).open_ended().neg(), 4),
+            (Dist::die(3).open_ended_to_depth(4).shift(-7), 5),
+            (weighted, 5),
+        ] {
+            let runs = super::super::keep::runs(&die.weights);
+            for k in 1..=n {
+                let Ok(by_runs) = die.keep_highest_by_runs(&runs, n, k, &Never);
+                let Ok(by_walk) = die.keep_highest_by_walk(n, k, &Never);
+                assert_eq!(by_runs, by_walk, "{n} of {die:?} keep {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn dice_added_by_their_structure_equal_the_dense_product() {
+        let totals = [
+            Dist::constant(3),
+            Dist::die(6).keep_highest(4, 3),
+            Dist::die(4).open_ended().repeat_sum(3).shift(-20),
+            Dist::from_pairs([(2, 5u32.into()), (9, 1u32.into())], 7u32.into()),
+        ];
+        for total in &totals {
+            for (sides, n, open_ended) in [
+                (6, 3, false),
+                (20, 2, false),
+                (1, 4, false),
+                (6, 4, true),
+                (10, 2, true),
+                (3, 5, true),
+            ] {
+                let dice = if open_ended {
+                    Dist::open_ended_sum(sides, n)
+                } else {
+                    Dist::die(sides).repeat_sum(n)
+                };
+                assert_eq!(
+                    total.plus_dice(sides, n, open_ended, false),
+                    total.add(&dice),
+                    "+{n}d{sides} {open_ended}"
+                );
+                assert_eq!(
+                    total.plus_dice(sides, n, open_ended, true),
+                    total.sub(&dice),
+                    "-{n}d{sides} {open_ended}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn probabilities_are_the_reduced_fractions() {
+        use crate::odds::notation::Notation;
+        for text in ["3d6", "4d6kh3", "20d20!", "10d10!kh3", "2d6+1d8-3", "d4"] {
+            let Ok(n) = Notation::parse(text) else {
+                panic!("{text} parses");
+            };
+            let d = n.distribution();
+            let by_euclid: Vec<(i64, Prob)> = d
+                .iter()
+                .map(|(v, w)| (v, Prob::new(w.clone(), d.denom().clone())))
+                .collect();
+            assert_eq!(d.probabilities(), by_euclid, "{text}");
+        }
+        // 3d6: 27 of 216 ways to roll 10 is 1/8.
+        let three = Notation::parse("3d6").expect("parses").distribution();
+        assert_eq!(
+            three.probabilities()[7],
+            (10, Prob::new(1u32.into(), 8u32.into()))
+        );
+        // A denominator with a large prime factor falls back to Euclid.
+        let odd = Dist::from_pairs(
+            [(1, BigUint::from(2018u32)), (2, 3u32.into())],
+            1009u32 * BigUint::from(4u32),
+        );
+        let exact: Vec<String> = odd.probabilities().iter().map(|(_, p)| p.exact()).collect();
+        assert_eq!(exact, ["1/2", "3/4036"]);
+    }
+
+    #[test]
+    fn keep_by_runs_on_narrowed_rows_equals_the_walk_for_many_open_ended_dice() {
+        // 14d6! to depth 18: answers of 11 limbs, each level's rows narrowed by its common
+        // factor and each Horner step by its bound, both ways round (keep highest and lowest).
+        let die = Dist::die(6).open_ended();
+        for (die, n, k) in [(die.clone(), 14, 6), (die.neg(), 14, 6), (die, 14, 13)] {
+            let runs = super::super::keep::runs(&die.weights);
+            let Ok(by_runs) = die.keep_highest_by_runs(&runs, n, k, &Never);
+            let Ok(by_walk) = die.keep_highest_by_walk(n, k, &Never);
+            assert_eq!(by_runs, by_walk, "{n} of {die:?} keep {k}");
+        }
+    }
+
+    fn total_mass(d: &Dist) -> Prob {
+        d.probabilities()
+            .iter()
+            .fold(d.truncated(), |acc, (_, p)| acc.plus(p))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keep_agrees_with_brute_force(sides in 2u32..=8, n in 1u32..=5, k_seed in 0u32..5, highest: bool) {
+            let k = k_seed % n + 1;
+            let die = Dist::die(sides);
+            let d = if highest { die.keep_highest(n, k) } else { die.keep_lowest(n, k) };
+            let denom = BigUint::from(sides).pow(n);
+            proptest::prop_assert_eq!(d.denom(), &denom);
+            for (value, count) in brute_keep(sides, n, k, highest) {
+                proptest::prop_assert_eq!(d.weight(value), BigUint::from(count), "value {}", value);
+            }
+            proptest::prop_assert_eq!(d.truncated(), Prob::zero());
+        }
+
+        #[test]
+        fn keep_by_runs_equals_the_walk_for_open_ended_dice_of_many_limbs(
+            sides in 2u32..=12, n in 6u32..=12, k_seed in 0u32..12, depth in 2u32..=6, highest: bool,
+        ) {
+            // Answers of several limbs: every run's rows narrowed by its own bounds.
+            let k = k_seed % n + 1;
+            let die = Dist::die(sides).open_ended_to_depth(depth);
+            let die = if highest { die } else { die.neg() };
+            let runs = super::super::keep::runs(&die.weights);
+            let Ok(by_runs) = die.keep_highest_by_runs(&runs, n, k, &Never);
+            let Ok(by_walk) = die.keep_highest_by_walk(n, k, &Never);
+            proptest::prop_assert_eq!(by_runs, by_walk);
+        }
+
+        #[test]
+        fn every_distribution_sums_to_one(sides in 2u32..=20, n in 1u32..=6, open: bool, k_seed in 0u32..6, shift in -5i64..5) {
+            let die = if open { Dist::die(sides).open_ended() } else { Dist::die(sides) };
+            let k = k_seed % n + 1;
+            for d in [
+                die.repeat_sum(n),
+                die.keep_highest(n, k),
+                die.keep_lowest(n, k),
+                die.sub(&Dist::die(6)).shift(shift),
+                Dist::max_of(&[die.clone(), Dist::die(8)]),
+                Dist::min_of(&[die.clone(), Dist::die(4)]),
+            ] {
+                proptest::prop_assert_eq!(total_mass(&d), Prob::one());
+                proptest::prop_assert!(d.truncated().to_f64() < 1e-12, "cut {}", d.truncated().to_f64());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_tests {
+    use super::*;
+
+    /// The old way: the die's distribution, then binary powering of the schoolbook product.
+    fn slow_sum(die: &Dist, n: u32) -> Dist {
+        let mut result = Dist::constant(0);
+        for _ in 0..n {
+            let mut weights = vec![BigUint::zero(); result.weights.len() + die.weights.len() - 1];
+            for (i, a) in result.weights.iter().enumerate() {
+                for (j, b) in die.weights.iter().enumerate() {
+                    weights[i + j] += a * b;
+                }
+            }
+            result = Dist {
+                min: result.min + die.min,
+                weights,
+                denom: &result.denom * &die.denom,
+            }
+            .trimmed();
+        }
+        result
+    }
+
+    #[test]
+    fn fair_dice_sums_equal_the_convolution() {
+        for (sides, n) in [(6, 1), (6, 3), (2, 7), (10, 12), (20, 5), (100, 3), (1, 4)] {
+            let die = Dist::die(sides);
+            assert_eq!(die.repeat_sum(n), slow_sum(&die, n), "{n}d{sides}");
+        }
+        let coin = Dist::from_pairs(
+            [(0, BigUint::from(3u32)), (1, BigUint::from(3u32))],
+            BigUint::from(6u32),
+        );
+        assert_eq!(coin.repeat_sum(5), slow_sum(&coin, 5));
+    }
+
+    #[test]
+    fn open_ended_sums_equal_the_convolution() {
+        for (sides, n) in [(6, 1), (6, 4), (2, 3), (10, 5), (20, 3), (4, 9), (100, 2)] {
+            let die = Dist::die(sides).open_ended();
+            assert_eq!(
+                Dist::open_ended_sum(sides, n),
+                slow_sum(&die, n),
+                "{n}d{sides}!"
+            );
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! How an entry is checked as the server should have made it: the seed's proof, and the throws
+//! read back through the roll path (the dice each throw asked for, its seed, its faces, the
+//! outcome and what changed at the table).
+
+use super::{RoomError, RoomState, table_digest};
+use crate::odds::notation::Notation;
+use crate::online::log::{Proposal, SeedProof};
+use crate::online::seal::{self, NONCE_BYTES, SECRET_BYTES};
+use crate::record::{RollRecord, ThrowRecord, Thrown};
+use crate::roll::{RollError, ThrowOrder, drive_move, drive_notation};
+use crate::rules::table::TableState;
+
+impl RoomState {
+    /// The seed proof: the secret behind the commitment, and the seed it and the nonce,
+    /// gesture, room and place make.
+    pub(super) fn check_proof(
+        &self,
+        proof: &SeedProof,
+        record: &RollRecord,
+        seq: u64,
+    ) -> Result<(), RoomError> {
+        let secret = seal::unhex(&proof.secret, SECRET_BYTES, "the secret")?;
+        let nonce = seal::unhex(&proof.nonce, NONCE_BYTES, "the nonce")?;
+        if !seal::same(&seal::commitment(&secret), &proof.commitment) {
+            return Err(RoomError::Mismatch(
+                "the secret does not match the commitment published before the throw".into(),
+            ));
+        }
+        let seed = seal::throw_seed(&secret, &nonce, proof.gesture.as_ref(), &self.room, seq);
+        if record.seed != seed {
+            return Err(RoomError::Mismatch(format!(
+                "the roll's seed {} is not the one its proof makes ({seed})",
+                record.seed
+            )));
+        }
+        if record.gesture != proof.gesture {
+            return Err(RoomError::Mismatch(
+                "the roll's gesture is not the one its proof hashes".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rules' reading of a record, through the roll path: every throw the roll asks for
+    /// taken from the record (the same dice and seeds, faces that fit), the same outcome and
+    /// changes; the table after.
+    pub(super) fn check_throw(
+        &self,
+        what: &Proposal,
+        record: &RollRecord,
+        said: &[String],
+    ) -> Result<TableState, RoomError> {
+        for (n, t) in record.throws.iter().enumerate() {
+            if t.faces.len() != t.dice.len() || t.poses.len() != t.dice.len() {
+                return Err(RoomError::Mismatch(format!(
+                    "throw {} lists its dice, faces and poses unevenly",
+                    n + 1
+                )));
+            }
+        }
+        let recorded = |order: &ThrowOrder| -> Result<ThrowRecord, RollError> {
+            record
+                .throws
+                .get(order.n as usize)
+                .cloned()
+                .ok_or(RollError::Missing { n: order.n })
+        };
+        let read_back = |taken: usize| -> Result<(), RoomError> {
+            if taken != record.throws.len() {
+                return Err(RoomError::Mismatch(
+                    "the record has more throws than the rules ask for".into(),
+                ));
+            }
+            Ok(())
+        };
+        match what {
+            Proposal::Notation(text) => {
+                let notation = Notation::parse(text)?;
+                if record.what
+                    != (Thrown::Notation {
+                        notation: text.clone(),
+                    })
+                {
+                    return Err(RoomError::Mismatch(
+                        "the record throws another notation".into(),
+                    ));
+                }
+                let (roll, throws) = drive_notation(&notation, record.seed, recorded)?;
+                read_back(throws.len())?;
+                if roll.chains() != record.faces.as_slice() {
+                    return Err(RoomError::Mismatch(format!(
+                        "the record's faces {:?} are not its throws' {:?}",
+                        record.faces,
+                        roll.chains()
+                    )));
+                }
+                let total = roll.result().map(|r| r.total);
+                if total != record.total {
+                    return Err(RoomError::Mismatch(format!(
+                        "the faces {:?} make {}, the record says {:?}",
+                        record.faces,
+                        total.unwrap_or_default(),
+                        record.total
+                    )));
+                }
+                if !said.is_empty() {
+                    return Err(RoomError::Mismatch(
+                        "a free roll changes nothing at the table".into(),
+                    ));
+                }
+                Ok(self.table.clone())
+            }
+            Proposal::Move(mv) => {
+                let (roll, throws) = drive_move(&self.table, mv, record.seed, recorded)?;
+                read_back(throws.len())?;
+                if roll.faces() != record.faces.as_slice() {
+                    return Err(RoomError::Mismatch(format!(
+                        "the record's faces {:?} are not its throws' {:?}",
+                        record.faces,
+                        roll.faces()
+                    )));
+                }
+                let outcome = roll.outcome().cloned().unwrap_or_default();
+                if record.outcome.as_deref() != Some(outcome.class.as_str())
+                    || record.total != Some(outcome.total)
+                {
+                    return Err(RoomError::Mismatch(format!(
+                        "the faces {:?} make {} ({}), the record says {:?} ({:?})",
+                        roll.faces(),
+                        outcome.class,
+                        outcome.total,
+                        record.outcome,
+                        record.total
+                    )));
+                }
+                let mut table = self.table.clone();
+                let now = roll.apply_to(&mut table)?;
+                same_effects(said, &now)?;
+                Ok(table)
+            }
+        }
+    }
+}
+
+/// The changes an entry logged are the ones the rules make.
+pub(super) fn same_effects(logged: &[String], now: &[String]) -> Result<(), RoomError> {
+    if logged != now {
+        return Err(RoomError::Mismatch(format!(
+            "the table changed otherwise: logged {logged:?}, the rules say {now:?}"
+        )));
+    }
+    Ok(())
+}
+
+/// The state digest an entry logged is the table's after it.
+pub(super) fn same_state(logged: &str, table: &TableState) -> Result<(), RoomError> {
+    if !seal::same(logged, &table_digest(table)) {
+        return Err(RoomError::Mismatch(
+            "the table's state after it differs from the one logged".into(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,168 @@
+//! Why a room refuses a join or a proposal, or a log line does not apply.
+
+use crate::errors::ErrorCode;
+use crate::online::log::{LogError, Role};
+use crate::online::seal::HexError;
+use crate::roll::RollError;
+
+/// Why a room refuses something, or a line of its log does not check. The text is for people;
+/// [`RoomError::code`] is for programs.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RoomError {
+    /// The line does not read or chain.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// The log does not start with a `created` entry.
+    #[error("the log's first entry does not open a room")]
+    NotOpened,
+    /// A second `created` entry.
+    #[error("a second 'created' entry")]
+    OpenedTwice,
+    /// A log format this build does not read.
+    #[error("log format {found} is not known to this build (it reads {known})")]
+    Format {
+        /// The log's format.
+        found: u32,
+        /// This build's.
+        known: u32,
+    },
+    /// The room's scene does not read or make sense.
+    #[error("{0}")]
+    Scene(String),
+    /// The name is empty, too long or unprintable.
+    #[error("a name is 1 to 40 printable characters")]
+    BadName,
+    /// The game master's role asked for under another name.
+    #[error("{0} is the game master of this room; join as a player or spectator")]
+    NotTheGamemaster(String),
+    /// The game master's name asked for in another role.
+    #[error("{0} is this room's game master")]
+    NameTaken(String),
+    /// A game master or spectator asking for seats.
+    #[error("a {0} takes no seats")]
+    NoSeatsForRole(Role),
+    /// A character the scene does not have.
+    #[error("there is no character '{name}' in {scene} (the cast: {cast})")]
+    NoCharacter {
+        /// The name asked for.
+        name: String,
+        /// The scene.
+        scene: String,
+        /// Its characters, in seat order.
+        cast: String,
+    },
+    /// A character another player plays.
+    #[error("{character} is already played by {by}")]
+    SeatTaken {
+        /// The character.
+        character: String,
+        /// Who plays it.
+        by: String,
+    },
+    /// Someone not in the room.
+    #[error("{0} has not joined this room")]
+    NotJoined(String),
+    /// A spectator proposing a throw.
+    #[error("a spectator watches; it does not throw")]
+    Spectator,
+    /// A hidden roll from someone who is not the game master.
+    #[error("only the game master rolls hidden")]
+    NotGamemaster,
+    /// A player proposing the game master's move.
+    #[error("{0} is the game master's move")]
+    GamemasterMove(String),
+    /// A player moving a character it does not play.
+    #[error("{by} does not play {character}")]
+    NotYourSeat {
+        /// The player.
+        by: String,
+        /// The character.
+        character: String,
+    },
+    /// A hidden roll that is a move.
+    #[error("a hidden roll is a free roll (dice notation), not a move")]
+    HiddenNotNotation,
+    /// A free roll of no dice or too many.
+    #[error("a room's free roll throws 1 to {limit} dice, not {dice}")]
+    TooManyDice {
+        /// The dice it throws.
+        dice: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The roll path refuses (the rules, the notation, the dice, the physics).
+    #[error(transparent)]
+    Roll(#[from] RollError),
+    /// A reveal of an entry that is not a hidden roll.
+    #[error("entry {0} is not a hidden roll")]
+    NotHidden(u64),
+    /// A reveal of someone else's hidden roll.
+    #[error("only {0} can reveal that roll")]
+    NotYours(String),
+    /// A reveal of a roll shown already.
+    #[error("the hidden roll {0} is revealed already")]
+    AlreadyRevealed(u64),
+    /// Hex in an entry or proposal that is not what it should be.
+    #[error(transparent)]
+    Hex(#[from] HexError),
+    /// A gesture with numbers out of reach.
+    #[error("a gesture is six finite numbers of at most 10000 (cm, cm/s)")]
+    BadGesture,
+    /// An entry that is not as the server should have made it: what differs.
+    #[error("{0}")]
+    Mismatch(String),
+    /// One of the above, at an entry of the log.
+    #[error("entry {seq}: {error}")]
+    AtEntry {
+        /// The entry's `seq`.
+        seq: u64,
+        /// What is wrong with it.
+        error: Box<RoomError>,
+    },
+}
+
+impl RoomError {
+    /// The stable code of the error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RoomError::Log(e) => e.code(),
+            RoomError::NotOpened
+            | RoomError::OpenedTwice
+            | RoomError::Format { .. }
+            | RoomError::Mismatch(_) => ErrorCode::EntryMismatch,
+            RoomError::Scene(_) => ErrorCode::BadScene,
+            RoomError::BadName => ErrorCode::BadName,
+            RoomError::NotTheGamemaster(_) => ErrorCode::NotTheGamemaster,
+            RoomError::NameTaken(_) => ErrorCode::NameTaken,
+            RoomError::NoSeatsForRole(_) => ErrorCode::NoSeatsForRole,
+            RoomError::NoCharacter { .. } => ErrorCode::NoCharacter,
+            RoomError::SeatTaken { .. } => ErrorCode::SeatTaken,
+            RoomError::NotJoined(_) => ErrorCode::NotJoined,
+            RoomError::Spectator => ErrorCode::Spectator,
+            RoomError::NotGamemaster => ErrorCode::NotGamemaster,
+            RoomError::GamemasterMove(_) => ErrorCode::GamemasterMove,
+            RoomError::NotYourSeat { .. } => ErrorCode::NotYourSeat,
+            RoomError::HiddenNotNotation => ErrorCode::HiddenNotNotation,
+            RoomError::TooManyDice { .. } => ErrorCode::TooManyDice,
+            RoomError::Roll(e) => e.code(),
+            RoomError::NotHidden(_) => ErrorCode::NotHidden,
+            RoomError::NotYours(_) => ErrorCode::NotYours,
+            RoomError::AlreadyRevealed(_) => ErrorCode::AlreadyRevealed,
+            RoomError::Hex(_) => ErrorCode::BadNonce,
+            RoomError::BadGesture => ErrorCode::BadGesture,
+            RoomError::AtEntry { error, .. } => error.code(),
+        }
+    }
+}
+
+impl From<crate::rules::RulesError> for RoomError {
+    fn from(e: crate::rules::RulesError) -> Self {
+        RoomError::Roll(e.into())
+    }
+}
+
+impl From<crate::odds::notation::NotationError> for RoomError {
+    fn from(e: crate::odds::notation::NotationError) -> Self {
+        RoomError::Roll(e.into())
+    }
+}

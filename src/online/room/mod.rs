@@ -1,0 +1,341 @@
+//! A room's state, rebuilt from its log: the scene's table, who sits where, the hidden rolls and
+//! what happened. The server, every client and `verify` apply the same entries with the same
+//! code; the server also simulates proposals into entries here. Moves and free rolls go through
+//! the one roll path (`crate::roll`), whether thrown here or read back from a record.
+
+mod checks;
+mod error;
+mod rights;
+mod simulate;
+
+pub use error::RoomError;
+pub use simulate::{Simulated, Simulation};
+
+use std::collections::BTreeMap;
+
+use super::log::{Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, check_link};
+use super::seal::{self, GENESIS};
+use crate::record::{Gesture, RollRecord};
+use crate::roll::replay::check_record;
+use crate::rules::engine::Rulebook;
+use crate::rules::scene::Scene;
+use crate::rules::table::TableState;
+
+/// Most dice a free roll may throw in a room.
+pub const MAX_ROOM_DICE: usize = 100;
+
+/// Someone in the room.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Member {
+    /// Their role.
+    pub role: Role,
+    /// The seats (character indices) they move.
+    pub seats: Vec<usize>,
+}
+
+/// A hidden roll as everyone knows it; `revealed` once the game master showed it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HiddenNote {
+    /// Who rolled.
+    pub by: String,
+    /// The dice.
+    pub notation: String,
+    /// What for.
+    pub label: Option<String>,
+    /// The seed's commitment.
+    pub commitment: String,
+    /// The seal of the reveal.
+    pub sealed: String,
+    /// The roll, once revealed.
+    pub revealed: Option<RollRecord>,
+}
+
+/// One line of the room's history, for people.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Happened {
+    /// The entry's place in the log.
+    pub seq: u64,
+    /// In words.
+    pub text: String,
+    /// The roll, where there was one (shown).
+    pub record: Option<RollRecord>,
+}
+
+/// How much of an entry a client checks beyond the chain, rights, seeds and rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Checks {
+    /// Re-simulate every throw and compare faces and final poses bit for bit.
+    pub physics: bool,
+}
+
+/// A room, as its log so far makes it.
+#[derive(Clone, Debug)]
+pub struct RoomState {
+    /// The room's name.
+    pub room: String,
+    /// The game master's name.
+    pub gamemaster: String,
+    /// The scene.
+    pub scene: Scene,
+    /// The scene's table.
+    pub table: TableState,
+    /// Everyone who joined, by name.
+    pub members: BTreeMap<String, Member>,
+    /// The last entry's `seq`.
+    pub seq: u64,
+    /// The hash of the last line.
+    pub head: String,
+    /// Hidden rolls by `seq`.
+    pub hidden: BTreeMap<u64, HiddenNote>,
+    /// What happened, oldest first.
+    pub history: Vec<Happened>,
+    /// The build that opened the room.
+    pub build: String,
+    /// Throws that re-simulated differently here (another platform or build, or a forged
+    /// record): shown, never hidden.
+    pub mismatches: Vec<String>,
+}
+
+/// The table's digest as entries carry it: a hash of the rules' versioned serialisation of the
+/// table's state ([`TableState::canonical_state`]).
+pub fn table_digest(table: &TableState) -> String {
+    seal::state_digest(&table.canonical_state())
+}
+
+impl RoomState {
+    /// A room from its first line (a `created` entry).
+    pub fn open(line: &str) -> Result<RoomState, RoomError> {
+        let entry = Entry::parse(line)?;
+        check_link(&entry, 1, GENESIS)?;
+        let Event::Created {
+            format,
+            room,
+            gamemaster,
+            scene,
+            table_seed,
+            build,
+        } = entry.event
+        else {
+            return Err(RoomError::NotOpened);
+        };
+        if format != LOG_FORMAT {
+            return Err(RoomError::Format {
+                found: format,
+                known: LOG_FORMAT,
+            });
+        }
+        let scene = Scene::parse("the room's scene", &scene)
+            .map_err(|e| RoomError::Scene(e.to_string()))?;
+        let book = Rulebook::builtin().map_err(|e| RoomError::Scene(e.to_string()))?;
+        let table = TableState::new(&scene, &book, table_seed);
+        let mut members = BTreeMap::new();
+        members.insert(
+            gamemaster.clone(),
+            Member {
+                role: Role::Gamemaster,
+                seats: Vec::new(),
+            },
+        );
+        Ok(RoomState {
+            history: vec![Happened {
+                seq: 1,
+                text: format!("{gamemaster} opened {room}: {}", scene.name),
+                record: None,
+            }],
+            room,
+            gamemaster,
+            scene,
+            table,
+            members,
+            seq: 1,
+            head: seal::line_hash(line),
+            hidden: BTreeMap::new(),
+            build,
+            mismatches: Vec::new(),
+        })
+    }
+
+    /// Rebuilds a room from its whole log (lines in order).
+    pub fn replay<'a>(
+        mut lines: impl Iterator<Item = &'a str>,
+        checks: Checks,
+    ) -> Result<RoomState, RoomError> {
+        let first = lines.next().ok_or(super::log::LogError::Empty)?;
+        let mut room = RoomState::open(first)?;
+        for line in lines {
+            room.apply_line(line, checks)?;
+        }
+        Ok(room)
+    }
+
+    /// Applies the next log line: its place in the chain, then its event, checked as the
+    /// server made it (rights, seed proof, rules; physics when asked).
+    pub fn apply_line(&mut self, line: &str, checks: Checks) -> Result<Entry, RoomError> {
+        let entry = Entry::parse(line)?;
+        check_link(&entry, self.seq + 1, &self.head)?;
+        let seq = entry.seq;
+        self.apply_event(seq, &entry.event, checks)
+            .map_err(|e| RoomError::AtEntry {
+                seq,
+                error: Box::new(e),
+            })?;
+        self.seq = seq;
+        self.head = seal::line_hash(line);
+        Ok(entry)
+    }
+
+    fn apply_event(&mut self, seq: u64, event: &Event, checks: Checks) -> Result<(), RoomError> {
+        match event {
+            Event::Created { .. } => Err(RoomError::OpenedTwice),
+            Event::Joined { name, role, seats } => {
+                let seats = self.may_join(name, *role, seats)?;
+                self.members
+                    .insert(name.clone(), Member { role: *role, seats });
+                self.note(seq, format!("{name} joined as {role}"), None);
+                Ok(())
+            }
+            Event::Played {
+                by,
+                mv,
+                said,
+                state,
+            } => {
+                self.may(by, &Proposal::Move(mv.clone()), false)?;
+                let mut table = self.table.clone();
+                let now = crate::roll::play_without_dice(&mut table, mv)?;
+                checks::same_effects(said, &now)?;
+                checks::same_state(state, &table)?;
+                let text = format!("{by}: {}", self.table.describe(mv));
+                self.table = table;
+                self.note(seq, text, None);
+                Ok(())
+            }
+            Event::Thrown {
+                by,
+                what,
+                proof,
+                record,
+                said,
+                state,
+            } => {
+                self.may(by, what, false)?;
+                self.check_proof(proof, record, seq)?;
+                if checks.physics {
+                    self.resimulate(seq, record);
+                }
+                let table = self.check_throw(what, record, said)?;
+                checks::same_state(state, &table)?;
+                let text = match what {
+                    Proposal::Move(mv) => self.table.describe(mv),
+                    Proposal::Notation(n) => n.clone(),
+                };
+                self.table = table;
+                let shown = format!(
+                    "{by}: {text}: {}",
+                    record
+                        .outcome
+                        .clone()
+                        .unwrap_or_else(|| record.total.map(|t| t.to_string()).unwrap_or_default())
+                );
+                self.note(seq, shown, Some(record.as_ref().clone()));
+                Ok(())
+            }
+            Event::Hidden {
+                by,
+                notation,
+                label,
+                commitment,
+                sealed,
+            } => {
+                self.may(by, &Proposal::Notation(notation.clone()), true)?;
+                self.hidden.insert(
+                    seq,
+                    HiddenNote {
+                        by: by.clone(),
+                        notation: notation.clone(),
+                        label: label.clone(),
+                        commitment: commitment.clone(),
+                        sealed: sealed.clone(),
+                        revealed: None,
+                    },
+                );
+                self.note(seq, format!("{by} rolled {notation} hidden"), None);
+                Ok(())
+            }
+            Event::Revealed { of, salt, payload } => {
+                let note = self
+                    .hidden
+                    .get(of)
+                    .cloned()
+                    .ok_or(RoomError::NotHidden(*of))?;
+                if note.revealed.is_some() {
+                    return Err(RoomError::AlreadyRevealed(*of));
+                }
+                let salt_bytes = seal::unhex(salt, seal::SALT_BYTES, "the salt")?;
+                if !seal::same(&seal::seal(&salt_bytes, payload), &note.sealed) {
+                    return Err(RoomError::Mismatch(format!(
+                        "the reveal of {of} does not match its seal (the roll was changed)"
+                    )));
+                }
+                let hidden: HiddenRoll = serde_json::from_str(payload).map_err(|e| {
+                    RoomError::Mismatch(format!("the reveal of {of} is not a hidden roll: {e}"))
+                })?;
+                if hidden.notation != note.notation || hidden.proof.commitment != note.commitment {
+                    return Err(RoomError::Mismatch(format!(
+                        "the reveal of {of} shows another roll"
+                    )));
+                }
+                self.check_proof(&hidden.proof, &hidden.record, *of)?;
+                if checks.physics {
+                    self.resimulate(seq, &hidden.record);
+                }
+                self.check_throw(
+                    &Proposal::Notation(hidden.notation.clone()),
+                    &hidden.record,
+                    &[],
+                )?;
+                let text = format!(
+                    "{} revealed {}: {}",
+                    note.by,
+                    note.notation,
+                    hidden.record.total.unwrap_or_default()
+                );
+                if let Some(n) = self.hidden.get_mut(of) {
+                    n.revealed = Some(hidden.record.clone());
+                }
+                self.note(seq, text, Some(hidden.record));
+                Ok(())
+            }
+        }
+    }
+
+    /// Re-simulates a roll: a difference is noted in `mismatches`.
+    fn resimulate(&mut self, seq: u64, record: &RollRecord) {
+        let found = match check_record(record) {
+            Ok(check) => check.differences.first().cloned(),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(d) = found {
+            self.mismatches
+                .push(format!("entry {seq}: re-simulated differently: {d}"));
+        }
+    }
+
+    fn note(&mut self, seq: u64, text: String, record: Option<RollRecord>) {
+        self.history.push(Happened { seq, text, record });
+    }
+}
+
+/// A gesture's sanity for a proposal: finite numbers within the tray's reach.
+pub fn check_gesture(g: &Gesture) -> Result<(), RoomError> {
+    let ok = g
+        .release
+        .iter()
+        .chain(&g.velocity)
+        .all(|x| x.is_finite() && x.abs() <= 10_000.0);
+    if ok {
+        Ok(())
+    } else {
+        Err(RoomError::BadGesture)
+    }
+}

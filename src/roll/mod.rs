@@ -1,0 +1,327 @@
+//! The one roll path: a move at a table, or a dice notation, turned into the physical throws it
+//! needs, each throw's faces checked against what was asked, the throws capped, and the outcome
+//! resolved. Every client drives it (the window, `session` and `demo --check`, the roll API
+//! through the window, the table server and its clients, `verify`); none has a loop of its own.
+//!
+//! A roll is a small state machine ([`MoveRoll`], [`NotationRoll`]): started from what was asked,
+//! it gives the next [`ThrowOrder`] (which physical dice, with which seed and looks), is fed
+//! that throw's faces (a physical [`ThrowRecord`], or the rules' faces given by a script), and
+//! says what comes next, until it is done. Who throws the dice is the caller's business: the
+//! window's felt, the headless simulator ([`headless`]), a record read back.
+//!
+//! This module also owns what belongs to every roll: the throw cap ([`MAX_THROWS`]), the seed of
+//! each throw ([`throw_seed`]), the physical dice of a plan or a notation, the looks of the dice
+//! (from the rules' roles), and the records a finished roll makes.
+
+pub mod headless;
+mod moves;
+mod notation;
+pub mod replay;
+
+pub use crate::seed::throw_seed;
+pub use moves::{MoveRoll, drive_move, end_turn, play_without_dice};
+pub use notation::{NotationRoll, drive_notation, notation_dice};
+
+use crate::dice::looks::Tint;
+use crate::dice::mesh::DieStyle;
+use crate::dice::{DieKind, NoPhysicalDie};
+use crate::errors::ErrorCode;
+use crate::odds::notation::{FacesError, NotationError};
+use crate::physics::throw::Swing;
+use crate::physics::{CockedPolicy, PhysicsError, RollResult, ThrowRequest};
+use crate::record::{Cocked, Gesture, Pose, ThrowRecord};
+use crate::rules::{DieRole, RulesError};
+
+/// Most throws one roll may take (open-ended sixes keep coming, a tie keeps tying).
+pub const MAX_THROWS: u32 = 64;
+
+/// Why a roll could not go on. The text is for people; [`RollError::code`] is for programs.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RollError {
+    /// The rules refuse the move, or cannot read the faces fed to it.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// The notation does not read.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// Faces that do not fit the notation's dice.
+    #[error(transparent)]
+    NotationFaces(#[from] FacesError),
+    /// A notation without dice.
+    #[error("the notation throws no dice")]
+    NoDice,
+    /// A die of a size no physical die has.
+    #[error(transparent)]
+    NoPhysicalDie(#[from] NoPhysicalDie),
+    /// Open-ended dice or follow-ups kept coming.
+    #[error("more than {MAX_THROWS} throws for one roll")]
+    TooManyThrows,
+    /// A throw of other dice than the roll asked for (a record that does not fit its move).
+    #[error("throw {} threw other dice than the rules ask for", n + 1)]
+    OtherDice {
+        /// The throw's number (0: the first).
+        n: u32,
+    },
+    /// A throw whose seed or number does not follow from the roll's seed.
+    #[error("throw {} was not thrown with the seed its roll gives it", n + 1)]
+    OtherSeed {
+        /// The throw's number (0: the first).
+        n: u32,
+    },
+    /// A record read back with fewer throws than the roll asks for.
+    #[error("the record has fewer throws than the rules ask for (no throw {})", n + 1)]
+    Missing {
+        /// The number of the throw missing (0: the first).
+        n: u32,
+    },
+    /// A recorded throw that re-simulated to other faces or poses here (another build or
+    /// platform, or a forged record).
+    #[error(
+        "throw {tag} re-simulated differently here (faces {here:?}, the record's {recorded:?})"
+    )]
+    Differs {
+        /// The throw's number.
+        tag: u64,
+        /// The faces here.
+        here: Vec<u32>,
+        /// The faces recorded.
+        recorded: Vec<u32>,
+    },
+    /// Faces fed to a roll that asks for no more throws.
+    #[error("the roll is over: it asks for no more throws")]
+    Over,
+    /// The physics could not finish the throw.
+    #[error(transparent)]
+    Physics(#[from] PhysicsError),
+}
+
+impl RollError {
+    /// The stable code of the error, for programs (the protocol and the API carry it).
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RollError::Rules(e) => e.code(),
+            RollError::Notation(_) => ErrorCode::BadNotation,
+            RollError::NotationFaces(_) => ErrorCode::BadFaces,
+            RollError::NoDice => ErrorCode::NoDice,
+            RollError::NoPhysicalDie(_) => ErrorCode::NoSuchDie,
+            RollError::TooManyThrows => ErrorCode::TooManyThrows,
+            RollError::OtherDice { .. } => ErrorCode::OtherDice,
+            RollError::OtherSeed { .. } => ErrorCode::OtherSeed,
+            RollError::Missing { .. } => ErrorCode::MissingThrow,
+            RollError::Differs { .. } => ErrorCode::Differs,
+            RollError::Over => ErrorCode::RollOver,
+            RollError::Physics(_) => ErrorCode::ThrowFailed,
+        }
+    }
+}
+
+/// One physical throw a roll asks for: its dice, its seed and how its dice look.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThrowOrder {
+    /// The throw's number within its roll (0: the first).
+    pub n: u32,
+    /// Its own seed, mixed from the roll's ([`throw_seed`]).
+    pub seed: u64,
+    /// The dice of the rules (or of the notation) thrown, by sides, in order.
+    pub sides: Vec<u32>,
+    /// The physical dice, in throw order (a d100 is a tens d10 and a d10).
+    pub dice: Vec<DieKind>,
+    /// How each physical die looks.
+    pub tints: Vec<Tint>,
+    /// Why the dice are thrown, in words.
+    pub purpose: String,
+}
+
+impl ThrowOrder {
+    /// An order for the dice of sizes `sides`, each physical die tinted by `tints(rules die,
+    /// physical die, kind)`.
+    fn of_sides(
+        n: u32,
+        roll_seed: u64,
+        sides: Vec<u32>,
+        tints: impl Fn(usize, usize, DieKind) -> Tint,
+        purpose: String,
+    ) -> Result<ThrowOrder, RollError> {
+        let mut dice = Vec::new();
+        let mut looks = Vec::new();
+        for (i, &s) in sides.iter().enumerate() {
+            for kind in crate::dice::physical_dice(s)? {
+                looks.push(tints(i, dice.len(), kind));
+                dice.push(kind);
+            }
+        }
+        Ok(ThrowOrder {
+            n,
+            seed: throw_seed(roll_seed, n),
+            sides,
+            dice,
+            tints: looks,
+            purpose,
+        })
+    }
+
+    /// Each physical die with its colours, in throw order (what the hand holds and the felt
+    /// shows).
+    pub fn styled(&self) -> Vec<(DieKind, DieStyle)> {
+        self.dice
+            .iter()
+            .zip(&self.tints)
+            .map(|(k, t)| (*k, t.style()))
+            .collect()
+    }
+
+    /// The gesture applies to the first throw of a roll only; follow-ups come from the seed.
+    pub fn gesture_applies(&self) -> bool {
+        self.n == 0
+    }
+
+    /// What the physics is asked to throw, with the roll's gesture (if any).
+    pub fn request(&self, gesture: Option<Gesture>) -> ThrowRequest {
+        physics_request(self.seed, self.n, self.dice.clone(), gesture)
+    }
+
+    /// The rules' faces of this order's dice from a throw's physical values.
+    pub fn rules_faces(&self, values: &[u32]) -> Vec<u32> {
+        crate::dice::rules_faces(&self.sides, values)
+    }
+
+    /// Checks that a throw is the one this order asked for: the same dice, seed and number.
+    fn check_throw(&self, throw: &ThrowRecord) -> Result<(), RollError> {
+        if throw.dice != self.dice {
+            return Err(RollError::OtherDice { n: self.n });
+        }
+        if throw.seed != self.seed || throw.tag != u64::from(self.n) {
+            return Err(RollError::OtherSeed { n: self.n });
+        }
+        Ok(())
+    }
+}
+
+/// Throw `n` of a roll, seeded with `seed` (its own, already mixed): the gesture sets the
+/// first throw's swing; follow-ups come from their seeds.
+fn physics_request(
+    seed: u64,
+    n: u32,
+    dice: Vec<DieKind>,
+    gesture: Option<Gesture>,
+) -> ThrowRequest {
+    ThrowRequest {
+        seed,
+        tag: u64::from(n),
+        dice,
+        swing: gesture.filter(|_| n == 0).map(Swing::from),
+    }
+}
+
+/// How a die of the rules looks, from its role and the acting character: light and dark for
+/// positive and negative dice, dark for the director's dice and the other side's initiative,
+/// the actor's colours otherwise.
+pub fn tint_of(role: DieRole, actor: Option<usize>) -> Tint {
+    match role {
+        DieRole::Positive | DieRole::Initiative => Tint::Light,
+        DieRole::Negative
+        | DieRole::Difficulty
+        | DieRole::Position
+        | DieRole::OpposingInitiative => Tint::Dark,
+        DieRole::Friction => Tint::Special,
+        DieRole::Pool | DieRole::Extra | DieRole::Ability | DieRole::Check | DieRole::Resource => {
+            actor.map_or(Tint::Light, Tint::Character)
+        }
+    }
+}
+
+/// The record of a finished physical throw made from `request`.
+pub fn throw_record(request: &ThrowRequest, result: &RollResult) -> ThrowRecord {
+    ThrowRecord {
+        seed: request.seed,
+        tag: request.tag,
+        gesture: request.swing.is_some(),
+        dice: request.dice.clone(),
+        faces: result.dice.iter().map(|d| d.value).collect(),
+        rethrows: result.dice.iter().map(|d| d.rethrows.total()).collect(),
+        poses: result
+            .dice
+            .iter()
+            .map(|d| Pose {
+                t: d.translation,
+                r: d.rotation,
+            })
+            .collect(),
+    }
+}
+
+impl From<Swing> for Gesture {
+    fn from(swing: Swing) -> Self {
+        Gesture {
+            release: swing.release.to_array(),
+            velocity: swing.velocity.to_array(),
+        }
+    }
+}
+
+impl From<Gesture> for Swing {
+    fn from(g: Gesture) -> Self {
+        Swing {
+            release: g.release.into(),
+            velocity: g.velocity.into(),
+        }
+    }
+}
+
+impl From<CockedPolicy> for Cocked {
+    fn from(policy: CockedPolicy) -> Self {
+        match policy {
+            CockedPolicy::Rethrow => Cocked::Rethrow,
+            CockedPolicy::Nudge => Cocked::Nudge,
+        }
+    }
+}
+
+impl From<Cocked> for CockedPolicy {
+    fn from(cocked: Cocked) -> Self {
+        match cocked {
+            Cocked::Rethrow => CockedPolicy::Rethrow,
+            Cocked::Nudge => CockedPolicy::Nudge,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_looks_of_the_rules_dice() {
+        assert_eq!(tint_of(DieRole::Pool, Some(2)), Tint::Character(2));
+        assert_eq!(tint_of(DieRole::Pool, None), Tint::Light);
+        assert_eq!(tint_of(DieRole::Negative, Some(2)), Tint::Dark);
+        assert_eq!(tint_of(DieRole::OpposingInitiative, None), Tint::Dark);
+        assert_eq!(tint_of(DieRole::Initiative, Some(1)), Tint::Light);
+        assert_eq!(tint_of(DieRole::Friction, Some(0)), Tint::Special);
+    }
+
+    #[test]
+    fn an_order_of_a_d100_throws_two_dice_of_one_look() {
+        let order = ThrowOrder::of_sides(
+            1,
+            9,
+            vec![100, 6],
+            |i, _, _| Tint::Character(i),
+            "test".into(),
+        )
+        .expect("dice");
+        assert_eq!(
+            order.dice,
+            vec![DieKind::D10Tens, DieKind::D10, DieKind::D6]
+        );
+        assert_eq!(
+            order.tints,
+            vec![Tint::Character(0), Tint::Character(0), Tint::Character(1)]
+        );
+        assert_eq!(order.seed, throw_seed(9, 1));
+        assert_eq!(order.rules_faces(&[0, 0, 5]), vec![100, 5]);
+        assert!(!order.gesture_applies());
+        let d7 = ThrowOrder::of_sides(0, 9, vec![7], |_, _, _| Tint::Light, "d7".into());
+        assert_eq!(d7, Err(RollError::NoPhysicalDie(NoPhysicalDie(7))));
+    }
+}

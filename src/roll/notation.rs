@@ -1,0 +1,261 @@
+//! A dice notation thrown physically: every die thrown, then each open-ended die that showed
+//! its top face thrown again (a new physical throw each time) until none does; each throw's
+//! faces checked against the dice asked for; the chains of faces read into the total.
+
+use super::{MAX_THROWS, RollError, ThrowOrder};
+use crate::dice::DieKind;
+use crate::dice::looks::notation_tint;
+use crate::odds::notation::{Notation, NotationDie, NotationResult, open_ended_rethrows};
+use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
+
+/// The physical dice of a notation, in throw order (a d100 is two): the one count the roll
+/// API's and the rooms' limits use.
+pub fn notation_dice(notation: &Notation) -> Result<Vec<DieKind>, RollError> {
+    let mut dice = Vec::new();
+    for d in notation.dice() {
+        dice.extend(crate::dice::physical_dice(d.sides)?);
+    }
+    Ok(dice)
+}
+
+/// A notation being rolled: each die's chain of faces so far, the dice to throw next, and the
+/// result once no die is to be thrown again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotationRoll {
+    notation: Notation,
+    dice: Vec<NotationDie>,
+    seed: u64,
+    /// Each notation die's faces: the first, then each one an open-ended die threw.
+    chains: Vec<Vec<u32>>,
+    /// The notation dice of the throw asked for now (empty once done).
+    to_throw: Vec<usize>,
+    /// Throws made.
+    thrown: u32,
+    result: Option<NotationResult>,
+}
+
+impl NotationRoll {
+    /// Starts a notation with `seed`: every die in the first throw.
+    pub fn start(notation: &Notation, seed: u64) -> Result<NotationRoll, RollError> {
+        let dice = notation.dice();
+        if dice.is_empty() {
+            return Err(RollError::NoDice);
+        }
+        notation_dice(notation)?;
+        Ok(NotationRoll {
+            notation: notation.clone(),
+            chains: vec![Vec::new(); dice.len()],
+            to_throw: (0..dice.len()).collect(),
+            dice,
+            seed,
+            thrown: 0,
+            result: None,
+        })
+    }
+
+    /// The throw the notation asks for now: every die first, then the open-ended dice that
+    /// showed their top face (None once done).
+    pub fn order(&self) -> Option<ThrowOrder> {
+        if self.to_throw.is_empty() {
+            return None;
+        }
+        let purpose = if self.thrown == 0 {
+            self.notation.source().to_string()
+        } else {
+            format!("{}: open-ended dice again", self.notation.source())
+        };
+        let sides = self.to_throw.iter().map(|&i| self.dice[i].sides).collect();
+        ThrowOrder::of_sides(
+            self.thrown,
+            self.seed,
+            sides,
+            |_, at, kind| notation_tint(kind, at),
+            purpose,
+        )
+        .ok()
+    }
+
+    /// Feeds the physical values of the throw asked for, in its dice's order: checked against
+    /// the dice, added to their chains; the dice to throw again, or the result.
+    pub fn feed_values(&mut self, values: &[u32]) -> Result<(), RollError> {
+        let order = self.order().ok_or(RollError::Over)?;
+        self.read(&order, values)
+    }
+
+    /// Feeds a physical throw: it must be the throw asked for (the same dice, its seed).
+    pub fn feed_throw(&mut self, throw: &ThrowRecord) -> Result<(), RollError> {
+        let order = self.order().ok_or(RollError::Over)?;
+        order.check_throw(throw)?;
+        self.read(&order, &throw.faces)
+    }
+
+    fn read(&mut self, order: &ThrowOrder, values: &[u32]) -> Result<(), RollError> {
+        if values.len() != order.dice.len() {
+            return Err(crate::odds::notation::FacesError(format!(
+                "{} faces for a throw of {} dice ({})",
+                values.len(),
+                order.dice.len(),
+                order.purpose
+            ))
+            .into());
+        }
+        let faces = order.rules_faces(values);
+        if let Some((face, sides)) = faces
+            .iter()
+            .zip(&order.sides)
+            .find(|(f, s)| **f == 0 || *f > *s)
+        {
+            return Err(crate::odds::notation::FacesError(format!(
+                "face {face} is not on a d{sides}"
+            ))
+            .into());
+        }
+        for (&i, face) in self.to_throw.iter().zip(faces) {
+            self.chains[i].push(face);
+        }
+        self.thrown += 1;
+        self.to_throw = open_ended_rethrows(&self.dice, &self.chains);
+        if self.to_throw.is_empty() {
+            self.result = Some(self.notation.evaluate(&self.chains)?);
+        } else if self.thrown >= MAX_THROWS {
+            return Err(RollError::TooManyThrows);
+        }
+        Ok(())
+    }
+
+    /// The notation.
+    pub fn notation(&self) -> &Notation {
+        &self.notation
+    }
+
+    /// The notation's dice, in throw order.
+    pub fn dice(&self) -> &[NotationDie] {
+        &self.dice
+    }
+
+    /// The roll's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Each die's chain of faces so far.
+    pub fn chains(&self) -> &[Vec<u32>] {
+        &self.chains
+    }
+
+    /// The notation dice in the throw asked for now.
+    pub fn in_throw(&self) -> &[usize] {
+        &self.to_throw
+    }
+
+    /// Throws made so far.
+    pub fn throws_made(&self) -> u32 {
+        self.thrown
+    }
+
+    /// The result, once every die is done.
+    pub fn result(&self) -> Option<&NotationResult> {
+        self.result.as_ref()
+    }
+
+    /// The record of the finished roll: the notation, its chains, total and verdict.
+    pub fn record(
+        &self,
+        throws: Vec<ThrowRecord>,
+        gesture: Option<Gesture>,
+        cocked: Cocked,
+    ) -> RollRecord {
+        let source = self.notation.source().to_string();
+        let inputs = RollInputs {
+            dice: RollDice::Notation(source.clone()),
+            seed: self.seed,
+            gesture,
+            cocked,
+        };
+        let mut record = RollRecord::new(Thrown::Notation { notation: source }, &inputs, throws);
+        record.faces = self.chains.clone();
+        if let Some(r) = &self.result {
+            record.total = Some(r.total);
+            record.outcome = r
+                .success
+                .map(|ok| if ok { "success" } else { "failure" }.to_string());
+        }
+        record
+    }
+}
+
+/// Rolls a notation to its result, each throw it asks for made by `throw`. The roll and the
+/// throws.
+pub fn drive_notation(
+    notation: &Notation,
+    seed: u64,
+    mut throw: impl FnMut(&ThrowOrder) -> Result<ThrowRecord, RollError>,
+) -> Result<(NotationRoll, Vec<ThrowRecord>), RollError> {
+    let mut roll = NotationRoll::start(notation, seed)?;
+    let mut throws = Vec::new();
+    while let Some(order) = roll.order() {
+        let t = throw(&order)?;
+        roll.feed_throw(&t)?;
+        throws.push(t);
+    }
+    Ok((roll, throws))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roll(text: &str) -> NotationRoll {
+        let n = Notation::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        NotationRoll::start(&n, 4).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn open_ended_dice_are_thrown_again_until_they_stop() {
+        let mut r = roll("2d6!+d100");
+        let first = r.order().expect("a throw");
+        assert_eq!(first.sides, vec![6, 6, 100]);
+        assert_eq!(first.dice.len(), 4, "a d100 is two dice");
+        r.feed_values(&[6, 2, 0, 7]).expect("fits");
+        let again = r.order().expect("the six again");
+        assert_eq!((again.n, again.sides.clone()), (1, vec![6]));
+        assert_eq!(again.purpose, "2d6!+d100: open-ended dice again");
+        r.feed_values(&[3]).expect("fits");
+        assert_eq!(r.chains(), &[vec![6, 3], vec![2], vec![7]]);
+        assert_eq!(r.result().map(|x| x.total), Some(18));
+        assert_eq!(r.order(), None);
+        assert_eq!(r.feed_values(&[1]), Err(RollError::Over));
+    }
+
+    #[test]
+    fn faces_that_do_not_fit_are_refused_and_sixes_are_capped() {
+        let mut r = roll("3d6");
+        assert_eq!(
+            r.feed_values(&[1, 2]).map_err(|e| e.to_string()),
+            Err("2 faces for a throw of 3 dice (3d6)".to_string())
+        );
+        assert_eq!(
+            r.feed_values(&[1, 7, 2]).map_err(|e| e.to_string()),
+            Err("face 7 is not on a d6".to_string())
+        );
+        assert_eq!(
+            r.chains(),
+            &[Vec::<u32>::new(), vec![], vec![]],
+            "nothing was read"
+        );
+        let mut r = roll("d6!");
+        let mut fed = 0;
+        let err = loop {
+            match r.feed_values(&[6]) {
+                Ok(()) => fed += 1,
+                Err(e) => break e,
+            }
+        };
+        // The 64th throw is read, and a 65th is refused.
+        assert_eq!((err, fed + 1), (RollError::TooManyThrows, MAX_THROWS));
+        assert_eq!(
+            NotationRoll::start(&Notation::parse("2d7").expect("parses"), 1),
+            Err(RollError::NoPhysicalDie(crate::dice::NoPhysicalDie(7)))
+        );
+    }
+}

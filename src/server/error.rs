@@ -1,0 +1,154 @@
+//! Why the table server refuses a message, a join or a proposal: every refusal it sends carries
+//! the error's stable code ([`ServerError::code`]) beside its text.
+
+use super::store::StoreError;
+use crate::errors::ErrorCode;
+use crate::net::auth::PasscodeError;
+use crate::online::protocol::DecodeError;
+use crate::online::room::RoomError;
+
+/// Why the table server refuses something.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The message does not read.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// The room refuses (rights, rules, the roll).
+    #[error(transparent)]
+    Room(#[from] RoomError),
+    /// The log store failed (or another server took the place: [`ServerError::Raced`]).
+    #[error(transparent)]
+    Store(StoreError),
+    /// A passcode could not be hashed.
+    #[error(transparent)]
+    Passcode(#[from] PasscodeError),
+    /// A room name the pages use.
+    #[error("'{0}' is a name the room pages use: choose another room name")]
+    ReservedRoomName(String),
+    /// A room name that is not a plain path segment.
+    #[error("'{0}' is not a room name: 1 to 64 letters, digits, '-', '_' or '.'")]
+    BadRoomName(String),
+    /// A hello naming another room than its socket's.
+    #[error("this socket is room '{socket}', the message names '{named}'")]
+    RoomMismatch {
+        /// The socket's room.
+        socket: String,
+        /// The message's.
+        named: String,
+    },
+    /// No room of that name.
+    #[error("there is no room '{0}' on this server")]
+    NoRoom(String),
+    /// A room of that name exists.
+    #[error("a room named '{0}' exists already")]
+    RoomExists(String),
+    /// The wrong passcode.
+    #[error("wrong passcode")]
+    WrongPasscode,
+    /// A room's page opened without a passcode.
+    #[error("this room's page needs the passcode: add ?passcode=… to its address")]
+    PasscodeRequired,
+    /// A room opened without both passcodes.
+    #[error("a room needs a passcode and a game master's passcode")]
+    MissingPasscodes,
+    /// The game master's passcode the same as the players'.
+    #[error("the game master's passcode must differ from the players'")]
+    SamePasscodes,
+    /// The scene does not read or make sense.
+    #[error("{0}")]
+    Scene(String),
+    /// The room's task stopped.
+    #[error("the room stopped; connect again")]
+    RoomStopped,
+    /// A proposal before `create` or `join`.
+    #[error("say create or join first")]
+    NotJoined,
+    /// No hello in time.
+    #[error("say create or join first ({} s)", super::limits::HELLO_TIMEOUT.as_secs())]
+    HelloTimeout,
+    /// A binary frame.
+    #[error("messages are JSON text")]
+    NotText,
+    /// Too many messages on one connection.
+    #[error("too many messages: at most {} a second", super::limits::CONN_RATE)]
+    TooManyMessages,
+    /// Too many throws in one room.
+    #[error(
+        "the room is busy: at most {} throws a second",
+        super::limits::ROOM_RATE
+    )]
+    RoomBusy,
+    /// A second hello on one connection.
+    #[error("already in the room: open another connection to join again")]
+    AlreadyJoined,
+    /// Not the commitment the server gave this connection.
+    #[error("that is not the commitment you were given; use {0}")]
+    WrongCommitment(String),
+    /// A label over 200 bytes.
+    #[error("a label is at most 200 bytes")]
+    LabelTooLong,
+    /// A hidden roll whose content the store does not have.
+    #[error("the content of hidden roll {0} is not in the store")]
+    SealedMissing(u64),
+    /// A stored log that does not replay.
+    #[error("the room's log does not replay: {0}")]
+    BrokenLog(RoomError),
+    /// An entry the server made that its own room does not accept.
+    #[error("the server made an entry it cannot apply: {0}")]
+    BadEntry(RoomError),
+    /// Another table server stored that place first.
+    #[error("another table server wrote to the room first: propose again")]
+    Raced,
+    /// The server's own work failed (a task, a lock).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ServerError {
+    /// The stable code of the error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ServerError::Decode(e) => e.code(),
+            ServerError::Room(e) => e.code(),
+            ServerError::Store(_) => ErrorCode::StoreFailed,
+            ServerError::Passcode(_) | ServerError::Internal(_) => ErrorCode::Internal,
+            ServerError::ReservedRoomName(_) | ServerError::BadRoomName(_) => {
+                ErrorCode::BadRoomName
+            }
+            ServerError::RoomMismatch { .. } => ErrorCode::RoomMismatch,
+            ServerError::NoRoom(_) => ErrorCode::NoRoom,
+            ServerError::RoomExists(_) => ErrorCode::RoomExists,
+            ServerError::WrongPasscode => ErrorCode::WrongPasscode,
+            ServerError::PasscodeRequired => ErrorCode::PasscodeRequired,
+            ServerError::MissingPasscodes | ServerError::SamePasscodes => ErrorCode::BadPasscodes,
+            ServerError::Scene(_) => ErrorCode::BadScene,
+            ServerError::RoomStopped => ErrorCode::RoomStopped,
+            ServerError::NotJoined => ErrorCode::NotJoined,
+            ServerError::HelloTimeout => ErrorCode::HelloTimeout,
+            ServerError::NotText => ErrorCode::NotText,
+            ServerError::TooManyMessages | ServerError::RoomBusy => ErrorCode::RateLimited,
+            ServerError::AlreadyJoined => ErrorCode::AlreadyJoined,
+            ServerError::WrongCommitment(_) => ErrorCode::WrongCommitment,
+            ServerError::LabelTooLong => ErrorCode::LabelTooLong,
+            ServerError::SealedMissing(_) => ErrorCode::StoreFailed,
+            ServerError::BrokenLog(_) | ServerError::BadEntry(_) => ErrorCode::EntryMismatch,
+            ServerError::Raced => ErrorCode::Raced,
+        }
+    }
+}
+
+impl From<StoreError> for ServerError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(_) => ServerError::Raced,
+            StoreError::Exists(room) => ServerError::RoomExists(room),
+            e => ServerError::Store(e),
+        }
+    }
+}
+
+impl From<crate::online::seal::HexError> for ServerError {
+    fn from(e: crate::online::seal::HexError) -> Self {
+        ServerError::Room(e.into())
+    }
+}

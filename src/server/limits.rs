@@ -1,0 +1,71 @@
+//! What one connection, one room and the whole server may take: messages and throws a second,
+//! the time to say hello, how far a slow reader may fall behind, physics at once.
+
+use std::time::{Duration, Instant};
+
+/// How long a new connection may take to say `create` or `join`.
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// Messages a connection may send per second, and in a burst.
+pub const CONN_RATE: f64 = 20.0;
+/// The burst of [`CONN_RATE`].
+pub const CONN_BURST: f64 = 40.0;
+/// Throws a room takes per second, and in a burst.
+pub const ROOM_RATE: f64 = 20.0;
+/// The burst of [`ROOM_RATE`].
+pub const ROOM_BURST: f64 = 40.0;
+/// Entries a slow client may fall behind before it is caught up from the store.
+pub const FANOUT: usize = 256;
+
+/// A token bucket: `rate` per second, up to `burst`.
+pub struct Bucket {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    /// A full bucket.
+    pub fn new(rate: f64, burst: f64) -> Bucket {
+        Bucket {
+            rate,
+            burst,
+            tokens: burst,
+            at: Instant::now(),
+        }
+    }
+
+    /// Takes a token, or says the limit is reached.
+    pub fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Throws simulated at once: one per core (more only queue threads and their memory).
+pub fn physics_slots() -> &'static tokio::sync::Semaphore {
+    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SLOTS.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_gives_its_burst_then_refuses() {
+        let mut b = Bucket::new(0.001, 3.0);
+        assert!(b.take() && b.take() && b.take());
+        assert!(!b.take());
+    }
+}

@@ -1,0 +1,361 @@
+//! A room's task: the only writer of its log on this server. Connections send it commands
+//! (join, throw, reveal, leave); it checks, throws, stores, and only then sends each new line to
+//! everyone in the room, in log order. Another server's appends (NATS) are read and sent on.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use super::error::ServerError;
+use super::limits::{Bucket, FANOUT, ROOM_BURST, ROOM_RATE};
+use super::store::{LogStore, StoreError};
+use super::{Hub, throws};
+use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
+use crate::online::room::{Checks, RoomState};
+use crate::online::seal::{self, SECRET_BYTES};
+use crate::record::Gesture;
+
+/// A running room: its command queue and the feed of its new lines.
+#[derive(Clone)]
+pub struct RoomHandle {
+    /// Commands to the room's task.
+    pub commands: mpsc::Sender<Command>,
+    /// Each new line, with its `seq`.
+    pub lines: broadcast::Sender<(u64, Arc<str>)>,
+}
+
+/// What a connection asks of its room's task.
+pub enum Command {
+    /// Seat a member (or welcome one back).
+    Join {
+        /// The connection.
+        conn: u64,
+        /// Who.
+        name: String,
+        /// As what.
+        role: Role,
+        /// The characters a player plays.
+        seats: Vec<String>,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<Joined, ServerError>>,
+    },
+    /// Throw a proposal.
+    Throw {
+        /// The connection (its secret seeds the throw).
+        conn: u64,
+        /// Who.
+        name: String,
+        /// What.
+        proposal: Box<Proposed>,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<Done, ServerError>>,
+    },
+    /// Reveal a hidden roll.
+    Reveal {
+        /// The connection.
+        conn: u64,
+        /// Who.
+        name: String,
+        /// The hidden roll's `seq`.
+        of: u64,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<Done, ServerError>>,
+    },
+    /// The connection closed: its secret goes.
+    Leave {
+        /// The connection.
+        conn: u64,
+    },
+}
+
+/// A throw as proposed.
+pub struct Proposed {
+    /// What to throw.
+    pub what: Proposal,
+    /// The commitment the thrower was given.
+    pub commitment: String,
+    /// The thrower's nonce, hex.
+    pub nonce: String,
+    /// The hand's swing.
+    pub gesture: Option<Gesture>,
+    /// A hidden roll.
+    pub hidden: bool,
+    /// What for.
+    pub label: Option<String>,
+}
+
+/// A join's answer.
+pub struct Joined {
+    /// The seats taken.
+    pub seats: Vec<String>,
+    /// The commitment for the member's first throw.
+    pub commitment: String,
+    /// The log's last `seq`.
+    pub head: u64,
+    /// The room's new lines from now on.
+    pub lines: broadcast::Receiver<(u64, Arc<str>)>,
+}
+
+/// A stored proposal's answer.
+pub struct Done {
+    /// Its entry.
+    pub seq: u64,
+    /// The commitment for the next throw.
+    pub commitment: String,
+    /// A hidden roll's content, for its thrower only.
+    pub sealed: Option<SealedRoll>,
+}
+
+/// The room's task, started from its log if it is not running.
+pub async fn running_room<S: LogStore>(
+    hub: &Arc<Hub<S>>,
+    room: &str,
+) -> Result<RoomHandle, ServerError> {
+    if let Some(h) = hub.rooms.lock().ok().and_then(|r| r.get(room).cloned())
+        && !h.commands.is_closed()
+    {
+        return Ok(h);
+    }
+    let lines = hub.store.read(room, 0).await?;
+    if lines.is_empty() {
+        return Err(ServerError::NoRoom(room.to_string()));
+    }
+    let state = tokio::task::spawn_blocking(move || {
+        RoomState::replay(lines.iter().map(String::as_str), Checks::default())
+    })
+    .await
+    .map_err(|e| ServerError::Internal(e.to_string()))?
+    .map_err(ServerError::BrokenLog)?;
+    let watch = hub.store.watch(room).await?;
+    let mut rooms = hub
+        .rooms
+        .lock()
+        .map_err(|_| ServerError::Internal("the server's rooms are poisoned".into()))?;
+    if let Some(h) = rooms.get(room)
+        && !h.commands.is_closed()
+    {
+        return Ok(h.clone());
+    }
+    let (commands, queue) = mpsc::channel(64);
+    let (lines, _) = broadcast::channel(FANOUT);
+    let handle = RoomHandle { commands, lines };
+    tokio::spawn(room_task(
+        hub.store.clone(),
+        state,
+        queue,
+        handle.lines.clone(),
+        watch,
+    ));
+    rooms.insert(room.to_string(), handle.clone());
+    Ok(handle)
+}
+
+/// Sends a connection the lines after `since` from the store, then the room's new lines in
+/// order (from the store again if it fell behind).
+pub async fn forward_lines<S: LogStore, T>(
+    store: Arc<S>,
+    room: String,
+    since: u64,
+    mut lines: broadcast::Receiver<(u64, Arc<str>)>,
+    out: mpsc::Sender<T>,
+    wrap: fn(String) -> T,
+) -> Result<(), StoreError> {
+    let mut last = since;
+    let mut catch_up = true;
+    loop {
+        if catch_up {
+            for line in store.read(&room, last).await? {
+                last += 1;
+                if out.send(wrap(line)).await.is_err() {
+                    return Ok(());
+                }
+            }
+            catch_up = false;
+        }
+        match lines.recv().await {
+            Ok((seq, line)) if seq > last => {
+                if seq != last + 1 {
+                    catch_up = true;
+                    continue;
+                }
+                last = seq;
+                if out.send(wrap(line.to_string())).await.is_err() {
+                    return Ok(());
+                }
+            }
+            Ok(_) => {}
+            Err(broadcast::error::RecvError::Lagged(_)) => catch_up = true,
+            Err(broadcast::error::RecvError::Closed) => return Ok(()),
+        }
+    }
+}
+
+/// What the room's task holds besides the room: the store, the feed of new lines, and each
+/// connection's secret for its next throw.
+pub struct Task<S: LogStore> {
+    /// The room's log store.
+    pub store: Arc<S>,
+    /// The room as its log makes it.
+    pub state: RoomState,
+    /// The feed of new lines.
+    pub lines: broadcast::Sender<(u64, Arc<str>)>,
+    /// Each connection's secret for its next throw.
+    pub secrets: HashMap<u64, [u8; SECRET_BYTES]>,
+}
+
+async fn room_task<S: LogStore>(
+    store: Arc<S>,
+    state: RoomState,
+    mut queue: mpsc::Receiver<Command>,
+    lines: broadcast::Sender<(u64, Arc<str>)>,
+    mut watch: Option<mpsc::Receiver<()>>,
+) {
+    let mut task = Task {
+        store,
+        state,
+        lines,
+        secrets: HashMap::new(),
+    };
+    let mut bucket = Bucket::new(ROOM_RATE, ROOM_BURST);
+    loop {
+        let cmd = tokio::select! {
+            cmd = queue.recv() => match cmd {
+                Some(cmd) => cmd,
+                None => break,
+            },
+            Some(()) = async { match watch.as_mut() { Some(w) => w.recv().await, None => std::future::pending().await } } => {
+                // Another server appended: read it, send it on.
+                if let Err(e) = task.catch_up().await {
+                    eprintln!("room {}: {e}", task.state.room);
+                }
+                continue;
+            }
+        };
+        match cmd {
+            Command::Leave { conn } => {
+                task.secrets.remove(&conn);
+            }
+            Command::Join {
+                conn,
+                name,
+                role,
+                seats,
+                reply,
+            } => {
+                let answer = task.join(&name, role, &seats).await.map(|head| {
+                    let secret = seal::random_bytes();
+                    let commitment = seal::commitment(&secret);
+                    task.secrets.insert(conn, secret);
+                    Joined {
+                        seats,
+                        commitment,
+                        head,
+                        lines: task.lines.subscribe(),
+                    }
+                });
+                let _ = reply.send(answer);
+            }
+            Command::Throw {
+                conn,
+                name,
+                proposal,
+                reply,
+            } => {
+                let result = if bucket.take() {
+                    throws::throw(&mut task, conn, &name, *proposal).await
+                } else {
+                    Err(ServerError::RoomBusy)
+                };
+                let _ = reply.send(result);
+            }
+            Command::Reveal {
+                conn,
+                name,
+                of,
+                reply,
+            } => {
+                let result = throws::reveal(&mut task, &name, of).await.map(|seq| Done {
+                    seq,
+                    commitment: task
+                        .secrets
+                        .get(&conn)
+                        .map(|s| seal::commitment(s))
+                        .unwrap_or_default(),
+                    sealed: None,
+                });
+                let _ = reply.send(result);
+            }
+        }
+    }
+}
+
+impl<S: LogStore> Task<S> {
+    /// Stores an event as the room's next line, applies it, sends it out. A conflict (another
+    /// node appended first) reloads the room from the store and says [`ServerError::Raced`].
+    pub async fn append(
+        &mut self,
+        event: Event,
+        sealed: Option<SealedRoll>,
+    ) -> Result<u64, ServerError> {
+        let seq = self.state.seq + 1;
+        let line = Entry {
+            seq,
+            prev: self.state.head.clone(),
+            at_ms: now_ms(),
+            event,
+        }
+        .to_line();
+        let mut next = self.state.clone();
+        next.apply_line(&line, Checks::default())
+            .map_err(ServerError::BadEntry)?;
+        match self
+            .store
+            .append(&self.state.room, seq, line.clone(), sealed)
+            .await
+        {
+            Ok(()) => {}
+            Err(StoreError::Conflict(_)) => {
+                self.catch_up().await?;
+                return Err(ServerError::Raced);
+            }
+            Err(e) => return Err(e.into()),
+        }
+        self.state = next;
+        let _ = self.lines.send((seq, line.into()));
+        Ok(seq)
+    }
+
+    /// Reads what other servers appended, applies it and sends it on.
+    pub async fn catch_up(&mut self) -> Result<(), ServerError> {
+        let more = self.store.read(&self.state.room, self.state.seq).await?;
+        for line in more {
+            let entry = self.state.apply_line(&line, Checks::default())?;
+            let _ = self.lines.send((entry.seq, line.into()));
+        }
+        Ok(())
+    }
+
+    /// Seats a member (a `joined` entry, unless it comes back as it was): the log's head.
+    async fn join(&mut self, name: &str, role: Role, seats: &[String]) -> Result<u64, ServerError> {
+        self.catch_up().await?;
+        let wanted = self.state.may_join(name, role, seats)?;
+        let same = self
+            .state
+            .members
+            .get(name)
+            .is_some_and(|m| m.role == role && m.seats == wanted);
+        if !same {
+            self.append(
+                Event::Joined {
+                    name: name.into(),
+                    role,
+                    seats: seats.to_vec(),
+                },
+                None,
+            )
+            .await?;
+        }
+        Ok(self.state.seq)
+    }
+}

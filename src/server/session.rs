@@ -1,0 +1,415 @@
+//! One connection to a room: the handshake (`create` or `join`, with the passcode, within the
+//! time), then proposals sent to the room's task while the room's lines are forwarded in order.
+//! Every refusal carries its code.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, oneshot};
+
+use super::error::ServerError;
+use super::limits::{Bucket, CONN_BURST, CONN_RATE, FANOUT, HELLO_TIMEOUT};
+use super::room_task::{Command, Done, Joined, Proposed, RoomHandle, forward_lines, running_room};
+use super::store::{LogStore, RoomKeys};
+use super::{Hub, check_room_name};
+use crate::net::auth::{hash_passcode_async, passcode_matches_async};
+use crate::online::log::{Entry, Event, LOG_FORMAT, Role, now_ms};
+use crate::online::protocol::{ClientMsg, MAX_MESSAGE, PROTOCOL, ServerMsg, decode};
+use crate::online::room::RoomState;
+use crate::online::seal;
+use crate::record::build_id;
+use crate::rules::scene::Scene;
+
+/// `GET /{room}`: the room's WebSocket (a page of another origin and plain HTTP are refused).
+pub async fn connect<S: LogStore>(
+    State(hub): State<Arc<Hub<S>>>,
+    Path(room): Path<String>,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let how = || {
+        format!(
+            "'{room}' is a room: connect with a WebSocket (dicetable play --join ws://HOST:PORT/{room})"
+        )
+    };
+    let ws = match crate::net::socket::websocket_only(&headers, ws, how) {
+        Ok(ws) => ws,
+        Err(refused) => return refused,
+    };
+    let conn = hub.next_conn.fetch_add(1, Ordering::Relaxed);
+    ws.max_message_size(4 * MAX_MESSAGE)
+        .on_upgrade(move |socket| session(hub, room, conn, socket))
+}
+
+/// Sends a message to the connection's writer (false once it is gone).
+async fn say(out: &mpsc::Sender<Message>, msg: ServerMsg) -> bool {
+    out.send(Message::Text(msg.to_text().into())).await.is_ok()
+}
+
+/// Tells the connection what went wrong, with the error's code.
+async fn say_error(out: &mpsc::Sender<Message>, e: &ServerError) -> bool {
+    let msg = ServerMsg::Error {
+        code: e.code(),
+        message: e.to_string(),
+    };
+    say(out, msg).await
+}
+
+/// A text frame's text, or what to do with another frame.
+enum Frame {
+    Text(String),
+    Skip,
+    Binary,
+    Closed,
+}
+
+fn frame(m: Option<Result<Message, axum::Error>>) -> Frame {
+    match m {
+        Some(Ok(Message::Text(t))) => Frame::Text(t.to_string()),
+        Some(Ok(Message::Binary(_))) => Frame::Binary,
+        Some(Ok(Message::Close(_)) | Err(_)) | None => Frame::Closed,
+        Some(Ok(_)) => Frame::Skip,
+    }
+}
+
+/// One connection: hello, then proposals, while its room's lines are forwarded in order.
+async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outbox) = mpsc::channel::<Message>(FANOUT);
+    let writer = tokio::spawn(async move {
+        while let Some(m) = outbox.recv().await {
+            if sink.send(m).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut bucket = Bucket::new(CONN_RATE, CONN_BURST);
+    // Hello: create or join, within the time.
+    let mut joined = None;
+    let deadline = tokio::time::sleep(HELLO_TIMEOUT);
+    tokio::pin!(deadline);
+    while joined.is_none() {
+        let text = tokio::select! {
+            _ = &mut deadline => {
+                say_error(&out, &ServerError::HelloTimeout).await;
+                break;
+            }
+            m = stream.next() => match frame(m) {
+                Frame::Text(t) => t,
+                Frame::Binary => {
+                    say_error(&out, &ServerError::NotText).await;
+                    continue;
+                }
+                Frame::Skip => continue,
+                Frame::Closed => break,
+            }
+        };
+        if !bucket.take() {
+            say_error(&out, &ServerError::TooManyMessages).await;
+            continue;
+        }
+        let answer = match decode(&text) {
+            Err(e) => Err(e.into()),
+            Ok(msg) => hello(&hub, &room, conn, msg).await,
+        };
+        match answer {
+            Ok(j) => joined = Some(j),
+            Err(e) => {
+                say_error(&out, &e).await;
+            }
+        }
+    }
+    let Some(Hello {
+        handle,
+        name,
+        role,
+        joined,
+        since,
+    }) = joined
+    else {
+        drop(out);
+        let _ = writer.await;
+        return;
+    };
+    say(
+        &out,
+        ServerMsg::Welcome {
+            v: PROTOCOL,
+            room: room.clone(),
+            name: name.clone(),
+            role,
+            seats: joined.seats,
+            commitment: joined.commitment,
+            head: joined.head,
+        },
+    )
+    .await;
+    let forward = {
+        let (store, room, out) = (hub.store.clone(), room.clone(), out.clone());
+        tokio::spawn(async move {
+            if let Err(e) =
+                forward_lines(store, room, since, joined.lines, out.clone(), entry_message).await
+            {
+                say_error(&out, &ServerError::from(e)).await;
+            }
+        })
+    };
+    loop {
+        let text = match frame(stream.next().await) {
+            Frame::Text(t) => t,
+            Frame::Binary => {
+                say_error(&out, &ServerError::NotText).await;
+                continue;
+            }
+            Frame::Skip => continue,
+            Frame::Closed => break,
+        };
+        if !bucket.take() {
+            say_error(&out, &ServerError::TooManyMessages).await;
+            continue;
+        }
+        let reply = match decode(&text) {
+            Err(e) => error_msg(&e.into()),
+            Ok(ClientMsg::Ping { id }) => ServerMsg::Pong { id },
+            Ok(ClientMsg::Create { .. } | ClientMsg::Join { .. }) => {
+                error_msg(&ServerError::AlreadyJoined)
+            }
+            Ok(ClientMsg::Throw {
+                id,
+                what,
+                commitment,
+                nonce,
+                gesture,
+                hidden,
+                label,
+            }) => {
+                let (reply, answer) = oneshot::channel();
+                let proposal = Box::new(Proposed {
+                    what,
+                    commitment,
+                    nonce,
+                    gesture,
+                    hidden,
+                    label,
+                });
+                let command = Command::Throw {
+                    conn,
+                    name: name.clone(),
+                    proposal,
+                    reply,
+                };
+                let sent = handle.commands.send(command).await;
+                done_reply(id, sent.is_ok(), answer, &out).await
+            }
+            Ok(ClientMsg::Reveal { id, of }) => {
+                let (reply, answer) = oneshot::channel();
+                let command = Command::Reveal {
+                    conn,
+                    name: name.clone(),
+                    of,
+                    reply,
+                };
+                let sent = handle.commands.send(command).await;
+                done_reply(id, sent.is_ok(), answer, &out).await
+            }
+        };
+        if !say(&out, reply).await {
+            break;
+        }
+    }
+    let _ = handle.commands.send(Command::Leave { conn }).await;
+    forward.abort();
+    drop(out);
+    let _ = writer.await;
+}
+
+fn error_msg(e: &ServerError) -> ServerMsg {
+    ServerMsg::Error {
+        code: e.code(),
+        message: e.to_string(),
+    }
+}
+
+/// A log line as the room's `entry` message.
+fn entry_message(line: String) -> Message {
+    Message::Text(ServerMsg::Entry { line }.to_text().into())
+}
+
+/// The answer to a throw or reveal: the ack (and a hidden roll's content), or the refusal.
+async fn done_reply(
+    id: u64,
+    sent: bool,
+    answer: oneshot::Receiver<Result<Done, ServerError>>,
+    out: &mpsc::Sender<Message>,
+) -> ServerMsg {
+    let refused = |e: ServerError| ServerMsg::Refused {
+        id,
+        code: e.code(),
+        reason: e.to_string(),
+    };
+    if !sent {
+        return refused(ServerError::RoomStopped);
+    }
+    match answer.await {
+        Ok(Ok(done)) => {
+            if let Some(s) = done.sealed {
+                say(
+                    out,
+                    ServerMsg::Sealed {
+                        seq: done.seq,
+                        salt: s.salt,
+                        payload: s.payload,
+                    },
+                )
+                .await;
+            }
+            ServerMsg::Ack {
+                id,
+                seq: done.seq,
+                commitment: done.commitment,
+            }
+        }
+        Ok(Err(e)) => refused(e),
+        Err(_) => refused(ServerError::RoomStopped),
+    }
+}
+
+/// A connection in its room: the room, who, as what, the join's answer, and the last entry the
+/// client had.
+struct Hello {
+    handle: RoomHandle,
+    name: String,
+    role: Role,
+    joined: Joined,
+    since: u64,
+}
+
+/// Creates or joins: the passcode checked, the room running, the member seated.
+async fn hello<S: LogStore>(
+    hub: &Arc<Hub<S>>,
+    room: &str,
+    conn: u64,
+    msg: ClientMsg,
+) -> Result<Hello, ServerError> {
+    check_room_name(room)?;
+    let same_room = |named: String| {
+        if named == room {
+            Ok(())
+        } else {
+            Err(ServerError::RoomMismatch {
+                socket: room.to_string(),
+                named,
+            })
+        }
+    };
+    let (name, role, seats, since) = match msg {
+        ClientMsg::Create {
+            room: named,
+            name,
+            scene,
+            passcode,
+            gm_passcode,
+            ..
+        } => {
+            same_room(named)?;
+            create(hub, room, &name, &scene, &passcode, &gm_passcode).await?;
+            (name, Role::Gamemaster, Vec::new(), 0)
+        }
+        ClientMsg::Join {
+            room: named,
+            name,
+            role,
+            seats,
+            passcode,
+            since,
+            ..
+        } => {
+            same_room(named)?;
+            let keys = hub
+                .store
+                .keys(room)
+                .await?
+                .ok_or_else(|| ServerError::NoRoom(room.to_string()))?;
+            let kept = if role == Role::Gamemaster {
+                keys.gm_passcode
+            } else {
+                keys.passcode
+            };
+            if !passcode_matches_async(passcode, kept).await {
+                return Err(ServerError::WrongPasscode);
+            }
+            (name, role, seats, since)
+        }
+        _ => return Err(ServerError::NotJoined),
+    };
+    let handle = running_room(hub, room).await?;
+    let (reply, answer) = oneshot::channel();
+    let command = Command::Join {
+        conn,
+        name: name.clone(),
+        role,
+        seats,
+        reply,
+    };
+    handle
+        .commands
+        .send(command)
+        .await
+        .map_err(|_| ServerError::RoomStopped)?;
+    let joined = answer.await.map_err(|_| ServerError::RoomStopped)??;
+    Ok(Hello {
+        handle,
+        name,
+        role,
+        joined,
+        since,
+    })
+}
+
+/// Opens a room: the scene read, the passcodes hashed, the first line stored.
+async fn create<S: LogStore>(
+    hub: &Arc<Hub<S>>,
+    room: &str,
+    name: &str,
+    scene: &str,
+    passcode: &str,
+    gm_passcode: &str,
+) -> Result<(), ServerError> {
+    if passcode.is_empty() || gm_passcode.is_empty() {
+        return Err(ServerError::MissingPasscodes);
+    }
+    if passcode == gm_passcode {
+        return Err(ServerError::SamePasscodes);
+    }
+    let parsed = Scene::parse("the scene", scene).map_err(|e| ServerError::Scene(e.to_string()))?;
+    parsed.validate().map_err(ServerError::Scene)?;
+    let first = Entry {
+        seq: 1,
+        prev: seal::GENESIS.into(),
+        at_ms: now_ms(),
+        event: Event::Created {
+            format: LOG_FORMAT,
+            room: room.into(),
+            gamemaster: name.into(),
+            scene: scene.into(),
+            table_seed: u64::from_le_bytes(seal::random_bytes()),
+            build: build_id(),
+        },
+    }
+    .to_line();
+    // The room must open as every client will open it.
+    RoomState::open(&first)?;
+    let keys = RoomKeys {
+        passcode: hash_passcode_async(passcode.to_string()).await?,
+        gm_passcode: hash_passcode_async(gm_passcode.to_string()).await?,
+    };
+    hub.store.create_room(room, keys, first).await?;
+    Ok(())
+}

@@ -1,0 +1,431 @@
+//! Where room logs live: one interface ([`LogStore`]), an embedded SQLite implementation (WAL,
+//! one writer thread committing appends in batches) here, and NATS JetStream in `nats`. An
+//! append returns only once the line is stored: the server acknowledges nothing before.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::oneshot;
+
+use crate::online::log::SealedRoll;
+
+/// The passcodes' hashes of a room (never the passcodes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomKeys {
+    /// The players' and spectators' passcode hash.
+    pub passcode: String,
+    /// The game master's passcode hash.
+    pub gm_passcode: String,
+}
+
+/// What a store could not do.
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
+pub enum StoreError {
+    /// Another entry holds that place (another server node appended first).
+    #[error("entry {0} of the room is stored already")]
+    Conflict(u64),
+    /// A room of that name exists.
+    #[error("a room named '{0}' exists already")]
+    Exists(String),
+    /// The storage itself failed.
+    #[error("the log store failed: {0}")]
+    Failed(String),
+}
+
+/// A room log store: rooms, their keys, their append-only logs and sealed rolls.
+pub trait LogStore: Send + Sync + 'static {
+    /// Opens a room with its first line; fails if the name is taken.
+    fn create_room(
+        &self,
+        room: &str,
+        keys: RoomKeys,
+        first: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// A room's keys (None: no such room).
+    fn keys(&self, room: &str)
+    -> impl Future<Output = Result<Option<RoomKeys>, StoreError>> + Send;
+    /// Stores line `seq` (with a hidden roll's content); a taken `seq` is a conflict.
+    fn append(
+        &self,
+        room: &str,
+        seq: u64,
+        line: String,
+        sealed: Option<SealedRoll>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// The lines after `after`, in order.
+    fn read(
+        &self,
+        room: &str,
+        after: u64,
+    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// A hidden roll's content.
+    fn sealed(
+        &self,
+        room: &str,
+        seq: u64,
+    ) -> impl Future<Output = Result<Option<SealedRoll>, StoreError>> + Send;
+    /// A signal whenever another server appends to the room (None: this server is the only
+    /// writer, as with SQLite).
+    fn watch(
+        &self,
+        _room: &str,
+    ) -> impl Future<Output = Result<Option<tokio::sync::mpsc::Receiver<()>>, StoreError>> + Send
+    {
+        async { Ok(None) }
+    }
+}
+
+fn failed(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(e.to_string())
+}
+
+/// One write for the writer thread.
+enum Write {
+    Create {
+        room: String,
+        keys: RoomKeys,
+        first: String,
+        done: oneshot::Sender<Result<(), StoreError>>,
+    },
+    Append {
+        room: String,
+        seq: u64,
+        line: String,
+        sealed: Option<SealedRoll>,
+        done: oneshot::Sender<Result<(), StoreError>>,
+    },
+}
+
+/// The SQLite store: `rooms.sqlite` in the data folder, WAL, synchronous FULL.
+#[derive(Clone)]
+pub struct SqliteStore {
+    writes: mpsc::Sender<Write>,
+    reader: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+/// Most writes committed in one transaction.
+const BATCH: usize = 512;
+
+fn open(path: &Path) -> Result<Connection, StoreError> {
+    let db = Connection::open(path)
+        .map_err(|e| StoreError::Failed(format!("cannot open {}: {e}", path.display())))?;
+    db.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(failed)?;
+    db.pragma_update(None, "journal_mode", "WAL")
+        .map_err(failed)?;
+    db.pragma_update(None, "synchronous", "FULL")
+        .map_err(failed)?;
+    Ok(db)
+}
+
+impl SqliteStore {
+    /// Opens (or makes) the store in `dir`.
+    pub fn open(dir: &Path) -> Result<SqliteStore, StoreError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Failed(format!("cannot make {}: {e}", dir.display())))?;
+        let path = dir.join("rooms.sqlite");
+        let db = open(&path)?;
+        db.execute_batch(
+            "CREATE TABLE IF NOT EXISTS rooms (
+                 room TEXT PRIMARY KEY, passcode TEXT NOT NULL, gm_passcode TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS entries (
+                 room TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL,
+                 PRIMARY KEY (room, seq)) WITHOUT ROWID;
+             CREATE TABLE IF NOT EXISTS sealed (
+                 room TEXT NOT NULL, seq INTEGER NOT NULL, salt TEXT NOT NULL,
+                 payload TEXT NOT NULL, PRIMARY KEY (room, seq)) WITHOUT ROWID;",
+        )
+        .map_err(|e| StoreError::Failed(format!("{}: {e}", path.display())))?;
+        let reader = open(&path)?;
+        let (writes, queue) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("room-log-writer".into())
+            .spawn(move || write_loop(db, queue))
+            .map_err(failed)?;
+        Ok(SqliteStore {
+            writes,
+            reader: Arc::new(Mutex::new(reader)),
+            path,
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    async fn write(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<(), StoreError>>) -> Write,
+    ) -> Result<(), StoreError> {
+        let (done, answer) = oneshot::channel();
+        self.writes
+            .send(make(done))
+            .map_err(|_| StoreError::Failed("the writer stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| StoreError::Failed("the writer stopped".into()))?
+    }
+
+    async fn query<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let reader = self.reader.clone();
+        tokio::task::spawn_blocking(move || {
+            let db = reader
+                .lock()
+                .map_err(|_| StoreError::Failed("reader poisoned".into()))?;
+            f(&db).map_err(failed)
+        })
+        .await
+        .map_err(failed)?
+    }
+}
+
+/// The writer: takes every write waiting, commits them in one transaction, then answers each.
+fn write_loop(mut db: Connection, queue: mpsc::Receiver<Write>) {
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        while batch.len() < BATCH {
+            match queue.try_recv() {
+                Ok(w) => batch.push(w),
+                Err(_) => break,
+            }
+        }
+        let mut answers = Vec::with_capacity(batch.len());
+        let mut tx = match db.transaction() {
+            Ok(tx) => tx,
+            Err(e) => {
+                for w in batch {
+                    answer(w, Err(failed(&e)));
+                }
+                continue;
+            }
+        };
+        for w in batch {
+            let result = match &w {
+                Write::Create {
+                    room, keys, first, ..
+                } => create(&tx, room, keys, first),
+                Write::Append {
+                    room,
+                    seq,
+                    line,
+                    sealed,
+                    ..
+                } => append(&mut tx, room, *seq, line, sealed.as_ref()),
+            };
+            answers.push((w, result));
+        }
+        let committed = tx.commit().map_err(failed);
+        for (w, result) in answers {
+            answer(w, committed.clone().and(result));
+        }
+    }
+}
+
+fn answer(w: Write, result: Result<(), StoreError>) {
+    let done = match w {
+        Write::Create { done, .. } | Write::Append { done, .. } => done,
+    };
+    let _ = done.send(result);
+}
+
+fn is_constraint(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation)
+}
+
+fn create(
+    tx: &rusqlite::Transaction<'_>,
+    room: &str,
+    keys: &RoomKeys,
+    first: &str,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO rooms (room, passcode, gm_passcode) VALUES (?1, ?2, ?3)",
+        params![room, keys.passcode, keys.gm_passcode],
+    )
+    .map_err(|e| {
+        if is_constraint(&e) {
+            StoreError::Exists(room.into())
+        } else {
+            failed(e)
+        }
+    })?;
+    tx.execute(
+        "INSERT INTO entries (room, seq, line) VALUES (?1, 1, ?2)",
+        params![room, first],
+    )
+    .map_err(failed)?;
+    Ok(())
+}
+
+fn append(
+    tx: &mut rusqlite::Transaction<'_>,
+    room: &str,
+    seq: u64,
+    line: &str,
+    sealed: Option<&SealedRoll>,
+) -> Result<(), StoreError> {
+    let sp = tx.savepoint_with_name("entry").map_err(failed)?;
+    sp.execute(
+        "INSERT INTO entries (room, seq, line) VALUES (?1, ?2, ?3)",
+        params![room, seq as i64, line],
+    )
+    .map_err(|e| {
+        if is_constraint(&e) {
+            StoreError::Conflict(seq)
+        } else {
+            failed(e)
+        }
+    })?;
+    if let Some(s) = sealed {
+        sp.execute(
+            "INSERT INTO sealed (room, seq, salt, payload) VALUES (?1, ?2, ?3, ?4)",
+            params![room, seq as i64, s.salt, s.payload],
+        )
+        .map_err(failed)?;
+    }
+    sp.commit().map_err(failed)
+}
+
+impl LogStore for SqliteStore {
+    async fn create_room(
+        &self,
+        room: &str,
+        keys: RoomKeys,
+        first: String,
+    ) -> Result<(), StoreError> {
+        let room = room.to_string();
+        self.write(|done| Write::Create {
+            room,
+            keys,
+            first,
+            done,
+        })
+        .await
+    }
+
+    async fn keys(&self, room: &str) -> Result<Option<RoomKeys>, StoreError> {
+        let room = room.to_string();
+        self.query(move |db| {
+            db.query_row(
+                "SELECT passcode, gm_passcode FROM rooms WHERE room = ?1",
+                params![room],
+                |r| {
+                    Ok(RoomKeys {
+                        passcode: r.get(0)?,
+                        gm_passcode: r.get(1)?,
+                    })
+                },
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn append(
+        &self,
+        room: &str,
+        seq: u64,
+        line: String,
+        sealed: Option<SealedRoll>,
+    ) -> Result<(), StoreError> {
+        let room = room.to_string();
+        self.write(|done| Write::Append {
+            room,
+            seq,
+            line,
+            sealed,
+            done,
+        })
+        .await
+    }
+
+    async fn read(&self, room: &str, after: u64) -> Result<Vec<String>, StoreError> {
+        let room = room.to_string();
+        self.query(move |db| {
+            let mut st = db.prepare_cached(
+                "SELECT line FROM entries WHERE room = ?1 AND seq > ?2 ORDER BY seq",
+            )?;
+            let rows = st.query_map(params![room, after as i64], |r| r.get::<_, String>(0))?;
+            rows.collect()
+        })
+        .await
+    }
+
+    async fn sealed(&self, room: &str, seq: u64) -> Result<Option<SealedRoll>, StoreError> {
+        let room = room.to_string();
+        self.query(move |db| {
+            db.query_row(
+                "SELECT salt, payload FROM sealed WHERE room = ?1 AND seq = ?2",
+                params![room, seq as i64],
+                |r| {
+                    Ok(SealedRoll {
+                        salt: r.get(0)?,
+                        payload: r.get(1)?,
+                    })
+                },
+            )
+            .optional()
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys() -> RoomKeys {
+        RoomKeys {
+            passcode: "p".into(),
+            gm_passcode: "g".into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn appends_are_stored_in_order_and_a_taken_place_conflicts() {
+        let dir = std::env::temp_dir().join(format!("dicetable-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = SqliteStore::open(&dir).expect("opens");
+        store
+            .create_room("r", keys(), "one".into())
+            .await
+            .expect("creates");
+        assert_eq!(
+            store.create_room("r", keys(), "again".into()).await,
+            Err(StoreError::Exists("r".into()))
+        );
+        store.append("r", 2, "two".into(), None).await.expect("2");
+        let sealed = SealedRoll {
+            salt: "00".into(),
+            payload: "{}".into(),
+        };
+        store
+            .append("r", 3, "three".into(), Some(sealed.clone()))
+            .await
+            .expect("3");
+        assert_eq!(
+            store.append("r", 3, "other".into(), None).await,
+            Err(StoreError::Conflict(3))
+        );
+        assert_eq!(
+            store.read("r", 0).await.expect("reads"),
+            ["one", "two", "three"]
+        );
+        assert_eq!(store.read("r", 2).await.expect("reads"), ["three"]);
+        assert_eq!(store.keys("r").await.expect("keys"), Some(keys()));
+        assert_eq!(store.keys("nope").await.expect("keys"), None);
+        assert_eq!(store.sealed("r", 3).await.expect("sealed"), Some(sealed));
+        // A second store on the same folder (a restarted server) reads the same.
+        drop(store);
+        let again = SqliteStore::open(&dir).expect("reopens");
+        assert_eq!(again.read("r", 0).await.expect("reads").len(), 3);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,184 @@
+//! Throws and reveals in a room's task: a proposal checked (the commitment, the nonce, the
+//! gesture, rights and rules), thrown with a seed nobody chose, stored; a hidden roll sealed,
+//! and shown when its thrower reveals it.
+
+use super::error::ServerError;
+use super::limits::physics_slots;
+use super::room_task::{Done, Proposed, Task};
+use super::store::LogStore;
+use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SeedProof};
+use crate::online::room::{Simulated, Simulation, check_gesture, table_digest};
+use crate::online::seal::{self, NONCE_BYTES, SALT_BYTES, SECRET_BYTES};
+
+/// Tries to store a throw before giving up to other servers writing to the same room.
+const RACE_TRIES: u32 = 8;
+
+/// Throws a proposal of connection `conn` (seeded with its secret) as the room's next entry.
+pub async fn throw<S: LogStore>(
+    task: &mut Task<S>,
+    conn: u64,
+    name: &str,
+    p: Proposed,
+) -> Result<Done, ServerError> {
+    task.catch_up().await?;
+    let secret = *task.secrets.get(&conn).ok_or(ServerError::NotJoined)?;
+    let commitment = seal::commitment(&secret);
+    if !seal::same(&p.commitment, &commitment) {
+        return Err(ServerError::WrongCommitment(commitment));
+    }
+    let nonce = seal::unhex(&p.nonce, NONCE_BYTES, "the nonce")?;
+    if let Some(g) = &p.gesture {
+        check_gesture(g)?;
+    }
+    if p.label.as_ref().is_some_and(|l| l.len() > 200) {
+        return Err(ServerError::LabelTooLong);
+    }
+    // Another server may take the place first: then read its entry and throw again.
+    let mut tries = 0;
+    let (seq, sealed) = loop {
+        task.state.may(name, &p.what, p.hidden)?;
+        match throw_next(task, name, &p, &secret, &nonce).await {
+            Err(ServerError::Raced) if tries < RACE_TRIES => tries += 1,
+            other => break other?,
+        }
+    };
+    // A fresh secret for the thrower's next throw (the old one is revealed now).
+    let next = seal::random_bytes();
+    task.secrets.insert(conn, next);
+    Ok(Done {
+        seq,
+        commitment: seal::commitment(&next),
+        sealed,
+    })
+}
+
+/// Throws a proposal as the room's next entry and stores it: its `seq` and hidden content.
+async fn throw_next<S: LogStore>(
+    task: &mut Task<S>,
+    name: &str,
+    p: &Proposed,
+    secret: &[u8; SECRET_BYTES],
+    nonce: &[u8],
+) -> Result<(u64, Option<SealedRoll>), ServerError> {
+    let seq = task.state.seq + 1;
+    let proof = SeedProof {
+        commitment: seal::commitment(secret),
+        secret: seal::hex(secret),
+        nonce: p.nonce.clone(),
+        gesture: p.gesture,
+    };
+    let simulated = {
+        let (state, name, what, label, proof) = (
+            task.state.clone(),
+            name.to_string(),
+            p.what.clone(),
+            p.label.clone(),
+            proof.clone(),
+        );
+        let (secret, nonce) = (*secret, nonce.to_vec());
+        let _slot = physics_slots()
+            .acquire()
+            .await
+            .map_err(|e| ServerError::Internal(e.to_string()))?;
+        tokio::task::spawn_blocking(move || {
+            state.simulate(Simulation {
+                by: &name,
+                what: &what,
+                label,
+                proof,
+                seq,
+                secret: &secret,
+                nonce: &nonce,
+            })
+        })
+        .await
+        .map_err(|e| ServerError::Internal(e.to_string()))??
+    };
+    let (event, sealed) = match simulated {
+        Simulated::Played { said, table } => {
+            let Proposal::Move(mv) = &p.what else {
+                return Err(ServerError::Internal("a free roll throws dice".into()));
+            };
+            let event = Event::Played {
+                by: name.into(),
+                mv: mv.clone(),
+                said,
+                state: table_digest(&table),
+            };
+            (event, None)
+        }
+        Simulated::Throw {
+            record,
+            said,
+            table,
+        } if !p.hidden => {
+            let event = Event::Thrown {
+                by: name.into(),
+                what: p.what.clone(),
+                proof,
+                record,
+                said,
+                state: table_digest(&table),
+            };
+            (event, None)
+        }
+        Simulated::Throw { record, .. } => {
+            let Proposal::Notation(notation) = &p.what else {
+                return Err(ServerError::Internal("a hidden roll is a free roll".into()));
+            };
+            let payload = serde_json::to_string(&HiddenRoll {
+                notation: notation.clone(),
+                proof: proof.clone(),
+                record: *record,
+            })
+            .map_err(|e| ServerError::Internal(e.to_string()))?;
+            let salt: [u8; SALT_BYTES] = seal::random_bytes();
+            let sealed = seal::seal(&salt, &payload);
+            let event = Event::Hidden {
+                by: name.into(),
+                notation: notation.clone(),
+                label: p.label.clone(),
+                commitment: proof.commitment.clone(),
+                sealed,
+            };
+            let content = SealedRoll {
+                salt: seal::hex(&salt),
+                payload,
+            };
+            (event, Some(content))
+        }
+    };
+    let seq = task.append(event, sealed.clone()).await?;
+    Ok((seq, sealed))
+}
+
+/// Shows `name`'s hidden roll `of` to everyone: the reveal's `seq`.
+pub async fn reveal<S: LogStore>(
+    task: &mut Task<S>,
+    name: &str,
+    of: u64,
+) -> Result<u64, ServerError> {
+    use crate::online::room::RoomError;
+    task.catch_up().await?;
+    let note = task.state.hidden.get(&of).ok_or(RoomError::NotHidden(of))?;
+    if note.by != name {
+        return Err(RoomError::NotYours(note.by.clone()).into());
+    }
+    if note.revealed.is_some() {
+        return Err(RoomError::AlreadyRevealed(of).into());
+    }
+    let sealed = task
+        .store
+        .sealed(&task.state.room, of)
+        .await?
+        .ok_or(ServerError::SealedMissing(of))?;
+    task.append(
+        Event::Revealed {
+            of,
+            salt: sealed.salt,
+            payload: sealed.payload,
+        },
+        None,
+    )
+    .await
+}

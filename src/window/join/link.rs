@@ -1,0 +1,173 @@
+//! The client of the table server, in a thread of its own with a tokio runtime: it joins,
+//! hands every checked log line to the window, sends the window's proposals, and reconnects
+//! by itself.
+
+use std::sync::Mutex;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use tokio::sync::mpsc as tokio_mpsc;
+
+use super::Connection;
+use crate::net::runtime::{Threads, in_own_thread};
+use crate::online::client::{Client, ClientError, JoinAs, ThrowError};
+use crate::online::log::{Proposal, Role};
+use crate::online::room::Checks;
+use crate::record::Gesture;
+
+/// `play --join`: where and as whom.
+#[derive(Clone, Debug)]
+pub struct JoinOptions {
+    /// `ws://HOST:PORT/ROOM`.
+    pub url: String,
+    /// Your name.
+    pub name: String,
+    /// The passcode (the game master's own for the game master).
+    pub passcode: String,
+    /// Your role.
+    pub role: Role,
+    /// The characters you play.
+    pub seats: Vec<String>,
+}
+
+/// Why the client could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    /// Not a room's address.
+    #[error(transparent)]
+    Address(#[from] ClientError),
+    /// No thread or runtime for it.
+    #[error("cannot start the client: {0}")]
+    Start(#[from] crate::net::runtime::NetError),
+}
+
+/// From the window to the client.
+#[derive(Debug)]
+pub(super) enum ToServer {
+    /// Propose a throw.
+    Throw {
+        what: Proposal,
+        gesture: Option<Gesture>,
+        label: Option<String>,
+    },
+}
+
+/// From the client to the window.
+#[derive(Debug)]
+pub(super) enum FromServer {
+    /// The connection changed.
+    Connection(Connection),
+    /// The next checked log line.
+    Line(String),
+    /// An own proposal logged.
+    Logged,
+    /// A proposal refused (or lost with the connection), with why.
+    Refused(String),
+}
+
+/// Both ends, held by the window.
+pub(super) struct Link {
+    to_server: tokio_mpsc::UnboundedSender<ToServer>,
+    from_server: Mutex<mpsc::Receiver<FromServer>>,
+}
+
+impl Link {
+    /// Starts the client's thread.
+    pub(super) fn start(join: JoinOptions) -> Result<Link, LinkError> {
+        crate::online::client::room_of(&join.url)?;
+        let (to_server, inbox) = tokio_mpsc::unbounded_channel();
+        let (outbox, from_server) = mpsc::channel();
+        in_own_thread("table-server-client", Threads::Current, move || {
+            run(join, inbox, outbox)
+        })?;
+        Ok(Link {
+            to_server,
+            from_server: Mutex::new(from_server),
+        })
+    }
+
+    /// Sends a proposal.
+    pub(super) fn send(&self, msg: ToServer) {
+        let _ = self.to_server.send(msg);
+    }
+
+    /// What came since the last frame.
+    pub(super) fn drain(&self) -> Vec<FromServer> {
+        self.from_server
+            .lock()
+            .map(|r| r.try_iter().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The client's loop: join (trying again until it works), then proposals and news.
+async fn run(
+    join: JoinOptions,
+    mut inbox: tokio_mpsc::UnboundedReceiver<ToServer>,
+    outbox: mpsc::Sender<FromServer>,
+) {
+    let as_ = JoinAs {
+        url: join.url.clone(),
+        name: join.name.clone(),
+        role: join.role,
+        seats: join.seats.clone(),
+        passcode: join.passcode.clone(),
+    };
+    let say = |m: FromServer| outbox.send(m).is_ok();
+    let mut client = loop {
+        match Client::connect(as_.clone(), None, Checks::default()).await {
+            Ok(c) => break c,
+            // Refused for who asked (a wrong passcode, no such room, a seat taken...): trying
+            // again cannot help. A server that cannot be reached may come back.
+            Err(e) if e.is_final() => {
+                say(FromServer::Connection(Connection::Failed(e.to_string())));
+                return;
+            }
+            Err(e) => {
+                if !say(FromServer::Connection(Connection::Connecting(format!(
+                    "cannot reach the server ({e}); trying again"
+                )))) {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+        }
+    };
+    say(FromServer::Connection(Connection::Connected));
+    let mut sent = 0;
+    let mut logged = 0;
+    loop {
+        // The lines first, then that a proposal was logged: the window never sees a gap.
+        for line in &client.lines[sent..] {
+            if !say(FromServer::Line(line.clone())) {
+                return;
+            }
+        }
+        sent = client.lines.len();
+        for _ in 0..std::mem::take(&mut logged) {
+            say(FromServer::Logged);
+        }
+        let reconnects = client.reconnects;
+        tokio::select! {
+            msg = inbox.recv() => match msg {
+                None => return,
+                Some(ToServer::Throw { what, gesture, label }) => {
+                    match client.throw(what, gesture, false, label).await {
+                        Ok(_) => logged += 1,
+                        Err(ThrowError::Refused { reason, .. }) => { say(FromServer::Refused(reason)); }
+                        Err(e) => { say(FromServer::Refused(e.to_string())); }
+                    }
+                }
+            },
+            more = client.wait_for_more(Duration::from_millis(500)) => {
+                if let Err(e) = more {
+                    say(FromServer::Connection(Connection::Failed(e.to_string())));
+                    return;
+                }
+            }
+        }
+        if client.reconnects != reconnects {
+            say(FromServer::Connection(Connection::Connected));
+        }
+    }
+}

@@ -1,0 +1,557 @@
+//! `play --join ws://HOST:PORT/ROOM`: the window as a client of a table server. The room's log
+//! drives the table: its scene is seated, each throw is thrown again on the felt with the
+//! server's seed and gesture (the same motion and faces as on every other screen, checked
+//! against the record), and the tracker follows the room. The window's own throws (button,
+//! Space, gesture) go to the server as proposals. Only this module knows both the online
+//! client and the table.
+
+mod link;
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub use link::JoinOptions;
+use link::{FromServer, Link, ToServer};
+
+use crate::odds::notation::Notation;
+use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
+use crate::online::room::{Checks, RoomState};
+use crate::record::RollRecord;
+use crate::window::table::{
+    ActionRequest, Caller, RemoteDriven, TablePlay, TableRoll, TableSimulator, ThrowNotation,
+};
+use crate::window::{AppSystems, PlayOptions};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<JoinDialog>();
+    app.add_systems(Startup, connect);
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_join_dialog.run_if(
+            not(resource_exists::<Online>).and_then(|o: Res<PlayOptions>| {
+                o.stream.is_none() && o.exit_after_frames.is_none()
+            }),
+        ),
+    );
+    app.add_systems(
+        Update,
+        (
+            forward_own_throws.in_set(AppSystems::ReadInput),
+            (take_news, finish_showing, show_next)
+                .chain()
+                .in_set(AppSystems::Present),
+        )
+            .run_if(resource_exists::<Online>),
+    );
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_indicator.run_if(resource_exists::<Online>),
+    );
+}
+
+/// The connection as the indicator shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Connection {
+    /// Connecting (or reconnecting) to the server.
+    Connecting(String),
+    /// In the room.
+    Connected,
+    /// Gone for good, with why.
+    Failed(String),
+}
+
+/// The window's side of the room: the link, the room as checked so far, the lines waiting to
+/// be shown, and the throw being shown.
+#[derive(Resource)]
+struct Online {
+    link: Link,
+    who: String,
+    room: Option<RoomState>,
+    waiting: VecDeque<String>,
+    showing: Option<Showing>,
+    connection: Connection,
+    /// Entries shown so far.
+    shown: u64,
+    /// What the server refused, and throws whose faces differed here: shown, never hidden.
+    notices: Vec<String>,
+    /// Own proposals not yet logged or refused.
+    outstanding: usize,
+}
+
+/// A throw on the felt: the record it must match.
+struct Showing {
+    seq: u64,
+    record: RollRecord,
+    started: bool,
+}
+
+fn connect(mut commands: Commands, options: Res<PlayOptions>) {
+    let Some(join) = options.join.clone() else {
+        return;
+    };
+    if let Err(e) = go_online(&mut commands, join) {
+        eprintln!("error: {e}");
+    }
+}
+
+/// Starts the client and hands the table to the room.
+fn go_online(commands: &mut Commands, join: JoinOptions) -> Result<(), link::LinkError> {
+    let who = join.name.clone();
+    match Link::start(join) {
+        Ok(link) => {
+            commands.insert_resource(RemoteDriven { catching_up: true });
+            commands.insert_resource(Online {
+                link,
+                who,
+                room: None,
+                waiting: VecDeque::new(),
+                showing: None,
+                connection: Connection::Connecting("connecting…".into()),
+                shown: 0,
+                notices: Vec::new(),
+                outstanding: 0,
+            });
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What the join dialog's fields lack.
+#[derive(Debug, thiserror::Error)]
+enum DialogError {
+    /// Not a room's address.
+    #[error(transparent)]
+    Address(#[from] crate::online::client::ClientError),
+    /// No name given.
+    #[error("give your name")]
+    NoName,
+    /// The client did not start.
+    #[error(transparent)]
+    Link(#[from] link::LinkError),
+}
+
+/// The "Join a table" dialog: the room's address, your name, the passcode, your role and
+/// characters (opened from the scene panel).
+#[derive(Resource)]
+pub struct JoinDialog {
+    /// Shown.
+    pub open: bool,
+    url: String,
+    name: String,
+    passcode: String,
+    role: crate::online::log::Role,
+    seats: String,
+    error: Option<String>,
+}
+
+impl Default for JoinDialog {
+    fn default() -> Self {
+        JoinDialog {
+            open: false,
+            url: "ws://127.0.0.1:7480/".into(),
+            name: String::new(),
+            passcode: String::new(),
+            role: crate::online::log::Role::Player,
+            seats: String::new(),
+            error: None,
+        }
+    }
+}
+
+impl JoinDialog {
+    /// The options the fields make, or what is missing.
+    fn options(&self) -> Result<JoinOptions, DialogError> {
+        crate::online::client::room_of(self.url.trim())?;
+        if self.name.trim().is_empty() {
+            return Err(DialogError::NoName);
+        }
+        Ok(JoinOptions {
+            url: self.url.trim().to_string(),
+            name: self.name.trim().to_string(),
+            passcode: self.passcode.clone(),
+            role: self.role,
+            seats: self
+                .seats
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        })
+    }
+}
+
+/// The dialog, once "Join a table…" (in the scene panel) opened it.
+fn draw_join_dialog(
+    mut commands: Commands,
+    mut contexts: EguiContexts,
+    mut dialog: ResMut<JoinDialog>,
+    mut play: ResMut<TablePlay>,
+) -> Result {
+    use crate::online::log::Role;
+    let ctx = contexts.ctx_mut()?;
+    if !dialog.open {
+        return Ok(());
+    }
+    let mut join = false;
+    let mut cancel = false;
+    egui::Window::new("Join a table")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
+        .show(ctx, |ui| {
+            egui::Grid::new("join-fields")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label("Room");
+                    ui.text_edit_singleline(&mut dialog.url)
+                        .on_hover_text("ws://HOST:PORT/ROOM, as the game master gave it");
+                    ui.end_row();
+                    ui.label("Your name");
+                    ui.text_edit_singleline(&mut dialog.name);
+                    ui.end_row();
+                    ui.label("Passcode");
+                    ui.add(egui::TextEdit::singleline(&mut dialog.passcode).password(true));
+                    ui.end_row();
+                    ui.label("As");
+                    ui.horizontal(|ui| {
+                        for (role, text) in [
+                            (Role::Player, "player"),
+                            (Role::Gamemaster, "game master"),
+                            (Role::Spectator, "spectator"),
+                        ] {
+                            ui.radio_value(&mut dialog.role, role, text);
+                        }
+                    });
+                    ui.end_row();
+                    if dialog.role == Role::Player {
+                        ui.label("Characters");
+                        ui.text_edit_singleline(&mut dialog.seats)
+                            .on_hover_text("the characters you play, separated by commas");
+                        ui.end_row();
+                    }
+                });
+            if let Some(e) = &dialog.error {
+                ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+            }
+            ui.horizontal(|ui| {
+                join = ui.button("Join").clicked();
+                cancel = ui.button("Cancel").clicked();
+            });
+        });
+    if cancel {
+        dialog.open = false;
+        dialog.error = None;
+    }
+    if join {
+        match dialog
+            .options()
+            .and_then(|o| Ok(go_online(&mut commands, o)?))
+        {
+            Ok(()) => {
+                dialog.open = false;
+                dialog.error = None;
+                // The room's own scene replaces the local one when its log arrives.
+                play.state = None;
+                play.scene = None;
+                play.current = None;
+            }
+            Err(e) => dialog.error = Some(e.to_string()),
+        }
+    }
+    Ok(())
+}
+
+/// The window's own throws become proposals (the table throws only what the server logged).
+fn forward_own_throws(
+    mut online: ResMut<Online>,
+    mut moves: MessageReader<ActionRequest>,
+    mut notations: MessageReader<ThrowNotation>,
+) {
+    for r in moves.read().filter(|r| !r.caller.shown_only) {
+        online.outstanding += 1;
+        online.link.send(ToServer::Throw {
+            what: Proposal::Move(r.mv.clone()),
+            gesture: r.swing.map(Into::into),
+            label: r.caller.label.clone(),
+        });
+    }
+    for r in notations.read().filter(|r| !r.caller.shown_only) {
+        online.outstanding += 1;
+        online.link.send(ToServer::Throw {
+            what: Proposal::Notation(r.notation.source().to_string()),
+            gesture: r.swing.map(Into::into),
+            label: r.caller.label.clone(),
+        });
+    }
+}
+
+/// Takes what the link brought: lines to show, the connection's state, refusals.
+fn take_news(
+    mut online: ResMut<Online>,
+    mut play: ResMut<TablePlay>,
+    mut remote: ResMut<RemoteDriven>,
+) {
+    for news in online.link.drain() {
+        match news {
+            FromServer::Connection(c) => {
+                if let Connection::Failed(e) = &c {
+                    play.log.push(format!("the table server: {e}"));
+                }
+                online.connection = c;
+            }
+            FromServer::Line(line) => online.waiting.push_back(line),
+            FromServer::Logged => online.outstanding = online.outstanding.saturating_sub(1),
+            FromServer::Refused(reason) => {
+                online.outstanding = online.outstanding.saturating_sub(1);
+                println!("refused: {reason}");
+                play.log.push(format!("refused: {reason}"));
+                online.notices.push(format!("refused: {reason}"));
+            }
+        }
+    }
+    remote.catching_up = online.room.is_none()
+        || !online.waiting.is_empty()
+        || online.showing.is_some()
+        || online.outstanding > 0;
+}
+
+/// True while the felt is busy with a throw.
+fn table_busy(physics: &TableSimulator, roll: &TableRoll, play: &TablePlay) -> bool {
+    physics.busy() || roll.in_flight() || play.in_flight()
+}
+
+/// Once a shown throw has settled: its faces compared with the record's, the room's table
+/// after it seated.
+fn finish_showing(
+    mut online: ResMut<Online>,
+    mut play: ResMut<TablePlay>,
+    roll: Res<TableRoll>,
+    physics: NonSend<TableSimulator>,
+) {
+    let Some(showing) = online.showing.as_mut() else {
+        return;
+    };
+    if !showing.started {
+        showing.started = table_busy(&physics, &roll, &play);
+        return;
+    }
+    if table_busy(&physics, &roll, &play) {
+        return;
+    }
+    let (seq, expected) = (showing.seq, showing.record.faces.clone());
+    let here: Vec<Vec<u32>> = match &showing.record.what {
+        crate::record::Thrown::Notation { .. } => roll.chains().to_vec(),
+        crate::record::Thrown::Move { .. } => play
+            .current
+            .as_ref()
+            .map(|c| c.faces().to_vec())
+            .unwrap_or_default(),
+    };
+    println!(
+        "online entry {seq}: faces {here:?} {}",
+        if here == expected {
+            "as logged".to_string()
+        } else {
+            format!("DIFFER from the log's {expected:?}")
+        }
+    );
+    if here != expected {
+        let line = format!(
+            "entry {seq}: this window's physics read {here:?}, the server's {expected:?} (another platform or build?): the server's faces stand"
+        );
+        play.log.push(line.clone());
+        online.notices.push(line);
+    }
+    if let Some(room) = &online.room {
+        play.state = Some(room.table.clone());
+    }
+    online.showing = None;
+}
+
+/// Shows the next logged entry when the felt is free: a throw is thrown again with the
+/// server's seed and gesture; anything else updates the table at once.
+fn show_next(
+    mut online: ResMut<Online>,
+    mut play: ResMut<TablePlay>,
+    roll: Res<TableRoll>,
+    physics: NonSend<TableSimulator>,
+    mut moves: MessageWriter<ActionRequest>,
+    mut notations: MessageWriter<ThrowNotation>,
+) {
+    if online.showing.is_some() || table_busy(&physics, &roll, &play) {
+        return;
+    }
+    let Some(line) = online.waiting.pop_front() else {
+        return;
+    };
+    let Ok(entry) = Entry::parse(&line) else {
+        online
+            .notices
+            .push("the server sent a line that is not an entry".into());
+        return;
+    };
+    if online.room.is_none() {
+        match RoomState::open(&line) {
+            Ok(room) => {
+                play.state = Some(room.table.clone());
+                play.scene = Some(room.scene.name.clone());
+                play.current = None;
+                play.log.push(format!(
+                    "— {} ({}) —",
+                    room.scene.name,
+                    room.scene.ruleset()
+                ));
+                online.room = Some(room);
+                online.shown = 1;
+            }
+            Err(e) => online
+                .notices
+                .push(format!("the room does not open here: {e}")),
+        }
+        return;
+    }
+    let Some(room) = online.room.as_mut() else {
+        return;
+    };
+    let before = room.table.clone();
+    if let Err(e) = room.apply_line(&line, Checks::default()) {
+        let e = format!("the room's log did not check: {e}");
+        play.log.push(e.clone());
+        online.notices.push(e);
+        online.waiting.clear();
+        return;
+    }
+    online.shown = entry.seq;
+    let said = online
+        .room
+        .as_ref()
+        .and_then(|r| r.history.last())
+        .map(|h| h.text.clone())
+        .unwrap_or_default();
+    let (by, record) = match &entry.event {
+        Event::Thrown { by, record, .. } => (by.clone(), record.as_ref().clone()),
+        Event::Revealed { payload, .. } => {
+            let Ok(hidden) = serde_json::from_str::<HiddenRoll>(payload) else {
+                return;
+            };
+            (hidden.record.who.clone().unwrap_or_default(), hidden.record)
+        }
+        _ => {
+            play.log.push(said);
+            if let Some(room) = &online.room {
+                play.state = Some(room.table.clone());
+            }
+            return;
+        }
+    };
+    let caller = Caller {
+        who: Some(by),
+        label: record.label.clone(),
+        shown_only: true,
+        replay: false,
+    };
+    let swing = record.gesture.map(Into::into);
+    match &entry.event {
+        Event::Thrown {
+            what: Proposal::Move(mv),
+            ..
+        } => {
+            moves.write(ActionRequest {
+                mv: mv.clone(),
+                seed: record.seed,
+                swing,
+                replay_of: Some(Box::new(before)),
+                caller,
+            });
+        }
+        _ => {
+            let crate::record::Thrown::Notation { notation } = &record.what else {
+                return;
+            };
+            match Notation::parse(notation) {
+                Ok(notation) => {
+                    notations.write(ThrowNotation {
+                        notation,
+                        seed: record.seed,
+                        swing,
+                        caller,
+                    });
+                }
+                Err(e) => {
+                    online.notices.push(format!("entry {}: {e}", entry.seq));
+                    return;
+                }
+            }
+        }
+    }
+    online.showing = Some(Showing {
+        seq: entry.seq,
+        record,
+        started: false,
+    });
+}
+
+/// The connection indicator: the room, who you are, connected or not, and any notice.
+fn draw_indicator(mut contexts: EguiContexts, online: Res<Online>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let (dot, colour, state) = match &online.connection {
+        Connection::Connected => (
+            "●",
+            egui::Color32::from_rgb(90, 200, 110),
+            "connected".to_string(),
+        ),
+        Connection::Connecting(s) => ("●", egui::Color32::from_rgb(230, 180, 60), s.clone()),
+        Connection::Failed(e) => ("●", egui::Color32::from_rgb(230, 90, 80), e.clone()),
+    };
+    let room = online
+        .room
+        .as_ref()
+        .map(|r| format!("{} · {}", r.room, r.scene.name))
+        .unwrap_or_else(|| "joining…".into());
+    egui::Area::new(egui::Id::new("online-indicator"))
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 6.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.colored_label(colour, dot);
+                    ui.label(format!("{room} · {} · {state}", online.who));
+                });
+                if let Some(n) = online.notices.last() {
+                    ui.colored_label(egui::Color32::from_rgb(230, 150, 80), n);
+                }
+            });
+        });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::online::log::Role;
+
+    #[test]
+    fn the_dialog_makes_the_same_options_as_the_command_line() {
+        let mut dialog = JoinDialog {
+            url: " ws://tables.example:7480/crypt ".into(),
+            name: " Pat ".into(),
+            passcode: "friends".into(),
+            seats: "Ash, Bea,, ".into(),
+            ..JoinDialog::default()
+        };
+        let o = dialog.options().expect("options");
+        assert_eq!(o.url, "ws://tables.example:7480/crypt");
+        assert_eq!(o.name, "Pat");
+        assert_eq!(o.passcode, "friends");
+        assert_eq!(o.role, Role::Player);
+        assert_eq!(o.seats, vec!["Ash".to_string(), "Bea".to_string()]);
+        dialog.name = "  ".into();
+        assert!(matches!(dialog.options(), Err(DialogError::NoName)));
+        dialog.name = "Pat".into();
+        dialog.url = "ws://tables.example:7480/".into();
+        assert!(dialog.options().is_err(), "an address without a room");
+    }
+}

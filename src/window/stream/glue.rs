@@ -1,0 +1,405 @@
+//! The app's side of the server: jobs from the roll API become throws at the table (one at a
+//! time, in order), and what happens at the table becomes feed events. Only this module knows
+//! both the table and the server.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+use crate::net::feed::{self, Byline, Chance, FeedDie, FeedEvent, TableInfo};
+use crate::odds::dist::Prob;
+use crate::record::RollRecord;
+use crate::stream::api::{ApiError, Asker};
+use crate::stream::server::{self, Job, ServerOptions, TableLink};
+use crate::window::table::{
+    ActionRequest, Caller, RollHistory, TablePlay, TableRoll, TableSimulator, ThrowEvent,
+    ThrowNotation,
+};
+use crate::window::ui::MoveDraft;
+use crate::window::{AppSystems, PlayOptions};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Relay>();
+    app.add_systems(Startup, start_server);
+    app.add_systems(
+        Update,
+        (
+            take_job.in_set(AppSystems::ReadInput),
+            (
+                relay_throws,
+                relay_outcomes,
+                relay_table,
+                relay_draft,
+                give_up_on_lost_jobs,
+            )
+                .chain()
+                .in_set(AppSystems::Present),
+        )
+            .run_if(resource_exists::<Link>),
+    );
+}
+
+/// The link to the running server.
+#[derive(Resource)]
+struct Link(TableLink);
+
+/// What the relay has told the feed, and the API job at the table.
+#[derive(Resource, Default)]
+struct Relay {
+    /// The job being thrown.
+    pending: Option<Pending>,
+    /// Who the throws in the air are for.
+    byline: Option<Byline>,
+    /// Rolls started since the table opened.
+    roll: u64,
+    /// The throw in the air within its roll.
+    throw: u64,
+    /// The poses last sent for each die of the throw in the air.
+    sent: Vec<[f32; 7]>,
+    /// History entries already sent.
+    history_seen: usize,
+    /// The table as last sent.
+    table_sent: Option<TableInfo>,
+    /// The draft as last sent.
+    draft_sent: Option<String>,
+}
+
+/// An API job at the table: the seed it was thrown with, and where its record goes.
+struct Pending {
+    seed: u64,
+    reply: tokio::sync::oneshot::Sender<Result<RollRecord, ApiError>>,
+    byline: Byline,
+    idle_frames: u32,
+}
+
+fn start_server(
+    mut commands: Commands,
+    options: Res<PlayOptions>,
+    mut physics: NonSendMut<TableSimulator>,
+) {
+    let Some(addr) = options.listen else { return };
+    let server_options = ServerOptions {
+        addr,
+        token: options.token.clone(),
+        web_dir: crate::net::pages::default_web_dir(),
+    };
+    match server::start(&server_options) {
+        Ok((addr, link)) => {
+            println!("listening on http://{addr} (overlay: http://{addr}/overlay)");
+            physics.keep_log();
+            commands.insert_resource(Link(link));
+        }
+        Err(e) => eprintln!("error: {e}; the table goes on without the overlay and the API"),
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn byline(asker: &Asker, what: String) -> Byline {
+    Byline {
+        colour: asker
+            .colour
+            .clone()
+            .unwrap_or_else(|| feed::colour_of(asker.who.as_deref())),
+        who: asker.who.clone(),
+        label: asker.label.clone(),
+        what,
+    }
+}
+
+fn chance(p: &Prob) -> Chance {
+    let f = p.to_f64();
+    Chance {
+        percent: format!("{:.1}%", 100.0 * f),
+        exact: p.exact(),
+        p: f,
+    }
+}
+
+fn caller(asker: &Asker) -> Caller {
+    Caller {
+        who: asker.who.clone(),
+        label: asker.label.clone(),
+        ..Caller::default()
+    }
+}
+
+/// The table as a job finds it: free or busy, the seated scene, the drafted move; and where
+/// its throw goes.
+#[derive(SystemParam)]
+struct TableForJobs<'w> {
+    physics: NonSend<'w, TableSimulator>,
+    table_roll: Res<'w, TableRoll>,
+    play: ResMut<'w, TablePlay>,
+    draft: Res<'w, MoveDraft>,
+    notations: MessageWriter<'w, ThrowNotation>,
+    moves: MessageWriter<'w, ActionRequest>,
+}
+
+/// Takes the next API job when the table is free, and throws it.
+fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJobs) {
+    let TableForJobs {
+        physics,
+        table_roll,
+        mut play,
+        draft,
+        mut notations,
+        mut moves,
+    } = table;
+    if relay.pending.is_some() || physics.busy() || table_roll.in_flight() || play.in_flight() {
+        return;
+    }
+    let Some(job) = link.0.next_job() else { return };
+    match job {
+        Job::Roll(order, reply) => {
+            let seed = order.seed.unwrap_or_else(rand::random);
+            let by = byline(&order.asker, order.notation.source().to_string());
+            link.0.publish(FeedEvent::Drafted {
+                by: by.clone(),
+                chance: order.notation.p_success().map(|p| chance(&p)),
+            });
+            notations.write(ThrowNotation {
+                notation: order.notation,
+                seed,
+                swing: None,
+                caller: caller(&order.asker),
+            });
+            relay.pending = Some(Pending {
+                seed,
+                reply,
+                byline: by,
+                idle_frames: 0,
+            });
+        }
+        Job::Move(asker, seed, reply) => {
+            let (Some(mv), Some(state)) = (draft.mv.clone(), play.state.as_ref()) else {
+                let _ = reply.send(Err(ApiError::NoScene));
+                return;
+            };
+            if let Err(why) = state.allowed(&mv) {
+                let _ = reply.send(Err(ApiError::Refused(why)));
+                return;
+            }
+            let title = state.describe(&mv);
+            let odds = state.odds(&mv).ok().flatten();
+            let mut asker = asker;
+            asker.label = asker.label.or_else(|| Some(title.clone()));
+            let by = byline(&asker, title);
+            link.0.publish(FeedEvent::Drafted {
+                by: by.clone(),
+                chance: odds.and_then(|o| o.p_success).map(|p| chance(&p)),
+            });
+            let seed = seed.unwrap_or_else(|| play.take_seed());
+            moves.write(ActionRequest {
+                mv,
+                seed,
+                swing: None,
+                replay_of: None,
+                caller: caller(&asker),
+            });
+            relay.pending = Some(Pending {
+                seed,
+                reply,
+                byline: by,
+                idle_frames: 0,
+            });
+        }
+    }
+}
+
+/// Who the throw in the air is for: the API job, or the window's player.
+fn byline_now(relay: &Relay, table_roll: &TableRoll, play: &TablePlay) -> Byline {
+    if let Some(p) = &relay.pending {
+        return p.byline.clone();
+    }
+    let what = match (&table_roll.current, &play.current) {
+        (Some(n), _) if table_roll.in_flight() => n.notation.source().to_string(),
+        (_, Some(m)) => m.title.clone(),
+        (Some(n), None) => n.notation.source().to_string(),
+        (None, None) => String::new(),
+    };
+    byline(&Asker::default(), what)
+}
+
+/// Throws starting, their poses, and their dice settling, as they happened.
+fn relay_throws(
+    link: Res<Link>,
+    mut relay: ResMut<Relay>,
+    mut physics: NonSendMut<TableSimulator>,
+    table_roll: Res<TableRoll>,
+    play: Res<TablePlay>,
+) {
+    for event in physics.take_log() {
+        let event = match event {
+            ThrowEvent::Started {
+                number: _,
+                throw,
+                poses,
+            } => {
+                if throw.tag == 0 {
+                    relay.roll += 1;
+                    relay.byline = Some(byline_now(&relay, &table_roll, &play));
+                }
+                relay.throw = throw.tag;
+                relay.sent = poses.iter().map(feed::rounded).collect();
+                FeedEvent::Throw {
+                    roll: relay.roll,
+                    throw: throw.tag,
+                    by: relay.byline.clone().unwrap_or_default(),
+                    dice: throw
+                        .dice
+                        .iter()
+                        .map(|(kind, style)| FeedDie {
+                            kind: kind.id(),
+                            body: feed::hex(style.body),
+                            ink: feed::hex(style.ink),
+                        })
+                        .collect(),
+                    poses: poses.iter().map(feed::flat).collect(),
+                }
+            }
+            ThrowEvent::Frame(frame) => {
+                let (mut dice, mut poses) = (Vec::new(), Vec::new());
+                for (i, pose) in frame.poses.iter().map(feed::rounded).enumerate() {
+                    if relay.sent.get(i) != Some(&pose) {
+                        let len = relay.sent.len().max(i + 1);
+                        relay.sent.resize(len, [0.0; 7]);
+                        relay.sent[i] = pose;
+                        dice.push(i);
+                        poses.push(pose);
+                    }
+                }
+                if dice.is_empty() {
+                    continue;
+                }
+                FeedEvent::Poses {
+                    roll: relay.roll,
+                    throw: relay.throw,
+                    step: frame.step,
+                    dice,
+                    poses,
+                }
+            }
+            ThrowEvent::Settled { number: _, record } => FeedEvent::Settled {
+                roll: relay.roll,
+                throw: record.tag,
+                faces: record.faces.clone(),
+                poses: record.poses.iter().map(feed::flat).collect(),
+            },
+        };
+        link.0.publish(event);
+    }
+}
+
+/// Each finished roll: its outcome on the feed, and its record to the API job that asked.
+fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHistory>) {
+    let settled_at_ms = now_ms();
+    while relay.history_seen < history.entries.len() {
+        let entry = &history.entries[relay.history_seen];
+        relay.history_seen += 1;
+        let record = entry.record.clone();
+        let by = match &relay.pending {
+            Some(p) if p.seed == record.seed => p.byline.clone(),
+            _ => relay.byline.clone().unwrap_or_default(),
+        };
+        link.0.publish(FeedEvent::Outcome {
+            roll: relay.roll,
+            by,
+            total: record.total,
+            outcome: record.outcome.clone(),
+            faces: record.faces.clone(),
+            code: record.code(),
+            record: Box::new(record.clone()),
+            settled_at_ms,
+        });
+        if relay
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.seed == record.seed)
+            && let Some(p) = relay.pending.take()
+        {
+            let _ = p.reply.send(Ok(record));
+        }
+    }
+}
+
+/// The seated scene and whose turn it is, when they change.
+fn relay_table(link: Res<Link>, mut relay: ResMut<Relay>, play: Res<TablePlay>) {
+    let info = TableInfo {
+        scene: play.scene.clone(),
+        ruleset: play.state.as_ref().map(|s| s.ruleset().to_string()),
+        turn: play.state.as_ref().map(|s| {
+            let acting: Vec<String> = s
+                .tracker()
+                .into_iter()
+                .filter(|r| r.acting)
+                .map(|r| r.name)
+                .collect();
+            acting.join(", ")
+        }),
+    };
+    if relay.table_sent.as_ref() != Some(&info) {
+        relay.table_sent = Some(info.clone());
+        link.0.publish(FeedEvent::Table(info));
+    }
+}
+
+/// The window's drafted move and its chance of success, when it changes (nothing in the air).
+fn relay_draft(
+    link: Res<Link>,
+    mut relay: ResMut<Relay>,
+    draft: Res<MoveDraft>,
+    play: Res<TablePlay>,
+) {
+    let (Some(mv), Some(state), Some(preview)) = (&draft.mv, &play.state, draft.preview()) else {
+        return;
+    };
+    let title = state.describe(mv);
+    if relay.draft_sent.as_deref() == Some(title.as_str()) || relay.pending.is_some() {
+        return;
+    }
+    relay.draft_sent = Some(title.clone());
+    let chance = preview
+        .odds
+        .as_ref()
+        .ok()
+        .and_then(|o| o.as_ref())
+        .and_then(|o| o.p_success.as_ref())
+        .map(chance);
+    link.0.publish(FeedEvent::Drafted {
+        by: byline(&Asker::default(), title),
+        chance,
+    });
+}
+
+/// A job whose throw never started (its dice could not be thrown) is answered with the error.
+fn give_up_on_lost_jobs(
+    mut relay: ResMut<Relay>,
+    physics: NonSend<TableSimulator>,
+    table_roll: Res<TableRoll>,
+    play: Res<TablePlay>,
+) {
+    let idle = !physics.busy() && !table_roll.in_flight() && !play.in_flight();
+    let Some(p) = relay.pending.as_mut() else {
+        return;
+    };
+    p.idle_frames = if idle { p.idle_frames + 1 } else { 0 };
+    if p.idle_frames > 3
+        && let Some(p) = relay.pending.take()
+    {
+        let why = play
+            .current
+            .as_ref()
+            .and_then(|m| m.error.as_ref())
+            .map_or_else(
+                || "the dice could not be thrown".into(),
+                ToString::to_string,
+            );
+        let _ = p.reply.send(Err(ApiError::Failed(why)));
+    }
+}

@@ -1,0 +1,231 @@
+//! Free rolls on the table: a dice notation and a seed, thrown physically through the roll path
+//! (`crate::roll::NotationRoll`): every die, then each open-ended die that shows its top face
+//! again, each throw's faces checked against the dice asked for. Results are printed, so a throw
+//! in the window can be compared with `roll`. Asked for with a `ThrowNotation` message (the
+//! free-roll box, `--roll`, the history).
+
+use bevy::prelude::*;
+
+use super::history::{Caller, HistoryEntry, Replay, RollHistory};
+use super::throwing::{DiceThrow, TableSimulator, ThrowSettled, Thrower, start_throw};
+use crate::odds::notation::Notation;
+use crate::physics::throw::Swing;
+use crate::record::{Cocked, RollRecord, ThrowRecord};
+use crate::roll::{NotationRoll, RollError};
+use crate::window::{AppSystems, PlayOptions};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<TableRoll>();
+    app.add_message::<ThrowNotation>();
+    app.add_systems(Startup, throw_requested_at_start);
+    app.add_systems(
+        Update,
+        (
+            throw_notation.in_set(AppSystems::Throw),
+            read_notation_faces.in_set(AppSystems::ReadFaces),
+        ),
+    );
+}
+
+/// A request to throw a notation with a seed.
+#[derive(Message, Clone, Debug)]
+pub struct ThrowNotation {
+    /// The dice.
+    pub notation: Notation,
+    /// The seed of the first throw.
+    pub seed: u64,
+    /// The hand's swing, from a mouse gesture (None: drawn from the seed).
+    pub swing: Option<Swing>,
+    /// Who asked, when not the window's player.
+    pub caller: Caller,
+}
+
+/// The free roll on the table: what was asked, its roll, and the result once read.
+#[derive(Resource, Default)]
+pub struct TableRoll {
+    /// The notation and seed being thrown.
+    pub current: Option<ThrowNotation>,
+    /// Its roll: each notation die's chain of faces so far, the dice in the air.
+    pub roll: Option<NotationRoll>,
+    /// The final total, once every die has settled.
+    pub total: Option<i64>,
+    /// Each physical throw so far.
+    pub records: Vec<ThrowRecord>,
+    /// Why the roll stopped, if it did.
+    pub error: Option<RollError>,
+}
+
+impl TableRoll {
+    /// True while dice are in the air or a re-throw is due.
+    pub fn in_flight(&self) -> bool {
+        self.current.is_some() && self.total.is_none() && self.error.is_none()
+    }
+
+    /// Each notation die's chain of faces so far.
+    pub fn chains(&self) -> &[Vec<u32>] {
+        self.roll.as_ref().map_or(&[], |r| r.chains())
+    }
+
+    /// Throws made so far (1 + open-ended re-throws).
+    pub fn throws(&self) -> u32 {
+        self.roll.as_ref().map_or(0, NotationRoll::throws_made)
+    }
+}
+
+fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter<ThrowNotation>) {
+    let Some(text) = &options.roll else { return };
+    if text.trim().starts_with(crate::record::code::PREFIX) {
+        // A replay code: its notation, seed and gesture.
+        let request = crate::record::code::decode_notation(text).and_then(|(n, seed, gesture)| {
+            Ok(ThrowNotation {
+                notation: Notation::parse(&n).map_err(|e| e.to_string())?,
+                seed,
+                swing: gesture.map(Into::into),
+                caller: Caller::default(),
+            })
+        });
+        match request {
+            Ok(request) => {
+                writer.write(request);
+            }
+            Err(e) => error!("{e}"),
+        }
+        return;
+    }
+    match Notation::parse(text) {
+        Ok(notation) => {
+            writer.write(ThrowNotation {
+                notation,
+                seed: options.seed.unwrap_or_else(rand::random),
+                swing: None,
+                caller: Caller::default(),
+            });
+        }
+        Err(e) => error!("{e}"),
+    }
+}
+
+/// Throws the roll's next throw on the felt (the first, or the open-ended dice again).
+fn launch(table: &mut TableRoll, physics: &mut TableSimulator) {
+    let (Some(current), Some(roll)) = (&table.current, &table.roll) else {
+        return;
+    };
+    if let Some(order) = roll.order() {
+        start_throw(
+            physics,
+            &DiceThrow::of(&order, current.swing, Thrower::FreeRoll),
+        );
+    }
+}
+
+fn throw_notation(
+    mut requests: MessageReader<ThrowNotation>,
+    mut table: ResMut<TableRoll>,
+    mut physics: NonSendMut<TableSimulator>,
+    remote: Option<Res<super::RemoteDriven>>,
+) {
+    let Some(request) = requests.read().last().cloned() else {
+        return;
+    };
+    if remote.is_some() && !request.caller.shown_only {
+        return; // a proposal to the table server (join), thrown once it is logged
+    }
+    if physics.busy() {
+        warn!(
+            "dice are still rolling: the throw of {} waits for them",
+            request.notation.source()
+        );
+        return;
+    }
+    let roll = NotationRoll::start(&request.notation, request.seed);
+    *table = TableRoll {
+        current: Some(request),
+        ..TableRoll::default()
+    };
+    match roll {
+        Ok(roll) => {
+            table.roll = Some(roll);
+            launch(&mut table, &mut physics);
+        }
+        Err(e) => {
+            error!("{e}");
+            table.current = None;
+        }
+    }
+}
+
+/// Feeds each settled throw to the roll: the faces checked against the dice asked for; then the
+/// open-ended dice again, or the total.
+fn read_notation_faces(
+    mut settled: MessageReader<ThrowSettled>,
+    mut table: ResMut<TableRoll>,
+    mut physics: NonSendMut<TableSimulator>,
+    mut history: ResMut<RollHistory>,
+) {
+    for throw in settled.read().filter(|t| t.thrower == Thrower::FreeRoll) {
+        if !table.in_flight() {
+            continue;
+        }
+        table.records.push(throw.record.clone());
+        let fed = match table.roll.as_mut() {
+            Some(roll) => roll.feed_throw(&throw.record),
+            None => Err(RollError::Over),
+        };
+        if let Err(e) = fed {
+            error!("{e}");
+            println!("roll stopped: {e}");
+            table.error = Some(e);
+            continue;
+        }
+        let Some(roll) = table.roll.clone() else {
+            continue;
+        };
+        let Some(result) = roll.result().cloned() else {
+            launch(&mut table, &mut physics);
+            continue;
+        };
+        let Some(current) = table.current.clone() else {
+            continue;
+        };
+        table.total = Some(result.total);
+        let verdict = match result.success {
+            Some(true) => " ✔",
+            Some(false) => " ✘",
+            None => "",
+        };
+        let record = notation_record(&current, &roll, table.records.clone());
+        let code = record.code();
+        // Stored before it is shown: a crash right after loses nothing that was seen.
+        history.push(HistoryEntry {
+            what: current.notation.source().to_string(),
+            seed: current.seed,
+            faces: roll.chains().to_vec(),
+            result: format!("{}{verdict}", result.total),
+            replay: Replay::Notation(current.notation.clone(), current.swing),
+            record,
+            luck: None,
+            is_replay: current.caller.replay,
+            character: current.caller.who.clone(),
+        });
+        println!(
+            "rolled {} seed {}: faces {:?} total {}",
+            current.notation.source(),
+            current.seed,
+            roll.chains(),
+            result.total
+        );
+        println!("record {code}");
+    }
+}
+
+/// The record of a finished free roll, the same as `roll` makes for the same inputs.
+fn notation_record(
+    current: &ThrowNotation,
+    roll: &NotationRoll,
+    throws: Vec<ThrowRecord>,
+) -> RollRecord {
+    let mut record = roll.record(throws, current.swing.map(Into::into), Cocked::default());
+    record.who = current.caller.who.clone();
+    record.label = current.caller.label.clone();
+    record
+}

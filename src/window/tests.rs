@@ -1,0 +1,239 @@
+//! The window app's logic on Bevy's `MinimalPlugins`, as in Bevy's `tests/how_to_test_apps.rs`:
+//! no window, no renderer. A move drafted, thrown on the felt's physics through the roll path,
+//! its outcome applied and kept in the history; faces that do not fit the plan refused; the free
+//! roll's odds worked out off the frame; the window's throws the same as the headless ones.
+
+use std::path::Path;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+
+use super::table::{
+    ActionRequest, RollHistory, TablePlay, TableRoll, TableSimulator, ThrowNotation, ThrowSettled,
+    Thrower,
+};
+use super::ui::{FreeOdds, FreeRoll, MoveDraft};
+use super::{PlayOptions, headless_plugin};
+use crate::odds::notation::Notation;
+use crate::record::{Cocked, ThrowRecord};
+use crate::roll::RollError;
+use crate::rules::RulesError;
+use crate::rules::scene::Scene;
+use crate::script::{Faces, play_move};
+
+/// Updates a test may take to settle a throw: 60 a simulated second, far more than any throw.
+const MAX_UPDATES: u32 = 60 * 120;
+
+/// The window's logic in an app without a window, its clock stepped by hand (a sixtieth of a
+/// second an update: four of the felt's 240 Hz steps).
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    app.insert_resource(PlayOptions::default());
+    app.add_plugins(headless_plugin);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )));
+    app.update();
+    app
+}
+
+fn scene(file: &str) -> Scene {
+    Scene::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes")
+            .join(file),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Seats a scene at the app's table, and lets the draft catch up.
+fn seat(app: &mut App, file: &str) {
+    let scene = scene(file);
+    app.world_mut()
+        .resource_mut::<TablePlay>()
+        .seat(&scene, 1)
+        .unwrap_or_else(|e| panic!("{e}"));
+    app.update();
+}
+
+/// True while anything on the table moves or waits for dice.
+fn busy(app: &App) -> bool {
+    let world = app.world();
+    world.resource::<TablePlay>().in_flight()
+        || world.resource::<TableRoll>().in_flight()
+        || world.non_send::<TableSimulator>().busy()
+}
+
+/// Updates until the table is still.
+fn settle(app: &mut App) {
+    for _ in 0..MAX_UPDATES {
+        app.update();
+        if !busy(app) {
+            return;
+        }
+    }
+    panic!("the table did not settle in {MAX_UPDATES} updates");
+}
+
+#[test]
+fn a_drafted_move_is_thrown_resolved_applied_and_kept() {
+    let mut app = app();
+    seat(&mut app, "d4-pool-goblin-ambush.ron");
+    let draft = app.world().resource::<MoveDraft>();
+    let mv = draft.mv.clone().expect("the scene's first move is drafted");
+    assert!(draft.ready(), "the draft is allowed");
+    let preview = draft.preview().expect("its verdict and odds");
+    let odds = preview.odds.clone().expect("odds").expect("it throws dice");
+    assert!(
+        odds.p_success.is_some(),
+        "the chance of success before the throw"
+    );
+    let before = app
+        .world()
+        .resource::<TablePlay>()
+        .state
+        .clone()
+        .expect("seated");
+    app.world_mut().write_message(ActionRequest {
+        mv: mv.clone(),
+        seed: 7,
+        swing: None,
+        replay_of: None,
+        caller: Default::default(),
+    });
+    app.update();
+    assert!(busy(&app), "the dice are in the air");
+    settle(&mut app);
+    // The same move with the same seed, played headless as `session` plays it.
+    let mut headless = before.clone();
+    let report = play_move(&mut headless, &mv, Faces::Physical(7));
+    let play = app.world().resource::<TablePlay>();
+    let current = play.current.as_ref().expect("the move");
+    assert_eq!(current.error, None);
+    let outcome = current.outcome().expect("resolved");
+    assert_eq!(current.faces(), report.throws.as_slice(), "the same faces");
+    assert_eq!(Some(outcome), report.outcome.as_ref(), "the same outcome");
+    assert_eq!(current.effects, report.said, "the same changes");
+    assert_eq!(play.state.as_ref(), Some(&headless), "the same table after");
+    assert_ne!(play.state.as_ref(), Some(&before), "the turn economy moved");
+    let history = app.world().resource::<RollHistory>();
+    assert_eq!(history.entries.len(), 1);
+    let entry = &history.entries[0];
+    assert_eq!(entry.what, current.title);
+    assert_eq!(
+        (entry.seed, entry.faces.as_slice()),
+        (7, report.throws.as_slice())
+    );
+    assert_eq!(entry.result, outcome.class);
+    assert_eq!(entry.record.total, Some(outcome.total));
+    assert!(entry.luck.is_some(), "its luck from the odds shown before");
+}
+
+#[test]
+fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
+    let mut app = app();
+    seat(&mut app, "d4-pool-goblin-ambush.ron");
+    let mv = app
+        .world()
+        .resource::<MoveDraft>()
+        .mv
+        .clone()
+        .expect("drafted");
+    let before = app.world().resource::<TablePlay>().state.clone();
+    app.world_mut().write_message(ActionRequest {
+        mv,
+        seed: 7,
+        swing: None,
+        replay_of: None,
+        caller: Default::default(),
+    });
+    app.update();
+    let order = {
+        let play = app.world().resource::<TablePlay>();
+        let roll = play.current.as_ref().and_then(|c| c.roll.as_ref());
+        roll.expect("rolling")
+            .next_order()
+            .expect("a throw asked for")
+    };
+    // A throw of the dice asked for, with its seed, but showing 9 on d4s.
+    app.world_mut().write_message(ThrowSettled {
+        thrower: Thrower::Scene,
+        record: ThrowRecord {
+            seed: order.seed,
+            tag: 0,
+            gesture: false,
+            dice: order.dice.clone(),
+            faces: vec![9; order.dice.len()],
+            rethrows: vec![0; order.dice.len()],
+            poses: Vec::new(),
+        },
+    });
+    app.update();
+    let play = app.world().resource::<TablePlay>();
+    let current = play.current.as_ref().expect("the move");
+    assert_eq!(
+        current.error,
+        Some(RollError::Rules(RulesError::Faces(
+            "face 9 is not on a d4 (d4)".into()
+        )))
+    );
+    assert!(!current.in_flight(), "the move stopped");
+    assert_eq!(current.outcome(), None);
+    assert_eq!(play.state, before, "nothing was applied");
+    assert!(app.world().resource::<RollHistory>().entries.is_empty());
+    // The physics' own throw settles later: it is not read into the stopped move.
+    settle(&mut app);
+    assert!(app.world().resource::<RollHistory>().entries.is_empty());
+}
+
+#[test]
+fn a_free_roll_in_the_window_is_the_roll_of_the_command_line() {
+    let mut app = app();
+    let notation = Notation::parse("2d6!+1d8").expect("parses");
+    app.world_mut().write_message(ThrowNotation {
+        notation: notation.clone(),
+        seed: 5,
+        swing: None,
+        caller: Default::default(),
+    });
+    app.update();
+    settle(&mut app);
+    let (rolled, record) =
+        crate::roll::headless::record_notation(&notation, 5, None, Cocked::Rethrow)
+            .expect("rolls headless");
+    let table = app.world().resource::<TableRoll>();
+    assert_eq!(table.chains(), rolled.roll.chains());
+    assert_eq!(table.total, record.total);
+    let history = app.world().resource::<RollHistory>();
+    assert_eq!(history.entries.len(), 1);
+    assert_eq!(
+        history.entries[0].record.digest, record.digest,
+        "the same poses"
+    );
+    assert_eq!(history.entries[0].record.code(), record.code());
+}
+
+#[test]
+fn the_free_roll_odds_are_worked_out_off_the_frame() {
+    let mut app = app();
+    app.world_mut()
+        .resource_mut::<FreeRoll>()
+        .set_text("3d6>=10");
+    let mut updates = 0;
+    while app.world().resource::<FreeRoll>().dist().is_none() {
+        assert!(updates < MAX_UPDATES, "the odds never came");
+        app.update();
+        updates += 1;
+    }
+    let free = app.world().resource::<FreeRoll>();
+    assert!(matches!(free.odds, FreeOdds::Ready { .. }));
+    let expected = Notation::parse("3d6>=10").expect("parses");
+    assert_eq!(free.dist(), Some(&expected.distribution()));
+    assert_eq!(
+        expected.p_success().map(|p| p.exact()),
+        Some("5/8".to_string()),
+        "3d6 of 10 or more: 135 of 216"
+    );
+}

@@ -1,0 +1,409 @@
+//! The free-roll box: dice notation, its exact odds as a bar chart (target marked, the total
+//! that came up highlighted), a Throw button and the outcome. The odds are worked out off the
+//! frame (Bevy's async compute pool): the panel says "computing…" meanwhile, and the work for
+//! text typed over is asked to stop, so typing `100d100!kh50` never stalls the table nor the
+//! odds of what is typed next.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
+use bevy_egui::egui;
+
+use super::odds_chart::{self, Bars, Chance, Chart, chance_line};
+use crate::odds::Dist;
+use crate::odds::notation::Notation;
+use crate::odds::stop::{Abandoned, Cancel, Never, Stop};
+use crate::record::code;
+use crate::window::table::{TableRoll, ThrowNotation};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<FreeRoll>();
+    app.add_systems(Startup, start_from_the_command_line);
+    app.add_systems(Update, collect_free_roll_odds);
+}
+
+/// The exact odds of the notation in the box: being worked out, or ready.
+pub enum FreeOdds {
+    /// Worked out off the frame (None: no notation to work out).
+    Computing(Option<OddsWork>),
+    /// The distribution of the notation `source`.
+    Ready {
+        /// The notation it is of.
+        source: String,
+        /// Its distribution.
+        dist: Arc<Dist>,
+        /// What the panel shows of it.
+        view: OddsView,
+    },
+}
+
+/// The odds of one text being worked out off the frame. Dropped when the text changes: the work
+/// is then asked to stop (a keep over many open-ended dice takes seconds, and the compute pool
+/// has one thread on a small machine: the odds of the new text would wait for it).
+pub struct OddsWork {
+    task: Task<Result<(Arc<Dist>, OddsView), Abandoned>>,
+    cancel: Cancel,
+}
+
+impl OddsWork {
+    /// Starts working out the odds of `notation` on `pool`.
+    fn start(pool: &AsyncComputeTaskPool, notation: Notation) -> Self {
+        let cancel = Cancel::new();
+        let stop = cancel.clone();
+        OddsWork {
+            task: pool.spawn(async move { OddsView::work_out(&notation, &stop) }),
+            cancel,
+        }
+    }
+}
+
+impl Drop for OddsWork {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}
+
+/// What the panel shows of a distribution, worked out with it off the frame: a frame only
+/// draws it (writing out 22,000 fractions of 4,750 bits each frame would stall the table).
+pub struct OddsView {
+    /// The chance of success, when the notation has a comparison.
+    success: Option<Chance>,
+    /// The mean total.
+    mean: f64,
+    /// The chart's bars.
+    bars: Bars,
+}
+
+impl OddsView {
+    /// The distribution of `notation` and what the panel shows of it, unless stopped first.
+    fn work_out<S: Stop>(
+        notation: &Notation,
+        stop: &S,
+    ) -> Result<(Arc<Dist>, OddsView), S::Stopped> {
+        let dist = notation.shared_distribution_until(stop)?;
+        let view = OddsView {
+            success: notation
+                .comparison
+                .map(|c| Chance::of(&dist.p_where(|v| c.holds(v)))),
+            mean: dist.mean(),
+            bars: Bars::of(&dist),
+        };
+        Ok((dist, view))
+    }
+}
+
+/// What the player typed, and its odds.
+#[derive(Resource)]
+pub struct FreeRoll {
+    /// The notation text.
+    pub text: String,
+    /// The parsed notation, or the parse error.
+    pub parsed: Result<Notation, String>,
+    /// Its odds.
+    pub odds: FreeOdds,
+    /// The seed of the next throw.
+    pub next_seed: u64,
+    /// A pasted replay code's seed and gesture: the throw replays it.
+    pub code: Option<(u64, Option<crate::record::Gesture>)>,
+}
+
+impl Default for FreeRoll {
+    fn default() -> Self {
+        let mut free = FreeRoll {
+            text: String::new(),
+            parsed: Err(String::new()),
+            odds: FreeOdds::Computing(None),
+            next_seed: rand::random(),
+            code: None,
+        };
+        free.set_text("2d6+3>=10");
+        free
+    }
+}
+
+impl FreeRoll {
+    /// The notation in the box, if it parses.
+    pub fn notation(&self) -> Option<&Notation> {
+        self.parsed.as_ref().ok()
+    }
+
+    /// Its distribution, once worked out.
+    pub fn dist(&self) -> Option<&Dist> {
+        self.ready().map(|(dist, _)| dist)
+    }
+
+    /// Its distribution and what the panel shows of it, once worked out.
+    fn ready(&self) -> Option<(&Dist, &OddsView)> {
+        match (&self.odds, &self.parsed) {
+            (FreeOdds::Ready { source, dist, view }, Ok(n)) if *source == n.source() => {
+                Some((dist, view))
+            }
+            _ => None,
+        }
+    }
+
+    /// Starts working out the odds of the notation in the box (the work for earlier text is
+    /// dropped: a task not yet started never runs, one running is asked to stop).
+    fn work_out_odds(&mut self) {
+        let Ok(notation) = &self.parsed else {
+            self.odds = FreeOdds::Computing(None);
+            return;
+        };
+        if self.dist().is_some() {
+            return;
+        }
+        let notation = notation.clone();
+        self.odds = match AsyncComputeTaskPool::try_get() {
+            Some(pool) => FreeOdds::Computing(Some(OddsWork::start(pool, notation))),
+            // No task pools (a test without the app): worked out here.
+            None => {
+                let Ok((dist, view)) = OddsView::work_out(&notation, &Never);
+                FreeOdds::Ready {
+                    source: notation.source().to_string(),
+                    dist,
+                    view,
+                }
+            }
+        };
+    }
+
+    /// The throw of what is in the box, moving the seed on (None when the box does not parse).
+    pub fn request(
+        &mut self,
+        swing: Option<crate::physics::throw::Swing>,
+    ) -> Option<ThrowNotation> {
+        let notation = self.parsed.as_ref().ok()?;
+        if let Some((seed, gesture)) = self.code {
+            // A replay code throws exactly what it recorded: its seed and gesture.
+            return Some(ThrowNotation {
+                notation: notation.clone(),
+                seed,
+                swing: gesture.map(Into::into),
+                caller: Default::default(),
+            });
+        }
+        let request = ThrowNotation {
+            notation: notation.clone(),
+            seed: self.next_seed,
+            swing,
+            caller: Default::default(),
+        };
+        self.next_seed = self.next_seed.wrapping_add(1);
+        Some(request)
+    }
+}
+
+impl FreeRoll {
+    /// Takes new text: a notation, or a replay code (its notation, seed and gesture).
+    pub fn set_text(&mut self, text: &str) {
+        self.text = text.to_string();
+        self.code = None;
+        self.parsed = if !text.trim().starts_with(code::PREFIX) {
+            parse(text)
+        } else {
+            code::decode_notation(text).and_then(|(n, seed, gesture)| {
+                self.code = Some((seed, gesture));
+                parse(&n)
+            })
+        };
+        self.work_out_odds();
+    }
+}
+
+fn parse(text: &str) -> Result<Notation, String> {
+    Notation::parse(text).map_err(|e| e.to_string())
+}
+
+/// Takes the odds in once worked out (the task belongs to the text now in the box: earlier
+/// ones were dropped when the text changed).
+fn collect_free_roll_odds(mut free: ResMut<FreeRoll>) {
+    let FreeOdds::Computing(Some(work)) = &mut free.bypass_change_detection().odds else {
+        return;
+    };
+    let Some(done) = block_on(poll_once(&mut work.task)) else {
+        return;
+    };
+    // Only a dropped work is asked to stop, so this one ends with its odds.
+    let Ok((dist, view)) = done else {
+        free.odds = FreeOdds::Computing(None);
+        free.work_out_odds();
+        return;
+    };
+    let Ok(notation) = &free.parsed else {
+        return;
+    };
+    let source = notation.source().to_string();
+    free.odds = FreeOdds::Ready { source, dist, view };
+}
+
+/// The box starts with the dice of `--roll`, when given.
+fn start_from_the_command_line(
+    options: Res<crate::window::PlayOptions>,
+    mut free: ResMut<FreeRoll>,
+) {
+    if let Some(text) = &options.roll {
+        free.set_text(text);
+        if let Some(seed) = options.seed {
+            free.next_seed = seed.wrapping_add(1);
+        }
+    }
+}
+
+/// The panel's free-roll part.
+pub(super) fn show(
+    ui: &mut egui::Ui,
+    free: &mut FreeRoll,
+    table: &TableRoll,
+    busy: bool,
+    throws: &mut MessageWriter<ThrowNotation>,
+) {
+    let edit = ui
+        .add(egui::TextEdit::singleline(&mut free.text).hint_text("e.g. 4d6kh3, d20+5>=15, 2d6!"));
+    super::ui_map::mark(ui, "notation", edit.rect);
+    super::ui_map::mark_text(ui, "notation", &free.text);
+    if edit.changed() {
+        let text = free.text.clone();
+        free.set_text(&text);
+    }
+    if let (Some((seed, _)), Ok(n)) = (free.code, &free.parsed) {
+        ui.label(format!("Replay code: {} with seed {seed}", n.source()));
+    }
+    let throw = ui.add_enabled(
+        free.parsed.is_ok() && !busy,
+        egui::Button::new("Throw (Space)"),
+    );
+    super::ui_map::mark(ui, "free-throw", throw.rect);
+    if (throw.clicked()
+        || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !busy))
+        && let Some(request) = free.request(None)
+    {
+        throws.write(request);
+    }
+    match (&free.parsed, free.ready()) {
+        (Err(e), _) => {
+            ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+        }
+        (Ok(notation), Some((_, view))) => odds(ui, notation, view, table),
+        (Ok(_), None) => {
+            let computing = ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("computing the exact odds…");
+            });
+            super::ui_map::mark(ui, "odds-computing", computing.response.rect);
+        }
+    }
+    ui.separator();
+    outcome(ui, table);
+}
+
+/// The exact odds: a bar per total, the target marked, the total that came up highlighted.
+fn odds(ui: &mut egui::Ui, notation: &Notation, view: &OddsView, table: &TableRoll) {
+    // Worked out with the distribution, off the frame: a frame only draws.
+    if let Some(chance) = &view.success {
+        chance_line(ui, "Chance of success", chance, false);
+    }
+    ui.label(format!("Mean {:.2}", view.mean));
+    let rolled = table
+        .current
+        .as_ref()
+        .filter(|c| c.notation.source() == notation.source())
+        .and(table.total);
+    odds_chart::show(
+        ui,
+        Chart {
+            id: "free roll odds",
+            bars: &view.bars,
+            axis: "total",
+            target: notation.comparison.map(|c| c.target),
+            rolled,
+        },
+        |v| notation.comparison.is_some_and(|c| c.holds(v)),
+    );
+}
+
+/// What the last free roll came to.
+fn outcome(ui: &mut egui::Ui, table: &TableRoll) {
+    let Some(current) = &table.current else {
+        ui.label("Nothing thrown yet.");
+        return;
+    };
+    let dice = current.notation.dice();
+    for (die, faces) in dice.iter().zip(table.chains()) {
+        let name = format!("d{}{}", die.sides, if die.open_ended { "!" } else { "" });
+        if faces.is_empty() {
+            ui.label(format!("{name}: rolling…"));
+        } else {
+            let sum: u32 = faces.iter().sum();
+            let shown = if faces.len() > 1 {
+                format!("{faces:?} = {sum}")
+            } else {
+                sum.to_string()
+            };
+            ui.label(format!("{name}: {shown}"));
+        }
+    }
+    match table.total {
+        None => {
+            ui.label(format!(
+                "{} in the air… (seed {})",
+                current.notation.source(),
+                current.seed
+            ));
+        }
+        Some(total) => {
+            let mut text = format!("{} = {total}", current.notation.source());
+            if let Some(c) = current.notation.comparison {
+                text.push_str(if c.holds(total) {
+                    "   success"
+                } else {
+                    "   failure"
+                });
+            }
+            ui.label(egui::RichText::new(text).heading());
+            let throws = if table.throws() == 1 {
+                "1 throw".to_string()
+            } else {
+                format!("{} throws", table.throws())
+            };
+            ui.label(format!("seed {} ({throws})", current.seed));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::tasks::TaskPoolBuilder;
+
+    #[test]
+    fn typing_over_a_long_keep_stops_its_work_and_the_new_odds_come_at_once() {
+        // One worker thread, as on a two-core machine: were the old work not stopped, the new
+        // odds would wait for its seconds (tens of seconds in a test build).
+        AsyncComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(1).build());
+        let mut app = App::new();
+        app.insert_resource(FreeRoll::default());
+        app.add_systems(Update, collect_free_roll_odds);
+        let mut free = app.world_mut().resource_mut::<FreeRoll>();
+        free.set_text("100d100!kh50");
+        let FreeOdds::Computing(Some(work)) = &free.odds else {
+            panic!("the odds of a long keep are worked out off the frame");
+        };
+        let old = work.cancel.clone();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        free.set_text("2d6 >= 7");
+        assert!(old.is_cancelled());
+        let mut updates = 0;
+        while app.world().resource::<FreeRoll>().dist().is_none() {
+            assert!(
+                updates < 500,
+                "the odds of 2d6 did not come within 500 updates"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            app.update();
+            updates += 1;
+        }
+        let free = app.world().resource::<FreeRoll>();
+        assert_eq!(free.dist().map(|d| d.p(7).exact()), Some("1/6".to_string()));
+    }
+}
