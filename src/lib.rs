@@ -56,7 +56,7 @@ impl Plugin for AppPlugin {
                     .set(window)
                     .disable::<bevy::audio::AudioPlugin>(),
             );
-            app.init_asset::<bevy::audio::AudioSource>();
+            app.init_asset::<AudioSource>();
         } else {
             app.add_plugins(DefaultPlugins.set(window));
         }

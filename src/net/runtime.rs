@@ -56,7 +56,7 @@ pub fn runtime(name: &str, threads: Threads) -> Result<tokio::runtime::Runtime, 
 pub fn in_own_thread<F, Fut>(name: &str, threads: Threads, task: F) -> Result<(), NetError>
 where
     F: FnOnce() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = ()>,
+    Fut: Future<Output = ()>,
 {
     let runtime = runtime(name, threads)?;
     std::thread::Builder::new()

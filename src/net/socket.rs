@@ -3,7 +3,6 @@
 
 use axum::extract::ws::{Message, WebSocket};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, Stream, StreamExt};
 
 use super::error::HttpError;
@@ -50,20 +49,19 @@ pub async fn hello_then_forward(socket: WebSocket, hello: Message, feed: impl St
     let _ = sink.close().await;
 }
 
-/// The upgrade of a WebSocket route, or its refusal as an answer: a page of another origin
-/// (403, `foreign_origin`), a plain HTTP request (400, `not_a_socket`, with `how` to connect).
+/// The upgrade of a WebSocket route, or its refusal: a page of another origin (403,
+/// `foreign_origin`), a plain HTTP request (400, `not_a_socket`, with `how` to connect).
 pub fn websocket_only<U, E>(
     headers: &HeaderMap,
     upgrade: Result<U, E>,
     how: impl FnOnce() -> String,
-) -> Result<U, Response> {
+) -> Result<U, HttpError> {
     if !super::auth::origin_allowed(headers) {
         return Err(HttpError::new(
             axum::http::StatusCode::FORBIDDEN,
             ErrorCode::ForeignOrigin,
             "this page's origin may not open this socket",
-        )
-        .into_response());
+        ));
     }
     upgrade.map_err(|_| {
         HttpError::new(
@@ -71,6 +69,5 @@ pub fn websocket_only<U, E>(
             ErrorCode::NotASocket,
             how(),
         )
-        .into_response()
     })
 }

@@ -209,12 +209,12 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             m,
-            crate::rules::play::Move::D4Pool(crate::rules::d4_pool::seat::Move::Act {
+            crate::rules::play::Move::D4Pool(d4_pool::seat::Move::Act {
                 actor: 1,
                 aspect: "Wits".into(),
                 weapon: Some("sling".into()),
                 kind: "reaction".into(),
-                target: crate::rules::d4_pool::seat::Aim::None,
+                target: d4_pool::seat::Aim::None,
                 advantages: vec![],
                 disadvantages: vec![],
             })

@@ -9,7 +9,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot};
 
@@ -40,7 +40,7 @@ pub async fn connect<S: LogStore>(
     };
     let ws = match crate::net::socket::websocket_only(&headers, ws, how) {
         Ok(ws) => ws,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let conn = hub.next_conn.fetch_add(1, Ordering::Relaxed);
     ws.max_message_size(4 * MAX_MESSAGE)

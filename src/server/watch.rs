@@ -10,7 +10,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
 
 use super::error::ServerError;
@@ -297,7 +297,7 @@ pub async fn feed<S: LogStore>(
     let how = || format!("the feed of '{room}' is a WebSocket: open http://HOST:PORT/{room}/watch");
     let ws = match crate::net::socket::websocket_only(&headers, ws, how) {
         Ok(ws) => ws,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let passcode = query.map(|Query(q)| q.passcode).unwrap_or_default();
     ws.on_upgrade(move |socket| watch_session(hub, room, passcode, socket))

@@ -853,7 +853,7 @@ mod tests {
             "the guardian is on the other side"
         );
         // HalfSucceed: everyone rolls, half must succeed.
-        d20(&mut t).rules.group = super::super::GroupRule::HalfSucceed;
+        d20(&mut t).rules.group = GroupRule::HalfSucceed;
         assert_eq!(t.plan(&group).map(|p| p.dice.len()), Ok(2));
         // Ash +5 and Bea +2 (no STR): at least one of two of them ≥ 15:
         // 1 − (9/20)(12/20) = 1 − 108/400 = 73/100.

@@ -132,7 +132,7 @@ fn run_demo_commands(
                             ..DemoRun::default()
                         };
                     }
-                    Err(e) => run.error = Some(e),
+                    Err(e) => run.error = Some(e.to_string()),
                 },
                 Err(e) => {
                     warn!("demo not opened: {e}");

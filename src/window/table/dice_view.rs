@@ -83,7 +83,7 @@ pub struct DieOnTable {
     /// Index of the die in its throw.
     pub index: usize,
     /// Its kind.
-    pub kind: crate::dice::DieKind,
+    pub kind: DieKind,
     /// Centre to farthest corner, cm (what the camera keeps in view).
     pub radius: f32,
     /// Its colours (the value label above it wears them).

@@ -14,6 +14,7 @@ use super::throwing::{DiceThrow, TableSimulator, ThrowSettled, Thrower, start_th
 use crate::physics::throw::Swing;
 use crate::record::{Cocked, ThrowRecord};
 use crate::roll::{MoveRoll, RollError};
+use crate::rules::data::DataError;
 use crate::rules::engine::Rulebook;
 use crate::rules::play::Move;
 use crate::rules::scene::Scene;
@@ -101,7 +102,7 @@ impl MoveInPlay {
 #[derive(Resource)]
 pub struct TablePlay {
     /// The rule files (compiled in).
-    pub book: Result<Rulebook, String>,
+    pub book: Result<Rulebook, DataError>,
     /// The seated scene's title.
     pub scene: Option<String>,
     /// Its turn economy.
@@ -117,7 +118,7 @@ pub struct TablePlay {
 impl Default for TablePlay {
     fn default() -> Self {
         TablePlay {
-            book: Rulebook::builtin().map_err(|e| e.to_string()),
+            book: Rulebook::builtin(),
             scene: None,
             state: None,
             current: None,
@@ -134,7 +135,7 @@ impl TablePlay {
     }
 
     /// Seats a scene: a fresh table (ties the rules leave to chance are broken with `seed`).
-    pub fn seat(&mut self, scene: &Scene, seed: u64) -> Result<(), String> {
+    pub fn seat(&mut self, scene: &Scene, seed: u64) -> Result<(), DataError> {
         let book = self.book.as_ref().map_err(Clone::clone)?;
         self.state = Some(TableState::new(scene, book, seed));
         self.scene = Some(scene.name.clone());

@@ -42,7 +42,7 @@ impl SceneShelf {
                 println!("seated {} ({})", scene.name, scene.ruleset().as_str());
                 self.selected = Some(index);
             }
-            Err(e) => self.rules_error = Some(e),
+            Err(e) => self.rules_error = Some(e.to_string()),
         }
     }
 }
