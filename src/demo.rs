@@ -119,7 +119,7 @@ pub fn demo_path(ruleset: RulesetId) -> PathBuf {
     default_dir().join("demos").join(format!("{ruleset}.ron"))
 }
 
-/// Every ruleset's demo file that exists, in the README's order.
+/// Every ruleset's demo file that exists, in the order of `RulesetId::ALL`.
 pub fn demo_files() -> Vec<PathBuf> {
     RulesetId::ALL
         .into_iter()

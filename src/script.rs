@@ -393,12 +393,12 @@ pub fn report_text(r: &StepReport) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::rules::data::parse_ron;
-    use crate::rules::testing::{readme_ron_block, table};
+    use crate::rules::testing::{docs_ron_block, table};
 
     #[test]
-    fn the_readme_script_example_reads_and_plays() {
-        let block = readme_ron_block("steps:");
-        let script: Script = parse_ron("README.md", block).unwrap_or_else(|e| panic!("{e}"));
+    fn the_documented_script_example_reads_and_plays() {
+        let block = docs_ron_block("steps:");
+        let script: Script = parse_ron("docs/command-line.md", block).unwrap_or_else(|e| panic!("{e}"));
         let mut t = table("open-d6-fred-and-peter.ron");
         let reports = run(&mut t, &script);
         let unmet: Vec<&String> = reports.iter().flat_map(|r| &r.unmet).collect();

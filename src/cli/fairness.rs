@@ -18,7 +18,7 @@ pub struct FairnessArgs {
     /// How many throws.
     #[arg(long, default_value_t = 20_000)]
     pub throws: u32,
-    /// Seed of the run (throw i is `dicetable roll` with seed `coin(seed, i)`, see the README).
+    /// Seed of the run (throw i is `dicetable roll` with seed `coin(seed, i)`, see docs/fairness.md).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// What happens to a die that lands cocked: thrown again, or nudged.

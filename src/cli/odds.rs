@@ -21,7 +21,7 @@ pub struct OddsArgs {
     /// A ruleset id: d4-pool, action-dice, step-dice, open-d6, d20-check.
     #[arg(long, value_parser = super::parse_ruleset)]
     pub ruleset: Option<RulesetId>,
-    /// The action, in the ruleset's RON form (see the README); default: the ruleset's example.
+    /// The action, in the ruleset's RON form (see docs/command-line.md); default: the ruleset's example.
     #[arg(long)]
     pub action: Option<String>,
     /// A folder of rule files to use instead of the shipped ones (<id>.ron each).

@@ -19,7 +19,7 @@ pub struct SessionArgs {
     /// The scene to seat (scenes/*.ron).
     #[arg(long)]
     pub scene: PathBuf,
-    /// The script of moves (RON; see the README).
+    /// The script of moves (RON; see docs/command-line.md).
     #[arg(long)]
     pub script: PathBuf,
     /// Print JSON (one document) instead of text.

@@ -1,6 +1,6 @@
 //! The feed: what happens at the table, as versioned JSON events, one per WebSocket text
 //! message on `/feed`. The overlay page uses nothing else. Every event carries `"v": 1` and a
-//! `"type"`; the README documents each.
+//! `"type"`; `docs/streaming.md` documents each.
 
 use serde::Serialize;
 

@@ -97,7 +97,7 @@ impl AnyAction {
         })
     }
 
-    /// Each ruleset's default (example) action, as written in the README.
+    /// Each ruleset's default (example) action, as written in `docs/command-line.md`.
     pub fn example(id: RulesetId) -> &'static str {
         match id {
             RulesetId::D4Pool => {

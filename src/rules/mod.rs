@@ -84,7 +84,7 @@ pub enum RulesetId {
 }
 
 impl RulesetId {
-    /// Every ruleset, in the order the README lists them.
+    /// Every ruleset, in the order the docs list them.
     pub const ALL: [RulesetId; 5] = [
         RulesetId::D4Pool,
         RulesetId::ActionDice,

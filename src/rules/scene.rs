@@ -252,9 +252,9 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_example_is_a_valid_scene() {
-        let block = crate::rules::testing::readme_ron_block("cast:");
-        let scene = Scene::parse("README.md", block).unwrap_or_else(|e| panic!("{e}"));
+    fn the_documented_example_is_a_valid_scene() {
+        let block = crate::rules::testing::docs_ron_block("cast:");
+        let scene = Scene::parse("docs/systems.md", block).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(scene.ruleset(), RulesetId::OpenD6);
         assert_eq!(scene.names(), vec!["Fred", "Peter", "Goons"]);
     }

@@ -23,14 +23,20 @@ pub fn table(file: &str) -> TableState {
     TableState::new(&scene, &book(), 1)
 }
 
-/// The first RON block of the README that contains `marker` (its examples are tested).
-pub fn readme_ron_block(marker: &str) -> &'static str {
-    include_str!("../../README.md")
-        .split("```ron\n")
-        .skip(1)
+/// The docs pages with RON examples: a scene (the five systems) and a script (the command line).
+const DOCS_WITH_RON: [&str; 2] = [
+    include_str!("../../docs/systems.md"),
+    include_str!("../../docs/command-line.md"),
+];
+
+/// The first RON block of the docs that contains `marker` (their examples are tested).
+pub fn docs_ron_block(marker: &str) -> &'static str {
+    DOCS_WITH_RON
+        .iter()
+        .flat_map(|page| page.split("```ron\n").skip(1))
         .filter_map(|rest| rest.split("```").next())
         .find(|block| block.contains(marker))
-        .unwrap_or_else(|| panic!("no RON block of the README holds {marker:?}"))
+        .unwrap_or_else(|| panic!("no RON block of the docs holds {marker:?}"))
 }
 
 /// Plays a move with the given throws (the first plan's faces, then each follow-up's) through

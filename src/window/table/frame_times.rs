@@ -1,5 +1,5 @@
 //! `play --frame-times`: the mean frame time while dice fly and once they lie still, printed
-//! when the app exits, with the number of dice on the table (the figures in the README).
+//! when the app exits, with the number of dice on the table (the figures in `docs/performance.md`).
 
 use bevy::prelude::*;
 
