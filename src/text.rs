@@ -1,6 +1,15 @@
 //! Words for numbers on screen: plurals that agree ("1 action die", "3 action dice") and exact
 //! fractions short enough to read (a long one is shown as a percentage, kept exact for copying).
 
+/// A noun with its indefinite article: "an aspect check", "a reaction".
+pub fn indefinite(noun: &str) -> String {
+    let vowel = noun
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {noun}", if vowel { "an" } else { "a" })
+}
+
 /// `count` with the singular or plural noun: "1 die", "0 dice", "2 dice".
 pub fn plural(count: impl Into<i64>, one: &str, many: &str) -> String {
     let n = count.into();
@@ -28,6 +37,12 @@ pub fn chance(percent: &str, exact: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn articles_agree() {
+        assert_eq!(indefinite("aspect check"), "an aspect check");
+        assert_eq!(indefinite("reaction"), "a reaction");
+    }
 
     #[test]
     fn plurals_agree() {

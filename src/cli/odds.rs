@@ -39,7 +39,7 @@ struct Report {
 }
 
 /// Why `odds` could not answer.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, PartialEq, thiserror::Error)]
 enum OddsError {
     /// The arguments do not go together.
     #[error("{0}")]
@@ -290,20 +290,23 @@ mod tests {
     #[test]
     fn errors_are_messages() {
         assert!(compute(&args(None, None, None)).is_err());
-        let e = compute(&args(Some("2d6+"), None, None))
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        assert!(e.contains("character 5"), "{e}");
+        let e = compute(&args(Some("2d6+"), None, None)).err();
+        assert!(
+            matches!(&e, Some(OddsError::Notation(n)) if n.position == 4),
+            "{e:?}"
+        );
         let e = compute(&args(
             None,
             Some(RulesetId::StepDice),
             Some("(ability: [\"d7\"], difficulty: \"Hard\")"),
         ))
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
-        assert!(e.contains("d7"), "{e}");
+        .err();
+        assert_eq!(
+            e,
+            Some(OddsError::Rules(crate::rules::RulesError::Refused(
+                "d7 is not a step die; ability dice are d4, d6, d8, d10, d12".into()
+            )))
+        );
     }
 
     #[test]

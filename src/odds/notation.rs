@@ -985,6 +985,9 @@ mod tests {
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default();
-        assert!(e.contains("character 5") && e.contains("    ^"), "{e}");
+        assert_eq!(
+            e,
+            "bad dice notation at character 5: expected dice like 2d6, a number or a group {...}, found 'x'\n  3d6+x\n      ^"
+        );
     }
 }

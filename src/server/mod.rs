@@ -123,11 +123,9 @@ mod tests {
         let (status, body) = answer(test_router(), request).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert_eq!(body["code"], ErrorCode::NotASocket.as_str());
-        assert!(
-            body["error"]
-                .as_str()
-                .is_some_and(|e| e.starts_with("'crypt' is a room: connect with a WebSocket")),
-            "{body}"
+        assert_eq!(
+            body["error"],
+            "'crypt' is a room: connect with a WebSocket (dicetable play --join ws://HOST:PORT/crypt)"
         );
         let request = Request::get("/crypt/feed")
             .header("host", "127.0.0.1:7480")

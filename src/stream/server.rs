@@ -320,3 +320,101 @@ async fn follow(socket: WebSocket, shared: Arc<Shared>) {
     });
     hello_then_forward(socket, hello, feed).await;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    /// The router with its own state, no socket: the jobs it queues come back here.
+    fn test_router(token: Option<&str>) -> (Router, mpsc::Receiver<Job>) {
+        let (jobs, queue) = mpsc::channel(QUEUE);
+        let (feed, _) = broadcast::channel(16);
+        let shared = Arc::new(Shared {
+            feed,
+            jobs,
+            memory: Mutex::new(Memory::default()),
+            token: token.map(str::to_string),
+            pages: Pages::new(&crate::net::pages::default_web_dir()),
+        });
+        (router(shared), queue)
+    }
+
+    async fn answer(router: Router, request: Request<Body>) -> (StatusCode, serde_json::Value) {
+        let response = router.oneshot(request).await.unwrap_or_else(|e| match e {});
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap_or_default();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+        )
+    }
+
+    fn roll(body: &'static str) -> Request<Body> {
+        Request::post("/api/roll")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .expect("request")
+    }
+
+    #[tokio::test]
+    async fn refusals_carry_their_status_and_code() {
+        let cases = [
+            (roll("{"), StatusCode::BAD_REQUEST, "malformed"),
+            (
+                roll(r#"{"notation":"2d7"}"#),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "no_such_die",
+            ),
+            (
+                roll(r#"{"notation":"101d6"}"#),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "bad_notation",
+            ),
+            (
+                Request::get("/api/nothing")
+                    .body(Body::empty())
+                    .expect("request"),
+                StatusCode::NOT_FOUND,
+                "not_found",
+            ),
+        ];
+        for (request, status, code) in cases {
+            let (router, _queue) = test_router(None);
+            let (got, body) = answer(router, request).await;
+            assert_eq!((got, body["code"].as_str()), (status, Some(code)), "{body}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_token_is_asked_for_and_a_roll_is_queued_for_the_table() {
+        let (router, mut queue) = test_router(Some("s3cret"));
+        let (got, body) = answer(router.clone(), roll(r#"{"notation":"d6"}"#)).await;
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (StatusCode::UNAUTHORIZED, Some("unauthorized"))
+        );
+        let request = Request::post("/api/roll?token=s3cret")
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"notation":"3d6","who":"Vex"}"#))
+            .expect("request");
+        let asked = tokio::spawn(answer(router, request));
+        let Some(Job::Roll(order, reply)) = queue.recv().await else {
+            panic!("no roll queued");
+        };
+        assert_eq!(
+            (order.notation.source(), order.asker.who.as_deref()),
+            ("3d6", Some("Vex"))
+        );
+        let _ = reply.send(Err(ApiError::Closed));
+        let (got, body) = asked.await.expect("answered");
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (StatusCode::SERVICE_UNAVAILABLE, Some("table_closed"))
+        );
+    }
+}

@@ -352,10 +352,11 @@ impl Table {
         }
         if actor != self.active && !self.rules.off_turn(kind) && !action.gm_call {
             return Err(format!(
-                "it is {}'s turn: {} can only respond ({}), not take a {kind}",
+                "it is {}'s turn: {} can only respond ({}), not take {}",
                 self.characters[self.active].name,
                 self.characters[actor].name,
-                self.rules.off_turn_kinds().join(", ")
+                self.rules.off_turn_kinds().join(", "),
+                crate::text::indefinite(kind)
             ));
         }
         if action.load != self.loads[actor] && !action.gm_call {

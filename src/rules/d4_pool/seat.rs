@@ -352,7 +352,7 @@ mod tests {
         // Pim may not take an Aspect check on Vex's turn.
         let mut pim = act(1, "Finesse", "aspect check", Aim::Dc(12));
         let err = t.allowed(&pim).expect_err("not Pim's turn");
-        assert_eq!(err, RulesError::Refused("it is Vex the Rogue's turn: Pim can only respond (assist, counter, reaction, team action), not take a aspect check".into()));
+        assert_eq!(err, RulesError::Refused("it is Vex the Rogue's turn: Pim can only respond (assist, counter, reaction, team action), not take an aspect check".into()));
         // As a reaction it may: Finesse 4 + 2 advantages − 1 disadvantage = 5d4 (the trap).
         if let AnyMove::D4Pool(Move::Act {
             kind,
