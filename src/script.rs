@@ -226,6 +226,8 @@ pub fn snapshot(table: &TableState) -> serde_json::Value {
 /// Checks a step's report against what it expects; returns what was not met.
 pub fn unmet(expect: &Expect, r: &StepReport) -> Vec<String> {
     let mut out = Vec::new();
+    // A script checks the words of the rules' reason, as a player reads them: that is what it
+    // tests (the texts' rulings, a demo's narration). Nothing decides what to do by them.
     match (&expect.refused, &r.refused) {
         (Some(want), Some(got)) if !got.contains(want.as_str()) => {
             out.push(format!("refused with \"{got}\", expected \"{want}\""));

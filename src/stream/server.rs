@@ -337,7 +337,7 @@ mod tests {
             jobs,
             memory: Mutex::new(Memory::default()),
             token: token.map(str::to_string),
-            pages: Pages::new(&crate::net::pages::default_web_dir()),
+            pages: Pages::new(&pages::default_web_dir()),
         });
         (router(shared), queue)
     }

@@ -197,7 +197,8 @@ fn draw_overlays(
     mut panels: Panels,
     mut now: TableNow,
     mut asks: Asks,
-    (dice, camera): (DiceShown, TableView),
+    dice: DiceShown,
+    camera: TableView,
     mut printed: Local<String>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
