@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The published fairness figures: `dicetable fairness` for every die, THROWS throws each (default
-# 100,000), seed 2026, on every core, JSON into docs/fairness/, then the README's table rows.
+# 100,000), seed 2026, on every core, JSON into docs/fairness/, then the table rows of docs/fairness.md.
 # Usage: scripts/fairness-all.sh [THROWS]   (DICETABLE_BIN picks the binary; default: release)
 set -euo pipefail
 cd "$(dirname "$0")/.."

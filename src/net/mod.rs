@@ -10,3 +10,5 @@ pub mod feed;
 pub mod pages;
 pub mod runtime;
 pub mod socket;
+#[cfg(test)]
+pub(crate) mod testing;

@@ -185,6 +185,21 @@ impl ThrowOrder {
         crate::dice::rules_faces(&self.sides, values)
     }
 
+    /// A throw of this order's dice, seed and number, as if they had settled on `faces` (a
+    /// test's stand-in for the physics).
+    #[cfg(test)]
+    pub(crate) fn settled_as(&self, faces: Vec<u32>) -> ThrowRecord {
+        ThrowRecord {
+            seed: self.seed,
+            tag: u64::from(self.n),
+            gesture: false,
+            rethrows: vec![0; faces.len()],
+            dice: self.dice.clone(),
+            faces,
+            poses: Vec::new(),
+        }
+    }
+
     /// Checks that a throw is the one this order asked for: the same dice, seed and number.
     fn check_throw(&self, throw: &ThrowRecord) -> Result<(), RollError> {
         if throw.dice != self.dice {

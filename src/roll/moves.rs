@@ -271,15 +271,7 @@ mod tests {
                 "1 faces for a throw of 7 dice (d4 pool)".into()
             )))
         );
-        let mut wrong = ThrowRecord {
-            seed: 5,
-            tag: 0,
-            gesture: false,
-            dice: order.dice.clone(),
-            faces: vec![1; order.dice.len()],
-            rethrows: vec![0; order.dice.len()],
-            poses: Vec::new(),
-        };
+        let mut wrong = order.settled_as(vec![1; order.dice.len()]);
         wrong.dice[0] = crate::dice::DieKind::D20;
         assert_eq!(roll.feed_throw(&wrong), Err(RollError::OtherDice { n: 0 }));
         wrong.dice = order.dice.clone();

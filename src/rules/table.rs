@@ -94,20 +94,8 @@ impl TableState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testing::{book, scene};
     use std::path::Path;
-
-    fn scene(file: &str) -> Scene {
-        Scene::load(
-            &Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("scenes")
-                .join(file),
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    fn book() -> Rulebook {
-        Rulebook::builtin().unwrap_or_else(|e| panic!("{e}"))
-    }
 
     #[test]
     fn the_canonical_state_is_pinned() {

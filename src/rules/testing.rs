@@ -14,13 +14,17 @@ pub fn book() -> Rulebook {
     Rulebook::builtin().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A scene of `scenes/` seated at a fresh table (seed 1).
-pub fn table(file: &str) -> TableState {
+/// A scene of `scenes/`.
+pub fn scene(file: &str) -> Scene {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("scenes")
         .join(file);
-    let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    TableState::new(&scene, &book(), 1)
+    Scene::load(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A scene of `scenes/` seated at a fresh table (seed 1).
+pub fn table(file: &str) -> TableState {
+    TableState::new(&scene(file), &book(), 1)
 }
 
 /// The docs pages with RON examples: a scene (the five systems) and a script (the command line).

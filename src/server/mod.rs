@@ -40,6 +40,16 @@ pub struct Hub<S: LogStore> {
     next_conn: AtomicU64,
 }
 
+impl<S: LogStore> Hub<S> {
+    /// A room's passcodes' hashes, or that there is no such room.
+    async fn keys(&self, room: &str) -> Result<store::RoomKeys, ServerError> {
+        self.store
+            .keys(room)
+            .await?
+            .ok_or_else(|| ServerError::NoRoom(room.to_string()))
+    }
+}
+
 /// The router: `GET /{room}` upgrades to the room's WebSocket; `/{room}/watch` is its page and
 /// `/{room}/feed` that page's feed; the overlay's pages and dice are public.
 pub fn router<S: LogStore>(store: Arc<S>) -> Router {
@@ -91,6 +101,7 @@ pub async fn serve<S: LogStore>(addr: SocketAddr, store: Arc<S>) -> Result<(), N
 mod tests {
     use super::*;
     use crate::errors::ErrorCode;
+    use crate::net::testing::answer;
     use axum::body::Body;
     use axum::http::Request;
     use tower::ServiceExt;
@@ -103,18 +114,6 @@ mod tests {
         ));
         let store = store::SqliteStore::open(&dir).unwrap_or_else(|e| panic!("{e}"));
         router(Arc::new(store))
-    }
-
-    async fn answer(router: Router, request: Request<Body>) -> (StatusCode, serde_json::Value) {
-        let response = router.oneshot(request).await.unwrap_or_else(|e| match e {});
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
-            .await
-            .unwrap_or_default();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
-        )
     }
 
     #[tokio::test]

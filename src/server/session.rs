@@ -10,6 +10,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot};
 
@@ -78,6 +79,28 @@ fn frame(m: Option<Result<Message, axum::Error>>) -> Frame {
     }
 }
 
+/// The connection's next message: a text frame within the rate, decoded. A binary frame and a
+/// message over the rate are answered here and passed over. None once the connection closed.
+async fn next_message(
+    stream: &mut SplitStream<WebSocket>,
+    bucket: &mut Bucket,
+    out: &mpsc::Sender<Message>,
+) -> Option<Result<ClientMsg, ServerError>> {
+    loop {
+        match frame(stream.next().await) {
+            Frame::Text(text) if bucket.take() => return Some(decode(&text).map_err(Into::into)),
+            Frame::Text(_) => {
+                say_error(out, &ServerError::TooManyMessages).await;
+            }
+            Frame::Binary => {
+                say_error(out, &ServerError::NotText).await;
+            }
+            Frame::Skip => {}
+            Frame::Closed => return None,
+        }
+    }
+}
+
 /// One connection: hello, then proposals, while its room's lines are forwarded in order.
 async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
@@ -96,27 +119,16 @@ async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket:
     let deadline = tokio::time::sleep(HELLO_TIMEOUT);
     tokio::pin!(deadline);
     while joined.is_none() {
-        let text = tokio::select! {
+        let next = tokio::select! {
             _ = &mut deadline => {
                 say_error(&out, &ServerError::HelloTimeout).await;
                 break;
             }
-            m = stream.next() => match frame(m) {
-                Frame::Text(t) => t,
-                Frame::Binary => {
-                    say_error(&out, &ServerError::NotText).await;
-                    continue;
-                }
-                Frame::Skip => continue,
-                Frame::Closed => break,
-            }
+            m = next_message(&mut stream, &mut bucket, &out) => m,
         };
-        if !bucket.take() {
-            say_error(&out, &ServerError::TooManyMessages).await;
-            continue;
-        }
-        let answer = match decode(&text) {
-            Err(e) => Err(e.into()),
+        let Some(msg) = next else { break };
+        let answer = match msg {
+            Err(e) => Err(e),
             Ok(msg) => hello(&hub, &room, conn, msg).await,
         };
         match answer {
@@ -161,22 +173,9 @@ async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket:
             }
         })
     };
-    loop {
-        let text = match frame(stream.next().await) {
-            Frame::Text(t) => t,
-            Frame::Binary => {
-                say_error(&out, &ServerError::NotText).await;
-                continue;
-            }
-            Frame::Skip => continue,
-            Frame::Closed => break,
-        };
-        if !bucket.take() {
-            say_error(&out, &ServerError::TooManyMessages).await;
-            continue;
-        }
-        let reply = match decode(&text) {
-            Err(e) => error_msg(&e.into()),
+    while let Some(msg) = next_message(&mut stream, &mut bucket, &out).await {
+        let reply = match msg {
+            Err(e) => error_msg(&e),
             Ok(ClientMsg::Ping { id }) => ServerMsg::Pong { id },
             Ok(ClientMsg::Create { .. } | ClientMsg::Join { .. }) => {
                 error_msg(&ServerError::AlreadyJoined)
@@ -332,11 +331,7 @@ async fn hello<S: LogStore>(
             ..
         } => {
             same_room(named)?;
-            let keys = hub
-                .store
-                .keys(room)
-                .await?
-                .ok_or_else(|| ServerError::NoRoom(room.to_string()))?;
+            let keys = hub.keys(room).await?;
             let kept = if role == Role::Gamemaster {
                 keys.gm_passcode
             } else {

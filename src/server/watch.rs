@@ -310,11 +310,7 @@ async fn watch_room<S: LogStore>(
     passcode: String,
 ) -> Result<RoomHandle, ServerError> {
     check_room_name(room)?;
-    let keys = hub
-        .store
-        .keys(room)
-        .await?
-        .ok_or_else(|| ServerError::NoRoom(room.to_string()))?;
+    let keys = hub.keys(room).await?;
     if passcode.is_empty() {
         return Err(ServerError::PasscodeRequired);
     }

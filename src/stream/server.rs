@@ -324,9 +324,9 @@ async fn follow(socket: WebSocket, shared: Arc<Shared>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::testing::answer;
     use axum::body::Body;
     use axum::http::Request;
-    use tower::ServiceExt;
 
     /// The router with its own state, no socket: the jobs it queues come back here.
     fn test_router(token: Option<&str>) -> (Router, mpsc::Receiver<Job>) {
@@ -340,18 +340,6 @@ mod tests {
             pages: Pages::new(&pages::default_web_dir()),
         });
         (router(shared), queue)
-    }
-
-    async fn answer(router: Router, request: Request<Body>) -> (StatusCode, serde_json::Value) {
-        let response = router.oneshot(request).await.unwrap_or_else(|e| match e {});
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
-            .await
-            .unwrap_or_default();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
-        )
     }
 
     fn roll(body: &'static str) -> Request<Body> {

@@ -3,7 +3,6 @@
 //! its outcome applied and kept in the history; faces that do not fit the plan refused; the free
 //! roll's odds worked out off the frame; the window's throws the same as the headless ones.
 
-use std::path::Path;
 use std::time::Duration;
 
 use bevy::prelude::*;
@@ -16,10 +15,10 @@ use super::table::{
 use super::ui::{FreeOdds, FreeRoll, MoveDraft};
 use super::{PlayOptions, headless_plugin};
 use crate::odds::notation::Notation;
-use crate::record::{Cocked, ThrowRecord};
+use crate::record::Cocked;
 use crate::roll::RollError;
 use crate::rules::RulesError;
-use crate::rules::scene::Scene;
+use crate::rules::play::Move;
 use crate::script::{Faces, play_move};
 
 /// Updates a test may take to settle a throw: 60 a simulated second, far more than any throw.
@@ -39,22 +38,25 @@ fn app() -> App {
     app
 }
 
-fn scene(file: &str) -> Scene {
-    Scene::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenes")
-            .join(file),
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
-}
-
 /// Seats a scene at the app's table, and lets the draft catch up.
 fn seat(app: &mut App, file: &str) {
-    let scene = scene(file);
+    let scene = crate::rules::testing::scene(file);
     app.world_mut()
         .resource_mut::<TablePlay>()
         .seat(&scene, 1)
         .unwrap_or_else(|e| panic!("{e}"));
+    app.update();
+}
+
+/// Asks the window's table to play `mv` with `seed`, as the builder's Throw button does.
+fn throw_move(app: &mut App, mv: Move, seed: u64) {
+    app.world_mut().write_message(ActionRequest {
+        mv,
+        seed,
+        swing: None,
+        replay_of: None,
+        caller: Default::default(),
+    });
     app.update();
 }
 
@@ -96,14 +98,7 @@ fn a_drafted_move_is_thrown_resolved_applied_and_kept() {
         .state
         .clone()
         .expect("seated");
-    app.world_mut().write_message(ActionRequest {
-        mv: mv.clone(),
-        seed: 7,
-        swing: None,
-        replay_of: None,
-        caller: Default::default(),
-    });
-    app.update();
+    throw_move(&mut app, mv.clone(), 7);
     assert!(busy(&app), "the dice are in the air");
     settle(&mut app);
     // The same move with the same seed, played headless as `session` plays it.
@@ -142,14 +137,7 @@ fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
         .clone()
         .expect("drafted");
     let before = app.world().resource::<TablePlay>().state.clone();
-    app.world_mut().write_message(ActionRequest {
-        mv,
-        seed: 7,
-        swing: None,
-        replay_of: None,
-        caller: Default::default(),
-    });
-    app.update();
+    throw_move(&mut app, mv, 7);
     let order = {
         let play = app.world().resource::<TablePlay>();
         let roll = play.current.as_ref().and_then(|c| c.roll.as_ref());
@@ -160,15 +148,7 @@ fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
     // A throw of the dice asked for, with its seed, but showing 9 on d4s.
     app.world_mut().write_message(ThrowSettled {
         thrower: Thrower::Scene,
-        record: ThrowRecord {
-            seed: order.seed,
-            tag: 0,
-            gesture: false,
-            dice: order.dice.clone(),
-            faces: vec![9; order.dice.len()],
-            rethrows: vec![0; order.dice.len()],
-            poses: Vec::new(),
-        },
+        record: order.settled_as(vec![9; order.dice.len()]),
     });
     app.update();
     let play = app.world().resource::<TablePlay>();

@@ -1,4 +1,4 @@
-// The overlay's README pictures, taken by scripts/screenshots.sh:
+// The overlay's pictures in docs/streaming.md, taken by scripts/screenshots.sh:
 //   node web/tests/shoot.mjs BASE_URL OUT_DIR
 // A roll through the API drawn by the overlay, saved as OBS composites it: over a checkerboard
 // (overlay-checkerboard.png: the page's own background is transparent) and alone with its

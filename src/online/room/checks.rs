@@ -19,8 +19,8 @@ impl RoomState {
         record: &RollRecord,
         seq: u64,
     ) -> Result<(), RoomError> {
-        let secret = seal::unhex(&proof.secret, SECRET_BYTES, "the secret")?;
-        let nonce = seal::unhex(&proof.nonce, NONCE_BYTES, "the nonce")?;
+        let secret = seal::unhex(&proof.secret, SECRET_BYTES, "the secret").map_err(mismatch)?;
+        let nonce = seal::unhex(&proof.nonce, NONCE_BYTES, "the nonce").map_err(mismatch)?;
         if !seal::same(&seal::commitment(&secret), &proof.commitment) {
             return Err(RoomError::Mismatch(
                 "the secret does not match the commitment published before the throw".into(),
@@ -140,6 +140,11 @@ impl RoomState {
             }
         }
     }
+}
+
+/// Hex in a logged entry that does not read: the entry is not as the server made it.
+pub(super) fn mismatch(e: seal::HexError) -> RoomError {
+    RoomError::Mismatch(e.to_string())
 }
 
 /// The changes an entry logged are the ones the rules make.

@@ -102,7 +102,7 @@ pub enum RoomError {
     /// A reveal of a roll shown already.
     #[error("the hidden roll {0} is revealed already")]
     AlreadyRevealed(u64),
-    /// Hex in an entry or proposal that is not what it should be.
+    /// A proposal's nonce that is not 16 bytes of hex.
     #[error(transparent)]
     Hex(#[from] HexError),
     /// A gesture with numbers out of reach.

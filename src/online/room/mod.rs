@@ -271,7 +271,8 @@ impl RoomState {
                 if note.revealed.is_some() {
                     return Err(RoomError::AlreadyRevealed(*of));
                 }
-                let salt_bytes = seal::unhex(salt, seal::SALT_BYTES, "the salt")?;
+                let salt_bytes =
+                    seal::unhex(salt, seal::SALT_BYTES, "the salt").map_err(checks::mismatch)?;
                 if !seal::same(&seal::seal(&salt_bytes, payload), &note.sealed) {
                     return Err(RoomError::Mismatch(format!(
                         "the reveal of {of} does not match its seal (the roll was changed)"
