@@ -270,9 +270,7 @@ impl RollPlan {
         }
         Ok(())
     }
-}
 
-impl RollPlan {
     /// Checks that `faces` fit this plan, as the rules' error.
     pub fn fit(&self, faces: &[u32]) -> Result<(), RulesError> {
         self.check_faces(faces).map_err(RulesError::Faces)
