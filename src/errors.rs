@@ -58,6 +58,14 @@ codes! {
     QueueFull => "queue_full",
     /// No `create` or `join` within the time allowed.
     HelloTimeout => "hello_timeout",
+    /// Too many wrong passcodes from this address or for this room: wait, then try again.
+    BackingOff => "backing_off",
+    /// The server has too much work of this kind queued: try again shortly.
+    Busy => "busy",
+    /// Opening a room needs the server owner's leave (its room passcode).
+    RoomsClosed => "rooms_closed",
+    /// This address opened as many rooms as it may for now.
+    RoomQuota => "room_quota",
     /// The dice did not settle in time for the answer.
     Timeout => "timeout",
     // Who may.
@@ -65,6 +73,10 @@ codes! {
     Unauthorized => "unauthorized",
     /// A page of another origin.
     ForeignOrigin => "foreign_origin",
+    /// A request for another host name than the address served (DNS rebinding).
+    ForeignHost => "foreign_host",
+    /// A body that is not `application/json`.
+    NotJson => "not_json",
     /// The wrong passcode.
     WrongPasscode => "wrong_passcode",
     /// A room's page opened without its passcode.
@@ -101,6 +113,12 @@ codes! {
     NoCharacter => "no_character",
     /// A character another player plays.
     SeatTaken => "seat_taken",
+    /// A name another member holds (or a look-alike of it), asked for without its key.
+    NameInUse => "name_in_use",
+    /// A member asking for another role than theirs.
+    RoleChange => "role_change",
+    /// A player asking for a character the game master plays.
+    GamemasterCharacter => "gamemaster_character",
     // Who may throw what.
     /// A spectator proposing a throw.
     Spectator => "spectator",

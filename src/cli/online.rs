@@ -25,6 +25,15 @@ pub struct ServeArgs {
     /// Print a room's log (JSON lines) and exit.
     #[arg(long, value_name = "ROOM")]
     pub export: Option<String>,
+    /// Let anyone open rooms (by default only this machine, or whoever has --room-passcode).
+    #[arg(long)]
+    pub open_rooms: bool,
+    /// The passcode that opens rooms from other machines.
+    #[arg(long, value_name = "PASSCODE")]
+    pub room_passcode: Option<String>,
+    /// Connections one address may hold open at once.
+    #[arg(long, value_name = "N", default_value_t = crate::net::runtime::PER_ADDRESS)]
+    pub per_address: usize,
 }
 
 /// Arguments of `verify`.
@@ -118,7 +127,16 @@ fn serve_with<S: LogStore>(
         };
     }
     println!("{at}");
-    match rt.block_on(crate::server::serve(args.listen, store)) {
+    let policy = crate::server::guard::Policy {
+        open_rooms: args.open_rooms,
+        room_passcode: args.room_passcode.clone().filter(|p| !p.is_empty()),
+    };
+    match rt.block_on(crate::server::serve(
+        args.listen,
+        store,
+        policy,
+        args.per_address,
+    )) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e.to_string()),
     }

@@ -44,6 +44,41 @@ pub fn origin_allowed(headers: &HeaderMap) -> bool {
     !host.is_empty() && origin_host == host
 }
 
+/// Whether a request names this machine at the port served: `127.0.0.1:PORT`, `localhost:PORT`
+/// or `[::1]:PORT` (no port where it is 80). A page of another site that re-points its own
+/// name at 127.0.0.1 (DNS rebinding) still sends its own name, and is told apart here. No
+/// `Host` at all is allowed: every browser sends one.
+pub fn host_is_this_machine(headers: &HeaderMap, port: u16) -> bool {
+    let Some(host) = headers.get(header::HOST) else {
+        return true;
+    };
+    let Ok(host) = host.to_str() else {
+        return false;
+    };
+    let host = host.to_ascii_lowercase();
+    let (name, given_port) = match host.rsplit_once(':') {
+        Some((name, p)) if !name.ends_with(':') && !p.ends_with(']') => (name, p.parse().ok()),
+        _ => (host.as_str(), Some(80)),
+    };
+    let loopback = name == "localhost"
+        || name == "[::1]"
+        || name
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    loopback && given_port == Some(port)
+}
+
+/// Whether a request's body is declared JSON (`Content-Type: application/json`, with any
+/// parameters). A page of another site can send `text/plain` without asking first; JSON it
+/// cannot.
+pub fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
 /// A passcode could not be hashed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PasscodeError {
@@ -53,7 +88,14 @@ pub enum PasscodeError {
     /// The hashing thread is gone.
     #[error("the passcode thread stopped")]
     Stopped,
+    /// The hashing queue is full.
+    #[error("the server is busy checking passcodes: try again in a moment")]
+    Busy,
 }
+
+/// Passcode jobs that may wait for the hashing thread (a few milliseconds each); one more is
+/// refused as [`PasscodeError::Busy`] at once rather than queued behind a flood.
+pub const HASH_QUEUE: usize = 64;
 
 /// Argon2id with 8 MiB and one pass: a guess costs a few milliseconds, a join too.
 fn argon2() -> Argon2<'static> {
@@ -81,54 +123,62 @@ enum HashJob {
         String,
         tokio::sync::oneshot::Sender<Result<String, PasscodeError>>,
     ),
-    Check(String, String, tokio::sync::oneshot::Sender<bool>),
+    Check(
+        String,
+        String,
+        tokio::sync::oneshot::Sender<Result<bool, PasscodeError>>,
+    ),
 }
 
 /// The one thread that hashes passcodes: argon2 takes 8 MiB a hash, and that memory stays
 /// with the thread that used it, so one thread keeps it once (a crowd joining at once waits
 /// its turn instead of taking the server's memory).
-fn hasher() -> &'static std::sync::Mutex<std::sync::mpsc::Sender<HashJob>> {
-    static HASHER: std::sync::OnceLock<std::sync::Mutex<std::sync::mpsc::Sender<HashJob>>> =
+fn hasher() -> &'static std::sync::mpsc::SyncSender<HashJob> {
+    static HASHER: std::sync::OnceLock<std::sync::mpsc::SyncSender<HashJob>> =
         std::sync::OnceLock::new();
     HASHER.get_or_init(|| {
-        let (jobs, queue) = std::sync::mpsc::channel::<HashJob>();
+        let (jobs, queue) = std::sync::mpsc::sync_channel::<HashJob>(HASH_QUEUE);
         let _ = std::thread::Builder::new()
             .name("passcodes".into())
             .spawn(move || {
                 for job in queue {
+                    // A client that left is not waiting: its work is dropped unhashed.
                     match job {
+                        HashJob::Hash(_, done) if done.is_closed() => {}
+                        HashJob::Check(_, _, done) if done.is_closed() => {}
                         HashJob::Hash(p, done) => {
                             let _ = done.send(hash_passcode(&p));
                         }
                         HashJob::Check(p, kept, done) => {
-                            let _ = done.send(passcode_matches(&p, &kept));
+                            let _ = done.send(Ok(passcode_matches(&p, &kept)));
                         }
                     }
                 }
             });
-        std::sync::Mutex::new(jobs)
+        jobs
+    })
+}
+
+/// Queues a job, or says the queue is full.
+fn queue(job: HashJob) -> Result<(), PasscodeError> {
+    hasher().try_send(job).map_err(|e| match e {
+        std::sync::mpsc::TrySendError::Full(_) => PasscodeError::Busy,
+        std::sync::mpsc::TrySendError::Disconnected(_) => PasscodeError::Stopped,
     })
 }
 
 /// [`hash_passcode`] on the hashing thread.
 pub async fn hash_passcode_async(passcode: String) -> Result<String, PasscodeError> {
     let (done, answer) = tokio::sync::oneshot::channel();
-    hasher()
-        .lock()
-        .map_err(|_| PasscodeError::Stopped)?
-        .send(HashJob::Hash(passcode, done))
-        .map_err(|_| PasscodeError::Stopped)?;
+    queue(HashJob::Hash(passcode, done))?;
     answer.await.map_err(|_| PasscodeError::Stopped)?
 }
 
 /// [`passcode_matches`] on the hashing thread.
-pub async fn passcode_matches_async(passcode: String, kept: String) -> bool {
+pub async fn passcode_matches_async(passcode: String, kept: String) -> Result<bool, PasscodeError> {
     let (done, answer) = tokio::sync::oneshot::channel();
-    let sent = hasher()
-        .lock()
-        .map(|jobs| jobs.send(HashJob::Check(passcode, kept, done)).is_ok())
-        .unwrap_or(false);
-    sent && answer.await.unwrap_or(false)
+    queue(HashJob::Check(passcode, kept, done))?;
+    answer.await.map_err(|_| PasscodeError::Stopped)?
 }
 
 #[cfg(test)]
@@ -171,5 +221,51 @@ mod tests {
             HeaderValue::from_static("https://evil.example"),
         );
         assert!(!origin_allowed(&h));
+        h.insert(header::ORIGIN, HeaderValue::from_static("null"));
+        assert!(!origin_allowed(&h));
+    }
+
+    #[test]
+    fn only_this_machines_names_at_the_port_served_are_its_host() {
+        let host = |value: &'static str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::HOST, HeaderValue::from_static(value));
+            host_is_this_machine(&h, 7470)
+        };
+        for ok in [
+            "127.0.0.1:7470",
+            "localhost:7470",
+            "LOCALHOST:7470",
+            "[::1]:7470",
+            "127.9.9.9:7470",
+        ] {
+            assert!(host(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:7470",
+            "127.0.0.1:7471",
+            "127.0.0.1",
+            "localhost",
+            "192.168.1.2:7470",
+            "[::2]:7470",
+            "127.0.0.1.evil.example:7470",
+        ] {
+            assert!(!host(bad), "{bad}");
+        }
+        assert!(
+            host_is_this_machine(&HeaderMap::new(), 7470),
+            "no Host: not a browser"
+        );
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static("localhost"));
+        assert!(host_is_this_machine(&h, 80));
+        let json = |value: &'static str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(value));
+            is_json(&h)
+        };
+        assert!(json("application/json") && json("Application/JSON; charset=utf-8"));
+        assert!(!json("text/plain") && !json("application/x-www-form-urlencoded"));
+        assert!(!is_json(&HeaderMap::new()));
     }
 }

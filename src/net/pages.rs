@@ -36,6 +36,9 @@ pub fn default_web_dir() -> PathBuf {
 }
 
 /// Each die's atlas PNG in each style, made once.
+/// Atlases kept made (each a few hundred KiB): the table's colours many times over.
+pub const ATLASES_KEPT: usize = 64;
+
 type AtlasCache = HashMap<(DieKind, DieStyle), Arc<Vec<u8>>>;
 
 /// What the pages serve: three.js read once from the web folder, the atlases made so far.
@@ -164,6 +167,11 @@ async fn atlas(
                 Ok(Ok(png)) => {
                     let png = Arc::new(png);
                     if let Ok(mut m) = pages.atlases.lock() {
+                        // Bounded: a page asking for every colour there is makes each of them
+                        // once, and the cache keeps the latest few.
+                        if m.len() >= ATLASES_KEPT {
+                            m.clear();
+                        }
                         m.insert((kind, style), png.clone());
                     }
                     png

@@ -8,6 +8,10 @@ use futures_util::{SinkExt, Stream, StreamExt};
 use super::error::HttpError;
 use crate::errors::ErrorCode;
 
+/// The largest message a feed's page may send (it sends nothing the server reads: a feed only
+/// notices the page leaving), so no page can make the server buffer more.
+pub const FEED_MESSAGE_MAX: usize = 4 * 1024;
+
 /// What a feed has next.
 pub enum Next {
     /// Messages to send; more may follow.

@@ -13,6 +13,9 @@
 //! group      := '{' expr (',' expr)* '}' ('kh1' | 'kl1')
 //! comparison := ('>=' | '>' | '<=' | '<' | '=') integer
 //! ```
+//!
+//! Capped before anything recurses: [`MAX_NOTATION_CHARS`] characters, [`MAX_TERMS`] terms,
+//! groups [`MAX_GROUP_DEPTH`] deep, [`MAX_DICE`] dice a term.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -24,6 +27,15 @@ use super::stop::{Never, Stop};
 pub const MAX_DICE: u32 = 100;
 /// Fewest and most sides of a die.
 pub const SIDES: std::ops::RangeInclusive<u32> = 2..=100;
+
+/// Most characters a notation may have: any real roll fits many times over; a longer text is
+/// refused before it is read.
+pub const MAX_NOTATION_CHARS: usize = 256;
+/// Most groups `{...}` one inside another: the parser, the odds and the reader recurse once a
+/// level, so the depth is capped before any recursion (a server's stack is not the limit).
+pub const MAX_GROUP_DEPTH: usize = 8;
+/// Most terms (dice, numbers and groups) in a whole notation.
+pub const MAX_TERMS: usize = 32;
 
 /// How many distributions [`Notation::shared_distribution`] keeps (the most recently asked for).
 pub const RECENT_MOST: usize = 8;
@@ -240,10 +252,23 @@ pub struct NotationResult {
 impl Notation {
     /// Parses notation text.
     pub fn parse(text: &str) -> Result<Notation, NotationError> {
+        let length = text.chars().count();
+        if length > MAX_NOTATION_CHARS {
+            let start: String = text.chars().take(MAX_NOTATION_CHARS).collect();
+            return Err(NotationError {
+                position: MAX_NOTATION_CHARS,
+                message: format!(
+                    "a notation has at most {MAX_NOTATION_CHARS} characters (this one has {length})"
+                ),
+                text: format!("{start}…"),
+            });
+        }
         let mut parser = Parser {
             chars: text.chars().collect(),
             pos: 0,
             source: text.to_string(),
+            depth: 0,
+            terms: 0,
         };
         parser.skip_spaces();
         if parser.peek().is_none() {
@@ -522,6 +547,10 @@ struct Parser {
     chars: Vec<char>,
     pos: usize,
     source: String,
+    /// Groups open around the position.
+    depth: usize,
+    /// Terms read so far.
+    terms: usize,
 }
 
 impl Parser {
@@ -586,6 +615,10 @@ impl Parser {
 
     fn term(&mut self) -> Result<Term, NotationError> {
         self.skip_spaces();
+        self.terms += 1;
+        if self.terms > MAX_TERMS {
+            return Err(self.error(&format!("a notation has at most {MAX_TERMS} terms")));
+        }
         match self.peek() {
             Some('{') => self.group(),
             Some(c) if c.is_ascii_digit() || c.eq_ignore_ascii_case(&'d') => {
@@ -682,7 +715,13 @@ impl Parser {
     }
 
     fn group(&mut self) -> Result<Term, NotationError> {
+        if self.depth >= MAX_GROUP_DEPTH {
+            return Err(self.error(&format!(
+                "groups {{...}} nest at most {MAX_GROUP_DEPTH} deep"
+            )));
+        }
         self.pos += 1;
+        self.depth += 1;
         let mut members = vec![self.expr()?];
         while self.eat(',') {
             members.push(self.expr()?);
@@ -690,6 +729,7 @@ impl Parser {
         if !self.eat('}') {
             return Err(self.error("expected ',' or '}' to close the group"));
         }
+        self.depth -= 1;
         self.skip_spaces();
         let rest: String = self.chars[self.pos..]
             .iter()
@@ -957,6 +997,40 @@ mod tests {
         assert_eq!(r.dice, vec![(3, false), (7, true), (6, true)]);
         assert!(g.evaluate(&[vec![3]]).is_err());
         assert!(parse("d6").evaluate(&[vec![7]]).is_err());
+    }
+
+    #[test]
+    fn notations_are_capped_before_they_are_read() {
+        let nested = |depth: usize| format!("{}1d6{}", "{".repeat(depth), "}kh1".repeat(depth));
+        assert!(Notation::parse(&nested(MAX_GROUP_DEPTH)).is_ok());
+        let too_deep = Notation::parse(&nested(MAX_GROUP_DEPTH + 1)).expect_err("too deep");
+        assert_eq!(
+            (too_deep.position, too_deep.message.as_str()),
+            (MAX_GROUP_DEPTH, "groups {...} nest at most 8 deep")
+        );
+        // What crashed a server: 5,300 groups deep, 26 KB. Refused by length, unread.
+        let attack = nested(5_300);
+        let refused = Notation::parse(&attack).expect_err("too long");
+        assert_eq!(
+            refused.message,
+            format!(
+                "a notation has at most 256 characters (this one has {})",
+                attack.len()
+            )
+        );
+        assert_eq!(refused.text.chars().count(), MAX_NOTATION_CHARS + 1);
+        // Under the length cap, as deep as it fits: refused by depth.
+        let deep = format!("{}1", "{".repeat(255));
+        assert_eq!(
+            Notation::parse(&deep).map_err(|e| e.message),
+            Err("groups {...} nest at most 8 deep".to_string())
+        );
+        let terms = vec!["1"; MAX_TERMS].join("+");
+        assert!(Notation::parse(&terms).is_ok());
+        assert_eq!(
+            Notation::parse(&format!("{terms}+1")).map_err(|e| e.message),
+            Err("a notation has at most 32 terms".to_string())
+        );
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub struct JoinAs {
     pub seats: Vec<String>,
     /// The passcode (the game master's own for the game master).
     pub passcode: String,
+    /// The key to the name, given by the server when the name was first taken (None: take
+    /// the name now). A client that took it keeps it here for every later join.
+    pub key: Option<String>,
 }
 
 /// A room to open instead of joining: the scene's text and the players' passcode (the
@@ -43,6 +46,8 @@ pub struct Create {
     pub scene: String,
     /// The passcode players and spectators join with.
     pub passcode: String,
+    /// The server's passcode for opening rooms, where its owner set one.
+    pub room_passcode: Option<String>,
 }
 
 /// Why a client could not come in, or lost the room.
@@ -216,6 +221,7 @@ impl Client {
                 scene: c.scene,
                 passcode: c.passcode,
                 gm_passcode: client.join.passcode.clone(),
+                room_passcode: c.room_passcode,
             },
             None => client.join_msg(),
         };
@@ -247,6 +253,7 @@ impl Client {
             seats: self.join.seats.clone(),
             passcode: self.join.passcode.clone(),
             since: self.lines.len() as u64,
+            key: self.join.key.clone(),
         }
     }
 
@@ -262,10 +269,19 @@ impl Client {
         loop {
             match self.receive().await? {
                 ServerMsg::Welcome {
-                    commitment, head, ..
+                    commitment,
+                    head,
+                    name,
+                    key,
+                    ..
                 } => {
                     self.commitment = commitment;
                     self.head = head;
+                    // The name as the room keeps it, and its key when this join took it.
+                    self.join.name = name;
+                    if key.is_some() {
+                        self.join.key = key;
+                    }
                     break;
                 }
                 ServerMsg::Error { code, message } => {
@@ -288,6 +304,11 @@ impl Client {
     /// Your name.
     pub fn name(&self) -> &str {
         &self.join.name
+    }
+
+    /// The key to your name in the room (keep it to come back under the name).
+    pub fn key(&self) -> Option<&str> {
+        self.join.key.as_deref()
     }
 
     /// The last entry checked.

@@ -153,10 +153,12 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
                 role: Role::Gamemaster,
                 seats: vec![],
                 passcode: "gm-pass".into(),
+                key: None,
             },
             Some(Create {
                 scene: load.scene.clone(),
                 passcode: "pass".into(),
+                room_passcode: None,
             }),
             Checks::default(),
         )
@@ -170,6 +172,7 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
                     role: Role::Player,
                     seats: vec![],
                     passcode: "pass".into(),
+                    key: None,
                 },
                 None,
                 Checks::default(),

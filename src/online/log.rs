@@ -157,6 +157,10 @@ pub enum Event {
         role: Role,
         /// The characters they are seated as (players).
         seats: Vec<String>,
+        /// The commitment to the member's key, when this join claimed the name: a later join
+        /// under the name must show the key.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
     /// A move that throws nothing (ending a turn, declaring).
     Played {
@@ -300,6 +304,7 @@ mod tests {
                 name: name.into(),
                 role: Role::Spectator,
                 seats: vec![],
+                key: None,
             },
         }
         .to_line()
@@ -317,7 +322,8 @@ mod tests {
             Event::Joined {
                 name: "b".into(),
                 role: Role::Spectator,
-                seats: vec![]
+                seats: vec![],
+                key: None,
             }
         );
         assert!(

@@ -4,6 +4,7 @@
 //! the load tool. Plain Rust with tokio: no Bevy here.
 
 pub mod client;
+pub mod keys;
 pub mod loadtest;
 pub mod log;
 pub mod protocol;

@@ -9,8 +9,10 @@ use super::log::{Proposal, Role};
 use crate::errors::ErrorCode;
 use crate::record::Gesture;
 
-/// The protocol version (2: `error` and `refused` carry a `code`).
-pub const PROTOCOL: u32 = 2;
+/// The protocol version (2: `error` and `refused` carry a `code`; 3: a member's name is held
+/// by a key given in `welcome` and shown in later `join`s, and `create` may carry the server's
+/// room passcode).
+pub const PROTOCOL: u32 = 3;
 /// The largest message a client may send, bytes (a scene file fits many times).
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
@@ -32,6 +34,9 @@ pub enum ClientMsg {
         passcode: String,
         /// The passcode the game master comes back with.
         gm_passcode: String,
+        /// The server's passcode for opening rooms, where its owner set one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room_passcode: Option<String>,
     },
     /// Joins (or comes back to) a room.
     Join {
@@ -51,6 +56,10 @@ pub enum ClientMsg {
         /// The last entry the client has (0: none): the rest is sent.
         #[serde(default)]
         since: u64,
+        /// The key `welcome` gave when the name was first taken (hex): needed to come back
+        /// under the name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
     /// Proposes a throw: a move of the scene or a free roll.
     Throw {
@@ -106,6 +115,9 @@ pub enum ServerMsg {
         commitment: String,
         /// The log's last `seq` when you joined (entries up to it follow).
         head: u64,
+        /// The key to your name, when this join took it: keep it, show it to come back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
     /// The next log line, in order.
     Entry {
@@ -269,7 +281,7 @@ mod tests {
         assert_eq!(e.code(), ErrorCode::ProtocolVersion);
         assert_eq!(
             e.to_string(),
-            "protocol version 1 is not spoken here (this server speaks 2)"
+            "protocol version 1 is not spoken here (this server speaks 3)"
         );
     }
 }

@@ -76,6 +76,21 @@ impl Scene {
         }
     }
 
+    /// Whether the players may take seat `index` (false: the game master plays it, or there
+    /// is no such seat). A non-player character is `npc: true`; in open-d6 a villain unless
+    /// it says otherwise; in d20-check the game master's side.
+    pub fn players_play(&self, index: usize) -> bool {
+        match &self.cast {
+            Cast::D4Pool(c) => c.get(index).is_some_and(|c| !c.npc),
+            Cast::ActionDice(c) => c.get(index).is_some_and(|c| !c.npc),
+            Cast::StepDice(c) => c.get(index).is_some_and(|c| !c.npc),
+            Cast::OpenD6(c) => c.get(index).is_some_and(|c| !c.is_npc()),
+            Cast::D20Check(c) => c
+                .get(index)
+                .is_some_and(|c| c.side == d20_check::Side::Players),
+        }
+    }
+
     /// Parses scene text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Scene, DataError> {
         let scene: Scene = parse_ron(file, text)?;

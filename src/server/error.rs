@@ -8,7 +8,7 @@ use crate::online::protocol::DecodeError;
 use crate::online::room::RoomError;
 
 /// Why the table server refuses something.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, PartialEq, thiserror::Error)]
 pub enum ServerError {
     /// The message does not read.
     #[error(transparent)]
@@ -102,6 +102,17 @@ pub enum ServerError {
     /// The server's own work failed (a task, a lock).
     #[error("{0}")]
     Internal(String),
+    /// Too many wrong passcodes from this address or at this room.
+    #[error("too many wrong passcodes: wait {0} s, then try again")]
+    BackingOff(u64),
+    /// Opening a room needs the owner's leave.
+    #[error(
+        "this server opens rooms for its owner only: ask them for its room passcode (serve --room-passcode), or to open rooms to all (serve --open-rooms)"
+    )]
+    RoomsClosed,
+    /// The address opened its rooms for the hour.
+    #[error("this address opened {0} rooms in the last hour: wait, or use one of them")]
+    RoomQuota(usize),
 }
 
 impl ServerError {
@@ -111,6 +122,7 @@ impl ServerError {
             ServerError::Decode(e) => e.code(),
             ServerError::Room(e) => e.code(),
             ServerError::Store(_) => ErrorCode::StoreFailed,
+            ServerError::Passcode(PasscodeError::Busy) => ErrorCode::Busy,
             ServerError::Passcode(_) | ServerError::Internal(_) => ErrorCode::Internal,
             ServerError::ReservedRoomName(_) | ServerError::BadRoomName(_) => {
                 ErrorCode::BadRoomName
@@ -133,6 +145,9 @@ impl ServerError {
             ServerError::SealedMissing(_) => ErrorCode::StoreFailed,
             ServerError::BrokenLog(_) | ServerError::BadEntry(_) => ErrorCode::EntryMismatch,
             ServerError::Raced => ErrorCode::Raced,
+            ServerError::BackingOff(_) => ErrorCode::BackingOff,
+            ServerError::RoomsClosed => ErrorCode::RoomsClosed,
+            ServerError::RoomQuota(_) => ErrorCode::RoomQuota,
         }
     }
 }

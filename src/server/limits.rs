@@ -13,6 +13,8 @@ pub const CONN_BURST: f64 = 40.0;
 pub const ROOM_RATE: f64 = 20.0;
 /// The burst of [`ROOM_RATE`].
 pub const ROOM_BURST: f64 = 40.0;
+/// How long a room with nobody in it and no page on it stays loaded.
+pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 /// Entries a slow client may fall behind before it is caught up from the store.
 pub const FANOUT: usize = 256;
 
@@ -56,6 +58,29 @@ pub fn physics_slots() -> &'static tokio::sync::Semaphore {
     SLOTS.get_or_init(|| {
         tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
     })
+}
+
+/// Addresses remembered before the idle ones are swept.
+const ADDRESSES_KEPT: usize = 1024;
+
+/// One throw at a time for each address: whoever throws from one address in several rooms
+/// takes one physics slot, not all of them, and every other room keeps a slot to throw on.
+pub fn address_slot(ip: std::net::IpAddr) -> std::sync::Arc<tokio::sync::Semaphore> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    static SLOTS: Mutex<Option<HashMap<std::net::IpAddr, Arc<tokio::sync::Semaphore>>>> =
+        Mutex::new(None);
+    let Ok(mut slots) = SLOTS.lock() else {
+        return Arc::new(tokio::sync::Semaphore::new(1));
+    };
+    let slots = slots.get_or_insert_with(HashMap::new);
+    if slots.len() >= ADDRESSES_KEPT {
+        slots.retain(|_, s| Arc::strong_count(s) > 1);
+    }
+    slots
+        .entry(ip)
+        .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(1)))
+        .clone()
 }
 
 #[cfg(test)]

@@ -4,11 +4,12 @@
 //! checked (role, rules), thrown with a seed nobody chose, stored, and only then acknowledged
 //! and sent to everyone in the room, in log order.
 //!
-//! By concern: `session` (the handshake and one connection), `limits` (rates, the hello's time,
-//! physics at once), `room_task` (the room's task and its log), `throws` (throws and reveals),
+//! By concern: `session` (the handshake and one connection), `guard` (who may open rooms, wrong
+//! passcodes backing off), `limits` (rates, the hello's time, physics at once), `room_task` (the room's task and its log), `throws` (throws and reveals),
 //! `watch` (the room's page and feed), `error` (every refusal's code), and `serve` here.
 
 mod error;
+pub mod guard;
 mod limits;
 pub mod nats;
 mod room_task;
@@ -38,6 +39,7 @@ pub struct Hub<S: LogStore> {
     store: Arc<S>,
     rooms: Mutex<HashMap<String, RoomHandle>>,
     next_conn: AtomicU64,
+    guard: guard::Guard,
 }
 
 impl<S: LogStore> Hub<S> {
@@ -52,11 +54,12 @@ impl<S: LogStore> Hub<S> {
 
 /// The router: `GET /{room}` upgrades to the room's WebSocket; `/{room}/watch` is its page and
 /// `/{room}/feed` that page's feed; the overlay's pages and dice are public.
-pub fn router<S: LogStore>(store: Arc<S>) -> Router {
+pub fn router<S: LogStore>(store: Arc<S>, policy: guard::Policy) -> Router {
     let hub = Arc::new(Hub {
         store,
         rooms: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
+        guard: guard::Guard::new(policy),
     });
     let pages = Pages::new(&pages::default_web_dir());
     Router::new()
@@ -74,10 +77,11 @@ async fn index() -> &'static str {
      follow it in a browser at http://HOST:PORT/ROOM/watch?passcode=P\n"
 }
 
-/// Checks a room name: what a URL path segment holds without escaping, and no page's name.
+/// Checks a room name: what a URL path segment holds without escaping, with a letter or digit
+/// (no `.` or `..`), and no page's name.
 fn check_room_name(room: &str) -> Result<(), ServerError> {
-    let ok = !room.is_empty()
-        && room.len() <= 64
+    let ok = room.len() <= 64
+        && room.chars().any(|c| c.is_ascii_alphanumeric())
         && room
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
@@ -90,11 +94,17 @@ fn check_room_name(room: &str) -> Result<(), ServerError> {
     }
 }
 
-/// Serves until the process ends: prints `listening on ws://ADDR` once bound.
-pub async fn serve<S: LogStore>(addr: SocketAddr, store: Arc<S>) -> Result<(), NetError> {
+/// Serves until the process ends: prints `listening on ws://ADDR` once bound. Each address
+/// holds at most `per_address` connections.
+pub async fn serve<S: LogStore>(
+    addr: SocketAddr,
+    store: Arc<S>,
+    policy: guard::Policy,
+    per_address: usize,
+) -> Result<(), NetError> {
     let (listener, local) = listen(addr)?;
     println!("listening on ws://{local}");
-    crate::net::runtime::serve(listener, router(store)).await
+    crate::net::runtime::serve(listener, router(store, policy), per_address).await
 }
 
 #[cfg(test)]
@@ -113,7 +123,7 @@ mod tests {
             rand::random::<u32>()
         ));
         let store = store::SqliteStore::open(&dir).unwrap_or_else(|e| panic!("{e}"));
-        router(Arc::new(store))
+        router(Arc::new(store), guard::Policy::default())
     }
 
     #[tokio::test]
@@ -157,7 +167,7 @@ mod tests {
     #[test]
     fn room_names_are_path_segments_and_not_the_pages_names() {
         assert!(check_room_name("crypt-2.b_c").is_ok());
-        for bad in ["", "a/b", "a b", "é"] {
+        for bad in ["", "a/b", "a b", "é", ".", "..", "-_."] {
             assert_eq!(
                 check_room_name(bad).map_err(|e| e.code()),
                 Err(ErrorCode::BadRoomName),

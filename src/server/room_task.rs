@@ -8,11 +8,11 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::error::ServerError;
-use super::limits::{Bucket, FANOUT, ROOM_BURST, ROOM_RATE};
+use super::limits::{Bucket, FANOUT, IDLE_UNLOAD, ROOM_BURST, ROOM_RATE};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
-use crate::online::room::{Checks, RoomState};
+use crate::online::room::{Checks, Claim, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
 use crate::record::Gesture;
 
@@ -37,6 +37,8 @@ pub enum Command {
         role: Role,
         /// The characters a player plays.
         seats: Vec<String>,
+        /// The key to the name, as the member showed it.
+        key: Option<String>,
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Joined, ServerError>>,
     },
@@ -83,6 +85,8 @@ pub struct Proposed {
     pub hidden: bool,
     /// What for.
     pub label: Option<String>,
+    /// The thrower's address (None in-process): one throw at a time per address.
+    pub from: Option<std::net::IpAddr>,
 }
 
 /// A join's answer.
@@ -93,6 +97,8 @@ pub struct Joined {
     pub commitment: String,
     /// The log's last `seq`.
     pub head: u64,
+    /// The key to the name, when this join took it.
+    pub key: Option<String>,
     /// The room's new lines from now on.
     pub lines: broadcast::Receiver<(u64, Arc<str>)>,
 }
@@ -137,6 +143,8 @@ pub async fn running_room<S: LogStore>(
     {
         return Ok(h.clone());
     }
+    // Rooms unloaded while idle leave their handles behind: swept here.
+    rooms.retain(|_, h| !h.commands.is_closed());
     let (commands, queue) = mpsc::channel(64);
     let (lines, _) = broadcast::channel(FANOUT);
     let handle = RoomHandle { commands, lines };
@@ -218,12 +226,23 @@ async fn room_task<S: LogStore>(
         secrets: HashMap::new(),
     };
     let mut bucket = Bucket::new(ROOM_RATE, ROOM_BURST);
+    let idle = tokio::time::sleep(IDLE_UNLOAD);
+    tokio::pin!(idle);
     loop {
         let cmd = tokio::select! {
             cmd = queue.recv() => match cmd {
                 Some(cmd) => cmd,
                 None => break,
             },
+            () = &mut idle => {
+                // Nobody in the room and no page on it: its memory goes; the next join
+                // loads it again from its log.
+                if task.secrets.is_empty() && task.lines.receiver_count() == 0 {
+                    break;
+                }
+                idle.as_mut().reset(tokio::time::Instant::now() + IDLE_UNLOAD);
+                continue;
+            }
             Some(()) = async { match watch.as_mut() { Some(w) => w.recv().await, None => std::future::pending().await } } => {
                 // Another server appended: read it, send it on.
                 if let Err(e) = task.catch_up().await {
@@ -232,6 +251,8 @@ async fn room_task<S: LogStore>(
                 continue;
             }
         };
+        idle.as_mut()
+            .reset(tokio::time::Instant::now() + IDLE_UNLOAD);
         match cmd {
             Command::Leave { conn } => {
                 task.secrets.remove(&conn);
@@ -241,9 +262,11 @@ async fn room_task<S: LogStore>(
                 name,
                 role,
                 seats,
+                key,
                 reply,
             } => {
-                let answer = task.join(&name, role, &seats).await.map(|head| {
+                let answer = task.join(&name, role, &seats, key.as_deref()).await;
+                let answer = answer.map(|(head, key)| {
                     let secret = seal::random_bytes();
                     let commitment = seal::commitment(&secret);
                     task.secrets.insert(conn, secret);
@@ -251,6 +274,7 @@ async fn room_task<S: LogStore>(
                         seats,
                         commitment,
                         head,
+                        key,
                         lines: task.lines.subscribe(),
                     }
                 });
@@ -336,26 +360,39 @@ impl<S: LogStore> Task<S> {
         Ok(())
     }
 
-    /// Seats a member (a `joined` entry, unless it comes back as it was): the log's head.
-    async fn join(&mut self, name: &str, role: Role, seats: &[String]) -> Result<u64, ServerError> {
+    /// Seats a member (a `joined` entry, unless it comes back as it was): the log's head, and
+    /// the key to the name when this join took it.
+    async fn join(
+        &mut self,
+        name: &str,
+        role: Role,
+        seats: &[String],
+        key: Option<&str>,
+    ) -> Result<(u64, Option<String>), ServerError> {
         self.catch_up().await?;
+        let (commitment, key) = match self.state.may_claim(name, role, seats, key)? {
+            Claim::Known => (None, None),
+            Claim::New { key, commitment } => (Some(commitment), Some(key)),
+        };
         let wanted = self.state.may_join(name, role, seats)?;
-        let same = self
-            .state
-            .members
-            .get(name)
-            .is_some_and(|m| m.role == role && m.seats == wanted);
+        let same = commitment.is_none()
+            && self
+                .state
+                .members
+                .get(name)
+                .is_some_and(|m| m.role == role && m.seats == wanted);
         if !same {
             self.append(
                 Event::Joined {
                     name: name.into(),
                     role,
                     seats: seats.to_vec(),
+                    key: commitment,
                 },
                 None,
             )
             .await?;
         }
-        Ok(self.state.seq)
+        Ok((self.state.seq, key))
     }
 }

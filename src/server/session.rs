@@ -20,9 +20,10 @@ use super::room_task::{Command, Done, Joined, Proposed, RoomHandle, forward_line
 use super::store::{LogStore, RoomKeys};
 use super::{Hub, check_room_name};
 use crate::net::auth::{hash_passcode_async, passcode_matches_async};
+use crate::net::runtime::Peer;
 use crate::online::log::{Entry, Event, LOG_FORMAT, Role, now_ms};
 use crate::online::protocol::{ClientMsg, MAX_MESSAGE, PROTOCOL, ServerMsg, decode};
-use crate::online::room::RoomState;
+use crate::online::room::{RoomState, normalise_name};
 use crate::online::seal;
 use crate::record::build_id;
 use crate::rules::scene::Scene;
@@ -32,6 +33,7 @@ pub async fn connect<S: LogStore>(
     State(hub): State<Arc<Hub<S>>>,
     Path(room): Path<String>,
     headers: HeaderMap,
+    peer: Peer,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let how = || {
@@ -45,7 +47,7 @@ pub async fn connect<S: LogStore>(
     };
     let conn = hub.next_conn.fetch_add(1, Ordering::Relaxed);
     ws.max_message_size(4 * MAX_MESSAGE)
-        .on_upgrade(move |socket| session(hub, room, conn, socket))
+        .on_upgrade(move |socket| session(hub, room, conn, peer, socket))
 }
 
 /// Sends a message to the connection's writer (false once it is gone).
@@ -102,7 +104,13 @@ async fn next_message(
 }
 
 /// One connection: hello, then proposals, while its room's lines are forwarded in order.
-async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket: WebSocket) {
+async fn session<S: LogStore>(
+    hub: Arc<Hub<S>>,
+    room: String,
+    conn: u64,
+    peer: Peer,
+    socket: WebSocket,
+) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut outbox) = mpsc::channel::<Message>(FANOUT);
     let writer = tokio::spawn(async move {
@@ -129,7 +137,7 @@ async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket:
         let Some(msg) = next else { break };
         let answer = match msg {
             Err(e) => Err(e),
-            Ok(msg) => hello(&hub, &room, conn, msg).await,
+            Ok(msg) => hello(&hub, &room, conn, peer, msg).await,
         };
         match answer {
             Ok(j) => joined = Some(j),
@@ -160,6 +168,7 @@ async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket:
             seats: joined.seats,
             commitment: joined.commitment,
             head: joined.head,
+            key: joined.key,
         },
     )
     .await;
@@ -197,6 +206,7 @@ async fn session<S: LogStore>(hub: Arc<Hub<S>>, room: String, conn: u64, socket:
                     gesture,
                     hidden,
                     label,
+                    from: peer.0,
                 });
                 let command = Command::Throw {
                     conn,
@@ -295,6 +305,7 @@ async fn hello<S: LogStore>(
     hub: &Arc<Hub<S>>,
     room: &str,
     conn: u64,
+    peer: Peer,
     msg: ClientMsg,
 ) -> Result<Hello, ServerError> {
     check_room_name(room)?;
@@ -308,18 +319,21 @@ async fn hello<S: LogStore>(
             })
         }
     };
-    let (name, role, seats, since) = match msg {
+    let (name, role, seats, since, key) = match msg {
         ClientMsg::Create {
             room: named,
             name,
             scene,
             passcode,
             gm_passcode,
+            room_passcode,
             ..
         } => {
             same_room(named)?;
+            let name = normalise_name(&name)?;
+            hub.guard.may_open(peer, room_passcode.as_deref())?;
             create(hub, room, &name, &scene, &passcode, &gm_passcode).await?;
-            (name, Role::Gamemaster, Vec::new(), 0)
+            (name, Role::Gamemaster, Vec::new(), 0, None)
         }
         ClientMsg::Join {
             room: named,
@@ -328,19 +342,23 @@ async fn hello<S: LogStore>(
             seats,
             passcode,
             since,
+            key,
             ..
         } => {
             same_room(named)?;
+            let name = normalise_name(&name)?;
             let keys = hub.keys(room).await?;
             let kept = if role == Role::Gamemaster {
                 keys.gm_passcode
             } else {
                 keys.passcode
             };
-            if !passcode_matches_async(passcode, kept).await {
+            hub.guard.may_try(peer, room)?;
+            if !passcode_matches_async(passcode, kept).await? {
+                hub.guard.missed(peer, room);
                 return Err(ServerError::WrongPasscode);
             }
-            (name, role, seats, since)
+            (name, role, seats, since, key)
         }
         _ => return Err(ServerError::NotJoined),
     };
@@ -351,6 +369,7 @@ async fn hello<S: LogStore>(
         name: name.clone(),
         role,
         seats,
+        key,
         reply,
     };
     handle
@@ -359,6 +378,8 @@ async fn hello<S: LogStore>(
         .await
         .map_err(|_| ServerError::RoomStopped)?;
     let joined = answer.await.map_err(|_| ServerError::RoomStopped)??;
+    // A client cannot have more than the log holds: what it claims past the head is clamped.
+    let since = since.min(joined.head);
     Ok(Hello {
         handle,
         name,

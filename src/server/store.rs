@@ -139,6 +139,11 @@ impl SqliteStore {
                  payload TEXT NOT NULL, PRIMARY KEY (room, seq)) WITHOUT ROWID;",
         )
         .map_err(|e| StoreError::Failed(format!("{}: {e}", path.display())))?;
+        // A store that reads but cannot be written fails now, not at the first throw.
+        db.execute_batch("CREATE TABLE IF NOT EXISTS write_check (x); DROP TABLE write_check;")
+            .map_err(|e| {
+                StoreError::Failed(format!("{} cannot be written: {e}", path.display()))
+            })?;
         let reader = open(&path)?;
         let (writes, queue) = mpsc::channel();
         std::thread::Builder::new()
@@ -352,7 +357,10 @@ impl LogStore for SqliteStore {
             let mut st = db.prepare_cached(
                 "SELECT line FROM entries WHERE room = ?1 AND seq > ?2 ORDER BY seq",
             )?;
-            let rows = st.query_map(params![room, after as i64], |r| r.get::<_, String>(0))?;
+            let rows = st.query_map(
+                params![room, i64::try_from(after).unwrap_or(i64::MAX)],
+                |r| r.get::<_, String>(0),
+            )?;
             rows.collect()
         })
         .await

@@ -3,7 +3,7 @@
 //! and shown when its thrower reveals it.
 
 use super::error::ServerError;
-use super::limits::physics_slots;
+use super::limits::{address_slot, physics_slots};
 use super::room_task::{Done, Proposed, Task};
 use super::store::LogStore;
 use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SeedProof};
@@ -76,6 +76,16 @@ async fn throw_next<S: LogStore>(
             proof.clone(),
         );
         let (secret, nonce) = (*secret, nonce.to_vec());
+        // The thrower's address's one slot first, then one of the server's.
+        let mine = p.from.map(address_slot);
+        let _mine = match &mine {
+            Some(slot) => Some(
+                slot.acquire()
+                    .await
+                    .map_err(|e| ServerError::Internal(e.to_string()))?,
+            ),
+            None => None,
+        };
         let _slot = physics_slots()
             .acquire()
             .await

@@ -24,12 +24,13 @@ use crate::errors::ErrorCode;
 use crate::net::auth::passcode_matches_async;
 use crate::net::feed::{Byline, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, rounded};
 use crate::net::pages;
+use crate::net::runtime::Peer;
 use crate::net::socket::{Next, hello_then_forward};
 use crate::odds::notation::Notation;
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
 use crate::online::room::{Checks, RoomError, RoomState};
-use crate::record::{Pose, RollRecord, ThrowRecord, Thrown};
-use crate::roll::headless::trace;
+use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
+use crate::roll::headless::{Motion, trace};
 use crate::roll::{RollError, ThrowOrder, drive_move, drive_notation};
 
 /// Physics steps between two samples of a throw's motion (30 a second, as the window's feed).
@@ -170,6 +171,45 @@ fn byline(by: &str, actor: Option<usize>, record: &RollRecord) -> Byline {
     }
 }
 
+/// Motions worked out lately, kept for every page of every room: thirty pages of a room
+/// simulate each throw once between them.
+const MOTIONS_KEPT: usize = 64;
+
+/// A throw's motion, worked out once: the first page to ask simulates it, the others wait for
+/// that one and share it.
+type SharedMotion = Arc<std::sync::OnceLock<Result<Motion, RollError>>>;
+
+/// The motion of `throw`, shared with every page that asks for the same throw.
+fn shared_trace(throw: &ThrowRecord, gesture: Option<Gesture>, cocked: Cocked) -> SharedMotion {
+    static RECENT: std::sync::Mutex<Vec<(String, SharedMotion)>> =
+        std::sync::Mutex::new(Vec::new());
+    let traced = || {
+        let cell = SharedMotion::default();
+        cell.get_or_init(|| trace(throw, gesture, cocked, SAMPLE_STEPS));
+        cell
+    };
+    let (Ok(key), Ok(mut recent)) = (
+        serde_json::to_string(&(throw, gesture, cocked)),
+        RECENT.lock(),
+    ) else {
+        return traced();
+    };
+    let cell = match recent.iter().find(|(k, _)| *k == key) {
+        Some((_, cell)) => cell.clone(),
+        None => {
+            if recent.len() >= MOTIONS_KEPT {
+                recent.remove(0);
+            }
+            let cell = SharedMotion::default();
+            recent.push((key, cell.clone()));
+            cell
+        }
+    };
+    drop(recent);
+    cell.get_or_init(|| trace(throw, gesture, cocked, SAMPLE_STEPS));
+    cell
+}
+
 /// Every throw of a roll with its motion. A throw that does not re-simulate to its record here
 /// (another platform or build) is shown at rest where the record says, and the server says so.
 fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DieStyle>]) -> Vec<FeedEvent> {
@@ -178,7 +218,10 @@ fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DieStyle>]) 
         .iter()
         .enumerate()
         .map(|(n, throw)| {
-            let frames = match trace(throw, record.gesture, record.cocked, SAMPLE_STEPS) {
+            let shared = shared_trace(throw, record.gesture, record.cocked);
+            let traced =
+                shared.get_or_init(|| trace(throw, record.gesture, record.cocked, SAMPLE_STEPS));
+            let frames = match traced {
                 Ok(motion) => {
                     let last = motion.frames.len().saturating_sub(1);
                     motion
@@ -292,6 +335,7 @@ pub async fn feed<S: LogStore>(
     Path(room): Path<String>,
     query: Result<Query<WatchQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
+    peer: Peer,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let how = || format!("the feed of '{room}' is a WebSocket: open http://HOST:PORT/{room}/watch");
@@ -300,7 +344,9 @@ pub async fn feed<S: LogStore>(
         Err(refused) => return refused.into_response(),
     };
     let passcode = query.map(|Query(q)| q.passcode).unwrap_or_default();
-    ws.on_upgrade(move |socket| watch_session(hub, room, passcode, socket))
+    ws.max_message_size(crate::net::socket::FEED_MESSAGE_MAX)
+        .max_frame_size(crate::net::socket::FEED_MESSAGE_MAX)
+        .on_upgrade(move |socket| watch_session(hub, room, passcode, peer, socket))
 }
 
 /// Checks a page's passcode (the players' or the game master's) and finds the running room.
@@ -308,14 +354,17 @@ async fn watch_room<S: LogStore>(
     hub: &Arc<Hub<S>>,
     room: &str,
     passcode: String,
+    peer: Peer,
 ) -> Result<RoomHandle, ServerError> {
     check_room_name(room)?;
     let keys = hub.keys(room).await?;
     if passcode.is_empty() {
         return Err(ServerError::PasscodeRequired);
     }
-    let players = passcode_matches_async(passcode.clone(), keys.passcode).await;
-    if !players && !passcode_matches_async(passcode, keys.gm_passcode).await {
+    hub.guard.may_try(peer, room)?;
+    let players = passcode_matches_async(passcode.clone(), keys.passcode).await?;
+    if !players && !passcode_matches_async(passcode, keys.gm_passcode).await? {
+        hub.guard.missed(peer, room);
         return Err(ServerError::WrongPasscode);
     }
     running_room(hub, room).await
@@ -351,13 +400,14 @@ async fn watch_session<S: LogStore>(
     hub: Arc<Hub<S>>,
     room: String,
     passcode: String,
+    peer: Peer,
     socket: WebSocket,
 ) {
     let refuse = |socket: WebSocket, e: ServerError| async move {
         let nothing = futures_util::stream::empty();
         hello_then_forward(socket, failure(e.code(), e.to_string()), nothing).await;
     };
-    let handle = match watch_room(&hub, &room, passcode).await {
+    let handle = match watch_room(&hub, &room, passcode, peer).await {
         Ok(h) => h,
         Err(e) => return refuse(socket, e).await,
     };

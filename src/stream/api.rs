@@ -128,6 +128,17 @@ pub enum ApiError {
     /// No such page.
     #[error("nothing here: {0}")]
     NotFound(String),
+    /// A page of another site.
+    #[error("a page of another site ({0}) may not use this table's API or feed")]
+    ForeignOrigin(String),
+    /// Another host name than this machine's (a page of another site, re-pointed here).
+    #[error(
+        "this table answers only to 127.0.0.1, localhost or [::1] at its port, not '{0}' (start it with --token to open it to other machines)"
+    )]
+    ForeignHost(String),
+    /// A body not declared JSON.
+    #[error("send the body as JSON, with 'Content-Type: application/json'")]
+    NotJson,
 }
 
 impl ApiError {
@@ -147,6 +158,8 @@ impl ApiError {
             ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::ForeignOrigin(_) | ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
+            ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         }
     }
 
@@ -167,6 +180,9 @@ impl ApiError {
             ApiError::Failed(_) => ErrorCode::ThrowFailed,
             ApiError::Timeout(_) => ErrorCode::Timeout,
             ApiError::NotFound(_) => ErrorCode::NotFound,
+            ApiError::ForeignOrigin(_) => ErrorCode::ForeignOrigin,
+            ApiError::ForeignHost(_) => ErrorCode::ForeignHost,
+            ApiError::NotJson => ErrorCode::NotJson,
         }
     }
 }

@@ -15,17 +15,18 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::api::{self, ApiError, Asker, MAX_BODY, MoveBody, RollOrder};
+use crate::net::auth;
 use crate::net::feed::{FeedEvent, TableInfo};
 use crate::net::pages::{self, Pages};
-use crate::net::runtime::{NetError, Threads, in_own_thread, listen, serve};
-use crate::net::socket::{Next as FeedNext, hello_then_forward};
+use crate::net::runtime::{NetError, PER_ADDRESS, Threads, in_own_thread, listen, serve};
+use crate::net::socket::{FEED_MESSAGE_MAX, Next as FeedNext, hello_then_forward};
 use crate::record::RollRecord;
 
 /// Rolls that may wait for the table; one more makes a 429.
@@ -93,6 +94,8 @@ struct Shared {
     memory: Mutex<Memory>,
     token: Option<String>,
     pages: Arc<Pages>,
+    /// The port served: without a token, requests must name this machine at it.
+    port: u16,
 }
 
 /// The app's end of the server: jobs to take, events to publish.
@@ -140,13 +143,14 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         memory: Mutex::new(Memory::default()),
         token: options.token.clone().filter(|t| !t.is_empty()),
         pages: Pages::new(&options.web_dir),
+        port: addr.port(),
     });
     let app = router(shared.clone());
     in_own_thread(
         "dicetable-server",
         Threads::Workers(2),
         move || async move {
-            if let Err(e) = serve(listener, app).await {
+            if let Err(e) = serve(listener, app, PER_ADDRESS).await {
                 eprintln!("error: {e}");
             }
         },
@@ -161,7 +165,8 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
 }
 
 fn router(shared: Arc<Shared>) -> Router {
-    // The page and the dice it draws are public; the feed and the API need the token.
+    // The page and the dice it draws are public; the feed and the API need the token (where
+    // one is set) and a page of this server.
     let guarded = api_routes()
         .route("/feed", get(feed))
         .layer(middleware::from_fn_with_state(
@@ -174,7 +179,30 @@ fn router(shared: Arc<Shared>) -> Router {
         .merge(guarded)
         .fallback(|uri: axum::http::Uri| async move { ApiError::NotFound(uri.path().to_string()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(
+            shared.clone(),
+            this_machine_only,
+        ))
         .with_state(shared)
+}
+
+/// Without a token, every request names this machine (`127.0.0.1`, `localhost`, `[::1]`) at
+/// the port served: a page of another site re-pointed here by its DNS is refused. With a
+/// token, the token guards and any name goes (other machines reach it by theirs).
+async fn this_machine_only(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if shared.token.is_none() && !auth::host_is_this_machine(request.headers(), shared.port) {
+        let host = request
+            .headers()
+            .get(axum::http::header::HOST)
+            .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned())
+            .unwrap_or_default();
+        return ApiError::ForeignHost(host).into_response();
+    }
+    next.run(request).await
 }
 
 /// The roll API.
@@ -185,21 +213,40 @@ fn api_routes() -> Router<Arc<Shared>> {
         .route("/api/history", get(history))
 }
 
-/// With a token set, every feed and API request carries it: `Authorization: Bearer T`, or `?token=T`.
+/// A feed or API request comes from no page or one of this server's (the overlay), and, with a
+/// token set, carries it: `Authorization: Bearer T`, or `?token=T`.
 async fn require_token(
     State(shared): State<Arc<Shared>>,
     Query(query): Query<HashMap<String, String>>,
     request: Request,
     next: Next,
 ) -> Response {
+    if !auth::origin_allowed(request.headers()) {
+        let origin = request
+            .headers()
+            .get(axum::http::header::ORIGIN)
+            .map(|o| String::from_utf8_lossy(o.as_bytes()).into_owned())
+            .unwrap_or_default();
+        return ApiError::ForeignOrigin(origin).into_response();
+    }
     let Some(token) = &shared.token else {
         return next.run(request).await;
     };
     let given = query.get("token").map(String::as_str);
-    if crate::net::auth::has_token(request.headers(), given, token) {
+    if auth::has_token(request.headers(), given, token) {
         next.run(request).await
     } else {
         ApiError::Unauthorized.into_response()
+    }
+}
+
+/// A `POST` body must be declared JSON: what a page of another site can send without asking
+/// (`text/plain`, a form) is refused.
+fn json_only(headers: &HeaderMap) -> Result<(), ApiError> {
+    if auth::is_json(headers) {
+        Ok(())
+    } else {
+        Err(ApiError::NotJson)
     }
 }
 
@@ -247,8 +294,10 @@ fn answer(record: RollRecord) -> Response {
 /// dice settle.
 async fn roll(
     State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    json_only(&headers)?;
     let order = api::roll_order(&body_bytes(body)?)?;
     let record = queue_and_wait(&shared, |tx| Job::Roll(order, tx)).await?;
     Ok(answer(record))
@@ -257,8 +306,10 @@ async fn roll(
 /// `POST /api/move`: throws the scene's drafted move.
 async fn play_move(
     State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    json_only(&headers)?;
     let bytes = body_bytes(body)?;
     let body: MoveBody = if bytes.iter().all(u8::is_ascii_whitespace) {
         MoveBody::default()
@@ -292,7 +343,9 @@ async fn history(
 
 /// `GET /feed`: the WebSocket of events. Starts with `hello`.
 async fn feed(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Response {
-    ws.on_upgrade(move |socket| follow(socket, shared))
+    ws.max_message_size(FEED_MESSAGE_MAX)
+        .max_frame_size(FEED_MESSAGE_MAX)
+        .on_upgrade(move |socket| follow(socket, shared))
 }
 
 /// One page: the table and the latest outcomes, then every event as it happens. A reader too
@@ -338,12 +391,14 @@ mod tests {
             memory: Mutex::new(Memory::default()),
             token: token.map(str::to_string),
             pages: Pages::new(&pages::default_web_dir()),
+            port: 7470,
         });
         (router(shared), queue)
     }
 
     fn roll(body: &'static str) -> Request<Body> {
         Request::post("/api/roll")
+            .header("host", "127.0.0.1:7470")
             .header("content-type", "application/json")
             .body(Body::from(body))
             .expect("request")
@@ -370,6 +425,45 @@ mod tests {
                 StatusCode::NOT_FOUND,
                 "not_found",
             ),
+            // A page of another site: a simple request it needs no leave for...
+            (
+                Request::post("/api/roll")
+                    .header("host", "127.0.0.1:7470")
+                    .header("origin", "https://evil.example")
+                    .header("content-type", "text/plain")
+                    .body(Body::from(r#"{"notation":"d6"}"#))
+                    .expect("request"),
+                StatusCode::FORBIDDEN,
+                "foreign_origin",
+            ),
+            // ...its name re-pointed at this machine...
+            (
+                Request::get("/overlay")
+                    .header("host", "evil.example:7470")
+                    .body(Body::empty())
+                    .expect("request"),
+                StatusCode::FORBIDDEN,
+                "foreign_host",
+            ),
+            // ...and no page at all, but not JSON.
+            (
+                Request::post("/api/move")
+                    .header("host", "localhost:7470")
+                    .header("content-type", "text/plain")
+                    .body(Body::empty())
+                    .expect("request"),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "not_json",
+            ),
+            (
+                Request::get("/feed")
+                    .header("host", "127.0.0.1:7470")
+                    .header("origin", "http://127.0.0.1:7471")
+                    .body(Body::empty())
+                    .expect("request"),
+                StatusCode::FORBIDDEN,
+                "foreign_origin",
+            ),
         ];
         for (request, status, code) in cases {
             let (router, _queue) = test_router(None);
@@ -387,6 +481,7 @@ mod tests {
             (StatusCode::UNAUTHORIZED, Some("unauthorized"))
         );
         let request = Request::post("/api/roll?token=s3cret")
+            .header("host", "dicetable.lan:7470")
             .header("content-type", "application/json")
             .body(Body::from(r#"{"notation":"3d6","who":"Vex"}"#))
             .expect("request");

@@ -6,6 +6,7 @@ mod docs;
 mod driven;
 mod history;
 mod online;
+mod security;
 mod session;
 mod stream;
 mod window;

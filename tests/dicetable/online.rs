@@ -15,20 +15,20 @@ use dicetable::script::snapshot;
 use super::{dicetable, stdout};
 
 /// A table server process, killed (SIGKILL) when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    addr: String,
+    pub(crate) addr: String,
 }
 
 impl Server {
     /// `serve --listen ADDR --data DIR`.
-    fn start(data: &Path, listen: &str) -> Server {
+    pub(crate) fn start(data: &Path, listen: &str) -> Server {
         let data = data.to_str().expect("a path");
         Server::spawn(&["serve", "--listen", listen, "--data", data])
     }
 
     /// `dicetable ARGS` (a `serve`), once it printed its address.
-    fn spawn(args: &[&str]) -> Server {
+    pub(crate) fn spawn(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dicetable"))
             .args(args)
             .stdout(Stdio::piped())
@@ -51,11 +51,16 @@ impl Server {
         Server { child, addr }
     }
 
-    fn url(&self, room: &str) -> String {
+    pub(crate) fn url(&self, room: &str) -> String {
         format!("ws://{}/{room}", self.addr)
     }
 
-    fn kill(&mut self) {
+    /// Whether the process still runs.
+    pub(crate) fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    pub(crate) fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -67,13 +72,13 @@ impl Drop for Server {
     }
 }
 
-fn data_dir(name: &str) -> PathBuf {
+pub(crate) fn data_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dicetable-online-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
 
-fn crypt() -> String {
+pub(crate) fn crypt() -> String {
     std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/scenes/d20-check-crypt.ron"
@@ -81,24 +86,26 @@ fn crypt() -> String {
     .expect("scene")
 }
 
-fn as_(url: &str, name: &str, role: Role, seats: &[&str], passcode: &str) -> JoinAs {
+pub(crate) fn as_(url: &str, name: &str, role: Role, seats: &[&str], passcode: &str) -> JoinAs {
     JoinAs {
         url: url.into(),
         name: name.into(),
         role,
         seats: seats.iter().map(|s| s.to_string()).collect(),
         passcode: passcode.into(),
+        key: None,
     }
 }
 
 /// Gwen, the game master, opens the room at `url` with the crypt scene (players' passcode
 /// "friends", her own "gm-secret").
-async fn gm_opens(url: &str, checks: Checks) -> Client {
+pub(crate) async fn gm_opens(url: &str, checks: Checks) -> Client {
     Client::connect(
         as_(url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
         Some(Create {
             scene: crypt(),
             passcode: "friends".into(),
+            room_passcode: None,
         }),
         checks,
     )
@@ -110,13 +117,13 @@ fn mv(json: serde_json::Value) -> Proposal {
     Proposal::Move(serde_json::from_value::<Move>(json).expect("a move"))
 }
 
-fn check(actor: usize, modifier: &str, dc: i64) -> Proposal {
+pub(crate) fn check(actor: usize, modifier: &str, dc: i64) -> Proposal {
     mv(serde_json::json!({"D20Check": {"Check": {
         "actor": actor, "modifier": modifier, "dc": {"Number": dc}
     }}}))
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -125,7 +132,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// A refusal's code and reason.
-fn refused(r: Result<u64, ThrowError>) -> (ErrorCode, String) {
+pub(crate) fn refused(r: Result<u64, ThrowError>) -> (ErrorCode, String) {
     match r {
         Err(ThrowError::Refused { code, reason }) => (code, reason),
         other => panic!("expected a refusal, got {other:?}"),
@@ -133,7 +140,7 @@ fn refused(r: Result<u64, ThrowError>) -> (ErrorCode, String) {
 }
 
 /// Why a client could not come in: the server's code and words.
-fn turned_away(r: Result<Client, ClientError>) -> (Option<ErrorCode>, String) {
+pub(crate) fn turned_away(r: Result<Client, ClientError>) -> (Option<ErrorCode>, String) {
     match r {
         Err(e) => (e.code(), e.to_string()),
         Ok(c) => panic!("{} came in", c.name()),
@@ -380,26 +387,23 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             Some(seen(&gm).1)
         );
         let half = gm.lines[..5].to_vec();
-        let back = Client::resume(
-            as_(&url, "Lee", Role::Spectator, &[], "friends"),
-            half,
-            Checks::default(),
-        )
-        .await
-        .expect("comes back");
+        // Lee took the name: coming back under it needs its key.
+        let lee = |key: Option<&str>| JoinAs {
+            key: key.map(str::to_string),
+            ..as_(&url, "Lee", Role::Spectator, &[], "friends")
+        };
+        let back = Client::resume(lee(late.key()), half, Checks::default())
+            .await
+            .expect("comes back");
         pat.sync_to(back.seq()).await.expect("sync");
         assert_eq!(back.lines, pat.lines);
         assert_eq!(
             refused(
-                Client::connect(
-                    as_(&url, "Lee", Role::Spectator, &[], "friends"),
-                    None,
-                    Checks::default()
-                )
-                .await
-                .expect("joins")
-                .throw(Proposal::Notation("1d6".into()), None, false, None)
-                .await
+                Client::connect(lee(late.key()), None, Checks::default())
+                    .await
+                    .expect("joins")
+                    .throw(Proposal::Notation("1d6".into()), None, false, None)
+                    .await
             ),
             (
                 ErrorCode::Spectator,
@@ -681,6 +685,7 @@ fn two_servers_on_nats_serve_one_room_in_one_order() {
             Some(Create {
                 scene: crypt(),
                 passcode: "x".into(),
+                room_passcode: None,
             }),
             Checks::default(),
         )
@@ -808,13 +813,13 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
         )),
         (
             ErrorCode::ProtocolVersion,
-            "protocol version 1 is not spoken here (this server speaks 2)".into()
+            "protocol version 1 is not spoken here (this server speaks 3)".into()
         )
     );
     assert_eq!(
         error(say(
             &mut ws,
-            r#"{"type":"join","v":2,"room":"den","name":"Pat","role":"player","passcode":"p"}"#
+            r#"{"type":"join","v":3,"room":"den","name":"Pat","role":"player","passcode":"p"}"#
         )),
         (
             ErrorCode::NoRoom,
@@ -822,7 +827,7 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
         )
     );
     // A room is made; the same socket joins after its mistakes.
-    let create = serde_json::json!({"type": "create", "v": 2, "room": "den", "name": "Gwen",
+    let create = serde_json::json!({"type": "create", "v": 3, "room": "den", "name": "Gwen",
         "scene": crypt(), "passcode": "friends", "gm_passcode": "gm-secret"});
     assert_eq!(say(&mut ws, &create.to_string())["type"], "welcome");
     // The room's first entry follows the welcome; then the socket answers as any other.

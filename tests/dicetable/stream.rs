@@ -58,7 +58,7 @@ pub(crate) fn web_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("web")
 }
 
-fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLink) {
+pub(crate) fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLink) {
     server::start(&ServerOptions {
         addr: "127.0.0.1:0".parse().expect("address"),
         token: token.map(str::to_string),

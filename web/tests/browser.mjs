@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function launch() {
+export async function launch(extraArgs = []) {
   const profile = mkdtempSync(join(tmpdir(), 'dicetable-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -21,6 +21,7 @@ export async function launch() {
       '--use-angle=swiftshader',
       '--enable-unsafe-swiftshader',
       '--ignore-gpu-blocklist',
+      ...extraArgs,
     ],
   });
   return context;

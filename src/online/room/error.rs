@@ -59,6 +59,22 @@ pub enum RoomError {
         /// Who plays it.
         by: String,
     },
+    /// A name another member holds (the same, or one that looks the same).
+    #[error(
+        "'{0}' is taken in this room: join under it with its key (the window that took it keeps it), or choose another name"
+    )]
+    NameInUse(String),
+    /// A member asking for another role than theirs.
+    #[error("{name} is in this room as a {role}: only the game master can change that")]
+    RoleChange {
+        /// The member.
+        name: String,
+        /// Their role.
+        role: Role,
+    },
+    /// A player asking for a character the game master plays.
+    #[error("{0} is played by the game master")]
+    GamemasterCharacter(String),
     /// Someone not in the room.
     #[error("{0} has not joined this room")]
     NotJoined(String),
@@ -138,6 +154,9 @@ impl RoomError {
             RoomError::NoCharacter { .. } => ErrorCode::NoCharacter,
             RoomError::SeatTaken { .. } => ErrorCode::SeatTaken,
             RoomError::NotJoined(_) => ErrorCode::NotJoined,
+            RoomError::NameInUse(_) => ErrorCode::NameInUse,
+            RoomError::RoleChange { .. } => ErrorCode::RoleChange,
+            RoomError::GamemasterCharacter(_) => ErrorCode::GamemasterCharacter,
             RoomError::Spectator => ErrorCode::Spectator,
             RoomError::NotGamemaster => ErrorCode::NotGamemaster,
             RoomError::GamemasterMove(_) => ErrorCode::GamemasterMove,

@@ -9,6 +9,7 @@ mod rights;
 mod simulate;
 
 pub use error::RoomError;
+pub use rights::{Claim, KEY_BYTES, normalise_name};
 pub use simulate::{Simulated, Simulation};
 
 use std::collections::BTreeMap;
@@ -27,6 +28,9 @@ pub const MAX_ROOM_DICE: usize = 100;
 /// Someone in the room.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Member {
+    /// The commitment to the member's key (None: the game master, whose passcode is its key,
+    /// or a member logged before keys were).
+    pub key: Option<String>,
     /// Their role.
     pub role: Role,
     /// The seats (character indices) they move.
@@ -132,6 +136,7 @@ impl RoomState {
         members.insert(
             gamemaster.clone(),
             Member {
+                key: None,
                 role: Role::Gamemaster,
                 seats: Vec::new(),
             },
@@ -187,10 +192,22 @@ impl RoomState {
     fn apply_event(&mut self, seq: u64, event: &Event, checks: Checks) -> Result<(), RoomError> {
         match event {
             Event::Created { .. } => Err(RoomError::OpenedTwice),
-            Event::Joined { name, role, seats } => {
+            Event::Joined {
+                name,
+                role,
+                seats,
+                key,
+            } => {
                 let seats = self.may_join(name, *role, seats)?;
-                self.members
-                    .insert(name.clone(), Member { role: *role, seats });
+                let key = key
+                    .clone()
+                    .or_else(|| self.members.get(name).and_then(|m| m.key.clone()));
+                let member = Member {
+                    key,
+                    role: *role,
+                    seats,
+                };
+                self.members.insert(name.clone(), member);
                 self.note(seq, format!("{name} joined as {role}"), None);
                 Ok(())
             }

@@ -1,9 +1,59 @@
 //! Who may do what in a room: join under a name, in a role, seated as characters; propose a
 //! move, a free roll or a hidden roll.
 
+use unicode_general_category::{GeneralCategory, get_general_category};
+use unicode_normalization::UnicodeNormalization;
+
 use super::{MAX_ROOM_DICE, RoomError, RoomState};
 use crate::odds::notation::Notation;
 use crate::online::log::{Proposal, Role};
+use crate::online::seal;
+
+/// Bytes of a member's key.
+pub const KEY_BYTES: usize = 16;
+
+/// A name as a room keeps it: NFKC (a full-width "Ｐａｔ" is "Pat"), trimmed, 1 to 40
+/// characters; refused with a format character (a direction override, a zero-width joiner), a
+/// control, a private-use or unassigned one. Anything else goes: names are any script's.
+pub fn normalise_name(name: &str) -> Result<String, RoomError> {
+    let name: String = name.nfkc().collect();
+    let name = name.trim();
+    let unfit = name.chars().any(|c| {
+        matches!(
+            get_general_category(c),
+            GeneralCategory::Format
+                | GeneralCategory::Control
+                | GeneralCategory::PrivateUse
+                | GeneralCategory::Surrogate
+                | GeneralCategory::Unassigned
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+        )
+    });
+    if unfit || name.is_empty() || name.chars().count() > 40 || name.len() > 40 {
+        return Err(RoomError::BadName);
+    }
+    Ok(name.to_string())
+}
+
+/// What two names that look the same have in common: the name folded to lower case.
+fn folded(name: &str) -> String {
+    name.nfkc().flat_map(char::to_lowercase).collect()
+}
+
+/// What a join claims, as the server decides it before logging.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// A member coming back with its key (or the game master with its passcode).
+    Known,
+    /// A name claimed now: the key to give its member, and the commitment to log.
+    New {
+        /// The key, hex: shown on every later join under the name.
+        key: String,
+        /// The key's commitment, logged in the `joined` entry.
+        commitment: String,
+    },
+}
 
 impl RoomState {
     /// The character seats of names, or why not.
@@ -63,6 +113,55 @@ impl RoomState {
         Ok(wanted)
     }
 
+    /// Whether `name` may take its place on this join, by the server's stricter rule (the log's
+    /// replay checks only [`RoomState::may_join`], so logs kept before stay valid): a name in
+    /// use only with its key, no look-alike of another's name, the role a member has (changing
+    /// it is the game master's), players seated only as the players' characters.
+    pub fn may_claim(
+        &self,
+        name: &str,
+        role: Role,
+        seats: &[String],
+        key: Option<&str>,
+    ) -> Result<Claim, RoomError> {
+        let wanted = self.may_join(name, role, seats)?;
+        if role == Role::Gamemaster {
+            return Ok(Claim::Known);
+        }
+        let mine = folded(name);
+        if let Some(other) = self
+            .members
+            .keys()
+            .find(|other| other.as_str() != name && folded(other) == mine)
+        {
+            return Err(RoomError::NameInUse(other.clone()));
+        }
+        let cast = self.table.names();
+        if let Some(seat) = wanted.iter().find(|&&s| !self.scene.players_play(s)) {
+            let character = cast.get(*seat).copied().unwrap_or("that character");
+            return Err(RoomError::GamemasterCharacter(character.to_string()));
+        }
+        let Some(member) = self.members.get(name) else {
+            return Ok(new_key());
+        };
+        let shown = key
+            .and_then(|k| seal::unhex(k, KEY_BYTES, "key").ok())
+            .map(|k| seal::commitment(&k));
+        let claim = match &member.key {
+            Some(kept) if shown.as_deref() == Some(kept.as_str()) => Claim::Known,
+            Some(_) => return Err(RoomError::NameInUse(name.to_string())),
+            // Logged before keys were: whoever comes first with the passcode takes it now.
+            None => new_key(),
+        };
+        if member.role != role {
+            return Err(RoomError::RoleChange {
+                name: name.to_string(),
+                role: member.role,
+            });
+        }
+        Ok(claim)
+    }
+
     /// Whether `by` may make a proposal, and if not, why.
     pub fn may(&self, by: &str, what: &Proposal, hidden: bool) -> Result<(), RoomError> {
         let member = self
@@ -111,5 +210,14 @@ impl RoomState {
             }
             Proposal::Move(mv) => Ok(self.table.allowed(mv)?),
         }
+    }
+}
+
+/// A fresh key and its commitment.
+fn new_key() -> Claim {
+    let key: [u8; KEY_BYTES] = seal::random_bytes();
+    Claim::New {
+        key: seal::hex(&key),
+        commitment: seal::commitment(&key),
     }
 }

@@ -236,6 +236,9 @@ pub struct Character {
     /// Abilities that require no action (Toughness): rolled without action dice.
     #[serde(default)]
     pub passive: Vec<String>,
+    /// A character the game master plays: online, no player may take its seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub npc: bool,
 }
 
 impl Character {
@@ -684,6 +687,7 @@ mod tests {
             hand_to_hand: vec!["Sword".into()],
             ranged: vec![],
             passive: vec![],
+            npc: false,
         };
         let magician = Character {
             name: "Magician".into(),
@@ -699,6 +703,7 @@ mod tests {
             hand_to_hand: vec![],
             ranged: vec![],
             passive: vec![],
+            npc: false,
         };
         let mook = Character {
             name: "Mugger".into(),
@@ -710,6 +715,7 @@ mod tests {
             hand_to_hand: vec!["Knife".into()],
             ranged: vec![],
             passive: vec![],
+            npc: true,
         };
         Table::new(rules(), vec![knight, magician, mook], 7)
     }

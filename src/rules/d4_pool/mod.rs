@@ -266,6 +266,9 @@ pub struct Character {
     /// Evasion, the number attacks against it subtract.
     #[serde(default)]
     pub evasion: i64,
+    /// A character the game master plays: online, no player may take its seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub npc: bool,
 }
 
 /// The turn economy of a d4-pool table: whose turn, and everyone's Action Load.
@@ -510,6 +513,7 @@ mod tests {
             action_point_bonus: 1,
             weapons: [("dagger".to_string(), vec![Die(4)])].into(),
             evasion: 12,
+            npc: false,
         };
         let goblin = Character {
             name: "Goblin".into(),
@@ -517,6 +521,7 @@ mod tests {
             action_point_bonus: 0,
             weapons: BTreeMap::new(),
             evasion: 11,
+            npc: true,
         };
         Table::new(r, vec![rogue, goblin])
     }

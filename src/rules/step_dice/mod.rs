@@ -312,6 +312,9 @@ pub struct Character {
     /// Grit points at the start.
     #[serde(default)]
     pub grit: u32,
+    /// A character the game master plays: online, no player may take its seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub npc: bool,
 }
 
 /// The turn economy of a step-dice table: a standard turn each, teamwork, grit.
@@ -625,6 +628,7 @@ mod tests {
             name: name.into(),
             skills: vec![(skill.to_string(), Die(die))],
             grit: 0,
+            npc: false,
         };
         Table::new(rules(), vec![c("Ana", "Locks", 8), c("Bo", "Locks", 6)])
     }

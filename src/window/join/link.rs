@@ -11,6 +11,7 @@ use tokio::sync::mpsc as tokio_mpsc;
 use super::Connection;
 use crate::net::runtime::{Threads, in_own_thread};
 use crate::online::client::{Client, ClientError, JoinAs, ThrowError};
+use crate::online::keys;
 use crate::online::log::{Proposal, Role};
 use crate::online::room::Checks;
 use crate::record::Gesture;
@@ -106,12 +107,17 @@ async fn run(
     mut inbox: tokio_mpsc::UnboundedReceiver<ToServer>,
     outbox: mpsc::Sender<FromServer>,
 ) {
+    // The keys to names taken in rooms live beside the history.
+    let keys_dir = crate::history::store::default_dir();
     let as_ = JoinAs {
         url: join.url.clone(),
         name: join.name.clone(),
         role: join.role,
         seats: join.seats.clone(),
         passcode: join.passcode.clone(),
+        key: keys_dir
+            .as_deref()
+            .and_then(|dir| keys::load(dir, &join.url, &join.name)),
     };
     let say = |m: FromServer| outbox.send(m).is_ok();
     let mut client = loop {
@@ -134,6 +140,7 @@ async fn run(
         }
     };
     say(FromServer::Connection(Connection::Connected));
+    keep_key(keys_dir.as_deref(), &join, &client);
     let mut sent = 0;
     let mut logged = 0;
     loop {
@@ -169,5 +176,14 @@ async fn run(
         if client.reconnects != reconnects {
             say(FromServer::Connection(Connection::Connected));
         }
+    }
+}
+
+/// Keeps the key to the name the room gave (a key lost is the name lost).
+fn keep_key(dir: Option<&std::path::Path>, join: &JoinOptions, client: &Client) {
+    if let (Some(dir), Some(key)) = (dir, client.key())
+        && let Err(e) = keys::save(dir, &join.url, &join.name, key)
+    {
+        eprintln!("warning: the key to your name in the room could not be kept: {e}");
     }
 }

@@ -1,0 +1,268 @@
+//! Who may knock, and how often: wrong passcodes back off per address and per room (before any
+//! hashing, so a flood of guesses queues no work), and rooms open only with the server owner's
+//! leave (from this machine, with the server's room passcode, or anyone under `--open-rooms`),
+//! a few an hour per address.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::error::ServerError;
+use crate::net::auth;
+use crate::net::runtime::Peer;
+
+/// Wrong passcodes an address may send before it waits (1 s, then doubling).
+pub const FREE_MISSES_PER_ADDRESS: u32 = 3;
+/// The longest an address waits.
+pub const LONGEST_WAIT_PER_ADDRESS: Duration = Duration::from_secs(300);
+/// Wrong passcodes a room takes from everyone before every guess at it waits.
+pub const FREE_MISSES_PER_ROOM: u32 = 30;
+/// The longest a room's guessers wait (short: its players wait too).
+pub const LONGEST_WAIT_PER_ROOM: Duration = Duration::from_secs(10);
+/// Rooms one address may open an hour (this machine's owner: no limit).
+pub const ROOMS_PER_ADDRESS_PER_HOUR: usize = 10;
+/// How long misses are remembered after the last one.
+const FORGET_AFTER: Duration = Duration::from_secs(3600);
+/// Entries the tables keep before the forgotten ones are swept.
+const SWEEP_AT: usize = 4096;
+
+/// Who may open rooms on this server.
+#[derive(Clone, Debug, Default)]
+pub struct Policy {
+    /// Anyone may open rooms (`serve --open-rooms`).
+    pub open_rooms: bool,
+    /// The passcode that opens rooms from another machine (`serve --room-passcode`).
+    pub room_passcode: Option<String>,
+}
+
+/// The wrong passcodes of one address or one room.
+#[derive(Clone, Copy, Debug)]
+struct Misses {
+    count: u32,
+    until: Instant,
+    last: Instant,
+}
+
+/// The server's doorkeeper.
+#[derive(Debug, Default)]
+pub struct Guard {
+    policy: Policy,
+    by_address: Mutex<HashMap<IpAddr, Misses>>,
+    by_room: Mutex<HashMap<String, Misses>>,
+    opened: Mutex<HashMap<IpAddr, Vec<Instant>>>,
+}
+
+/// How long to wait after `count` misses, `free` of them free: 1 s, 2 s, 4 s... up to `longest`.
+fn wait_after(count: u32, free: u32, longest: Duration) -> Duration {
+    if count < free {
+        return Duration::ZERO;
+    }
+    let doublings = (count - free).min(20);
+    Duration::from_secs(1u64 << doublings).min(longest)
+}
+
+fn still_waiting<K: std::hash::Hash + Eq>(
+    table: &Mutex<HashMap<K, Misses>>,
+    key: &K,
+    now: Instant,
+) -> Option<Duration> {
+    let table = table.lock().ok()?;
+    let m = table.get(key)?;
+    (m.until > now).then(|| m.until - now)
+}
+
+fn note_miss<K: std::hash::Hash + Eq>(
+    table: &Mutex<HashMap<K, Misses>>,
+    key: K,
+    free: u32,
+    longest: Duration,
+    now: Instant,
+) {
+    let Ok(mut table) = table.lock() else { return };
+    if table.len() >= SWEEP_AT {
+        table.retain(|_, m| now.duration_since(m.last) < FORGET_AFTER);
+    }
+    let m = table.entry(key).or_insert(Misses {
+        count: 0,
+        until: now,
+        last: now,
+    });
+    if now.duration_since(m.last) >= FORGET_AFTER {
+        m.count = 0;
+    }
+    m.count += 1;
+    m.last = now;
+    m.until = now + wait_after(m.count, free, longest);
+}
+
+impl Guard {
+    /// A doorkeeper by `policy`.
+    pub fn new(policy: Policy) -> Guard {
+        Guard {
+            policy,
+            ..Guard::default()
+        }
+    }
+
+    /// Whether a passcode may be tried now from `peer` at `room`; if not, how long to wait.
+    pub fn may_try(&self, peer: Peer, room: &str) -> Result<(), ServerError> {
+        let now = Instant::now();
+        let address = peer
+            .0
+            .and_then(|ip| still_waiting(&self.by_address, &ip, now));
+        let room = still_waiting(&self.by_room, &room.to_string(), now);
+        match address.into_iter().chain(room).max() {
+            Some(wait) => Err(ServerError::BackingOff(wait.as_secs().max(1))),
+            None => Ok(()),
+        }
+    }
+
+    /// A wrong passcode from `peer` at `room`.
+    pub fn missed(&self, peer: Peer, room: &str) {
+        let now = Instant::now();
+        if let Some(ip) = peer.0 {
+            note_miss(
+                &self.by_address,
+                ip,
+                FREE_MISSES_PER_ADDRESS,
+                LONGEST_WAIT_PER_ADDRESS,
+                now,
+            );
+        }
+        note_miss(
+            &self.by_room,
+            room.to_string(),
+            FREE_MISSES_PER_ROOM,
+            LONGEST_WAIT_PER_ROOM,
+            now,
+        );
+    }
+
+    /// Whether `peer` may open a room, showing `given` (the server's room passcode).
+    pub fn may_open(&self, peer: Peer, given: Option<&str>) -> Result<(), ServerError> {
+        if peer.is_this_machine() {
+            return Ok(());
+        }
+        let allowed = self.policy.open_rooms
+            || self
+                .policy
+                .room_passcode
+                .as_deref()
+                .zip(given)
+                .is_some_and(|(kept, given)| auth::same(kept, given));
+        if !allowed {
+            return Err(ServerError::RoomsClosed);
+        }
+        let (Some(ip), Ok(mut opened)) = (peer.0, self.opened.lock()) else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        let hour = Duration::from_secs(3600);
+        if opened.len() >= SWEEP_AT {
+            opened.retain(|_, times| times.iter().any(|t| now.duration_since(*t) < hour));
+        }
+        let times = opened.entry(ip).or_default();
+        times.retain(|t| now.duration_since(*t) < hour);
+        if times.len() >= ROOMS_PER_ADDRESS_PER_HOUR {
+            return Err(ServerError::RoomQuota(ROOMS_PER_ADDRESS_PER_HOUR));
+        }
+        times.push(now);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(last: u8) -> Peer {
+        Peer(Some(IpAddr::from([192, 0, 2, last])))
+    }
+
+    #[test]
+    fn wrong_passcodes_make_their_address_wait_longer_and_longer() {
+        assert_eq!(wait_after(2, 3, LONGEST_WAIT_PER_ADDRESS), Duration::ZERO);
+        assert_eq!(
+            wait_after(3, 3, LONGEST_WAIT_PER_ADDRESS),
+            Duration::from_secs(1)
+        );
+        assert_eq!(
+            wait_after(5, 3, LONGEST_WAIT_PER_ADDRESS),
+            Duration::from_secs(4)
+        );
+        assert_eq!(
+            wait_after(40, 3, LONGEST_WAIT_PER_ADDRESS),
+            LONGEST_WAIT_PER_ADDRESS
+        );
+        let guard = Guard::new(Policy::default());
+        for _ in 0..FREE_MISSES_PER_ADDRESS - 1 {
+            guard.missed(from(1), "crypt");
+            assert_eq!(guard.may_try(from(1), "crypt"), Ok(()));
+        }
+        guard.missed(from(1), "crypt");
+        assert_eq!(
+            guard.may_try(from(1), "crypt"),
+            Err(ServerError::BackingOff(1))
+        );
+        assert_eq!(guard.may_try(from(2), "crypt"), Ok(()), "another address");
+        assert_eq!(
+            guard.may_try(from(1), "den").map_err(|e| e.code()),
+            Err(crate::errors::ErrorCode::BackingOff),
+            "the address, anywhere"
+        );
+    }
+
+    #[test]
+    fn a_room_guessed_at_from_many_addresses_makes_every_guess_wait() {
+        let guard = Guard::new(Policy::default());
+        for i in 0..FREE_MISSES_PER_ROOM {
+            guard.missed(from(i as u8), "crypt");
+        }
+        assert_eq!(
+            guard.may_try(from(250), "crypt"),
+            Err(ServerError::BackingOff(1))
+        );
+        assert_eq!(guard.may_try(from(250), "den"), Ok(()));
+    }
+
+    #[test]
+    fn rooms_open_by_the_owners_leave_within_a_quota() {
+        let closed = Guard::new(Policy::default());
+        assert_eq!(closed.may_open(Peer(None), None), Ok(()), "in-process");
+        assert_eq!(
+            closed.may_open(Peer(Some(IpAddr::from([127, 0, 0, 1]))), None),
+            Ok(())
+        );
+        assert_eq!(
+            closed.may_open(from(1), None),
+            Err(ServerError::RoomsClosed)
+        );
+        assert_eq!(
+            closed.may_open(Peer(Some(IpAddr::from([127, 0, 0, 3]))), None),
+            Err(ServerError::RoomsClosed),
+            "another loopback address is not this machine's own"
+        );
+        let with_passcode = Guard::new(Policy {
+            open_rooms: false,
+            room_passcode: Some("owner".into()),
+        });
+        assert_eq!(
+            with_passcode.may_open(from(1), Some("guess")),
+            Err(ServerError::RoomsClosed)
+        );
+        assert_eq!(with_passcode.may_open(from(1), Some("owner")), Ok(()));
+        let open = Guard::new(Policy {
+            open_rooms: true,
+            room_passcode: None,
+        });
+        for _ in 0..ROOMS_PER_ADDRESS_PER_HOUR {
+            assert_eq!(open.may_open(from(1), None), Ok(()));
+        }
+        assert_eq!(
+            open.may_open(from(1), None),
+            Err(ServerError::RoomQuota(ROOMS_PER_ADDRESS_PER_HOUR))
+        );
+        assert_eq!(open.may_open(from(2), None), Ok(()));
+    }
+}

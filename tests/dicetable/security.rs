@@ -1,0 +1,549 @@
+//! The servers under attack, on loopback only: a page of another site (headless chromium), a
+//! hostile player, a stranger with no passcode (from 127.0.0.2, another address of this
+//! machine). Each is refused or bounded, the servers stay up, and an honest player's throws
+//! are still answered; their latency under each abuse is printed
+//! (`./check security -- --nocapture`).
+
+use std::io::{Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpStream};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use dicetable::errors::ErrorCode;
+use dicetable::online::client::{Client, JoinAs};
+use dicetable::online::log::{Proposal, Role};
+use dicetable::online::room::Checks;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+use super::online::{Server, as_, crypt, data_dir, gm_opens, refused, runtime, turned_away};
+use super::stream::{browser_ready, server_alone, web_dir};
+
+/// Other addresses of this machine: the strangers' (one per abuse, so none is counted
+/// against another's limits).
+const HOARDER: [u8; 4] = [127, 0, 0, 2];
+const OPENER: [u8; 4] = [127, 0, 0, 3];
+const GUESSER: [u8; 4] = [127, 0, 0, 4];
+
+/// Sends one raw HTTP/1.1 request (`head`: the request line and headers, Host included) and
+/// reads the status and the JSON body.
+fn http(addr: SocketAddr, head: &str, body: &str) -> (u16, Value) {
+    let mut socket = TcpStream::connect(addr).expect("connects");
+    socket
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let request = format!("{head}\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    socket.write_all(request.as_bytes()).expect("sends");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&got).into_owned();
+        if let Some((headers, body)) = text.split_once("\r\n\r\n") {
+            let length = headers
+                .lines()
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse::<usize>().ok())?
+                })
+                .unwrap_or(0);
+            if body.len() >= length {
+                let status = headers
+                    .split(' ')
+                    .nth(1)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or(0);
+                return (status, serde_json::from_str(body).unwrap_or(Value::Null));
+            }
+        }
+        match socket.read(&mut buf) {
+            Ok(0) | Err(_) => panic!("the answer ended early: {text:?}"),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// The status and code of an answer.
+fn code((status, body): (u16, Value)) -> (u16, String) {
+    (
+        status,
+        body["code"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[test]
+fn a_page_of_another_site_cannot_use_the_windows_server() {
+    let (addr, mut link) = server_alone(None);
+    let port = addr.port();
+    let roll = r#"{"notation":"1d20","who":"Mallory"}"#;
+    let me = format!("Host: 127.0.0.1:{port}");
+    // A page of another site: a text/plain POST needs no leave from the browser.
+    assert_eq!(
+        code(http(
+            addr,
+            &format!(
+                "POST /api/roll HTTP/1.1\r\n{me}\r\nOrigin: http://attacker.test\r\nContent-Type: text/plain"
+            ),
+            roll
+        )),
+        (403, "foreign_origin".into())
+    );
+    // No page, but not JSON.
+    assert_eq!(
+        code(http(
+            addr,
+            &format!("POST /api/move HTTP/1.1\r\n{me}\r\nContent-Type: text/plain"),
+            ""
+        )),
+        (415, "not_json".into())
+    );
+    // Its name re-pointed at 127.0.0.1 (DNS rebinding): the page and the API.
+    let rebound = format!("Host: rebind.test:{port}");
+    assert_eq!(
+        code(http(
+            addr,
+            &format!("GET /overlay HTTP/1.1\r\n{rebound}"),
+            ""
+        )),
+        (403, "foreign_host".into())
+    );
+    assert_eq!(
+        code(http(
+            addr,
+            &format!(
+                "POST /api/roll HTTP/1.1\r\n{rebound}\r\nOrigin: http://rebind.test:{port}\r\nContent-Type: application/json"
+            ),
+            roll
+        )),
+        (403, "foreign_host".into())
+    );
+    // The feed's socket, from another site.
+    assert_eq!(
+        code(http(
+            addr,
+            &format!(
+                "GET /feed HTTP/1.1\r\n{me}\r\nOrigin: http://attacker.test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="
+            ),
+            ""
+        )),
+        (403, "foreign_origin".into())
+    );
+    // Its own names and tools still go: the overlay by any loopback name, the API from curl.
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let (status, _) = http(
+            addr,
+            &format!("GET /api/history HTTP/1.1\r\nHost: {host}"),
+            "",
+        );
+        assert_eq!(status, 200, "{host}");
+    }
+    if browser_ready() {
+        let out = Command::new("node")
+            .arg(web_dir().join("tests/foreign.mjs"))
+            .arg(format!("http://127.0.0.1:{port}"))
+            .output()
+            .expect("node");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "the browser half failed: {}\n{stdout}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let seen: Value =
+            serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("JSON");
+        assert_eq!(
+            seen["foreign"]["feed"],
+            json!({"opened": false, "messages": 0}),
+            "{seen}"
+        );
+        assert!(
+            seen["foreign"]["preflighted"]["error"].is_string(),
+            "{seen}"
+        );
+        assert_eq!(seen["rebound"]["page_status"], 403, "{seen}");
+        assert_eq!(seen["rebound"]["page_code"], "foreign_host", "{seen}");
+        assert_eq!(
+            seen["rebound"]["api"],
+            json!({"status": 403, "code": "foreign_host"}),
+            "{seen}"
+        );
+    }
+    // Nothing of it reached the table.
+    assert!(link.next_job().is_none(), "a roll reached the table");
+}
+
+/// `{{…1d6}kh1…}kh1`, `depth` groups deep.
+fn nested(depth: usize) -> String {
+    format!("{}1d6{}", "{".repeat(depth), "}kh1".repeat(depth))
+}
+
+#[test]
+fn a_notation_nested_thousands_deep_is_refused_and_no_server_falls() {
+    // The window's server: what aborted the window.
+    let (addr, _link) = server_alone(None);
+    let post = |notation: String| {
+        let body = json!({ "notation": notation }).to_string();
+        http(
+            addr,
+            &format!(
+                "POST /api/roll HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json",
+                addr.port()
+            ),
+            &body,
+        )
+    };
+    let (status, answer) = post(nested(3_200));
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (422, Some("bad_notation"))
+    );
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("a notation has at most 256 characters (this one has 16003)"),
+        "{answer}"
+    );
+    let (status, answer) = post(nested(9));
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (422, Some("bad_notation"))
+    );
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("groups {...} nest at most 8 deep"),
+        "{answer}"
+    );
+    let (status, _) = http(
+        addr,
+        &format!(
+            "GET /api/history HTTP/1.1\r\nHost: 127.0.0.1:{}",
+            addr.port()
+        ),
+        "",
+    );
+    assert_eq!(status, 200, "the window's server is up");
+
+    // The table server: what aborted it, and every window joining the room after.
+    let data = data_dir("deep");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let mut gm = gm_opens(&url, Checks::default()).await;
+        let (code, reason) = refused(
+            gm.throw(Proposal::Notation(nested(5_300)), None, false, None)
+                .await,
+        );
+        assert_eq!(code, ErrorCode::BadNotation);
+        assert!(reason.contains("at most 256 characters"), "{reason}");
+        assert_eq!(
+            refused(
+                gm.throw(Proposal::Notation(nested(9)), None, false, None)
+                    .await
+            )
+            .0,
+            ErrorCode::BadNotation
+        );
+        gm.throw(Proposal::Notation(nested(8)), None, false, None)
+            .await
+            .expect("eight deep is a notation");
+        // Nothing unreadable was stored: a newcomer replays the room.
+        let late = Client::connect(
+            as_(&url, "Lee", Role::Spectator, &[], "friends"),
+            None,
+            Checks { physics: true },
+        )
+        .await
+        .expect("joins and replays the room");
+        assert!(late.failures.is_empty(), "{:?}", late.failures);
+    });
+    assert!(server.alive(), "the table server is up");
+    server.kill();
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn seats_belong_to_who_took_them() {
+    let data = data_dir("seats");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let _gm = gm_opens(&url, Checks::default()).await;
+        let pat = Client::connect(
+            as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("Pat takes Ash");
+        let key = pat.key().expect("a key to the name").to_string();
+        assert_eq!(key.len(), 32, "{key}");
+        let join = |name: &str, role: Role, seats: &[&str], key: Option<&str>| {
+            let join = JoinAs {
+                key: key.map(str::to_string),
+                ..as_(&url, name, role, seats, "friends")
+            };
+            Client::connect(join, None, Checks::default())
+        };
+        let in_use = |name: &str| {
+            (
+                Some(ErrorCode::NameInUse),
+                format!(
+                    "'{name}' is taken in this room: join under it with its key (the window that took it keeps it), or choose another name"
+                ),
+            )
+        };
+        // Another client under the name: no key, a wrong key, as a spectator (no demotion).
+        assert_eq!(turned_away(join("Pat", Role::Player, &["Ash"], None).await), in_use("Pat"));
+        let wrong = "00".repeat(16);
+        assert_eq!(
+            turned_away(join("Pat", Role::Player, &["Ash"], Some(&wrong)).await),
+            in_use("Pat")
+        );
+        assert_eq!(turned_away(join("Pat", Role::Spectator, &[], None).await), in_use("Pat"));
+        // Look-alikes: full-width letters (NFKC), another case; hidden characters refused.
+        assert_eq!(turned_away(join("Ｐａｔ", Role::Spectator, &[], None).await), in_use("Pat"));
+        assert_eq!(turned_away(join("pat", Role::Spectator, &[], None).await), in_use("Pat"));
+        for hidden in ["Pa\u{202e}t", "Pa\u{200b}t", "\u{2066}Pat"] {
+            assert_eq!(
+                turned_away(join(hidden, Role::Spectator, &[], None).await).0,
+                Some(ErrorCode::BadName),
+                "{hidden:?}"
+            );
+        }
+        // A spectator does not come back as a player, even with its key.
+        let lee = join("Lee", Role::Spectator, &[], None).await.expect("Lee watches");
+        assert_eq!(
+            turned_away(join("Lee", Role::Player, &[], lee.key()).await),
+            (
+                Some(ErrorCode::RoleChange),
+                "Lee is in this room as a spectator: only the game master can change that".into()
+            )
+        );
+        // A player does not seat the game master's characters.
+        assert_eq!(
+            turned_away(join("Sam", Role::Player, &["Ghoul"], None).await),
+            (
+                Some(ErrorCode::GamemasterCharacter),
+                "Ghoul is played by the game master".into()
+            )
+        );
+        // Pat, with the key, comes back and throws for Ash.
+        let mut back = join("Pat", Role::Player, &["Ash"], Some(&key))
+            .await
+            .expect("Pat comes back with the key");
+        assert_eq!(back.key(), Some(key.as_str()), "the same key");
+        back.throw(
+            super::online::check(0, "STR", 12),
+            None,
+            false,
+            None,
+        )
+        .await
+        .expect("Pat throws for Ash");
+    });
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A WebSocket to `url` from `source`, its first message `hello`: the first answer that is a
+/// `welcome` or an `error`, and the socket.
+async fn hello_from(
+    source: [u8; 4],
+    url: &str,
+    hello: &Value,
+) -> (
+    Value,
+    tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+) {
+    let addr: SocketAddr = url
+        .trim_start_matches("ws://")
+        .split('/')
+        .next()
+        .and_then(|a| a.parse().ok())
+        .expect("an address");
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(SocketAddr::new(IpAddr::from(source), 0))
+        .expect("binds");
+    let stream = socket.connect(addr).await.expect("connects");
+    let (mut ws, _) = tokio_tungstenite::client_async(url, stream)
+        .await
+        .expect("handshake");
+    ws.send(Message::text(hello.to_string()))
+        .await
+        .expect("sends");
+    loop {
+        let Some(Ok(Message::Text(text))) = ws.next().await else {
+            panic!("no answer to {hello}");
+        };
+        let answer: Value = serde_json::from_str(&text).expect("JSON");
+        if matches!(answer["type"].as_str(), Some("welcome" | "error")) {
+            return (answer, ws);
+        }
+    }
+}
+
+fn join_msg(room: &str, name: &str, passcode: &str) -> Value {
+    json!({"type": "join", "v": 3, "room": room, "name": name, "role": "spectator",
+        "passcode": passcode})
+}
+
+/// Throws a 1d6 ten times; prints and returns the slowest (the p99 of ten).
+async fn honest_throws(pat: &mut Client, during: &str) -> Duration {
+    let mut times = Vec::new();
+    for _ in 0..10 {
+        let start = Instant::now();
+        pat.throw(Proposal::Notation("1d6".into()), None, false, None)
+            .await
+            .unwrap_or_else(|e| panic!("the honest throw during {during}: {e}"));
+        times.push(start.elapsed());
+    }
+    times.sort();
+    let p99 = times[times.len() - 1];
+    let median = times[times.len() / 2];
+    eprintln!("honest 1d6 during {during}: median {median:?}, p99 {p99:?} (10 throws)");
+    p99
+}
+
+#[test]
+fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
+    let data = data_dir("strangers");
+    let dir = data.to_str().expect("a path");
+    let server = Server::spawn(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--data",
+        dir,
+        "--room-passcode",
+        "owner",
+        "--per-address",
+        "16",
+    ]);
+    let url = |room: &str| server.url(room);
+    runtime().block_on(async {
+        // The honest table, opened from this machine.
+        let _gm = gm_opens(&url("crypt"), Checks::default()).await;
+        let mut pat = Client::connect(
+            as_(&url("crypt"), "Pat", Role::Player, &["Ash"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("Pat joins");
+        honest_throws(&mut pat, "nothing (the baseline)").await;
+
+        // A stranger opens rooms: not without the owner's room passcode.
+        let create = |room: &str, room_passcode: Option<&str>| {
+            let mut msg = json!({"type": "create", "v": 3, "room": room, "name": "Mal",
+                "scene": crypt(), "passcode": "p", "gm_passcode": "g"});
+            if let Some(p) = room_passcode {
+                msg["room_passcode"] = json!(p);
+            }
+            msg
+        };
+        let (answer, _) = hello_from(OPENER, &url("den"), &create("den", None)).await;
+        assert_eq!(answer["code"], "rooms_closed", "{answer}");
+        let (answer, _) = hello_from(OPENER, &url("den"), &create("den", Some("guess"))).await;
+        assert_eq!(answer["code"], "rooms_closed", "{answer}");
+        let (answer, _) = hello_from(OPENER, &url("den"), &create("den", Some("owner"))).await;
+        assert_eq!(answer["type"], "welcome", "{answer}");
+
+        // The stranger guesses the crypt's passcode: three wrong, then even the right one waits.
+        for i in 0..3 {
+            let (answer, _) = hello_from(
+                GUESSER,
+                &url("crypt"),
+                &join_msg("crypt", "Mal", &format!("guess{i}")),
+            )
+            .await;
+            assert_eq!(answer["code"], "wrong_passcode", "{answer}");
+        }
+        let (answer, _) =
+            hello_from(GUESSER, &url("crypt"), &join_msg("crypt", "Mal", "friends")).await;
+        assert_eq!(answer["code"], "backing_off", "{answer}");
+        // ...and keeps guessing while the honest table plays; its players still come in.
+        let guessing = tokio::spawn({
+            let url = url("crypt");
+            async move {
+                // (waiting, tried): most guesses are not even checked.
+                let (mut waiting, mut tried) = (0, 0);
+                for i in 0..200 {
+                    let (answer, _) =
+                        hello_from(GUESSER, &url, &join_msg("crypt", "Mal", &format!("g{i}")))
+                            .await;
+                    match answer["code"].as_str() {
+                        Some("backing_off") => waiting += 1,
+                        Some("wrong_passcode") => tried += 1,
+                        _ => panic!("{answer}"),
+                    }
+                }
+                (waiting, tried)
+            }
+        });
+        let sam = Client::connect(
+            as_(&url("crypt"), "Sam", Role::Player, &["Bea"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await;
+        assert!(sam.is_ok(), "an honest player comes in during the guessing");
+        honest_throws(&mut pat, "passcode guessing from another address").await;
+        let (waiting, tried) = guessing.await.expect("the guesser");
+        eprintln!("200 guesses: {tried} checked, {waiting} told to wait");
+        assert_eq!(waiting + tried, 200);
+        assert!(tried <= 8, "{tried} of 200 guesses were checked");
+
+        // The stranger holds idle sockets: 16 are kept, the rest closed at once.
+        let mut idle = Vec::new();
+        for _ in 0..40 {
+            let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+            socket
+                .bind(SocketAddr::new(IpAddr::from(HOARDER), 0))
+                .expect("binds");
+            let addr: SocketAddr = server.addr.parse().expect("address");
+            idle.push(socket.connect(addr).await.expect("connects"));
+        }
+        let mut closed = 0;
+        for socket in &mut idle {
+            let mut byte = [0u8; 1];
+            let read = tokio::time::timeout(
+                Duration::from_millis(200),
+                tokio::io::AsyncReadExt::read(socket, &mut byte),
+            )
+            .await;
+            if matches!(read, Ok(Ok(0)) | Ok(Err(_))) {
+                closed += 1;
+            }
+        }
+        assert_eq!(closed, 40 - 16, "all but 16 closed");
+        honest_throws(&mut pat, "40 idle sockets from another address").await;
+        drop(idle);
+
+        // A join claiming entries past the end is sent none: `since` is clamped to the head.
+        let mut far = join_msg("crypt", "Zed", "friends");
+        far["since"] = json!(1u64 << 63);
+        let (answer, mut ws) = hello_from([127, 0, 0, 1], &url("crypt"), &far).await;
+        assert_eq!(answer["type"], "welcome", "{answer}");
+        ws.send(Message::text(r#"{"type":"ping","id":7}"#))
+            .await
+            .expect("sends");
+        let Some(Ok(Message::Text(text))) = ws.next().await else {
+            panic!("no pong");
+        };
+        let next: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(
+            next,
+            json!({"type": "pong", "id": 7}),
+            "no entry came first"
+        );
+    });
+    let _ = std::fs::remove_dir_all(&data);
+}
