@@ -48,6 +48,27 @@ pub fn uniform_rotation(rng: &mut ChaCha8Rng) -> Quat {
     .normalize()
 }
 
+/// How far from the tray's middle a hand may open, cm, along the tray (x) and across it (z): a
+/// hand of six dice across and five deep still starts inside the walls.
+pub const RELEASE_REACH: (f32, f32) =
+    (tray::INNER_WIDTH / 2.0 - 6.5, tray::INNER_DEPTH / 2.0 - 8.0);
+/// Lowest and highest a hand may open above the felt, cm: over the walls, under the lid.
+pub const RELEASE_HEIGHT: (f32, f32) = (tray::WALL_HEIGHT, tray::LID_HEIGHT);
+/// The fastest hand a table server throws with, cm/s: the window's flick is at most 170 along
+/// the felt; faster dice only bounce longer (a throw's physics time grows with its speed).
+pub const MAX_HAND_SPEED: f32 = 300.0;
+
+/// Whether a swing is one a hand over the tray makes: open within [`RELEASE_REACH`] and
+/// [`RELEASE_HEIGHT`], no faster than [`MAX_HAND_SPEED`]. A hand outside the tray throws dice
+/// that escape and are thrown again until the time cap; a table server throws neither.
+pub fn within_reach(swing: &Swing) -> bool {
+    let r = swing.release;
+    r.x.abs() <= RELEASE_REACH.0
+        && r.z.abs() <= RELEASE_REACH.1
+        && (RELEASE_HEIGHT.0..=RELEASE_HEIGHT.1).contains(&r.y)
+        && swing.velocity.length() <= MAX_HAND_SPEED
+}
+
 /// A random swing: released over the near end of the tray, thrown towards the far end.
 pub fn random_swing(rng: &mut ChaCha8Rng) -> Swing {
     let hw = tray::INNER_WIDTH / 2.0;

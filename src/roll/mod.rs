@@ -274,6 +274,12 @@ impl From<Swing> for Gesture {
     }
 }
 
+/// Whether a gesture is one a hand over the tray makes (what a table server throws):
+/// [`crate::physics::throw::within_reach`].
+pub fn gesture_in_reach(g: &Gesture) -> bool {
+    crate::physics::throw::within_reach(&Swing::from(*g))
+}
+
 impl From<Gesture> for Swing {
     fn from(g: Gesture) -> Self {
         Swing {

@@ -7,8 +7,9 @@ use super::limits::{address_slot, physics_slots};
 use super::room_task::{Done, Proposed, Task};
 use super::store::LogStore;
 use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SeedProof};
-use crate::online::room::{Simulated, Simulation, check_gesture, table_digest};
+use crate::online::room::{RoomError, Simulated, Simulation, check_gesture, table_digest};
 use crate::online::seal::{self, NONCE_BYTES, SALT_BYTES, SECRET_BYTES};
+use crate::roll::gesture_in_reach;
 
 /// Tries to store a throw before giving up to other servers writing to the same room.
 const RACE_TRIES: u32 = 8;
@@ -29,6 +30,11 @@ pub async fn throw<S: LogStore>(
     let nonce = seal::unhex(&p.nonce, NONCE_BYTES, "the nonce")?;
     if let Some(g) = &p.gesture {
         check_gesture(g)?;
+        // Stricter than the log's replay (which takes what was logged before): a hand over
+        // the tray, at a hand's speed, so no throw holds a physics slot for long.
+        if !gesture_in_reach(g) {
+            return Err(RoomError::OutOfReach.into());
+        }
     }
     if p.label.as_ref().is_some_and(|l| l.len() > 200) {
         return Err(ServerError::LabelTooLong);

@@ -222,7 +222,7 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             .await
             .expect("Ash's check");
         let gesture = dicetable::record::Gesture {
-            release: [0.0, 12.0, -10.0],
+            release: [0.0, 12.0, -2.0],
             velocity: [20.0, 5.0, 80.0],
         };
         let b = sam

@@ -272,7 +272,7 @@ fn a_notation_nested_thousands_deep_is_refused_and_no_server_falls() {
 #[test]
 fn seats_belong_to_who_took_them() {
     let data = data_dir("seats");
-    let server = Server::start(&data, "127.0.0.1:0");
+    let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
     runtime().block_on(async {
         let _gm = gm_opens(&url, Checks::default()).await;
@@ -349,6 +349,7 @@ fn seats_belong_to_who_took_them() {
         .await
         .expect("Pat throws for Ash");
     });
+    assert!(server.alive(), "the table server is up");
     let _ = std::fs::remove_dir_all(&data);
 }
 
@@ -416,7 +417,7 @@ async fn honest_throws(pat: &mut Client, during: &str) -> Duration {
 fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
     let data = data_dir("strangers");
     let dir = data.to_str().expect("a path");
-    let server = Server::spawn(&[
+    let mut server = Server::spawn(&[
         "serve",
         "--listen",
         "127.0.0.1:0",
@@ -545,5 +546,145 @@ fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
             "no entry came first"
         );
     });
+    assert!(server.alive(), "the table server is up");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Another address of this machine: a player throwing too much.
+const THROWER: [u8; 4] = [127, 0, 0, 5];
+
+/// Sends a throw on a joined socket; returns at once (the answer comes later).
+async fn propose(
+    ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+    commitment: &Value,
+    what: Value,
+    gesture: Value,
+) {
+    let msg = json!({"type": "throw", "id": 1, "what": what, "commitment": commitment,
+        "nonce": "0123456789abcdef0123456789abcdef", "gesture": gesture});
+    ws.send(Message::text(msg.to_string()))
+        .await
+        .expect("sends");
+}
+
+/// The next `ack` or `refused` on a socket.
+async fn answer_of(ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>) -> Value {
+    loop {
+        let Some(Ok(Message::Text(text))) = ws.next().await else {
+            panic!("no answer");
+        };
+        let v: Value = serde_json::from_str(&text).expect("JSON");
+        if matches!(v["type"].as_str(), Some("ack" | "refused")) {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn no_player_holds_the_physics_and_pages_share_each_motion() {
+    let data = data_dir("physics");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = |room: &str| server.url(room);
+    runtime().block_on(async {
+        let _gms = (
+            gm_opens(&url("crypt"), Checks::default()).await,
+            gm_opens(&url("den"), Checks::default()).await,
+            gm_opens(&url("lair"), Checks::default()).await,
+        );
+        let mut pat = Client::connect(
+            as_(&url("crypt"), "Pat", Role::Player, &["Ash"], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await
+        .expect("Pat joins");
+        honest_throws(&mut pat, "nothing (the baseline)").await;
+
+        // A player of two other rooms, from one address.
+        let player = |room: &str| {
+            json!({"type": "join", "v": 3, "room": room, "name": "Mal",
+            "role": "player", "passcode": "friends"})
+        };
+        let (den_hello, mut den) = hello_from(THROWER, &url("den"), &player("den")).await;
+        let (lair_hello, mut lair) = hello_from(THROWER, &url("lair"), &player("lair")).await;
+        assert_eq!(
+            (&den_hello["type"], &lair_hello["type"]),
+            (&json!("welcome"), &json!("welcome"))
+        );
+        // At the old limit of a gesture (100 m/s): refused at once.
+        let hurled = json!({"release": [0.0, 12.0, 0.0], "velocity": [10000.0, 0.0, 10000.0]});
+        propose(
+            &mut den,
+            &den_hello["commitment"],
+            json!({"notation": "100d6"}),
+            hurled,
+        )
+        .await;
+        let refused = answer_of(&mut den).await;
+        assert_eq!(refused["code"], "bad_gesture", "{refused}");
+        // Outside the tray (the dice escape and are thrown again for ever): refused.
+        let outside = json!({"release": [0.0, 12.0, -10.0], "velocity": [20.0, 5.0, 80.0]});
+        propose(
+            &mut den,
+            &den_hello["commitment"],
+            json!({"notation": "7d4"}),
+            outside,
+        )
+        .await;
+        assert_eq!(answer_of(&mut den).await["code"], "bad_gesture");
+        // The most a hand may do, in both rooms at once: one runs, the other waits for it,
+        // and the honest room keeps a slot.
+        let fastest = json!({"release": [7.5, 24.0, 2.0], "velocity": [-300.0, 0.0, 0.0]});
+        propose(
+            &mut den,
+            &den_hello["commitment"],
+            json!({"notation": "100d6"}),
+            fastest.clone(),
+        )
+        .await;
+        propose(
+            &mut lair,
+            &lair_hello["commitment"],
+            json!({"notation": "100d6"}),
+            fastest,
+        )
+        .await;
+        honest_throws(
+            &mut pat,
+            "two 100d6 at the fastest hand from another address",
+        )
+        .await;
+        let acks = (answer_of(&mut den).await, answer_of(&mut lair).await);
+        assert_eq!(
+            (&acks.0["type"], &acks.1["type"]),
+            (&json!("ack"), &json!("ack")),
+            "{acks:?}"
+        );
+
+        // Thirty pages follow the crypt: each throw is simulated once for all of them.
+        let feed = format!("{}/feed?passcode=friends", url("crypt"));
+        let mut pages = Vec::new();
+        for _ in 0..30 {
+            let (page, _) = tokio_tungstenite::connect_async(feed.as_str())
+                .await
+                .expect("a page follows the room");
+            pages.push(page);
+        }
+        honest_throws(&mut pat, "30 pages following the room").await;
+        // A page's message over 4 KiB (a page only listens) closes that page, not the room.
+        let mut loud = pages.pop().expect("a page");
+        let _ = loud.send(Message::text("x".repeat(64 * 1024))).await;
+        let closed = loop {
+            match loud.next().await {
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break true,
+                Some(Ok(_)) => {}
+            }
+        };
+        assert!(closed);
+        pat.throw(Proposal::Notation("1d6".into()), None, false, None)
+            .await
+            .expect("the room goes on");
+    });
+    assert!(server.alive(), "the table server is up");
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -124,6 +124,11 @@ pub enum RoomError {
     /// A gesture with numbers out of reach.
     #[error("a gesture is six finite numbers of at most 10000 (cm, cm/s)")]
     BadGesture,
+    /// A gesture no hand over the tray makes.
+    #[error(
+        "a throw's hand opens over the tray (at most 7.5 cm from its middle along it, 2 cm across, 4 to 24 cm up) and moves at most 300 cm/s"
+    )]
+    OutOfReach,
     /// An entry that is not as the server should have made it: what differs.
     #[error("{0}")]
     Mismatch(String),
@@ -168,7 +173,7 @@ impl RoomError {
             RoomError::NotYours(_) => ErrorCode::NotYours,
             RoomError::AlreadyRevealed(_) => ErrorCode::AlreadyRevealed,
             RoomError::Hex(_) => ErrorCode::BadNonce,
-            RoomError::BadGesture => ErrorCode::BadGesture,
+            RoomError::BadGesture | RoomError::OutOfReach => ErrorCode::BadGesture,
             RoomError::AtEntry { error, .. } => error.code(),
         }
     }

@@ -50,7 +50,7 @@ pub fn swing_of(path: &VecDeque<(f64, Vec3)>) -> Option<Swing> {
             .unwrap_or(Vec3::X)
     };
     let speed = flick.length().clamp(FLICK_SPEED.0, FLICK_SPEED.1);
-    let (hw, hd) = (tray::INNER_WIDTH / 2.0 - 6.5, tray::INNER_DEPTH / 2.0 - 8.0);
+    let (hw, hd) = crate::physics::throw::RELEASE_REACH;
     Some(Swing {
         release: Vec3::new(p1.x.clamp(-hw, hw), HAND_HEIGHT, p1.z.clamp(-hd, hd)),
         velocity: direction * speed + Vec3::new(0.0, -15.0, 0.0),
