@@ -118,9 +118,11 @@ fn serve_with<S: LogStore>(
                 fail(&format!("there is no room '{room}' in this store"))
             }
             Ok(lines) => {
-                for l in lines {
+                for l in &lines {
                     println!("{l}");
                 }
+                // Last, where the log ends: `verify` tells a copy cut short from a whole one.
+                println!("{}", crate::online::verify::head_line(room, &lines));
                 ExitCode::SUCCESS
             }
             Err(e) => fail(&e.to_string()),
@@ -153,13 +155,19 @@ pub fn verify(args: &VerifyArgs) -> ExitCode {
             entries,
             rolls,
             unrevealed,
+            whole,
         } => {
             println!(
-                "verified: {entries} entries, {rolls} rolls re-simulated identically, every seed from its commitment, every outcome and table state by the rules{}",
+                "verified: {entries} entries, {rolls} rolls re-simulated identically, every seed from its commitment, every outcome and table state by the rules{}{}",
                 if unrevealed > 0 {
                     format!("; {unrevealed} hidden rolls never revealed")
                 } else {
                     String::new()
+                },
+                if whole {
+                    "; whole: the export's head is its last entry"
+                } else {
+                    "; no head line: nothing says the log ends here (an export from before heads, or one cut short)"
                 }
             );
             ExitCode::SUCCESS

@@ -86,6 +86,9 @@ pub fn listen(addr: SocketAddr) -> Result<(std::net::TcpListener, SocketAddr), N
 /// Connections one address may hold open at once, by default: plenty for a household or a
 /// streamer's tools behind one address, far below the process's file limit.
 pub const PER_ADDRESS: usize = 128;
+/// How long a new connection has to send its first request's headers: a socket opened and
+/// left silent (or fed a byte at a time) is closed after this.
+pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Serves `router` on a bound listener until the process ends, each address holding at most
 /// `per_address` connections (one more is closed at once, so no one address can take every
@@ -125,11 +128,41 @@ struct CappedListener {
     open: OpenByAddress,
 }
 
-/// An accepted connection, counted against its address until it is dropped.
+/// An accepted connection, counted against its address until it is dropped, with a deadline
+/// for its first request's headers.
 pub struct Counted {
     stream: tokio::net::TcpStream,
     ip: IpAddr,
     open: OpenByAddress,
+    /// Until the first request's headers are in: when they must be.
+    first_headers: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// The last three bytes read, to find the headers' end across reads.
+    tail: Vec<u8>,
+}
+
+impl Counted {
+    fn new(stream: tokio::net::TcpStream, ip: IpAddr, open: OpenByAddress) -> Counted {
+        Counted {
+            stream,
+            ip,
+            open,
+            first_headers: Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT))),
+            tail: Vec::new(),
+        }
+    }
+}
+
+/// Notes bytes read after `tail` (the last three before them); true once they hold the blank
+/// line that ends a request's headers.
+fn headers_end_in(tail: &mut Vec<u8>, read: &[u8]) -> bool {
+    let mut window = std::mem::take(tail);
+    window.extend_from_slice(read);
+    if window.windows(4).any(|w| w == b"\r\n\r\n") {
+        return true;
+    }
+    let keep = window.len().saturating_sub(3);
+    *tail = window.split_off(keep);
+    false
 }
 
 impl Drop for Counted {
@@ -170,8 +203,7 @@ impl axum::serve::Listener for CappedListener {
                 }
             });
             if admitted {
-                let open = self.open.clone();
-                return (Counted { stream, ip, open }, peer);
+                return (Counted::new(stream, ip, self.open.clone()), peer);
             }
             drop(stream);
         }
@@ -184,11 +216,32 @@ impl axum::serve::Listener for CappedListener {
 
 impl tokio::io::AsyncRead for Counted {
     fn poll_read(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.stream).poll_read(cx, buf)
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.stream).poll_read(cx, buf);
+        let Some(deadline) = this.first_headers.as_mut() else {
+            return read;
+        };
+        match read {
+            Poll::Ready(Ok(())) => {
+                let got = buf.filled()[before..].to_vec();
+                if headers_end_in(&mut this.tail, &got) {
+                    this.first_headers = None;
+                }
+                Poll::Ready(Ok(()))
+            }
+            Poll::Pending if deadline.as_mut().poll(cx).is_ready() => {
+                Poll::Ready(Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "no request within the header timeout",
+                )))
+            }
+            other => other,
+        }
     }
 }
 
@@ -251,5 +304,26 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
                 .get::<axum::extract::ConnectInfo<SocketAddr>>()
                 .map(|c| c.0.ip()),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_end_of_the_headers_is_found_across_reads() {
+        let mut tail = Vec::new();
+        assert!(!headers_end_in(&mut tail, b"GET / HTTP/1.1\r\nHost: x\r"));
+        assert!(!headers_end_in(&mut tail, b"\n"));
+        assert!(!headers_end_in(&mut tail, b"\r"));
+        assert!(headers_end_in(&mut tail, b"\n"));
+        let mut tail = Vec::new();
+        assert!(headers_end_in(&mut tail, b"GET / HTTP/1.1\r\n\r\n"));
+        let mut tail = Vec::new();
+        for byte in b"GET / HTTP/1.1\r\nHost: x\r\n" {
+            assert!(!headers_end_in(&mut tail, &[*byte]));
+        }
+        assert!(tail.len() <= 3);
     }
 }

@@ -1,9 +1,55 @@
 //! `dicetable verify FILE`: checks a room's log offline, as `serve --export` printed it: the
 //! chain of lines, every seed against its commitment, every throw re-simulated (faces and final
-//! poses bit for bit), every rules outcome and table state, every hidden roll's reveal.
+//! poses bit for bit), every rules outcome and table state, every hidden roll's reveal; and,
+//! where the export ends with its head line, that no entry is missing at the end.
+
+use serde::{Deserialize, Serialize};
 
 use super::log::{Entry, LogError, read_log};
 use super::room::{Checks, RoomState};
+use super::seal;
+
+/// Where a room's log ended when it was exported: the last entry and its line's hash (the tip
+/// of the chain). `serve --export` prints it last, so a copy cut short is told from a whole one.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Head {
+    /// The room.
+    pub room: String,
+    /// The last entry's `seq`.
+    pub seq: u64,
+    /// The hash of its line.
+    pub hash: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeadLine {
+    head: Head,
+}
+
+/// The head line of a room's log (its lines as stored, oldest first).
+pub fn head_line(room: &str, lines: &[String]) -> String {
+    let head = Head {
+        room: room.to_string(),
+        seq: lines.len() as u64,
+        hash: lines.last().map(|l| seal::line_hash(l)).unwrap_or_default(),
+    };
+    serde_json::to_string(&HeadLine { head }).unwrap_or_default()
+}
+
+/// The export's head, if its last line is one, and the text before it.
+fn split_head(text: &str) -> (&str, Option<Head>) {
+    let trimmed = text.trim_end();
+    let (before, last) = match trimmed.rfind('\n') {
+        Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
+        None => ("", trimmed),
+    };
+    match serde_json::from_str::<HeadLine>(last.trim_end_matches('\r')) {
+        Ok(line) => (before, Some(line.head)),
+        Err(_) => (text, None),
+    }
+}
 
 /// What `verify` found.
 #[derive(Debug, PartialEq)]
@@ -16,6 +62,9 @@ pub enum Verdict {
         rolls: usize,
         /// Hidden rolls never revealed (their seal cannot be checked).
         unrevealed: usize,
+        /// Whether the export's head line vouches that the log ends here (false: no head line,
+        /// an export from before heads or one cut short).
+        whole: bool,
     },
     /// The first entry that does not check.
     Failed(String),
@@ -25,6 +74,7 @@ pub enum Verdict {
 
 /// Checks a whole log.
 pub fn verify_text(text: &str) -> Verdict {
+    let (text, head) = split_head(text);
     // Unreadable: a line that is not an entry at all.
     for (n, line) in text.lines().enumerate() {
         if !line.trim().is_empty()
@@ -51,7 +101,27 @@ pub fn verify_text(text: &str) -> Verdict {
             return Verdict::Failed(m.clone());
         }
     }
+    if let Some(head) = &head {
+        let last = lines
+            .last()
+            .map(|(l, _)| seal::line_hash(l))
+            .unwrap_or_default();
+        if head.room != room.room {
+            return Verdict::Failed(format!(
+                "the head line is room '{}', the log room '{}'",
+                head.room, room.room
+            ));
+        }
+        if head.seq != lines.len() as u64 || !seal::same(&head.hash, &last) {
+            return Verdict::Failed(format!(
+                "cut short or extended: the export's head is entry {}, the file ends at entry {}",
+                head.seq,
+                lines.len()
+            ));
+        }
+    }
     Verdict::Verified {
+        whole: head.is_some(),
         entries: lines.len(),
         rolls: room.history.iter().filter(|h| h.record.is_some()).count(),
         unrevealed: room
@@ -84,8 +154,37 @@ mod tests {
             Verdict::Verified {
                 entries: 11,
                 rolls: 5,
-                unrevealed: 0
+                unrevealed: 0,
+                whole: false
             }
+        );
+    }
+
+    #[test]
+    fn the_head_line_tells_a_whole_export_from_one_cut_short() {
+        let lines: Vec<String> = STORED.lines().map(str::to_string).collect();
+        let head = head_line("ambush", &lines);
+        let whole = format!("{}\n{head}\n", lines.join("\n"));
+        assert!(matches!(
+            verify_text(&whole),
+            Verdict::Verified {
+                entries: 11,
+                whole: true,
+                ..
+            }
+        ));
+        let cut = format!("{}\n{head}\n", lines[..9].join("\n"));
+        assert_eq!(
+            verify_text(&cut),
+            Verdict::Failed(
+                "cut short or extended: the export's head is entry 11, the file ends at entry 9"
+                    .into()
+            )
+        );
+        let elsewhere = format!("{}\n{}", lines.join("\n"), head_line("den", &lines));
+        assert_eq!(
+            verify_text(&elsewhere),
+            Verdict::Failed("the head line is room 'den', the log room 'ambush'".into())
         );
     }
 
@@ -99,7 +198,7 @@ mod tests {
         // Re-chained as a forger would: only the digest is wrong.
         for i in 7..forged.len() {
             let mut e: serde_json::Value = serde_json::from_str(&forged[i]).expect("JSON");
-            e["prev"] = serde_json::json!(crate::online::seal::line_hash(&forged[i - 1]));
+            e["prev"] = serde_json::json!(seal::line_hash(&forged[i - 1]));
             forged[i] = e.to_string();
         }
         let err = RoomState::replay(forged.iter().map(String::as_str), Checks::default())

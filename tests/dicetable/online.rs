@@ -425,8 +425,17 @@ fn three_clients_play_one_table_and_the_log_verifies() {
     ]);
     assert!(export.status.success(), "{export:?}");
     let exported: Vec<String> = stdout(&export).lines().map(str::to_string).collect();
-    assert_eq!(exported.len(), log.len());
-    assert!(exported == log, "the export is the log the clients checked");
+    assert_eq!(exported.len(), log.len() + 1, "the log, then its head");
+    assert!(
+        exported[..log.len()] == log[..],
+        "the export is the log the clients checked"
+    );
+    let head: serde_json::Value = serde_json::from_str(&exported[log.len()]).expect("JSON");
+    assert_eq!(
+        head,
+        serde_json::json!({"head": {"room": "crypt", "seq": log.len(),
+            "hash": dicetable::online::seal::line_hash(&log[log.len() - 1])}})
+    );
     let file = data.join("crypt.jsonl");
     std::fs::write(&file, stdout(&export)).expect("writes");
     let ok = dicetable(&["verify", file.to_str().expect("path")]);
@@ -438,6 +447,18 @@ fn three_clients_play_one_table_and_the_log_verifies() {
         )),
         "{}",
         stdout(&ok)
+    );
+    assert!(stdout(&ok).contains("; whole: the export's head is its last entry"));
+    // Cut short, its head kept: caught.
+    let mut cut = exported.clone();
+    cut.remove(log.len() - 1);
+    std::fs::write(&file, cut.join("\n")).expect("writes");
+    let short = dicetable(&["verify", file.to_str().expect("path")]);
+    assert_eq!(short.status.code(), Some(1), "{short:?}");
+    assert!(
+        stdout(&short).starts_with("FAILED: cut short or extended"),
+        "{}",
+        stdout(&short)
     );
     drop(server);
     verify_catches_tampering(&data, &log);

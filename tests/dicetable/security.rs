@@ -688,3 +688,41 @@ fn no_player_holds_the_physics_and_pages_share_each_motion() {
     assert!(server.alive(), "the table server is up");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn a_silent_or_dripping_connection_is_closed_after_the_header_timeout() {
+    let (addr, _link) = server_alone(None);
+    let silent = TcpStream::connect(addr).expect("connects");
+    let mut dripping = TcpStream::connect(addr).expect("connects");
+    dripping
+        .write_all(b"GET /overlay HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .expect("sends half a request");
+    let start = Instant::now();
+    for mut socket in [silent, dripping] {
+        socket
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("timeout");
+        let mut buf = [0u8; 1024];
+        loop {
+            match socket.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+                Err(e) => panic!("not closed by the server: {e}"),
+            }
+        }
+    }
+    let waited = start.elapsed();
+    eprintln!("silent and half-sent connections closed after {waited:?}");
+    assert!(waited >= Duration::from_secs(9), "{waited:?}");
+    // A prompt request is answered as ever.
+    let (status, _) = http(
+        addr,
+        &format!(
+            "GET /api/history HTTP/1.1\r\nHost: 127.0.0.1:{}",
+            addr.port()
+        ),
+        "",
+    );
+    assert_eq!(status, 200);
+}
