@@ -465,6 +465,24 @@ impl Client {
         self.request(id, &msg, Some(&nonce)).await
     }
 
+    /// Seats a member as `role` with `seats` (the game master's): the `seq` of the entry.
+    pub async fn seat(
+        &mut self,
+        name: &str,
+        role: Role,
+        seats: &[String],
+    ) -> Result<u64, ThrowError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let msg = ClientMsg::Seat {
+            id,
+            name: name.to_string(),
+            role,
+            seats: seats.to_vec(),
+        };
+        self.request(id, &msg, None).await
+    }
+
     /// Reveals one of your hidden rolls: the `seq` of the reveal.
     pub async fn reveal(&mut self, of: u64) -> Result<u64, ThrowError> {
         let id = self.next_id;

@@ -88,6 +88,19 @@ pub enum ClientMsg {
         /// The hidden roll's `seq`.
         of: u64,
     },
+    /// The game master seats a member: another role, other characters (a member keeps its
+    /// role otherwise).
+    Seat {
+        /// The client's number for the answer.
+        id: u64,
+        /// The member.
+        name: String,
+        /// Its role from now on (player or spectator).
+        role: Role,
+        /// The characters it plays (players).
+        #[serde(default)]
+        seats: Vec<String>,
+    },
     /// Asks for a `pong`.
     Ping {
         /// The client's number for the answer.

@@ -64,6 +64,21 @@ pub enum Command {
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Done, ServerError>>,
     },
+    /// The game master seats a member.
+    Seat {
+        /// The connection.
+        conn: u64,
+        /// Who asks (the game master).
+        by: String,
+        /// The member.
+        name: String,
+        /// Its role from now on.
+        role: Role,
+        /// Its characters.
+        seats: Vec<String>,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<Done, ServerError>>,
+    },
     /// The connection closed: its secret goes.
     Leave {
         /// The connection.
@@ -293,6 +308,25 @@ async fn room_task<S: LogStore>(
                 };
                 let _ = reply.send(result);
             }
+            Command::Seat {
+                conn,
+                by,
+                name,
+                role,
+                seats,
+                reply,
+            } => {
+                let result = task.seat(&by, &name, role, &seats).await.map(|seq| Done {
+                    seq,
+                    commitment: task
+                        .secrets
+                        .get(&conn)
+                        .map(|s| seal::commitment(s))
+                        .unwrap_or_default(),
+                    sealed: None,
+                });
+                let _ = reply.send(result);
+            }
             Command::Reveal {
                 conn,
                 name,
@@ -358,6 +392,29 @@ impl<S: LogStore> Task<S> {
             let _ = self.lines.send((entry.seq, line.into()));
         }
         Ok(())
+    }
+
+    /// The game master seats `name` as `role` with `seats`: a `joined` entry (the member keeps
+    /// its key), its `seq`.
+    async fn seat(
+        &mut self,
+        by: &str,
+        name: &str,
+        role: Role,
+        seats: &[String],
+    ) -> Result<u64, ServerError> {
+        self.catch_up().await?;
+        self.state.may_seat(by, name, role, seats)?;
+        self.append(
+            Event::Joined {
+                name: name.into(),
+                role,
+                seats: seats.to_vec(),
+                key: None,
+            },
+            None,
+        )
+        .await
     }
 
     /// Seats a member (a `joined` entry, unless it comes back as it was): the log's head, and

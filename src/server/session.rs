@@ -217,6 +217,24 @@ async fn session<S: LogStore>(
                 let sent = handle.commands.send(command).await;
                 done_reply(id, sent.is_ok(), answer, &out).await
             }
+            Ok(ClientMsg::Seat {
+                id,
+                name: member,
+                role,
+                seats,
+            }) => {
+                let (reply, answer) = oneshot::channel();
+                let command = Command::Seat {
+                    conn,
+                    by: name.clone(),
+                    name: member,
+                    role,
+                    seats,
+                    reply,
+                };
+                let sent = handle.commands.send(command).await;
+                done_reply(id, sent.is_ok(), answer, &out).await
+            }
             Ok(ClientMsg::Reveal { id, of }) => {
                 let (reply, answer) = oneshot::channel();
                 let command = Command::Reveal {

@@ -25,6 +25,29 @@ use super::stream::{browser_ready, server_alone, web_dir};
 const HOARDER: [u8; 4] = [127, 0, 0, 2];
 const OPENER: [u8; 4] = [127, 0, 0, 3];
 const GUESSER: [u8; 4] = [127, 0, 0, 4];
+const FLOODER: [u8; 4] = [127, 0, 0, 6];
+
+/// The first event a room's page gets, opened from `source`.
+async fn page_from(source: [u8; 4], url: &str) -> Value {
+    let addr: SocketAddr = url
+        .trim_start_matches("ws://")
+        .split('/')
+        .next()
+        .and_then(|a| a.parse().ok())
+        .expect("an address");
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(SocketAddr::new(IpAddr::from(source), 0))
+        .expect("binds");
+    let stream = socket.connect(addr).await.expect("connects");
+    let (mut ws, _) = tokio_tungstenite::client_async(url, stream)
+        .await
+        .expect("handshake");
+    let Some(Ok(Message::Text(text))) = ws.next().await else {
+        panic!("no first event");
+    };
+    serde_json::from_str(&text).expect("JSON")
+}
 
 /// Sends one raw HTTP/1.1 request (`head`: the request line and headers, Host included) and
 /// reads the status and the JSON body.
@@ -275,8 +298,8 @@ fn seats_belong_to_who_took_them() {
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
     runtime().block_on(async {
-        let _gm = gm_opens(&url, Checks::default()).await;
-        let pat = Client::connect(
+        let mut gm = gm_opens(&url, Checks::default()).await;
+        let mut pat = Client::connect(
             as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
             None,
             Checks::default(),
@@ -335,6 +358,25 @@ fn seats_belong_to_who_took_them() {
                 "Ghoul is played by the game master".into()
             )
         );
+        // The game master changes roles and seats; nobody else does.
+        assert_eq!(
+            refused(pat.seat("Lee", Role::Player, &["Bea".into()]).await),
+            (
+                ErrorCode::NotGamemaster,
+                "only the game master seats members".into()
+            )
+        );
+        assert_eq!(
+            refused(gm.seat("Lee", Role::Player, &["Ghoul".into()]).await).0,
+            ErrorCode::GamemasterCharacter
+        );
+        gm.seat("Lee", Role::Player, &["Bea".into()])
+            .await
+            .expect("the game master seats Lee as Bea");
+        let lee_back = join("Lee", Role::Player, &["Bea"], lee.key())
+            .await
+            .expect("Lee comes back as Bea's player, with the key");
+        assert_eq!(lee_back.key(), lee.key());
         // Pat, with the key, comes back and throws for Ash.
         let mut back = join("Pat", Role::Player, &["Ash"], Some(&key))
             .await
@@ -501,6 +543,34 @@ fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
         eprintln!("200 guesses: {tried} checked, {waiting} told to wait");
         assert_eq!(waiting + tried, 200);
         assert!(tried <= 8, "{tried} of 200 guesses were checked");
+
+        // A flood of room pages with wrong passcodes (each once queued an argon2 hash): after
+        // three, the address is told to wait before anything is hashed.
+        let flood = format!("{}/feed?passcode=guess", url("crypt"));
+        let (mut hashed, mut waiting) = (0, 0);
+        for _ in 0..100 {
+            let event = page_from(FLOODER, &flood).await;
+            match event["code"].as_str() {
+                Some("wrong_passcode") => hashed += 1,
+                Some("backing_off") => waiting += 1,
+                _ => panic!("{event}"),
+            }
+        }
+        eprintln!("100 pages with a wrong passcode: {hashed} hashed, {waiting} told to wait");
+        assert_eq!(
+            (hashed + waiting, hashed <= 4),
+            (100, true),
+            "{hashed} hashed"
+        );
+        let start = Instant::now();
+        let viv = Client::connect(
+            as_(&url("crypt"), "Viv", Role::Spectator, &[], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await;
+        assert!(viv.is_ok(), "an honest spectator comes in after the flood");
+        eprintln!("an honest join after the flood took {:?}", start.elapsed());
 
         // The stranger holds idle sockets: 16 are kept, the rest closed at once.
         let mut idle = Vec::new();

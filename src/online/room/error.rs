@@ -72,6 +72,9 @@ pub enum RoomError {
         /// Their role.
         role: Role,
     },
+    /// Someone other than the game master seating a member.
+    #[error("only the game master seats members")]
+    NotSeater,
     /// A player asking for a character the game master plays.
     #[error("{0} is played by the game master")]
     GamemasterCharacter(String),
@@ -162,6 +165,7 @@ impl RoomError {
             RoomError::NameInUse(_) => ErrorCode::NameInUse,
             RoomError::RoleChange { .. } => ErrorCode::RoleChange,
             RoomError::GamemasterCharacter(_) => ErrorCode::GamemasterCharacter,
+            RoomError::NotSeater => ErrorCode::NotGamemaster,
             RoomError::Spectator => ErrorCode::Spectator,
             RoomError::NotGamemaster => ErrorCode::NotGamemaster,
             RoomError::GamemasterMove(_) => ErrorCode::GamemasterMove,

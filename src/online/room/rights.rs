@@ -162,6 +162,34 @@ impl RoomState {
         Ok(claim)
     }
 
+    /// Whether `by` may seat `name` as `role` with `seats` (the game master changing a member's
+    /// role or characters): the seats it may have, in seat order.
+    pub fn may_seat(
+        &self,
+        by: &str,
+        name: &str,
+        role: Role,
+        seats: &[String],
+    ) -> Result<Vec<usize>, RoomError> {
+        if self
+            .members
+            .get(by)
+            .is_none_or(|m| m.role != Role::Gamemaster)
+        {
+            return Err(RoomError::NotSeater);
+        }
+        let wanted = self.may_join(name, role, seats)?;
+        if role == Role::Gamemaster {
+            return Err(RoomError::NotTheGamemaster(self.gamemaster.clone()));
+        }
+        let cast = self.table.names();
+        if let Some(seat) = wanted.iter().find(|&&s| !self.scene.players_play(s)) {
+            let character = cast.get(*seat).copied().unwrap_or("that character");
+            return Err(RoomError::GamemasterCharacter(character.to_string()));
+        }
+        Ok(wanted)
+    }
+
     /// Whether `by` may make a proposal, and if not, why.
     pub fn may(&self, by: &str, what: &Proposal, hidden: bool) -> Result<(), RoomError> {
         let member = self
