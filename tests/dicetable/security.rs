@@ -705,6 +705,7 @@ fn no_player_holds_the_physics_and_pages_share_each_motion() {
         // The most a hand may do, in both rooms at once: one runs, the other waits for it,
         // and the honest room keeps a slot.
         let fastest = json!({"release": [7.5, 24.0, 2.0], "velocity": [-300.0, 0.0, 0.0]});
+        let thrown = Instant::now();
         propose(
             &mut den,
             &den_hello["commitment"],
@@ -725,6 +726,10 @@ fn no_player_holds_the_physics_and_pages_share_each_motion() {
         )
         .await;
         let acks = (answer_of(&mut den).await, answer_of(&mut lair).await);
+        eprintln!(
+            "two 100d6 at the fastest hand, one address: both stored after {:?}",
+            thrown.elapsed()
+        );
         assert_eq!(
             (&acks.0["type"], &acks.1["type"]),
             (&json!("ack"), &json!("ack")),
