@@ -316,15 +316,8 @@ async fn room_task<S: LogStore>(
                 seats,
                 reply,
             } => {
-                let result = task.seat(&by, &name, role, &seats).await.map(|seq| Done {
-                    seq,
-                    commitment: task
-                        .secrets
-                        .get(&conn)
-                        .map(|s| seal::commitment(s))
-                        .unwrap_or_default(),
-                    sealed: None,
-                });
+                let stored = task.seat(&by, &name, role, &seats).await;
+                let result = stored.map(|seq| task.stored(conn, seq));
                 let _ = reply.send(result);
             }
             Command::Reveal {
@@ -333,15 +326,8 @@ async fn room_task<S: LogStore>(
                 of,
                 reply,
             } => {
-                let result = throws::reveal(&mut task, &name, of).await.map(|seq| Done {
-                    seq,
-                    commitment: task
-                        .secrets
-                        .get(&conn)
-                        .map(|s| seal::commitment(s))
-                        .unwrap_or_default(),
-                    sealed: None,
-                });
+                let stored = throws::reveal(&mut task, &name, of).await;
+                let result = stored.map(|seq| task.stored(conn, seq));
                 let _ = reply.send(result);
             }
         }
@@ -349,6 +335,20 @@ async fn room_task<S: LogStore>(
 }
 
 impl<S: LogStore> Task<S> {
+    /// The answer to a stored entry that throws nothing: its `seq` and the connection's
+    /// commitment, unchanged.
+    fn stored(&self, conn: u64, seq: u64) -> Done {
+        Done {
+            seq,
+            commitment: self
+                .secrets
+                .get(&conn)
+                .map(|s| seal::commitment(s))
+                .unwrap_or_default(),
+            sealed: None,
+        }
+    }
+
     /// Stores an event as the room's next line, applies it, sends it out. A conflict (another
     /// node appended first) reloads the room from the store and says [`ServerError::Raced`].
     pub async fn append(

@@ -195,11 +195,7 @@ async fn this_machine_only(
     next: Next,
 ) -> Response {
     if shared.token.is_none() && !auth::host_is_this_machine(request.headers(), shared.port) {
-        let host = request
-            .headers()
-            .get(axum::http::header::HOST)
-            .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned())
-            .unwrap_or_default();
+        let host = header_text(request.headers(), axum::http::header::HOST);
         return ApiError::ForeignHost(host).into_response();
     }
     next.run(request).await
@@ -222,11 +218,7 @@ async fn require_token(
     next: Next,
 ) -> Response {
     if !auth::origin_allowed(request.headers()) {
-        let origin = request
-            .headers()
-            .get(axum::http::header::ORIGIN)
-            .map(|o| String::from_utf8_lossy(o.as_bytes()).into_owned())
-            .unwrap_or_default();
+        let origin = header_text(request.headers(), axum::http::header::ORIGIN);
         return ApiError::ForeignOrigin(origin).into_response();
     }
     let Some(token) = &shared.token else {
@@ -238,6 +230,14 @@ async fn require_token(
     } else {
         ApiError::Unauthorized.into_response()
     }
+}
+
+/// A header's value as text, for an error that quotes it (empty when absent).
+fn header_text(headers: &HeaderMap, name: axum::http::header::HeaderName) -> String {
+    headers
+        .get(name)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .unwrap_or_default()
 }
 
 /// A `POST` body must be declared JSON: what a page of another site can send without asking

@@ -113,6 +113,17 @@ pub(crate) async fn gm_opens(url: &str, checks: Checks) -> Client {
     .unwrap_or_else(|e| panic!("the game master opens {url}: {e}"))
 }
 
+/// Pat joins the crypt as Ash's player (the game master opened it).
+pub(crate) async fn pat_plays_ash(url: &str) -> Client {
+    Client::connect(
+        as_(url, "Pat", Role::Player, &["Ash"], "friends"),
+        None,
+        Checks::default(),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("Pat joins {url} as Ash: {e}"))
+}
+
 fn mv(json: serde_json::Value) -> Proposal {
     Proposal::Move(serde_json::from_value::<Move>(json).expect("a move"))
 }
@@ -575,13 +586,7 @@ fn a_killed_server_loses_no_acknowledged_throw() {
     let rt = runtime();
     rt.block_on(async {
         let mut gm = gm_opens(&url, Checks::default()).await;
-        let mut pat = Client::connect(
-            as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
-            None,
-            Checks::default(),
-        )
-        .await
-        .expect("joins");
+        let mut pat = pat_plays_ash(&url).await;
         let mut acked = Vec::new();
         for _ in 0..4 {
             acked.push(
@@ -631,7 +636,9 @@ fn a_killed_server_loses_no_acknowledged_throw() {
             "--export",
             "den",
         ]);
-        let lines: Vec<String> = stdout(&stored).lines().map(str::to_string).collect();
+        let mut lines: Vec<String> = stdout(&stored).lines().map(str::to_string).collect();
+        let head = lines.pop().expect("the export's head line");
+        assert!(head.starts_with(r#"{"head":{"room":"den","#), "{head}");
         assert_eq!(lines, pat.lines);
         for seq in &acked {
             assert!(
@@ -1030,13 +1037,7 @@ fn a_browser_follows_a_room_on_its_page() {
             .await
             .expect("a free roll");
         assert_eq!(two, 2);
-        let pat = Client::connect(
-            as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
-            None,
-            Checks::default(),
-        )
-        .await
-        .expect("Pat joins");
+        let pat = pat_plays_ash(&url).await;
         (gm, pat)
     });
     // The page (and one with a wrong passcode) in headless chromium.

@@ -6,7 +6,6 @@
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use dicetable::errors::ErrorCode;
@@ -17,8 +16,10 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use super::online::{Server, as_, crypt, data_dir, gm_opens, refused, runtime, turned_away};
-use super::stream::{browser_ready, server_alone, web_dir};
+use super::online::{
+    Server, as_, crypt, data_dir, gm_opens, pat_plays_ash, refused, runtime, turned_away,
+};
+use super::stream::{browser_half, browser_ready, server_alone};
 
 /// Other addresses of this machine: the strangers' (one per abuse, so none is counted
 /// against another's limits).
@@ -29,20 +30,7 @@ const FLOODER: [u8; 4] = [127, 0, 0, 6];
 
 /// The first event a room's page gets, opened from `source`.
 async fn page_from(source: [u8; 4], url: &str) -> Value {
-    let addr: SocketAddr = url
-        .trim_start_matches("ws://")
-        .split('/')
-        .next()
-        .and_then(|a| a.parse().ok())
-        .expect("an address");
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket
-        .bind(SocketAddr::new(IpAddr::from(source), 0))
-        .expect("binds");
-    let stream = socket.connect(addr).await.expect("connects");
-    let (mut ws, _) = tokio_tungstenite::client_async(url, stream)
-        .await
-        .expect("handshake");
+    let mut ws = socket_from(source, url).await;
     let Some(Ok(Message::Text(text))) = ws.next().await else {
         panic!("no first event");
     };
@@ -85,6 +73,15 @@ fn http(addr: SocketAddr, head: &str, body: &str) -> (u16, Value) {
             Ok(n) => got.extend_from_slice(&buf[..n]),
         }
     }
+}
+
+/// Whether the window's server answers a plain request (`GET /api/history`) with 200.
+fn answers(addr: SocketAddr) -> bool {
+    let head = format!(
+        "GET /api/history HTTP/1.1\r\nHost: 127.0.0.1:{}",
+        addr.port()
+    );
+    http(addr, &head, "").0 == 200
 }
 
 /// The status and code of an answer.
@@ -166,19 +163,7 @@ fn a_page_of_another_site_cannot_use_the_windows_server() {
         assert_eq!(status, 200, "{host}");
     }
     if browser_ready() {
-        let out = Command::new("node")
-            .arg(web_dir().join("tests/foreign.mjs"))
-            .arg(format!("http://127.0.0.1:{port}"))
-            .output()
-            .expect("node");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "the browser half failed: {}\n{stdout}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let seen: Value =
-            serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("JSON");
+        let seen = browser_half("foreign.mjs", &[&format!("http://127.0.0.1:{port}")]);
         assert_eq!(
             seen["foreign"]["feed"],
             json!({"opened": false, "messages": 0}),
@@ -220,39 +205,23 @@ fn a_notation_nested_thousands_deep_is_refused_and_no_server_falls() {
             &body,
         )
     };
-    let (status, answer) = post(nested(3_200));
-    assert_eq!(
-        (status, answer["code"].as_str()),
-        (422, Some("bad_notation"))
-    );
-    assert!(
-        answer["error"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("a notation has at most 256 characters (this one has 16003)"),
-        "{answer}"
-    );
-    let (status, answer) = post(nested(9));
-    assert_eq!(
-        (status, answer["code"].as_str()),
-        (422, Some("bad_notation"))
-    );
-    assert!(
-        answer["error"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("groups {...} nest at most 8 deep"),
-        "{answer}"
-    );
-    let (status, _) = http(
-        addr,
-        &format!(
-            "GET /api/history HTTP/1.1\r\nHost: 127.0.0.1:{}",
-            addr.port()
+    // Each refused as bad notation, its cap named.
+    for (depth, says) in [
+        (
+            3_200,
+            "a notation has at most 256 characters (this one has 16003)",
         ),
-        "",
-    );
-    assert_eq!(status, 200, "the window's server is up");
+        (9, "groups {...} nest at most 8 deep"),
+    ] {
+        let (status, answer) = post(nested(depth));
+        let error = answer["error"].as_str().unwrap_or_default();
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (422, Some("bad_notation"))
+        );
+        assert!(error.contains(says), "{depth} deep: {answer}");
+    }
+    assert!(answers(addr), "the window's server is up");
 
     // The table server: what aborted it, and every window joining the room after.
     let data = data_dir("deep");
@@ -299,13 +268,7 @@ fn seats_belong_to_who_took_them() {
     let url = server.url("crypt");
     runtime().block_on(async {
         let mut gm = gm_opens(&url, Checks::default()).await;
-        let mut pat = Client::connect(
-            as_(&url, "Pat", Role::Player, &["Ash"], "friends"),
-            None,
-            Checks::default(),
-        )
-        .await
-        .expect("Pat takes Ash");
+        let mut pat = pat_plays_ash(&url).await;
         let key = pat.key().expect("a key to the name").to_string();
         assert_eq!(key.len(), 32, "{key}");
         let join = |name: &str, role: Role, seats: &[&str], key: Option<&str>| {
@@ -397,6 +360,35 @@ fn seats_belong_to_who_took_them() {
 
 /// A WebSocket to `url` from `source`, its first message `hello`: the first answer that is a
 /// `welcome` or an `error`, and the socket.
+/// A TCP connection to `addr` from `source` (another address of this machine).
+async fn tcp_from(source: [u8; 4], addr: SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(SocketAddr::new(IpAddr::from(source), 0))
+        .expect("binds");
+    socket.connect(addr).await.expect("connects")
+}
+
+/// A WebSocket to `url` (`ws://ADDR/...`) from `source`.
+async fn socket_from(
+    source: [u8; 4],
+    url: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
+    let addr: SocketAddr = url
+        .trim_start_matches("ws://")
+        .split('/')
+        .next()
+        .and_then(|a| a.parse().ok())
+        .expect("an address");
+    let stream = tcp_from(source, addr).await;
+    let (ws, _) = tokio_tungstenite::client_async(url, stream)
+        .await
+        .expect("handshake");
+    ws
+}
+
+/// A WebSocket to `url` from `source`, its first message `hello`: the first answer that is a
+/// `welcome` or an `error`, and the socket.
 async fn hello_from(
     source: [u8; 4],
     url: &str,
@@ -405,20 +397,7 @@ async fn hello_from(
     Value,
     tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
 ) {
-    let addr: SocketAddr = url
-        .trim_start_matches("ws://")
-        .split('/')
-        .next()
-        .and_then(|a| a.parse().ok())
-        .expect("an address");
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket
-        .bind(SocketAddr::new(IpAddr::from(source), 0))
-        .expect("binds");
-    let stream = socket.connect(addr).await.expect("connects");
-    let (mut ws, _) = tokio_tungstenite::client_async(url, stream)
-        .await
-        .expect("handshake");
+    let mut ws = socket_from(source, url).await;
     ws.send(Message::text(hello.to_string()))
         .await
         .expect("sends");
@@ -474,13 +453,7 @@ fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
     runtime().block_on(async {
         // The honest table, opened from this machine.
         let _gm = gm_opens(&url("crypt"), Checks::default()).await;
-        let mut pat = Client::connect(
-            as_(&url("crypt"), "Pat", Role::Player, &["Ash"], "friends"),
-            None,
-            Checks::default(),
-        )
-        .await
-        .expect("Pat joins");
+        let mut pat = pat_plays_ash(&url("crypt")).await;
         honest_throws(&mut pat, "nothing (the baseline)").await;
 
         // A stranger opens rooms: not without the owner's room passcode.
@@ -575,12 +548,8 @@ fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
         // The stranger holds idle sockets: 16 are kept, the rest closed at once.
         let mut idle = Vec::new();
         for _ in 0..40 {
-            let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-            socket
-                .bind(SocketAddr::new(IpAddr::from(HOARDER), 0))
-                .expect("binds");
             let addr: SocketAddr = server.addr.parse().expect("address");
-            idle.push(socket.connect(addr).await.expect("connects"));
+            idle.push(tcp_from(HOARDER, addr).await);
         }
         let mut closed = 0;
         for socket in &mut idle {
@@ -661,13 +630,7 @@ fn no_player_holds_the_physics_and_pages_share_each_motion() {
             gm_opens(&url("den"), Checks::default()).await,
             gm_opens(&url("lair"), Checks::default()).await,
         );
-        let mut pat = Client::connect(
-            as_(&url("crypt"), "Pat", Role::Player, &["Ash"], "friends"),
-            None,
-            Checks::default(),
-        )
-        .await
-        .expect("Pat joins");
+        let mut pat = pat_plays_ash(&url("crypt")).await;
         honest_throws(&mut pat, "nothing (the baseline)").await;
 
         // A player of two other rooms, from one address.
@@ -791,13 +754,5 @@ fn a_silent_or_dripping_connection_is_closed_after_the_header_timeout() {
     eprintln!("silent and half-sent connections closed after {waited:?}");
     assert!(waited >= Duration::from_secs(9), "{waited:?}");
     // A prompt request is answered as ever.
-    let (status, _) = http(
-        addr,
-        &format!(
-            "GET /api/history HTTP/1.1\r\nHost: 127.0.0.1:{}",
-            addr.port()
-        ),
-        "",
-    );
-    assert_eq!(status, 200);
+    assert!(answers(addr));
 }

@@ -53,6 +53,23 @@ fn send(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -> (u
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// Runs a test's browser half (`node web/tests/SCRIPT ARGS...`) and reads the JSON line it
+/// prints last.
+pub(crate) fn browser_half(script: &str, args: &[&str]) -> Value {
+    let out = Command::new("node")
+        .arg(web_dir().join("tests").join(script))
+        .args(args)
+        .output()
+        .expect("node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the browser half failed: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("JSON")
+}
+
 /// The checkout's web folder (the pages, node_modules).
 pub(crate) fn web_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("web")
@@ -397,19 +414,7 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     assert_eq!(got, 400);
 
     // The page in chromium, a roll through the API.
-    let out = Command::new("node")
-        .arg(web_dir().join("tests/overlay.mjs"))
-        .args([&base, dir.to_str().expect("utf-8")])
-        .output()
-        .expect("node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the browser half failed: {}\n{stdout}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let page: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("JSON");
+    let page = browser_half("overlay.mjs", &[&base, dir.to_str().expect("utf-8")]);
     let api = &page["api"];
     assert_eq!(page["errors"], json!([]), "no script errors");
     assert_eq!(page["notice"], Value::Null, "three.js loaded");
