@@ -98,6 +98,8 @@ impl ClientError {
             ClientError::Server { code, .. } => !matches!(
                 code,
                 ErrorCode::RateLimited
+                    | ErrorCode::BackingOff
+                    | ErrorCode::Busy
                     | ErrorCode::RoomStopped
                     | ErrorCode::StoreFailed
                     | ErrorCode::HelloTimeout
@@ -552,5 +554,34 @@ impl Client {
     /// Drops the connection without a goodbye (tests of reconnecting).
     pub fn drop_connection(&mut self) {
         self.socket = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_client_tries_again_only_where_waiting_can_help() {
+        let refused = |code| ClientError::Server {
+            code,
+            message: String::new(),
+        };
+        for code in [
+            ErrorCode::BackingOff,
+            ErrorCode::Busy,
+            ErrorCode::RateLimited,
+            ErrorCode::RoomStopped,
+        ] {
+            assert!(!refused(code).is_final(), "{code:?}");
+        }
+        for code in [
+            ErrorCode::WrongPasscode,
+            ErrorCode::NameInUse,
+            ErrorCode::RoleChange,
+            ErrorCode::RoomsClosed,
+        ] {
+            assert!(refused(code).is_final(), "{code:?}");
+        }
     }
 }
