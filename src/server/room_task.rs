@@ -427,11 +427,11 @@ impl<S: LogStore> Task<S> {
         key: Option<&str>,
     ) -> Result<(u64, Option<String>), ServerError> {
         self.catch_up().await?;
-        let (commitment, key) = match self.state.may_claim(name, role, seats, key)? {
+        let (wanted, claim) = self.state.may_claim(name, role, seats, key)?;
+        let (commitment, key) = match claim {
             Claim::Known => (None, None),
             Claim::New { key, commitment } => (Some(commitment), Some(key)),
         };
-        let wanted = self.state.may_join(name, role, seats)?;
         let same = commitment.is_none()
             && self
                 .state

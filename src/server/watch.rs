@@ -179,22 +179,18 @@ const MOTIONS_KEPT: usize = 64;
 /// that one and share it.
 type SharedMotion = Arc<std::sync::OnceLock<Result<Motion, RollError>>>;
 
-/// The motion of `throw`, shared with every page that asks for the same throw.
+/// The place of `throw`'s motion, shared with every page that asks for the same throw (a
+/// place of its own when the throw cannot be told apart); the first to fill it simulates.
 fn shared_trace(throw: &ThrowRecord, gesture: Option<Gesture>, cocked: Cocked) -> SharedMotion {
     static RECENT: std::sync::Mutex<Vec<(String, SharedMotion)>> =
         std::sync::Mutex::new(Vec::new());
-    let traced = || {
-        let cell = SharedMotion::default();
-        cell.get_or_init(|| trace(throw, gesture, cocked, SAMPLE_STEPS));
-        cell
-    };
     let (Ok(key), Ok(mut recent)) = (
         serde_json::to_string(&(throw, gesture, cocked)),
         RECENT.lock(),
     ) else {
-        return traced();
+        return SharedMotion::default();
     };
-    let cell = match recent.iter().find(|(k, _)| *k == key) {
+    match recent.iter().find(|(k, _)| *k == key) {
         Some((_, cell)) => cell.clone(),
         None => {
             if recent.len() >= MOTIONS_KEPT {
@@ -204,10 +200,7 @@ fn shared_trace(throw: &ThrowRecord, gesture: Option<Gesture>, cocked: Cocked) -
             recent.push((key, cell.clone()));
             cell
         }
-    };
-    drop(recent);
-    cell.get_or_init(|| trace(throw, gesture, cocked, SAMPLE_STEPS));
-    cell
+    }
 }
 
 /// Every throw of a roll with its motion. A throw that does not re-simulate to its record here

@@ -113,20 +113,33 @@ impl RoomState {
         Ok(wanted)
     }
 
+    /// Whether the seats are all the players' characters (not the game master's).
+    fn players_characters(&self, seats: &[usize]) -> Result<(), RoomError> {
+        match seats.iter().find(|&&s| !self.scene.players_play(s)) {
+            Some(seat) => {
+                let cast = self.table.names();
+                let character = cast.get(*seat).copied().unwrap_or("that character");
+                Err(RoomError::GamemasterCharacter(character.to_string()))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Whether `name` may take its place on this join, by the server's stricter rule (the log's
     /// replay checks only [`RoomState::may_join`], so logs kept before stay valid): a name in
     /// use only with its key, no look-alike of another's name, the role a member has (changing
-    /// it is the game master's), players seated only as the players' characters.
+    /// it is the game master's), players seated only as the players' characters. The seats it
+    /// takes, in seat order, and the claim.
     pub fn may_claim(
         &self,
         name: &str,
         role: Role,
         seats: &[String],
         key: Option<&str>,
-    ) -> Result<Claim, RoomError> {
+    ) -> Result<(Vec<usize>, Claim), RoomError> {
         let wanted = self.may_join(name, role, seats)?;
         if role == Role::Gamemaster {
-            return Ok(Claim::Known);
+            return Ok((wanted, Claim::Known));
         }
         let mine = folded(name);
         if let Some(other) = self
@@ -136,13 +149,9 @@ impl RoomState {
         {
             return Err(RoomError::NameInUse(other.clone()));
         }
-        let cast = self.table.names();
-        if let Some(seat) = wanted.iter().find(|&&s| !self.scene.players_play(s)) {
-            let character = cast.get(*seat).copied().unwrap_or("that character");
-            return Err(RoomError::GamemasterCharacter(character.to_string()));
-        }
+        self.players_characters(&wanted)?;
         let Some(member) = self.members.get(name) else {
-            return Ok(new_key());
+            return Ok((wanted, new_key()));
         };
         let shown = key
             .and_then(|k| seal::unhex(k, KEY_BYTES, "key").ok())
@@ -159,7 +168,7 @@ impl RoomState {
                 role: member.role,
             });
         }
-        Ok(claim)
+        Ok((wanted, claim))
     }
 
     /// Whether `by` may seat `name` as `role` with `seats` (the game master changing a member's
@@ -182,11 +191,7 @@ impl RoomState {
         if role == Role::Gamemaster {
             return Err(RoomError::NotTheGamemaster(self.gamemaster.clone()));
         }
-        let cast = self.table.names();
-        if let Some(seat) = wanted.iter().find(|&&s| !self.scene.players_play(s)) {
-            let character = cast.get(*seat).copied().unwrap_or("that character");
-            return Err(RoomError::GamemasterCharacter(character.to_string()));
-        }
+        self.players_characters(&wanted)?;
         Ok(wanted)
     }
 
