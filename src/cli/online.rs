@@ -34,6 +34,13 @@ pub struct ServeArgs {
     /// Connections one address may hold open at once.
     #[arg(long, value_name = "N", default_value_t = crate::net::runtime::PER_ADDRESS)]
     pub per_address: usize,
+    /// Seconds a connection may send nothing before it is closed (pages and clients answer
+    /// the server's pings, sent three times as often).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::net::runtime::IDLE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub idle_timeout: u64,
+    /// Seconds a room with nobody in it and no page on it stays in memory (its log stays).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::server::limits::IDLE_UNLOAD.as_secs(), value_parser = clap::value_parser!(u64).range(1..=604_800))]
+    pub unload_after: u64,
 }
 
 /// Arguments of `verify`.
@@ -133,12 +140,14 @@ fn serve_with<S: LogStore>(
         open_rooms: args.open_rooms,
         room_passcode: args.room_passcode.clone().filter(|p| !p.is_empty()),
     };
-    match rt.block_on(crate::server::serve(
-        args.listen,
-        store,
-        policy,
-        args.per_address,
-    )) {
+    let tuning = crate::server::limits::Tuning {
+        connections: crate::net::runtime::ConnectionLimits {
+            per_address: args.per_address,
+            idle: std::time::Duration::from_secs(args.idle_timeout),
+        },
+        unload_after: std::time::Duration::from_secs(args.unload_after),
+    };
+    match rt.block_on(crate::server::serve(args.listen, store, policy, tuning)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e.to_string()),
     }

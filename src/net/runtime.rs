@@ -6,6 +6,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use axum::Router;
 
@@ -88,23 +89,47 @@ pub fn listen(addr: SocketAddr) -> Result<(std::net::TcpListener, SocketAddr), N
 pub const PER_ADDRESS: usize = 128;
 /// How long a new connection has to send its first request's headers: a socket opened and
 /// left silent (or fed a byte at a time) is closed after this.
-pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection may send nothing at all, by default. WebSocket pages and clients
+/// answer the server's pings ([`crate::net::socket::ping_every`]), so only a dead or
+/// abandoned socket stays silent this long.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// What one connection and one address may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// Connections one address may hold open at once.
+    pub per_address: usize,
+    /// How long a connection may send nothing before it is closed.
+    pub idle: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            per_address: PER_ADDRESS,
+            idle: IDLE_TIMEOUT,
+        }
+    }
+}
 
 /// Serves `router` on a bound listener until the process ends, each address holding at most
-/// `per_address` connections (one more is closed at once, so no one address can take every
-/// socket). Handlers may ask who connected ([`Peer`]). Small messages go at once (no Nagle
-/// delay on a room's frames).
+/// `limits.per_address` connections (one more is closed at once, so no one address can take
+/// every socket) and each connection closed once it sent nothing for `limits.idle`. Handlers
+/// may ask who connected ([`Peer`]). Small messages go at once (no Nagle delay on a room's
+/// frames).
 pub async fn serve(
     listener: std::net::TcpListener,
     router: Router,
-    per_address: usize,
+    limits: ConnectionLimits,
 ) -> Result<(), NetError> {
     let addr = listener.local_addr().map_err(NetError::Serve)?;
     let listener = tokio::net::TcpListener::from_std(listener)
         .map_err(|error| NetError::Listen { addr, error })?;
     let listener = CappedListener {
         listener,
-        per_address: per_address.max(1),
+        per_address: limits.per_address.max(1),
+        idle: limits.idle.max(Duration::from_millis(100)),
         open: Arc::new(Mutex::new(HashMap::new())),
     };
     let listener = axum::serve::ListenerExt::tap_io(listener, |io: &mut Counted| {
@@ -125,11 +150,12 @@ type OpenByAddress = Arc<Mutex<HashMap<IpAddr, usize>>>;
 struct CappedListener {
     listener: tokio::net::TcpListener,
     per_address: usize,
+    idle: Duration,
     open: OpenByAddress,
 }
 
 /// An accepted connection, counted against its address until it is dropped, with a deadline
-/// for its first request's headers.
+/// for its first request's headers and one for sending anything at all.
 pub struct Counted {
     stream: tokio::net::TcpStream,
     ip: IpAddr,
@@ -138,16 +164,22 @@ pub struct Counted {
     first_headers: Option<Pin<Box<tokio::time::Sleep>>>,
     /// The last three bytes read, to find the headers' end across reads.
     tail: Vec<u8>,
+    /// When the connection is closed unless it sends something first.
+    idle_until: Pin<Box<tokio::time::Sleep>>,
+    /// How long it may send nothing.
+    idle: Duration,
 }
 
 impl Counted {
-    fn new(stream: tokio::net::TcpStream, ip: IpAddr, open: OpenByAddress) -> Counted {
+    fn new(stream: tokio::net::TcpStream, ip: IpAddr, open: OpenByAddress, idle: Duration) -> Counted {
         Counted {
             stream,
             ip,
             open,
             first_headers: Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT))),
             tail: Vec::new(),
+            idle_until: Box::pin(tokio::time::sleep(idle)),
+            idle,
         }
     }
 }
@@ -188,7 +220,7 @@ impl axum::serve::Listener for CappedListener {
                 Ok(accepted) => accepted,
                 Err(_) => {
                     // Out of sockets or a connection reset before it was taken: wait a little.
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             };
@@ -203,7 +235,7 @@ impl axum::serve::Listener for CappedListener {
                 }
             });
             if admitted {
-                return (Counted::new(stream, ip, self.open.clone()), peer);
+                return (Counted::new(stream, ip, self.open.clone(), self.idle), peer);
             }
             drop(stream);
         }
@@ -222,23 +254,39 @@ impl tokio::io::AsyncRead for Counted {
     ) -> Poll<std::io::Result<()>> {
         let this = self.get_mut();
         let before = buf.filled().len();
-        let read = Pin::new(&mut this.stream).poll_read(cx, buf);
-        let Some(deadline) = this.first_headers.as_mut() else {
-            return read;
-        };
-        match read {
+        match Pin::new(&mut this.stream).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
-                let got = buf.filled()[before..].to_vec();
-                if headers_end_in(&mut this.tail, &got) {
+                let got = &buf.filled()[before..];
+                if !got.is_empty() {
+                    let idle = this.idle;
+                    this.idle_until
+                        .as_mut()
+                        .reset(tokio::time::Instant::now() + idle);
+                }
+                if this.first_headers.is_some() && headers_end_in(&mut this.tail, got) {
                     this.first_headers = None;
+                    this.tail = Vec::new();
                 }
                 Poll::Ready(Ok(()))
             }
-            Poll::Pending if deadline.as_mut().poll(cx).is_ready() => {
-                Poll::Ready(Err(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    "no request within the header timeout",
-                )))
+            Poll::Pending => {
+                let late_headers = this
+                    .first_headers
+                    .as_mut()
+                    .is_some_and(|deadline| deadline.as_mut().poll(cx).is_ready());
+                if late_headers {
+                    return Poll::Ready(Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "no request within the header timeout",
+                    )));
+                }
+                if this.idle_until.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "nothing sent within the idle timeout",
+                    )));
+                }
+                Poll::Pending
             }
             other => other,
         }

@@ -3,6 +3,7 @@
 
 use axum::extract::ws::{Message, WebSocket};
 use axum::http::HeaderMap;
+use std::time::Duration;
 use futures_util::{SinkExt, Stream, StreamExt};
 
 use super::error::HttpError;
@@ -22,15 +23,36 @@ pub enum Next {
     Done,
 }
 
-/// Sends `hello`, then every message the `feed` yields, until the page closes or the feed ends.
-pub async fn hello_then_forward(socket: WebSocket, hello: Message, feed: impl Stream<Item = Next>) {
+/// How often a server pings a WebSocket that idles at most `idle`: three pings a timeout, so
+/// a live page or client (whose browser or library answers each ping) is never taken for idle.
+pub fn ping_every(idle: Duration) -> Duration {
+    (idle / 3).max(Duration::from_millis(30))
+}
+
+/// A timer for a socket's pings: the first one after `every`, not at once.
+pub fn pings(every: Duration) -> tokio::time::Interval {
+    let mut timer = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    timer
+}
+
+/// Sends `hello`, then every message the `feed` yields, until the page closes or the feed ends;
+/// pings the page every `ping` meanwhile.
+pub async fn hello_then_forward(
+    socket: WebSocket,
+    hello: Message,
+    feed: impl Stream<Item = Next>,
+    ping: Duration,
+) {
     let (mut sink, mut stream) = socket.split();
     if sink.send(hello).await.is_err() {
         return;
     }
     let mut feed = std::pin::pin!(feed);
+    let mut pings = pings(ping);
     loop {
         let (messages, last) = tokio::select! {
+            _ = pings.tick() => (vec![Message::Ping(Default::default())], false),
             n = feed.next() => match n {
                 Some(Next::Send(m)) => (m, false),
                 Some(Next::Last(m)) => (m, true),

@@ -20,9 +20,6 @@ use crate::dice::DieKind;
 
 /// Fixed steps one update runs.
 const STEPS_PER_UPDATE: u32 = 4;
-/// A roll that has not finished after this much simulated time is abandoned (it cannot
-/// happen with the time cap, unless a die is re-thrown forever).
-const MAX_SECONDS: f64 = 600.0;
 
 /// A headless dice table.
 pub struct Simulator {
@@ -115,7 +112,7 @@ impl Simulator {
 
     /// Waits for the next finished roll.
     pub fn wait(&mut self) -> Result<RollResult, PhysicsError> {
-        let max_updates = (MAX_SECONDS * super::STEP_HZ) as u64 / u64::from(self.steps_per_update);
+        let max_updates = (super::THROW_BUDGET_SECONDS * super::STEP_HZ) as u64 / u64::from(self.steps_per_update);
         for _ in 0..max_updates {
             self.update();
             if let Some(r) = self.take_finished().pop() {
@@ -123,7 +120,7 @@ impl Simulator {
             }
         }
         Err(PhysicsError::NotSettled {
-            seconds: MAX_SECONDS,
+            seconds: super::THROW_BUDGET_SECONDS,
         })
     }
 
@@ -188,6 +185,25 @@ impl Simulator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_throw_that_never_settles_stops_at_its_budget() {
+        // Dice that never count as still, and are never thrown again: only the budget ends it.
+        let rules = SettleRules {
+            still_time: 1.0e9,
+            time_cap: 1.0e9,
+            ..SettleRules::default()
+        };
+        let err = Simulator::new(rules)
+            .roll(&request(7, vec![DieKind::D6]))
+            .expect_err("never settles");
+        assert_eq!(
+            err,
+            PhysicsError::NotSettled {
+                seconds: super::super::THROW_BUDGET_SECONDS
+            }
+        );
+    }
 
     fn request(seed: u64, dice: Vec<DieKind>) -> ThrowRequest {
         ThrowRequest {

@@ -43,6 +43,13 @@ pub const DIE_ANGULAR_DAMPING: f32 = 3.0;
 /// Radius of the rounded edges of the dice colliders, cm.
 pub const EDGE_RADIUS: f32 = 0.06;
 
+/// The simulated time a throw may take before it is abandoned (an error, nothing recorded):
+/// every die settles within a second or two, a die that keeps escaping or lands cocked is
+/// thrown again (each throw of a die has [`SettleRules::time_cap`]), so only a die thrown
+/// again and again reaches it. It bounds what one throw costs a server: at most this much
+/// simulated time, of at most 100 dice thrown at most 300 cm/s.
+pub const THROW_BUDGET_SECONDS: f64 = 60.0;
+
 /// Why the physics could not finish a throw.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PhysicsError {

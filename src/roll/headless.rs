@@ -189,13 +189,11 @@ pub fn trace(
             .collect()
     };
     let mut frames = vec![sample(&mut simulator)];
-    const MAX_SECONDS: f64 = 600.0;
-    let max_frames = (MAX_SECONDS * STEP_HZ) as usize / every as usize;
+    let budget = crate::physics::THROW_BUDGET_SECONDS;
+    let max_frames = (budget * STEP_HZ) as usize / every as usize;
     loop {
         if frames.len() > max_frames {
-            return Err(crate::physics::PhysicsError::NotSettled {
-                seconds: MAX_SECONDS,
-            }
+            return Err(crate::physics::PhysicsError::NotSettled { seconds: budget }
             .into());
         }
         simulator.update();

@@ -13,10 +13,36 @@ pub const CONN_BURST: f64 = 40.0;
 pub const ROOM_RATE: f64 = 20.0;
 /// The burst of [`ROOM_RATE`].
 pub const ROOM_BURST: f64 = 40.0;
-/// How long a room with nobody in it and no page on it stays loaded.
+/// How long a room with nobody in it and no page on it stays loaded, by default.
 pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 /// Entries a slow client may fall behind before it is caught up from the store.
 pub const FANOUT: usize = 256;
+
+/// What a server's owner may change of its limits (`serve --per-address`, `--idle-timeout`,
+/// `--unload-after`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Connections per address, and how long one may send nothing.
+    pub connections: crate::net::runtime::ConnectionLimits,
+    /// How long a room with nobody in it and no page on it stays in memory.
+    pub unload_after: Duration,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            connections: crate::net::runtime::ConnectionLimits::default(),
+            unload_after: IDLE_UNLOAD,
+        }
+    }
+}
+
+impl Tuning {
+    /// How often the server pings a room's or a page's socket.
+    pub fn ping_every(&self) -> Duration {
+        crate::net::socket::ping_every(self.connections.idle)
+    }
+}
 
 /// A token bucket: `rate` per second, up to `burst`.
 pub struct Bucket {

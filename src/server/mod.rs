@@ -10,7 +10,7 @@
 
 mod error;
 pub mod guard;
-mod limits;
+pub mod limits;
 pub mod nats;
 mod room_task;
 mod session;
@@ -40,6 +40,7 @@ pub struct Hub<S: LogStore> {
     rooms: Mutex<HashMap<String, RoomHandle>>,
     next_conn: AtomicU64,
     guard: guard::Guard,
+    tuning: limits::Tuning,
 }
 
 impl<S: LogStore> Hub<S> {
@@ -54,12 +55,13 @@ impl<S: LogStore> Hub<S> {
 
 /// The router: `GET /{room}` upgrades to the room's WebSocket; `/{room}/watch` is its page and
 /// `/{room}/feed` that page's feed; the overlay's pages and dice are public.
-pub fn router<S: LogStore>(store: Arc<S>, policy: guard::Policy) -> Router {
+pub fn router<S: LogStore>(store: Arc<S>, policy: guard::Policy, tuning: limits::Tuning) -> Router {
     let hub = Arc::new(Hub {
         store,
         rooms: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
         guard: guard::Guard::new(policy),
+        tuning,
     });
     let pages = Pages::new(&pages::default_web_dir());
     Router::new()
@@ -94,17 +96,18 @@ fn check_room_name(room: &str) -> Result<(), ServerError> {
     }
 }
 
-/// Serves until the process ends: prints `listening on ws://ADDR` once bound. Each address
-/// holds at most `per_address` connections.
+/// Serves until the process ends: prints `listening on ws://ADDR` once bound. Connections are
+/// bounded as `tuning` says.
 pub async fn serve<S: LogStore>(
     addr: SocketAddr,
     store: Arc<S>,
     policy: guard::Policy,
-    per_address: usize,
+    tuning: limits::Tuning,
 ) -> Result<(), NetError> {
     let (listener, local) = listen(addr)?;
     println!("listening on ws://{local}");
-    crate::net::runtime::serve(listener, router(store, policy), per_address).await
+    let app = router(store, policy, tuning);
+    crate::net::runtime::serve(listener, app, tuning.connections).await
 }
 
 #[cfg(test)]
@@ -123,7 +126,11 @@ mod tests {
             rand::random::<u32>()
         ));
         let store = store::SqliteStore::open(&dir).unwrap_or_else(|e| panic!("{e}"));
-        router(Arc::new(store), guard::Policy::default())
+        router(
+            Arc::new(store),
+            guard::Policy::default(),
+            limits::Tuning::default(),
+        )
     }
 
     #[tokio::test]

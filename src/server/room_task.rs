@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::error::ServerError;
-use super::limits::{Bucket, FANOUT, IDLE_UNLOAD, ROOM_BURST, ROOM_RATE};
+use super::limits::{Bucket, FANOUT, ROOM_BURST, ROOM_RATE};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
@@ -165,6 +165,7 @@ pub async fn running_room<S: LogStore>(
     let handle = RoomHandle { commands, lines };
     tokio::spawn(room_task(
         hub.store.clone(),
+        hub.tuning.unload_after,
         state,
         queue,
         handle.lines.clone(),
@@ -229,6 +230,7 @@ pub struct Task<S: LogStore> {
 
 async fn room_task<S: LogStore>(
     store: Arc<S>,
+    unload_after: std::time::Duration,
     state: RoomState,
     mut queue: mpsc::Receiver<Command>,
     lines: broadcast::Sender<(u64, Arc<str>)>,
@@ -241,7 +243,7 @@ async fn room_task<S: LogStore>(
         secrets: HashMap::new(),
     };
     let mut bucket = Bucket::new(ROOM_RATE, ROOM_BURST);
-    let idle = tokio::time::sleep(IDLE_UNLOAD);
+    let idle = tokio::time::sleep(unload_after);
     tokio::pin!(idle);
     loop {
         let cmd = tokio::select! {
@@ -253,9 +255,10 @@ async fn room_task<S: LogStore>(
                 // Nobody in the room and no page on it: its memory goes; the next join
                 // loads it again from its log.
                 if task.secrets.is_empty() && task.lines.receiver_count() == 0 {
+                    eprintln!("room {}: unloaded (idle)", task.state.room);
                     break;
                 }
-                idle.as_mut().reset(tokio::time::Instant::now() + IDLE_UNLOAD);
+                idle.as_mut().reset(tokio::time::Instant::now() + unload_after);
                 continue;
             }
             Some(()) = async { match watch.as_mut() { Some(w) => w.recv().await, None => std::future::pending().await } } => {
@@ -267,7 +270,7 @@ async fn room_task<S: LogStore>(
             }
         };
         idle.as_mut()
-            .reset(tokio::time::Instant::now() + IDLE_UNLOAD);
+            .reset(tokio::time::Instant::now() + unload_after);
         match cmd {
             Command::Leave { conn } => {
                 task.secrets.remove(&conn);

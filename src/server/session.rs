@@ -113,8 +113,17 @@ async fn session<S: LogStore>(
 ) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut outbox) = mpsc::channel::<Message>(FANOUT);
+    // The writer pings the client now and then, so a live one (which answers) is never idle.
+    let mut pings = crate::net::socket::pings(hub.tuning.ping_every());
     let writer = tokio::spawn(async move {
-        while let Some(m) = outbox.recv().await {
+        loop {
+            let m = tokio::select! {
+                m = outbox.recv() => match m {
+                    Some(m) => m,
+                    None => break,
+                },
+                _ = pings.tick() => Message::Ping(Default::default()),
+            };
             if sink.send(m).await.is_err() {
                 break;
             }

@@ -396,9 +396,10 @@ async fn watch_session<S: LogStore>(
     peer: Peer,
     socket: WebSocket,
 ) {
+    let ping = hub.tuning.ping_every();
     let refuse = |socket: WebSocket, e: ServerError| async move {
         let nothing = futures_util::stream::empty();
-        hello_then_forward(socket, failure(e.code(), e.to_string()), nothing).await;
+        hello_then_forward(socket, failure(e.code(), e.to_string()), nothing, ping).await;
     };
     let handle = match watch_room(&hub, &room, passcode, peer).await {
         Ok(h) => h,
@@ -447,6 +448,6 @@ async fn watch_session<S: LogStore>(
         };
         Some((next, Some((new_lines, view))))
     });
-    hello_then_forward(socket, hello, feed).await;
+    hello_then_forward(socket, hello, feed, ping).await;
     forward.abort();
 }

@@ -25,8 +25,8 @@ use super::api::{self, ApiError, Asker, MAX_BODY, MoveBody, RollOrder};
 use crate::net::auth;
 use crate::net::feed::{FeedEvent, TableInfo};
 use crate::net::pages::{self, Pages};
-use crate::net::runtime::{NetError, PER_ADDRESS, Threads, in_own_thread, listen, serve};
-use crate::net::socket::{FEED_MESSAGE_MAX, Next as FeedNext, hello_then_forward};
+use crate::net::runtime::{ConnectionLimits, NetError, Threads, in_own_thread, listen, serve};
+use crate::net::socket::{FEED_MESSAGE_MAX, Next as FeedNext, hello_then_forward, ping_every};
 use crate::record::RollRecord;
 
 /// Rolls that may wait for the table; one more makes a 429.
@@ -150,7 +150,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         "dicetable-server",
         Threads::Workers(2),
         move || async move {
-            if let Err(e) = serve(listener, app, PER_ADDRESS).await {
+            if let Err(e) = serve(listener, app, ConnectionLimits::default()).await {
                 eprintln!("error: {e}");
             }
         },
@@ -371,7 +371,8 @@ async fn follow(socket: WebSocket, shared: Arc<Shared>) {
             }
         }
     });
-    hello_then_forward(socket, hello, feed).await;
+    let ping = ping_every(ConnectionLimits::default().idle);
+    hello_then_forward(socket, hello, feed, ping).await;
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ use super::{dicetable, stdout};
 pub(crate) struct Server {
     child: Child,
     pub(crate) addr: String,
+    /// What it wrote to its standard error so far (also passed on to the test's).
+    said: std::sync::Arc<(std::sync::Mutex<Vec<String>>, std::sync::Condvar)>,
 }
 
 impl Server {
@@ -32,9 +34,20 @@ impl Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dicetable"))
             .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("starts serve");
+        let said = std::sync::Arc::new((std::sync::Mutex::new(Vec::new()), std::sync::Condvar::new()));
+        let errors = child.stderr.take().expect("stderr");
+        let kept = said.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(errors).lines().map_while(Result::ok) {
+                eprintln!("serve: {line}");
+                let (lines, changed) = &*kept;
+                lines.lock().expect("lines").push(line);
+                changed.notify_all();
+            }
+        });
         let out = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(out).lines();
         let addr = loop {
@@ -48,7 +61,18 @@ impl Server {
         };
         // Keep draining its output.
         std::thread::spawn(move || for _ in lines {});
-        Server { child, addr }
+        Server { child, addr, said }
+    }
+
+    /// Waits up to `within` for the server to write a line to its standard error holding
+    /// `text`: whether it did.
+    pub(crate) fn says(&self, text: &str, within: std::time::Duration) -> bool {
+        let (lines, changed) = &*self.said;
+        let lines = lines.lock().expect("lines");
+        let (lines, _) = changed
+            .wait_timeout_while(lines, within, |lines| !lines.iter().any(|l| l.contains(text)))
+            .expect("lines");
+        lines.iter().any(|l| l.contains(text))
     }
 
     pub(crate) fn url(&self, room: &str) -> String {

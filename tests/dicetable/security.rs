@@ -629,6 +629,7 @@ fn no_player_holds_the_physics_and_pages_share_each_motion() {
             gm_opens(&url("crypt"), Checks::default()).await,
             gm_opens(&url("den"), Checks::default()).await,
             gm_opens(&url("lair"), Checks::default()).await,
+            gm_opens(&url("keep"), Checks::default()).await,
         );
         let mut pat = pat_plays_ash(&url("crypt")).await;
         honest_throws(&mut pat, "nothing (the baseline)").await;
@@ -699,6 +700,49 @@ fn no_player_holds_the_physics_and_pages_share_each_motion() {
             "{acks:?}"
         );
 
+        // Three addresses, each a player in a room of its own, throw the largest throw at the
+        // fastest hand back to back: with two cores, more throwers than physics slots. The
+        // slots are taken in turn, so the honest 1d6 waits for a throw or two at most.
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut throwers = Vec::new();
+        for (source, room, name) in [
+            ([127, 0, 0, 7], "den", "Ike"),
+            ([127, 0, 0, 8], "lair", "Jo"),
+            ([127, 0, 0, 9], "keep", "Kit"),
+        ] {
+            let hello = json!({"type": "join", "v": 3, "room": room, "name": name,
+                "role": "player", "passcode": "friends"});
+            let (welcome, mut ws) = hello_from(source, &url(room), &hello).await;
+            assert_eq!(welcome["type"], "welcome", "{welcome}");
+            let stop = stop.clone();
+            let fastest = json!({"release": [7.5, 24.0, 2.0], "velocity": [-300.0, 0.0, 0.0]});
+            throwers.push(tokio::spawn(async move {
+                let mut commitment = welcome["commitment"].clone();
+                let mut thrown = 0u32;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let what = json!({"notation": "100d6"});
+                    propose(&mut ws, &commitment, what, fastest.clone()).await;
+                    let answer = answer_of(&mut ws).await;
+                    assert_eq!(answer["type"], "ack", "{answer}");
+                    commitment = answer["commitment"].clone();
+                    thrown += 1;
+                }
+                thrown
+            }));
+        }
+        honest_throws(
+            &mut pat,
+            "three addresses throwing 100d6 at the fastest hand back to back",
+        )
+        .await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut thrown = 0;
+        for t in throwers {
+            thrown += t.await.expect("a thrower");
+        }
+        eprintln!("meanwhile the three threw {thrown} throws of 100d6");
+        assert!(thrown >= 3, "every thrower threw");
+
         // Thirty pages follow the crypt: each throw is simulated once for all of them.
         let feed = format!("{}/feed?passcode=friends", url("crypt"));
         let mut pages = Vec::new();
@@ -755,4 +799,144 @@ fn a_silent_or_dripping_connection_is_closed_after_the_header_timeout() {
     assert!(waited >= Duration::from_secs(9), "{waited:?}");
     // A prompt request is answered as ever.
     assert!(answers(addr));
+}
+
+/// Reads a socket until the server closes it: how long that took.
+async fn until_closed(socket: &mut tokio::net::TcpStream) -> Duration {
+    let start = Instant::now();
+    let mut buf = [0u8; 4096];
+    loop {
+        let read = tokio::time::timeout(
+            Duration::from_secs(30),
+            tokio::io::AsyncReadExt::read(socket, &mut buf),
+        )
+        .await
+        .expect("closed by the server within 30 s");
+        if matches!(read, Ok(0) | Err(_)) {
+            return start.elapsed();
+        }
+    }
+}
+
+#[test]
+fn idle_connections_are_closed_live_ones_kept_and_idle_rooms_unloaded() {
+    let data = data_dir("idle");
+    let dir = data.to_str().expect("a path");
+    let mut server = Server::spawn(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--data",
+        dir,
+        "--idle-timeout",
+        "1",
+        "--unload-after",
+        "1",
+    ]);
+    let url = |room: &str| server.url(room);
+    let addr: SocketAddr = server.addr.parse().expect("address");
+    runtime().block_on(async {
+        let mut gm = gm_opens(&url("crypt"), Checks::default()).await;
+        let mut pat = pat_plays_ash(&url("crypt")).await;
+        let first = pat
+            .throw(Proposal::Notation("1d6".into()), None, false, None)
+            .await
+            .expect("a throw");
+
+        // Meanwhile: a keep-alive connection that asks once and then says nothing, and a
+        // member whose socket never answers the server's pings, are closed; Pat's client reads
+        // (and so answers every ping) for four timeouts, and is kept.
+        let quiet = async {
+            let mut quiet = tcp_from([127, 0, 0, 1], addr).await;
+            tokio::io::AsyncWriteExt::write_all(
+                &mut quiet,
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            )
+            .await
+            .expect("asks");
+            until_closed(&mut quiet).await
+        };
+        let mute = async {
+            let mo = join_msg("crypt", "Mo", "friends");
+            let (welcome, mut mute) = hello_from([127, 0, 0, 1], &url("crypt"), &mo).await;
+            assert_eq!(welcome["type"], "welcome", "{welcome}");
+            until_closed(mute.get_mut()).await
+        };
+        let reads = async {
+            let until = Instant::now() + Duration::from_secs(4);
+            while let Some(left) = until.checked_duration_since(Instant::now()) {
+                pat.wait_for_more(left).await?;
+            }
+            Ok::<(), dicetable::online::client::ClientError>(())
+        };
+        let (quiet, mute, more) = tokio::join!(quiet, mute, reads);
+        eprintln!("an idle keep-alive connection closed after {quiet:?} (timeout 1 s)");
+        eprintln!("a member that never answers pings closed after {mute:?}");
+        assert!(quiet >= Duration::from_millis(900), "{quiet:?}");
+        assert!(mute >= Duration::from_millis(900), "{mute:?}");
+        more.expect("reads");
+        assert_eq!(pat.reconnects, 0, "Pat's connection was kept");
+        let second = pat
+            .throw(Proposal::Notation("1d6".into()), None, false, None)
+            .await
+            .expect("a throw on the same connection");
+        assert!(second > first);
+        assert_eq!(pat.reconnects, 0);
+
+        // Gwen's client did not read meanwhile: the server closed her connection, and she
+        // comes back by herself at her next request.
+        gm.sync_to(second).await.expect("Gwen catches up");
+        assert_eq!(gm.seq(), second);
+        assert!(gm.reconnects >= 1, "Gwen's idle connection was closed");
+
+        // Everybody leaves: the room leaves memory, and comes back from its log.
+        let key = pat.key().map(str::to_string);
+        drop((gm, pat));
+        assert!(
+            server.says("room crypt: unloaded", Duration::from_secs(30)),
+            "the idle room is unloaded"
+        );
+        let mut back = as_(&url("crypt"), "Pat", Role::Player, &["Ash"], "friends");
+        back.key = key;
+        let mut pat = Client::connect(back, None, Checks::default())
+            .await
+            .expect("Pat comes back with the key");
+        assert_eq!(pat.seq(), second, "the whole history is there");
+        let third = pat
+            .throw(Proposal::Notation("1d6".into()), None, false, None)
+            .await
+            .expect("a throw in the reloaded room");
+        assert_eq!(third, second + 1);
+        assert!(pat.room.as_ref().expect("room").mismatches.is_empty());
+    });
+    assert!(server.alive(), "the table server is up");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn a_store_that_cannot_be_written_stops_the_server_at_start() {
+    let data = data_dir("unwritable");
+    std::fs::create_dir_all(&data).expect("a folder");
+    // A data folder under a file cannot be made; a database that is a folder cannot be
+    // opened. Both found before listening (exit 2, the reason), not at the first throw.
+    let file = data.join("a-file");
+    std::fs::write(&file, "not a folder").expect("writes");
+    let under_file = file.join("rooms");
+    let folder_db = data.join("store");
+    std::fs::create_dir_all(folder_db.join("rooms.sqlite")).expect("a folder");
+    for (store, why) in [
+        (&under_file, "cannot make"),
+        (&folder_db, "cannot open"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dicetable"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+            .arg(store)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("listening"));
+    }
+    let _ = std::fs::remove_dir_all(&data);
 }
