@@ -8,7 +8,11 @@
 //
 // URL options: dice=0 (results only), history=N (0-20, default 5), odds=1 (the chance of success
 // before the throw), size=S (0.25-4, default 1), pos=tl|tr|bl|br|top|bottom (default br),
-// token=T (when the table has one), passcode=P (a room's, on a table server).
+// token=T (when the table has one), passcode=P (a room's, on a table server), fill=1 (the dice
+// fill the page and the card sits at its foot: a room's page shows the tray so, on felt).
+//
+// Inside a page of the same origin (a room's page), the page is told what the feed says (the
+// table, each outcome, hidden rolls), so it need not follow the feed a second time.
 
 const params = new URLSearchParams(location.search);
 const number = (name, fallback, lo, hi) => {
@@ -23,6 +27,7 @@ const opts = {
   pos: ['tl', 'tr', 'bl', 'br', 'top', 'bottom'].includes(params.get('pos')) ? params.get('pos') : 'br',
   token: params.get('token'),
   passcode: params.get('passcode'),
+  fill: params.get('fill') === '1',
 };
 
 // What the page has done, for tests and benchmarks to read.
@@ -47,7 +52,7 @@ window.overlay = overlay;
 
 const $ = (id) => document.getElementById(id);
 const stage = $('stage');
-stage.className = opts.pos;
+stage.className = opts.fill ? 'fill' : opts.pos;
 stage.style.setProperty('--size', String(opts.size));
 const canvas = $('dice');
 
@@ -410,6 +415,10 @@ function handle(e) {
   }
 }
 
+// The events a room's page around this one is told of.
+const embedded = window.parent !== window;
+const TOLD = new Set(['hello', 'table', 'outcome', 'hidden', 'error']);
+
 function connect(delay = 500) {
   // /overlay follows /feed; /ROOM/watch follows /ROOM/feed.
   const url = new URL('feed', location.href);
@@ -422,7 +431,9 @@ function connect(delay = 500) {
     overlay.events += 1;
     overlay.bytes += m.data.length;
     try {
-      handle(JSON.parse(m.data));
+      const e = JSON.parse(m.data);
+      handle(e);
+      if (embedded && TOLD.has(e.type)) window.parent.postMessage(e, location.origin);
     } catch (err) {
       console.error('feed event not understood', err, err.stack);
     }

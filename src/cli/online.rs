@@ -34,6 +34,9 @@ pub struct ServeArgs {
     /// Connections one address may hold open at once.
     #[arg(long, value_name = "N", default_value_t = crate::net::runtime::PER_ADDRESS)]
     pub per_address: usize,
+    /// The scenes the front page offers for new rooms (default: the repository's `scenes/`).
+    #[arg(long, value_name = "DIR")]
+    pub scenes: Option<PathBuf>,
     /// Seconds a connection may send nothing before it is closed (pages and clients answer
     /// the server's pings, sent three times as often).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::net::runtime::IDLE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86_400))]
@@ -147,7 +150,15 @@ fn serve_with<S: LogStore>(
         },
         unload_after: std::time::Duration::from_secs(args.unload_after),
     };
-    match rt.block_on(crate::server::serve(args.listen, store, policy, tuning)) {
+    let setup = crate::server::Setup {
+        policy,
+        tuning,
+        scenes: args
+            .scenes
+            .clone()
+            .unwrap_or_else(crate::server::default_scenes_dir),
+    };
+    match rt.block_on(crate::server::serve(args.listen, store, setup)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e.to_string()),
     }

@@ -171,7 +171,12 @@ pub struct Counted {
 }
 
 impl Counted {
-    fn new(stream: tokio::net::TcpStream, ip: IpAddr, open: OpenByAddress, idle: Duration) -> Counted {
+    fn new(
+        stream: tokio::net::TcpStream,
+        ip: IpAddr,
+        open: OpenByAddress,
+        idle: Duration,
+    ) -> Counted {
         Counted {
             stream,
             ip,

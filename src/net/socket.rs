@@ -3,8 +3,8 @@
 
 use axum::extract::ws::{Message, WebSocket};
 use axum::http::HeaderMap;
-use std::time::Duration;
 use futures_util::{SinkExt, Stream, StreamExt};
+use std::time::Duration;
 
 use super::error::HttpError;
 use crate::errors::ErrorCode;

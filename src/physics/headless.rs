@@ -112,7 +112,8 @@ impl Simulator {
 
     /// Waits for the next finished roll.
     pub fn wait(&mut self) -> Result<RollResult, PhysicsError> {
-        let max_updates = (super::THROW_BUDGET_SECONDS * super::STEP_HZ) as u64 / u64::from(self.steps_per_update);
+        let max_updates = (super::THROW_BUDGET_SECONDS * super::STEP_HZ) as u64
+            / u64::from(self.steps_per_update);
         for _ in 0..max_updates {
             self.update();
             if let Some(r) = self.take_finished().pop() {

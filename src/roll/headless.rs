@@ -193,8 +193,7 @@ pub fn trace(
     let max_frames = (budget * STEP_HZ) as usize / every as usize;
     loop {
         if frames.len() > max_frames {
-            return Err(crate::physics::PhysicsError::NotSettled { seconds: budget }
-            .into());
+            return Err(crate::physics::PhysicsError::NotSettled { seconds: budget }.into());
         }
         simulator.update();
         let finished = simulator.take_finished();

@@ -36,6 +36,18 @@ pub struct Policy {
     pub room_passcode: Option<String>,
 }
 
+/// Whether an address may open rooms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Opening {
+    /// It may.
+    Open,
+    /// With the server's room passcode.
+    Passcode,
+    /// It may not.
+    Closed,
+}
+
 /// The wrong passcodes of one address or one room.
 #[derive(Clone, Copy, Debug)]
 struct Misses {
@@ -137,6 +149,18 @@ impl Guard {
             LONGEST_WAIT_PER_ROOM,
             now,
         );
+    }
+
+    /// Who may open rooms from `peer`'s address: anyone, whoever has the room passcode, or
+    /// nobody (the front page asks for the passcode, or says to ask the owner).
+    pub fn opening_for(&self, peer: Peer) -> Opening {
+        if peer.is_this_machine() || self.policy.open_rooms {
+            Opening::Open
+        } else if self.policy.room_passcode.is_some() {
+            Opening::Passcode
+        } else {
+            Opening::Closed
+        }
     }
 
     /// Whether `peer` may open a room, showing `given` (the server's room passcode).

@@ -9,6 +9,7 @@
 //! `watch` (the room's page and feed), `error` (every refusal's code), and `serve` here.
 
 mod error;
+mod front;
 pub mod guard;
 pub mod limits;
 pub mod nats;
@@ -19,6 +20,7 @@ mod throws;
 pub mod watch;
 
 pub use error::ServerError;
+pub use front::default_scenes_dir;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -41,6 +43,8 @@ pub struct Hub<S: LogStore> {
     next_conn: AtomicU64,
     guard: guard::Guard,
     tuning: limits::Tuning,
+    /// The scenes the front page offers (`serve --scenes`).
+    scenes: std::path::PathBuf,
 }
 
 impl<S: LogStore> Hub<S> {
@@ -55,28 +59,45 @@ impl<S: LogStore> Hub<S> {
 
 /// The router: `GET /{room}` upgrades to the room's WebSocket; `/{room}/watch` is its page and
 /// `/{room}/feed` that page's feed; the overlay's pages and dice are public.
-pub fn router<S: LogStore>(store: Arc<S>, policy: guard::Policy, tuning: limits::Tuning) -> Router {
+pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
     let hub = Arc::new(Hub {
         store,
         rooms: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
-        guard: guard::Guard::new(policy),
-        tuning,
+        guard: guard::Guard::new(setup.policy),
+        tuning: setup.tuning,
+        scenes: setup.scenes,
     });
     let pages = Pages::new(&pages::default_web_dir());
     Router::new()
-        .route("/", get(index))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/{room}", get(session::connect::<S>))
         .route("/{room}/watch", get(watch::page))
         .route("/{room}/feed", get(watch::feed::<S>))
-        .with_state(hub)
+        .with_state(hub.clone())
+        .merge(front::router(hub))
         .merge(pages::router(pages))
 }
 
-async fn index() -> &'static str {
-    "dicetable table server: join a room with `dicetable play --join ws://HOST:PORT/ROOM`; \
-     follow it in a browser at http://HOST:PORT/ROOM/watch?passcode=P\n"
+/// How a table server is set up: who opens rooms, its limits, the scenes its front page offers.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Who may open rooms.
+    pub policy: guard::Policy,
+    /// Connections, idle times.
+    pub tuning: limits::Tuning,
+    /// The folder of scenes the front page offers (`serve --scenes`).
+    pub scenes: std::path::PathBuf,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            policy: guard::Policy::default(),
+            tuning: limits::Tuning::default(),
+            scenes: default_scenes_dir(),
+        }
+    }
 }
 
 /// Checks a room name: what a URL path segment holds without escaping, with a letter or digit
@@ -87,7 +108,7 @@ fn check_room_name(room: &str) -> Result<(), ServerError> {
         && room
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if pages::RESERVED.contains(&room) {
+    if pages::RESERVED.contains(&room) || front::RESERVED.contains(&room) {
         Err(ServerError::ReservedRoomName(room.to_string()))
     } else if ok {
         Ok(())
@@ -97,17 +118,16 @@ fn check_room_name(room: &str) -> Result<(), ServerError> {
 }
 
 /// Serves until the process ends: prints `listening on ws://ADDR` once bound. Connections are
-/// bounded as `tuning` says.
+/// bounded as `setup.tuning` says.
 pub async fn serve<S: LogStore>(
     addr: SocketAddr,
     store: Arc<S>,
-    policy: guard::Policy,
-    tuning: limits::Tuning,
+    setup: Setup,
 ) -> Result<(), NetError> {
     let (listener, local) = listen(addr)?;
     println!("listening on ws://{local}");
-    let app = router(store, policy, tuning);
-    crate::net::runtime::serve(listener, app, tuning.connections).await
+    let connections = setup.tuning.connections;
+    crate::net::runtime::serve(listener, router(store, setup), connections).await
 }
 
 #[cfg(test)]
@@ -126,23 +146,44 @@ mod tests {
             rand::random::<u32>()
         ));
         let store = store::SqliteStore::open(&dir).unwrap_or_else(|e| panic!("{e}"));
-        router(
-            Arc::new(store),
-            guard::Policy::default(),
-            limits::Tuning::default(),
-        )
+        router(Arc::new(store), Setup::default())
+    }
+
+    /// The body of a plain GET as text, with its status.
+    async fn page(path: &str) -> (StatusCode, String) {
+        let request = Request::get(path).body(Body::empty()).expect("request");
+        let response = test_router()
+            .oneshot(request)
+            .await
+            .unwrap_or_else(|e| match e {});
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("a body");
+        (status, String::from_utf8_lossy(&bytes).into_owned())
     }
 
     #[tokio::test]
-    async fn a_room_refuses_plain_http_and_other_origins_with_a_code() {
-        let request = Request::get("/crypt").body(Body::empty()).expect("request");
+    async fn a_room_is_a_page_to_browsers_and_refuses_other_origins_with_a_code() {
+        // A browser following the room's link gets the room's page.
+        let (status, body) = page("/crypt").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(body.contains("<h2>Join the table</h2>"), "{body}");
+        for not_a_room in ["/..", "/-_."] {
+            let request = Request::get(not_a_room)
+                .body(Body::empty())
+                .expect("request");
+            let (status, body) = answer(test_router(), request).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{not_a_room}");
+            assert_eq!(body["code"], ErrorCode::BadRoomName.as_str());
+        }
+        // The feed is a socket only.
+        let request = Request::get("/crypt/feed")
+            .body(Body::empty())
+            .expect("request");
         let (status, body) = answer(test_router(), request).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert_eq!(body["code"], ErrorCode::NotASocket.as_str());
-        assert_eq!(
-            body["error"],
-            "'crypt' is a room: connect with a WebSocket (dicetable play --join ws://HOST:PORT/crypt)"
-        );
         let request = Request::get("/crypt/feed")
             .header("host", "127.0.0.1:7480")
             .header("origin", "https://evil.example")
@@ -151,6 +192,33 @@ mod tests {
         let (status, body) = answer(test_router(), request).await;
         assert_eq!(status, StatusCode::FORBIDDEN);
         assert_eq!(body["code"], ErrorCode::ForeignOrigin.as_str());
+    }
+
+    #[tokio::test]
+    async fn the_front_page_offers_the_scenes_and_no_other_file() {
+        let (status, body) = page("/").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(body.contains("Open the room"), "{body}");
+        let request = Request::get("/api/scenes")
+            .body(Body::empty())
+            .expect("request");
+        let (status, body) = answer(test_router(), request).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["opening"], "open", "in-process counts as this machine");
+        assert_eq!(body["scenes"][1]["id"], "d20-check-crypt");
+        let (status, text) = page("/api/scenes/d20-check-crypt").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(text.contains("Into the crypt"));
+        for outside in [
+            "/api/scenes/..%2FCargo",
+            "/api/scenes/demos",
+            "/api/scenes/nope",
+        ] {
+            let request = Request::get(outside).body(Body::empty()).expect("request");
+            let (status, body) = answer(test_router(), request).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{outside}");
+            assert_eq!(body["code"], ErrorCode::NotFound.as_str());
+        }
     }
 
     #[tokio::test]

@@ -28,7 +28,8 @@ use crate::online::seal;
 use crate::record::build_id;
 use crate::rules::scene::Scene;
 
-/// `GET /{room}`: the room's WebSocket (a page of another origin and plain HTTP are refused).
+/// `GET /{room}`: the room's WebSocket (a page of another origin is refused); a plain request
+/// (a browser following the room's link) gets the room's page.
 pub async fn connect<S: LogStore>(
     State(hub): State<Arc<Hub<S>>>,
     Path(room): Path<String>,
@@ -36,6 +37,17 @@ pub async fn connect<S: LogStore>(
     peer: Peer,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
+    if ws.is_err() {
+        return match check_room_name(&room) {
+            Ok(()) => crate::net::pages::html(super::front::ROOM_HTML),
+            Err(e) => crate::net::error::HttpError::new(
+                axum::http::StatusCode::BAD_REQUEST,
+                e.code(),
+                e.to_string(),
+            )
+            .into_response(),
+        };
+    }
     let how = || {
         format!(
             "'{room}' is a room: connect with a WebSocket (dicetable play --join ws://HOST:PORT/{room})"

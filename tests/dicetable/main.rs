@@ -6,6 +6,7 @@ mod docs;
 mod driven;
 mod history;
 mod online;
+mod seat;
 mod security;
 mod session;
 mod stream;

@@ -37,7 +37,8 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .expect("starts serve");
-        let said = std::sync::Arc::new((std::sync::Mutex::new(Vec::new()), std::sync::Condvar::new()));
+        let said =
+            std::sync::Arc::new((std::sync::Mutex::new(Vec::new()), std::sync::Condvar::new()));
         let errors = child.stderr.take().expect("stderr");
         let kept = said.clone();
         std::thread::spawn(move || {
@@ -70,7 +71,9 @@ impl Server {
         let (lines, changed) = &*self.said;
         let lines = lines.lock().expect("lines");
         let (lines, _) = changed
-            .wait_timeout_while(lines, within, |lines| !lines.iter().any(|l| l.contains(text)))
+            .wait_timeout_while(lines, within, |lines| {
+                !lines.iter().any(|l| l.contains(text))
+            })
             .expect("lines");
         lines.iter().any(|l| l.contains(text))
     }

@@ -924,10 +924,7 @@ fn a_store_that_cannot_be_written_stops_the_server_at_start() {
     let under_file = file.join("rooms");
     let folder_db = data.join("store");
     std::fs::create_dir_all(folder_db.join("rooms.sqlite")).expect("a folder");
-    for (store, why) in [
-        (&under_file, "cannot make"),
-        (&folder_db, "cannot open"),
-    ] {
+    for (store, why) in [(&under_file, "cannot make"), (&folder_db, "cannot open")] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_dicetable"))
             .args(["serve", "--listen", "127.0.0.1:0", "--data"])
             .arg(store)

@@ -1,0 +1,184 @@
+//! The table server's own pages: the front page that opens a room (`/`), a room's page (a seat
+//! at the table in the browser, served at `/{room}` to whoever does not ask for the WebSocket),
+//! their style and scripts, and the scenes the front page offers (`serve --scenes DIR`). The
+//! pages only draw and ask: they open and join rooms over the room's WebSocket, like the window.
+
+use std::path::{Path as FsPath, PathBuf};
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Serialize;
+
+use super::Hub;
+use super::guard::Opening;
+use super::store::LogStore;
+use crate::errors::ErrorCode;
+use crate::net::error::HttpError;
+use crate::net::pages::html;
+use crate::net::runtime::Peer;
+use crate::rules::scene::Scene;
+
+/// The front page.
+const FRONT_HTML: &str = include_str!("../../web/front.html");
+/// A room's page.
+pub const ROOM_HTML: &str = include_str!("../../web/room.html");
+/// The scripts and style both pages load (ours, compiled in).
+const SCRIPTS: [(&str, &str); 3] = [
+    ("common.js", include_str!("../../web/common.js")),
+    ("front.js", include_str!("../../web/front.js")),
+    ("room.js", include_str!("../../web/room.js")),
+];
+const STYLE: &str = include_str!("../../web/table.css");
+/// The first path segments these pages take (a room may not be named so).
+pub const RESERVED: [&str; 5] = ["api", "table.css", "common.js", "front.js", "room.js"];
+/// Scenes listed at most (a folder of thousands is not a menu).
+const SCENES_LISTED: usize = 200;
+/// The largest scene file offered, bytes (a room's `create` carries it).
+const SCENE_BYTES: u64 = crate::online::protocol::MAX_MESSAGE as u64 / 2;
+
+/// The repository's scenes (or DICETABLE_SCENES): the default of `serve --scenes`.
+pub fn default_scenes_dir() -> PathBuf {
+    std::env::var_os("DICETABLE_SCENES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes")))
+}
+
+/// `/`, the pages' scripts and style, `/api/scenes` and `/api/scenes/{id}`.
+pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
+    let mut router = Router::new()
+        .route("/", get(|| async { html(FRONT_HTML) }))
+        .route(
+            "/table.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
+        )
+        .route("/api/scenes", get(scenes::<S>))
+        .route("/api/scenes/{id}", get(scene_text::<S>));
+    for (file, text) in SCRIPTS {
+        router = router.route(
+            &format!("/{file}"),
+            get(move || async move {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    text,
+                )
+            }),
+        );
+    }
+    router.with_state(hub)
+}
+
+/// A scene the front page offers.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct SceneChoice {
+    /// Its file's name without `.ron`: what `/api/scenes/{id}` takes.
+    pub id: String,
+    /// Its name.
+    pub title: String,
+    /// The ruleset it plays by.
+    pub ruleset: String,
+    /// What happens in it.
+    pub description: String,
+}
+
+/// What the front page needs: the scenes, and whether this address may open rooms.
+#[derive(Serialize)]
+struct FrontInfo {
+    scenes: Vec<SceneChoice>,
+    opening: Opening,
+}
+
+/// The scene files of `dir` that read and make sense, by file name (broken ones are left out:
+/// `play` and the window list them with their errors).
+pub fn scene_choices(dir: &FsPath) -> Vec<SceneChoice> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .take(SCENES_LISTED)
+        .filter_map(|path| {
+            let id = path.file_stem()?.to_str()?.to_string();
+            let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= SCENE_BYTES);
+            let scene = Scene::load(path).ok().filter(|_| small)?;
+            Some(SceneChoice {
+                id,
+                ruleset: scene.ruleset().as_str().to_string(),
+                title: scene.name,
+                description: scene.description,
+            })
+        })
+        .collect()
+}
+
+async fn scenes<S: LogStore>(State(hub): State<Arc<Hub<S>>>, peer: Peer) -> Response {
+    let dir = hub.scenes.clone();
+    let scenes = tokio::task::spawn_blocking(move || scene_choices(&dir))
+        .await
+        .unwrap_or_default();
+    axum::Json(FrontInfo {
+        scenes,
+        opening: hub.guard.opening_for(peer),
+    })
+    .into_response()
+}
+
+async fn scene_text<S: LogStore>(
+    State(hub): State<Arc<Hub<S>>>,
+    Path(id): Path<String>,
+) -> Response {
+    // Only a name the listing gives: no path leaves the folder.
+    let dir = hub.scenes.clone();
+    let listed = {
+        let id = id.clone();
+        tokio::task::spawn_blocking(move || scene_choices(&dir).iter().any(|s| s.id == id))
+            .await
+            .unwrap_or(false)
+    };
+    let text = listed
+        .then(|| std::fs::read_to_string(hub.scenes.join(format!("{id}.ron"))).ok())
+        .flatten();
+    match text {
+        Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
+        None => HttpError::new(
+            StatusCode::NOT_FOUND,
+            ErrorCode::NotFound,
+            format!("this server has no scene '{id}'"),
+        )
+        .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_repository_scenes_are_offered_by_file_name() {
+        let scenes = scene_choices(&default_scenes_dir());
+        let ids: Vec<&str> = scenes.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "action-dice-knight-and-magician",
+                "d20-check-crypt",
+                "d4-pool-goblin-ambush",
+                "open-d6-fred-and-peter",
+                "step-dice-vault",
+            ]
+        );
+        let crypt = &scenes[1];
+        assert_eq!(
+            (crypt.title.as_str(), crypt.ruleset.as_str()),
+            ("Into the crypt", "d20-check")
+        );
+    }
+}
