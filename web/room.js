@@ -136,6 +136,7 @@ function welcomed(msg) {
   $('tray').hidden = false;
   $('tray-empty').hidden = true;
   say(`You are at the table in ${room}.`);
+  askOdds();
   $('you').focus();
 }
 
@@ -208,6 +209,70 @@ function reveal(of) {
     socket.send(JSON.stringify({ type: 'reveal', id: nextId++, of }));
   }
 }
+
+// ---- The odds of what is drafted (worked out by the server, never waited on) ----
+
+let oddsAsked = null;
+let oddsTimer = null;
+
+function showOdds(odds) {
+  const dist = odds.distribution || [];
+  const chart = $('odds-chart');
+  chart.replaceChildren();
+  if (!dist.length) return;
+  const lo = dist[0].value;
+  const hi = dist[dist.length - 1].value;
+  const top = Math.max(...dist.map((d) => d.p));
+  // At most 60 bars: a wide range is shown by its likelier part.
+  const shown = dist.length > 60 ? dist.filter((d) => d.p >= top / 200).slice(0, 60) : dist;
+  for (const d of shown) {
+    const bar = document.createElement('span');
+    bar.style.height = `${Math.max(2, (100 * d.p) / top)}%`;
+    if (odds.target !== undefined && d.value >= odds.target) bar.className = 'pass';
+    bar.title = `${d.value}: ${(100 * d.p).toFixed(2)}%`;
+    chart.append(bar);
+  }
+  const likeliest = dist.reduce((a, b) => (b.p > a.p ? b : a));
+  let text = `${odds.title}: ${lo} to ${hi}${odds.truncated?.p > 0 ? '+' : ''}, average ` +
+    `${odds.mean.toFixed(2)}, most often ${likeliest.value} (${(100 * likeliest.p).toFixed(1)}%)`;
+  if (odds.p_success !== undefined) text += `; success ${(100 * odds.p_success).toFixed(1)}%`;
+  $('odds-text').textContent = text;
+  chart.setAttribute('aria-label', `The chance of each total: ${text}`);
+}
+
+function askOdds() {
+  const notation = $('notation').value.trim();
+  oddsAsked?.abort();
+  clearTimeout(oddsTimer);
+  if (!notation) {
+    $('odds-text').textContent = '';
+    $('odds-chart').replaceChildren();
+    return;
+  }
+  const asked = new AbortController();
+  oddsAsked = asked;
+  // Only a slow answer says it is coming; the page goes on meanwhile.
+  oddsTimer = setTimeout(() => { $('odds-text').textContent = `Working out the odds of ${notation}…`; }, 200);
+  fetch(`/api/odds?notation=${encodeURIComponent(notation)}`, { signal: asked.signal })
+    .then(async (answer) => ({ ok: answer.ok, body: await answer.json() }))
+    .then(({ ok, body }) => {
+      if (asked !== oddsAsked) return;
+      clearTimeout(oddsTimer);
+      if (ok) {
+        showOdds(body);
+      } else {
+        $('odds-chart').replaceChildren();
+        $('odds-text').textContent = (body.error || '').split('\n')[0];
+      }
+    })
+    .catch(() => {});
+}
+
+let oddsDebounce = null;
+$('notation').addEventListener('input', () => {
+  clearTimeout(oddsDebounce);
+  oddsDebounce = setTimeout(askOdds, 150);
+});
 
 // ---- The log ----
 

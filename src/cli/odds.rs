@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::odds::notation::Notation;
 use crate::odds::{Dist, Prob};
@@ -68,15 +68,7 @@ fn compute(args: &OddsArgs) -> Result<Report, OddsError> {
                 return Err(OddsError::Usage("--action goes with --ruleset"));
             }
             let notation = Notation::parse(text)?;
-            let distribution = notation.distribution();
-            let mut odds = Odds::of("total", distribution);
-            if let (Some(c), Some(p)) = (notation.comparison, notation.p_success()) {
-                odds = odds
-                    .class("success", p.clone())
-                    .class("failure", p.complement());
-                odds.p_success = Some(p);
-                odds.target = Some(c.target);
-            }
+            let Ok(odds) = Odds::of_notation_until(&notation, &crate::odds::stop::Never);
             Ok(Report {
                 title: notation.source().to_string(),
                 odds,
@@ -120,40 +112,8 @@ pub fn run(args: &OddsArgs) -> ExitCode {
     }
 }
 
-fn prob_json(p: &Prob) -> Value {
-    json!({ "p": p.to_f64(), "exact": p.exact() })
-}
-
-fn distribution_json(d: &Dist) -> Value {
-    Value::Array(
-        d.probabilities()
-            .iter()
-            .map(|(v, p)| json!({ "value": v, "p": p.to_f64(), "exact": p.exact() }))
-            .collect(),
-    )
-}
-
 fn to_json(r: &Report) -> Value {
-    let o = &r.odds;
-    let mut out = json!({
-        "title": r.title,
-        "measure": o.measure,
-        "distribution": distribution_json(&o.distribution),
-        "mean": o.distribution.mean(),
-        "truncated": prob_json(&o.distribution.truncated()),
-        "classes": o.classes.iter().map(|(n, p)| (n.clone(), prob_json(p))).collect::<serde_json::Map<_, _>>(),
-    });
-    if let Some(p) = &o.p_success {
-        out["p_success"] = json!(p.to_f64());
-        out["exact_success"] = json!(p.exact());
-    }
-    if let Some(t) = o.target {
-        out["target"] = json!(t);
-    }
-    if let Some((name, d)) = &o.secondary {
-        out[name.as_str()] = json!({ "distribution": distribution_json(d), "mean": d.mean() });
-    }
-    out
+    r.odds.to_json(&r.title)
 }
 
 /// Rows smaller than this are summarised in the text table (JSON lists every value).
@@ -248,6 +208,7 @@ fn short_exact(p: &Prob) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn args(notation: Option<&str>, ruleset: Option<RulesetId>, action: Option<&str>) -> OddsArgs {
         OddsArgs {

@@ -341,6 +341,58 @@ impl Odds {
     pub fn class_p(&self, name: &str) -> Option<&Prob> {
         self.classes.iter().find(|(n, _)| n == name).map(|(_, p)| p)
     }
+
+    /// The odds of a free roll: its total, and success or failure where it compares it. Asks
+    /// `stop` between steps, so whoever stops waiting stops the work.
+    pub fn of_notation_until<S: crate::odds::stop::Stop>(
+        notation: &crate::odds::notation::Notation,
+        stop: &S,
+    ) -> Result<Odds, S::Stopped> {
+        let mut odds = Odds::of("total", notation.distribution_until(stop)?);
+        if let (Some(c), Some(p)) = (notation.comparison, notation.p_success()) {
+            odds = odds
+                .class("success", p.clone())
+                .class("failure", p.complement());
+            odds.p_success = Some(p);
+            odds.target = Some(c.target);
+        }
+        Ok(odds)
+    }
+
+    /// The odds as JSON, titled: every value of the distribution with its probability (as a
+    /// number and an exact fraction), the mean, what open-ended dice leave out, each class.
+    /// `odds --json` prints it and the table server's pages read it.
+    pub fn to_json(&self, title: &str) -> serde_json::Value {
+        use serde_json::json;
+        let prob = |p: &Prob| json!({ "p": p.to_f64(), "exact": p.exact() });
+        let distribution = |d: &Dist| {
+            serde_json::Value::Array(
+                d.probabilities()
+                    .iter()
+                    .map(|(v, p)| json!({ "value": v, "p": p.to_f64(), "exact": p.exact() }))
+                    .collect(),
+            )
+        };
+        let mut out = json!({
+            "title": title,
+            "measure": self.measure,
+            "distribution": distribution(&self.distribution),
+            "mean": self.distribution.mean(),
+            "truncated": prob(&self.distribution.truncated()),
+            "classes": self.classes.iter().map(|(n, p)| (n.clone(), prob(p))).collect::<serde_json::Map<_, _>>(),
+        });
+        if let Some(p) = &self.p_success {
+            out["p_success"] = json!(p.to_f64());
+            out["exact_success"] = json!(p.exact());
+        }
+        if let Some(t) = self.target {
+            out["target"] = json!(t);
+        }
+        if let Some((name, d)) = &self.secondary {
+            out[name.as_str()] = json!({ "distribution": distribution(d), "mean": d.mean() });
+        }
+        out
+    }
 }
 
 /// Passes the turn to the next of `seats` seats; returns true when that starts a new round.

@@ -56,6 +56,7 @@ pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
             get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
         )
         .route("/api/scenes", get(scenes::<S>))
+        .route("/api/odds", get(odds))
         .route("/api/scenes/{id}", get(scene_text::<S>));
     for (file, text) in SCRIPTS {
         router = router.route(
@@ -152,6 +153,88 @@ async fn scene_text<S: LogStore>(
             StatusCode::NOT_FOUND,
             ErrorCode::NotFound,
             format!("this server has no scene '{id}'"),
+        )
+        .into_response(),
+    }
+}
+
+/// How long the server works out one notation's odds before it gives up (every notation
+/// within the caps takes far less, but a page must not hold a core for long).
+const ODDS_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Odds worked out at once: one per core; more wait their turn (a page that stops waiting
+/// stops its work, see [`CancelOnDrop`]).
+fn odds_slots() -> &'static tokio::sync::Semaphore {
+    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SLOTS.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    })
+}
+
+/// Stops the odds' work when the request that wanted them is gone (the page typed on, or left).
+struct CancelOnDrop(crate::odds::stop::Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct OddsQuery {
+    notation: String,
+}
+
+/// `GET /api/odds?notation=…`: the exact odds of a free roll, as `odds --json` prints them.
+async fn odds(
+    query: Result<axum::extract::Query<OddsQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    use crate::odds::notation::Notation;
+    let Ok(axum::extract::Query(query)) = query else {
+        return HttpError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::Invalid,
+            "give the dice as ?notation=2d6%2B1",
+        )
+        .into_response();
+    };
+    // What cannot be thrown has no odds here: the throw would be refused.
+    let thrown = Notation::parse(&query.notation)
+        .map_err(crate::roll::RollError::from)
+        .and_then(|n| crate::roll::notation_dice(&n).map(|_| n));
+    let notation = match thrown {
+        Ok(n) => n,
+        Err(e) => {
+            return HttpError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.to_string())
+                .into_response();
+        }
+    };
+    let Ok(_slot) = odds_slots().acquire().await else {
+        return HttpError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "stopping")
+            .into_response();
+    };
+    let cancel = crate::odds::stop::Cancel::new();
+    let _stop_when_gone = CancelOnDrop(cancel.clone());
+    let work = tokio::task::spawn_blocking(move || {
+        let odds = crate::rules::Odds::of_notation_until(&notation, &cancel).ok()?;
+        Some(odds.to_json(notation.source()))
+    });
+    match tokio::time::timeout(ODDS_TIME, work).await {
+        Ok(Ok(Some(json))) => axum::Json(json).into_response(),
+        Ok(_) => HttpError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Internal,
+            "the odds could not be worked out",
+        )
+        .into_response(),
+        Err(_) => HttpError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            ErrorCode::Timeout,
+            format!(
+                "the exact odds of {} take longer than {} s to work out here",
+                query.notation,
+                ODDS_TIME.as_secs()
+            ),
         )
         .into_response(),
     }

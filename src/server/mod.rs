@@ -195,6 +195,29 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn odds_are_worked_out_for_what_can_be_thrown() {
+        let ask = |path: &str| Request::get(path).body(Body::empty()).expect("request");
+        let (status, body) = answer(test_router(), ask("/api/odds?notation=2d6%3E%3D7")).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["title"], "2d6>=7");
+        assert_eq!(body["mean"], 7.0);
+        assert_eq!(body["exact_success"], "7/12");
+        assert_eq!(
+            body["distribution"][0],
+            serde_json::json!({"value": 2, "p": 1.0 / 36.0, "exact": "1/36"})
+        );
+        for (path, code) in [
+            ("/api/odds?notation=2d7", ErrorCode::NoSuchDie),
+            ("/api/odds?notation=2x", ErrorCode::BadNotation),
+            ("/api/odds", ErrorCode::Invalid),
+        ] {
+            let (status, body) = answer(test_router(), ask(path)).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
+            assert_eq!(body["code"], code.as_str(), "{path}");
+        }
+    }
+
+    #[tokio::test]
     async fn the_front_page_offers_the_scenes_and_no_other_file() {
         let (status, body) = page("/").await;
         assert_eq!(status, StatusCode::OK);

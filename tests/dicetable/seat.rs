@@ -73,6 +73,14 @@ fn a_room_is_opened_and_played_from_the_browser() {
         "The room keep is open. Give its link and passcode to your players."
     );
     assert_eq!(page["link"], format!("{base}keep"));
+    // The exact odds of what is drafted, worked out by the server before the throw.
+    assert_eq!(
+        page["odds"],
+        serde_json::json!([
+            "2d6+1: 3 to 13, average 8.00, most often 8 (16.7%)",
+            "1d20+5>=15: 6 to 25, average 15.50, most often 6 (5.0%); success 55.0%"
+        ])
+    );
     // Each throw announced as the log stored it.
     let pat = page["patSaw"].as_str().expect("text");
     assert!(pat.starts_with("Pat: 2d6+1 → "), "{pat}");

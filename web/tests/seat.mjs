@@ -86,6 +86,13 @@ try {
   const gm = await open({ width: 1280, height: 800 });
   await joinAs(gm, toTable, { name: 'Gwen', passcode: 'gm-secret' });
 
+  // The odds of what Pat drafts, before the throw.
+  const oddsOf = async (notation) => {
+    await pat.getByRole('textbox', { name: 'Notation' }).fill(notation);
+    await pat.waitForFunction((n) => document.getElementById('odds-text').textContent.startsWith(`${n}:`), notation, WAIT);
+    return pat.locator('#odds-text').textContent();
+  };
+  const odds = [await oddsOf('2d6+1'), await oddsOf('1d20+5>=15')];
   await throwNotation(pat, '2d6+1', 'enter');
   await until(pat, 'Pat: 2d6+1');
   const patSaw = await status(pat);
@@ -139,6 +146,7 @@ try {
     opened,
     link,
     patSaw,
+    odds,
     samRefused,
     patSawHidden,
     patSawReveal,
