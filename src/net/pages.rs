@@ -104,7 +104,12 @@ async fn three(State(pages): State<Arc<Pages>>, Path(file): Path<String>) -> Res
         return HttpError::not_found(format!("/three/{file}")).into_response();
     }
     match pages.three.get(file.as_str()) {
-        Some(bytes) => script(bytes.clone()),
+        // The library does not change while the server runs: a page's later loads keep it.
+        Some(bytes) => (
+            [(header::CACHE_CONTROL, HeaderValue::from_static("max-age=86400"))],
+            script(bytes.clone()),
+        )
+            .into_response(),
         None => HttpError::not_found(format!(
             "three.js is not installed in {}: run `npm ci --prefix {}` (./play does it)",
             pages.web_dir.display(),

@@ -1,0 +1,90 @@
+// How fast a throw reaches the other players' pages, run by scripts/room-page-bench.sh:
+//   node web/tests/seat-bench.mjs BASE_URL THROWS
+// Opens a room from the front page; Pat and Sam join from its link in headless chromium. Pat
+// throws 1d6 THROWS times (the Throw button); for each, the time from Pat's click to the first
+// frame in which Sam's tray moves the dice, waiting for Sam's page to finish playing before the
+// next throw. Also the bytes a page loads the first time (the room's page, joined, the dice
+// drawn). Prints one JSON line.
+import { launch } from './browser.mjs';
+
+const [base, throwsArg] = process.argv.slice(2);
+const THROWS = Number(throwsArg || 100);
+const WAIT = { timeout: 120000 };
+const context = await launch();
+
+async function join(page, link, name, seats) {
+  await page.goto(link);
+  await page.getByRole('textbox', { name: 'Name' }).fill(name);
+  await page.getByLabel('Passcode', { exact: true }).fill('friends');
+  await page.getByRole('textbox', { name: 'Seats' }).fill(seats);
+  await page.getByRole('button', { name: 'Join' }).click();
+  await page.waitForFunction(() => window.seat?.connected, null, WAIT);
+}
+
+const tray = (page) => page.frames().find((f) => f.url().includes('/watch'));
+
+try {
+  const room = `bench${Date.now() % 100000}`;
+  const front = await context.newPage();
+  await front.goto(base);
+  await front.waitForFunction(() => window.front && window.front.scenes > 0, null, WAIT);
+  await front.getByRole('textbox', { name: 'Room' }).fill(room);
+  await front.getByRole('combobox', { name: 'Scene' }).selectOption('d20-check-crypt');
+  await front.getByRole('textbox', { name: 'Name' }).fill('Gwen');
+  await front.getByRole('textbox', { name: 'Passcode', exact: true }).fill('friends');
+  await front.getByLabel("Game master's passcode").fill('gm-secret');
+  await front.getByRole('button', { name: 'Open the room' }).click();
+  await front.waitForFunction(() => window.front.opened, null, WAIT);
+  const link = new URL(`/${room}`, base).href;
+
+  // Sam's page, loaded fresh: every byte it takes until its tray is ready.
+  const sam = await context.newPage();
+  let bytes = 0;
+  const files = {};
+  sam.on('response', async (r) => {
+    try {
+      const n = (await r.body()).length;
+      bytes += n;
+      const name = new URL(r.url()).pathname.replace(/\/atlas\/.*/, '/atlas/…');
+      files[name] = (files[name] || 0) + n;
+    } catch { /* a redirect or a socket: no body */ }
+  });
+  await join(sam, link, 'Sam', 'Bea');
+  await sam.waitForFunction(() => {
+    const f = document.getElementById('tray');
+    return f?.contentWindow?.overlay?.connected;
+  }, null, WAIT);
+  const pat = await context.newPage();
+  await join(pat, link, 'Pat', 'Ash');
+  await pat.getByRole('textbox', { name: 'Notation' }).fill('1d6');
+
+  const latencies = [];
+  for (let i = 0; i < THROWS; i += 1) {
+    const frame = tray(sam);
+    const before = await frame.evaluate(() => ({ samples: window.overlay.samples, played: window.overlay.played }));
+    // Sam's tray notes the moment its dice first move after this point.
+    const moved = frame.evaluate((n) => new Promise((resolve) => {
+      const look = () => (window.overlay.samples > n ? resolve(performance.timeOrigin + performance.now()) : requestAnimationFrame(look));
+      look();
+    }), before.samples);
+    const clicked = await pat.evaluate(() => {
+      const t = performance.timeOrigin + performance.now();
+      document.getElementById('throw').click();
+      return t;
+    });
+    latencies.push((await moved) - clicked);
+    await frame.waitForFunction((n) => window.overlay.played > n, before.played, WAIT);
+  }
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  console.log(JSON.stringify({
+    throws: THROWS,
+    p50_ms: Math.round(at(0.5)),
+    p99_ms: Math.round(at(0.99)),
+    max_ms: Math.round(sorted[sorted.length - 1]),
+    first_load_bytes: bytes,
+    files,
+  }));
+} finally {
+  await context.close();
+}
