@@ -106,7 +106,10 @@ async fn three(State(pages): State<Arc<Pages>>, Path(file): Path<String>) -> Res
     match pages.three.get(file.as_str()) {
         // The library does not change while the server runs: a page's later loads keep it.
         Some(bytes) => (
-            [(header::CACHE_CONTROL, HeaderValue::from_static("max-age=86400"))],
+            [(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("max-age=86400"),
+            )],
             script(bytes.clone()),
         )
             .into_response(),
