@@ -34,7 +34,8 @@ pub struct ServeArgs {
     /// Connections one address may hold open at once.
     #[arg(long, value_name = "N", default_value_t = crate::net::runtime::PER_ADDRESS)]
     pub per_address: usize,
-    /// The scenes the front page offers for new rooms (default: the repository's `scenes/`).
+    /// The scenes the front page offers for new rooms (default: `scenes/` here, or the
+    /// repository's, as for `play`).
     #[arg(long, value_name = "DIR")]
     pub scenes: Option<PathBuf>,
     /// Seconds a connection may send nothing before it is closed (pages and clients answer
@@ -156,7 +157,7 @@ fn serve_with<S: LogStore>(
         scenes: args
             .scenes
             .clone()
-            .unwrap_or_else(crate::server::default_scenes_dir),
+            .unwrap_or_else(crate::rules::scene::default_dir),
     };
     match rt.block_on(crate::server::serve(args.listen, store, setup)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -20,7 +20,7 @@ use crate::errors::ErrorCode;
 use crate::net::error::HttpError;
 use crate::net::pages::html;
 use crate::net::runtime::Peer;
-use crate::rules::scene::Scene;
+use crate::rules::scene::{Scene, scene_files};
 
 /// The front page.
 const FRONT_HTML: &str = include_str!("../../web/front.html");
@@ -39,13 +39,6 @@ pub const RESERVED: [&str; 5] = ["api", "table.css", "common.js", "front.js", "r
 const SCENES_LISTED: usize = 200;
 /// The largest scene file offered, bytes (a room's `create` carries it).
 const SCENE_BYTES: u64 = crate::online::protocol::MAX_MESSAGE as u64 / 2;
-
-/// The repository's scenes (or DICETABLE_SCENES): the default of `serve --scenes`.
-pub fn default_scenes_dir() -> PathBuf {
-    std::env::var_os("DICETABLE_SCENES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes")))
-}
 
 /// `/`, the pages' scripts and style, `/api/scenes` and `/api/scenes/{id}`.
 pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
@@ -92,32 +85,42 @@ struct FrontInfo {
     opening: Opening,
 }
 
-/// The scene files of `dir` that read and make sense, by file name (broken ones are left out:
-/// `play` and the window list them with their errors).
-pub fn scene_choices(dir: &FsPath) -> Vec<SceneChoice> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+/// A scene file the front page offers (it reads, makes sense and fits in a `create`): its
+/// choice and its text, read once.
+fn offered(path: &FsPath) -> Option<(SceneChoice, String)> {
+    if std::fs::metadata(path).ok()?.len() > SCENE_BYTES {
+        return None;
+    }
+    let id = path.file_stem()?.to_str()?.to_string();
+    let text = std::fs::read_to_string(path).ok()?;
+    let scene = Scene::parse(&path.display().to_string(), &text).ok()?;
+    let choice = SceneChoice {
+        id,
+        ruleset: scene.ruleset().as_str().to_string(),
+        title: scene.name,
+        description: scene.description,
     };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .take(SCENES_LISTED)
-        .filter_map(|path| {
-            let id = path.file_stem()?.to_str()?.to_string();
-            let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= SCENE_BYTES);
-            let scene = Scene::load(path).ok().filter(|_| small)?;
-            Some(SceneChoice {
-                id,
-                ruleset: scene.ruleset().as_str().to_string(),
-                title: scene.name,
-                description: scene.description,
-            })
-        })
+    Some((choice, text))
+}
+
+/// The scene files of `dir` the front page offers, in name order (broken ones are left out:
+/// `play` and the window list them with their errors).
+fn offered_files(dir: &FsPath) -> impl Iterator<Item = PathBuf> {
+    scene_files(dir).into_iter().take(SCENES_LISTED)
+}
+
+/// The scenes of `dir` the front page offers, by file name.
+pub fn scene_choices(dir: &FsPath) -> Vec<SceneChoice> {
+    offered_files(dir)
+        .filter_map(|path| offered(&path).map(|(choice, _)| choice))
         .collect()
+}
+
+/// The text of the offered scene `id`: only a name the listing gives, so no path leaves the
+/// folder.
+fn offered_text(dir: &FsPath, id: &str) -> Option<String> {
+    let path = offered_files(dir).find(|p| p.file_stem().is_some_and(|s| s == id))?;
+    offered(&path).map(|(_, text)| text)
 }
 
 async fn scenes<S: LogStore>(State(hub): State<Arc<Hub<S>>>, peer: Peer) -> Response {
@@ -136,16 +139,10 @@ async fn scene_text<S: LogStore>(
     State(hub): State<Arc<Hub<S>>>,
     Path(id): Path<String>,
 ) -> Response {
-    // Only a name the listing gives: no path leaves the folder.
-    let dir = hub.scenes.clone();
-    let listed = {
-        let id = id.clone();
-        tokio::task::spawn_blocking(move || scene_choices(&dir).iter().any(|s| s.id == id))
-            .await
-            .unwrap_or(false)
-    };
-    let text = listed
-        .then(|| std::fs::read_to_string(hub.scenes.join(format!("{id}.ron"))).ok())
+    let (dir, asked) = (hub.scenes.clone(), id.clone());
+    let text = tokio::task::spawn_blocking(move || offered_text(&dir, &asked))
+        .await
+        .ok()
         .flatten();
     match text {
         Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
@@ -161,15 +158,6 @@ async fn scene_text<S: LogStore>(
 /// How long the server works out one notation's odds before it gives up (every notation
 /// within the caps takes far less, but a page must not hold a core for long).
 const ODDS_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Odds worked out at once: one per core; more wait their turn (a page that stops waiting
-/// stops its work, see [`CancelOnDrop`]).
-fn odds_slots() -> &'static tokio::sync::Semaphore {
-    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    SLOTS.get_or_init(|| {
-        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
-    })
-}
 
 /// Stops the odds' work when the request that wanted them is gone (the page typed on, or left).
 struct CancelOnDrop(crate::odds::stop::Cancel);
@@ -209,7 +197,8 @@ async fn odds(
                 .into_response();
         }
     };
-    let Ok(_slot) = odds_slots().acquire().await else {
+    // One per core; a page that stops waiting stops its work (see `CancelOnDrop`).
+    let Ok(_slot) = super::limits::odds_slots().acquire().await else {
         return HttpError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "stopping")
             .into_response();
     };
@@ -246,7 +235,7 @@ mod tests {
 
     #[test]
     fn the_repository_scenes_are_offered_by_file_name() {
-        let scenes = scene_choices(&default_scenes_dir());
+        let scenes = scene_choices(&FsPath::new(env!("CARGO_MANIFEST_DIR")).join("scenes"));
         let ids: Vec<&str> = scenes.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(
             ids,

@@ -168,13 +168,16 @@ impl Guard {
         if peer.is_this_machine() {
             return Ok(());
         }
-        let allowed = self.policy.open_rooms
-            || self
+        let allowed = match self.opening_for(peer) {
+            Opening::Open => true,
+            Opening::Passcode => self
                 .policy
                 .room_passcode
                 .as_deref()
                 .zip(given)
-                .is_some_and(|(kept, given)| auth::same(kept, given));
+                .is_some_and(|(kept, given)| auth::same(kept, given)),
+            Opening::Closed => false,
+        };
         if !allowed {
             return Err(ServerError::RoomsClosed);
         }

@@ -78,12 +78,21 @@ impl Bucket {
     }
 }
 
+/// A semaphore with a permit per core.
+fn per_core() -> tokio::sync::Semaphore {
+    tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+}
+
 /// Throws simulated at once: one per core (more only queue threads and their memory).
 pub fn physics_slots() -> &'static tokio::sync::Semaphore {
     static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    SLOTS.get_or_init(|| {
-        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
-    })
+    SLOTS.get_or_init(per_core)
+}
+
+/// Odds worked out at once for the pages: one per core; more wait their turn.
+pub fn odds_slots() -> &'static tokio::sync::Semaphore {
+    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SLOTS.get_or_init(per_core)
 }
 
 /// Addresses remembered before the idle ones are swept.

@@ -20,7 +20,6 @@ mod throws;
 pub mod watch;
 
 pub use error::ServerError;
-pub use front::default_scenes_dir;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -95,7 +94,7 @@ impl Default for Setup {
         Setup {
             policy: guard::Policy::default(),
             tuning: limits::Tuning::default(),
-            scenes: default_scenes_dir(),
+            scenes: crate::rules::scene::default_dir(),
         }
     }
 }
