@@ -25,8 +25,15 @@ pub(crate) struct Server {
 impl Server {
     /// `serve --listen ADDR --data DIR`.
     pub(crate) fn start(data: &Path, listen: &str) -> Server {
+        Server::start_with(data, listen, &[])
+    }
+
+    /// `serve --listen ADDR --data DIR` and `more` of its options.
+    pub(crate) fn start_with(data: &Path, listen: &str, more: &[&str]) -> Server {
         let data = data.to_str().expect("a path");
-        Server::spawn(&["serve", "--listen", listen, "--data", data])
+        let mut args = vec!["serve", "--listen", listen, "--data", data];
+        args.extend_from_slice(more);
+        Server::spawn(&args)
     }
 
     /// `dicetable ARGS` (a `serve`), once it printed its address.

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 
 use super::online::{Server, data_dir};
 use super::stream::{browser_ready, web_dir};
+use super::{dicetable, stdout};
 
 #[test]
 fn a_room_is_opened_and_played_from_the_browser() {
@@ -16,6 +17,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
     let _turn = super::real_time();
     let data = data_dir("seat");
     std::fs::create_dir_all(&data).expect("dir");
+    let data_path = data.to_str().expect("a path");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let addr = server.addr.clone();
     let base = format!("http://{addr}/");
@@ -125,24 +127,12 @@ fn a_room_is_opened_and_played_from_the_browser() {
         }
     }
     // The log the pages played verifies.
-    let export = Command::new(env!("CARGO_BIN_EXE_dicetable"))
-        .args(["serve", "--export", "keep", "--data"])
-        .arg(&data)
-        .output()
-        .expect("export");
-    assert!(export.status.success());
+    let export = dicetable(&["serve", "--export", "keep", "--data", data_path]);
+    assert!(export.status.success(), "{export:?}");
     let log = data.join("keep.jsonl");
-    std::fs::write(&log, &export.stdout).expect("writes");
-    let verify = Command::new(env!("CARGO_BIN_EXE_dicetable"))
-        .arg("verify")
-        .arg(&log)
-        .output()
-        .expect("verify");
-    assert!(
-        verify.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verify.stdout)
-    );
+    std::fs::write(&log, stdout(&export)).expect("writes");
+    let verify = dicetable(&["verify", log.to_str().expect("a path")]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -20,6 +20,7 @@ use super::online::{
     Server, as_, crypt, data_dir, gm_opens, pat_plays_ash, refused, runtime, turned_away,
 };
 use super::stream::{browser_half, browser_ready, server_alone};
+use super::{dicetable, stderr, stdout};
 
 /// Other addresses of this machine: the strangers' (one per abuse, so none is counted
 /// against another's limits).
@@ -437,18 +438,8 @@ async fn honest_throws(pat: &mut Client, during: &str) -> Duration {
 #[test]
 fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
     let data = data_dir("strangers");
-    let dir = data.to_str().expect("a path");
-    let mut server = Server::spawn(&[
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--data",
-        dir,
-        "--room-passcode",
-        "owner",
-        "--per-address",
-        "16",
-    ]);
+    let more = ["--room-passcode", "owner", "--per-address", "16"];
+    let mut server = Server::start_with(&data, "127.0.0.1:0", &more);
     let url = |room: &str| server.url(room);
     runtime().block_on(async {
         // The honest table, opened from this machine.
@@ -821,18 +812,8 @@ async fn until_closed(socket: &mut tokio::net::TcpStream) -> Duration {
 #[test]
 fn idle_connections_are_closed_live_ones_kept_and_idle_rooms_unloaded() {
     let data = data_dir("idle");
-    let dir = data.to_str().expect("a path");
-    let mut server = Server::spawn(&[
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--data",
-        dir,
-        "--idle-timeout",
-        "1",
-        "--unload-after",
-        "1",
-    ]);
+    let more = ["--idle-timeout", "1", "--unload-after", "1"];
+    let mut server = Server::start_with(&data, "127.0.0.1:0", &more);
     let url = |room: &str| server.url(room);
     let addr: SocketAddr = server.addr.parse().expect("address");
     runtime().block_on(async {
@@ -925,15 +906,12 @@ fn a_store_that_cannot_be_written_stops_the_server_at_start() {
     let folder_db = data.join("store");
     std::fs::create_dir_all(folder_db.join("rooms.sqlite")).expect("a folder");
     for (store, why) in [(&under_file, "cannot make"), (&folder_db, "cannot open")] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dicetable"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-            .arg(store)
-            .output()
-            .expect("runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains(why), "{stderr}");
-        assert!(!String::from_utf8_lossy(&out.stdout).contains("listening"));
+        let store = store.to_str().expect("a path");
+        let out = dicetable(&["serve", "--listen", "127.0.0.1:0", "--data", store]);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(said.contains(why), "{said}");
+        assert!(!stdout(&out).contains("listening"));
     }
     let _ = std::fs::remove_dir_all(&data);
 }
