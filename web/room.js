@@ -6,6 +6,7 @@
 // replay code).
 
 import { PROTOCOL, socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
+import { logChecker } from '/check.js';
 
 const $ = (id) => document.getElementById(id);
 const room = decodeURIComponent(location.pathname.split('/')[1] || '');
@@ -22,6 +23,14 @@ const seat = {
   refused: [],
   reconnects: 0,
   lastOutcome: null,
+  // Lines this page checked itself (chain, seeds, seals), and what failed.
+  checked: 0,
+  unchecked: [],
+  // The latest move catalogue and draft the server sent, and the draft's odds.
+  moves: null,
+  moveOdds: null,
+  // What Space or Enter throws: 'move' or 'notation'.
+  drafting: 'notation',
 };
 window.seat = seat;
 
@@ -33,6 +42,10 @@ let leaving = false;
 const sealed = new Map();
 const codes = new Map();
 const items = new Map();
+const checks = new Map();
+const checkLine = logChecker(room);
+// The commitment this page was given for each nonce it sent: its own throws, checked.
+const myNonces = new Map();
 
 function say(text) {
   $('status').textContent = text;
@@ -128,6 +141,9 @@ function welcomed(msg) {
   $('you').textContent = `${msg.name}, ${as}`;
   $('hidden-field').hidden = msg.role !== 'gamemaster';
   $('free-roll').hidden = msg.role === 'spectator';
+  $('move-form').hidden = msg.role === 'spectator';
+  $('hand').hidden = msg.role === 'spectator';
+  if (msg.role !== 'spectator') askDraft(null, false);
   const tray = new URL(`/${encodeURIComponent(room)}/watch`, location.href);
   tray.searchParams.set('passcode', joinMsg.passcode);
   tray.searchParams.set('fill', '1');
@@ -152,6 +168,13 @@ function handle(msg) {
       commitment = msg.commitment;
       seat.acks += 1;
       $('throw').disabled = false;
+      $('make-move').disabled = false;
+      break;
+    case 'moves':
+      if (msg.id === draftAsked) showMoves(msg);
+      break;
+    case 'draft_odds':
+      if (msg.id === draftAsked) showMoveOdds(msg);
       break;
     case 'sealed':
       sealed.set(msg.seq, JSON.parse(msg.payload));
@@ -160,6 +183,7 @@ function handle(msg) {
     case 'refused':
       seat.refused.push({ code: msg.code, reason: msg.reason });
       $('throw').disabled = false;
+      $('make-move').disabled = false;
       say(`Refused: ${msg.reason}`);
       break;
     case 'error':
@@ -179,29 +203,57 @@ function handle(msg) {
 
 // ---- Throwing ----
 
-function throwDrafted(event) {
-  event?.preventDefault();
-  if (!seat.joined || seat.role === 'spectator') return;
+/** Sends a throw of `what` (`{ notation }` or `{ move }`), with the hand's swing if any. */
+function propose(what, extra = {}, gesture = null) {
+  if (!socket || socket.readyState !== WebSocket.OPEN || !commitment) {
+    say('Not connected yet: try again in a moment.');
+    return false;
+  }
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  myNonces.set(nonce, commitment);
+  const msg = { type: 'throw', id: nextId++, what, commitment, nonce, ...extra };
+  if (gesture) msg.gesture = gesture;
+  socket.send(JSON.stringify(msg));
+  return true;
+}
+// For the tests: a move as a stale or hand-made page might send it (the server decides).
+seat.propose = (move) => propose({ move });
+
+function throwNotation(gesture) {
   const notation = $('notation').value.trim();
   if (!notation) {
     say('Write the dice to throw, such as 2d6+1.');
     $('notation').focus();
     return;
   }
-  if (!socket || socket.readyState !== WebSocket.OPEN || !commitment) {
-    say('Not connected yet: try again in a moment.');
+  const extra = { hidden: seat.role === 'gamemaster' && $('hidden-roll').checked };
+  const label = $('label').value.trim();
+  if (label) extra.label = label;
+  if (propose({ notation }, extra, gesture)) {
+    $('throw').disabled = true;
+    say(`Throwing ${notation}…`);
+  }
+}
+
+function makeMove(gesture) {
+  const m = seat.moves;
+  if (!m) {
+    say('The moves are still coming from the server.');
     return;
   }
-  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
-  const msg = {
-    type: 'throw', id: nextId++, what: { notation }, commitment, nonce,
-    hidden: seat.role === 'gamemaster' && $('hidden-roll').checked,
-  };
-  const label = $('label').value.trim();
-  if (label) msg.label = label;
-  $('throw').disabled = true;
-  say(`Throwing ${notation}…`);
-  socket.send(JSON.stringify(msg));
+  // Even a move the rules refuse goes to the server, which says why (the page never decides).
+  if (propose({ move: m.draft }, {}, gesture)) {
+    $('make-move').disabled = true;
+    say(`${m.describe}…`);
+  }
+}
+
+/** Throws what was drafted last: the move or the notation. */
+function throwDrafted(event, gesture = null) {
+  event?.preventDefault();
+  if (!seat.joined || seat.role === 'spectator') return;
+  if (seat.drafting === 'move') makeMove(gesture);
+  else throwNotation(gesture);
 }
 
 function reveal(of) {
@@ -215,9 +267,9 @@ function reveal(of) {
 let oddsAsked = null;
 let oddsTimer = null;
 
-function showOdds(odds) {
+function showOdds(odds, where = 'odds') {
   const dist = odds.distribution || [];
-  const chart = $('odds-chart');
+  const chart = $(`${where}-chart`);
   chart.replaceChildren();
   if (!dist.length) return;
   const lo = dist[0].value;
@@ -236,7 +288,7 @@ function showOdds(odds) {
   let text = `${odds.title}: ${lo} to ${hi}${odds.truncated?.p > 0 ? '+' : ''}, average ` +
     `${odds.mean.toFixed(2)}, most often ${likeliest.value} (${(100 * likeliest.p).toFixed(1)}%)`;
   if (odds.p_success !== undefined) text += `; success ${(100 * odds.p_success).toFixed(1)}%`;
-  $('odds-text').textContent = text;
+  $(`${where}-text`).textContent = text;
   chart.setAttribute('aria-label', `The chance of each total: ${text}`);
 }
 
@@ -272,6 +324,266 @@ let oddsDebounce = null;
 $('notation').addEventListener('input', () => {
   clearTimeout(oddsDebounce);
   oddsDebounce = setTimeout(askOdds, 150);
+});
+
+// ---- The moves of the scene (the rules' catalogue, rendered; the server decides) ----
+
+let draftAsked = 0;
+let draftTimer = null;
+
+/** Asks the server for the catalogue and its verdict on `move` (null: the first allowed). */
+function askDraft(move, fresh) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  draftAsked = nextId++;
+  const msg = { type: 'draft', id: draftAsked, fresh };
+  if (move) msg.what = move;
+  socket.send(JSON.stringify(msg));
+}
+
+/** Puts `value` at `path` in a move's JSON (a number is a place in a list). */
+function setPath(json, path, value) {
+  let at = json;
+  for (const key of path.slice(0, -1)) {
+    if (at[key] === null || typeof at[key] !== 'object') at[key] = {};
+    at = at[key];
+  }
+  at[path[path.length - 1]] = value;
+}
+
+function changed(field, value) {
+  const move = structuredClone(seat.moves.draft);
+  setPath(move, field.path, value);
+  seat.drafting = 'move';
+  askDraft(move, false);
+}
+
+const fieldKey = (f) => `${f.path.join('/')}|${f.label}`;
+
+function fieldControl(f, i) {
+  const id = `move-field-${i}`;
+  const wrap = document.createElement('div');
+  wrap.dataset.key = fieldKey(f);
+  const label = document.createElement('label');
+  label.htmlFor = id;
+  label.textContent = f.label;
+  switch (f.input) {
+    case 'choice': {
+      const select = document.createElement('select');
+      select.id = id;
+      if (f.selected === null || f.selected === undefined) {
+        select.append(new Option('(choose)', '', true, true));
+      }
+      f.options.forEach((o, k) => select.append(new Option(o.label, String(k), false, k === f.selected)));
+      select.addEventListener('change', () => {
+        const o = f.options[Number(select.value)];
+        if (o) changed(f, o.value);
+      });
+      wrap.append(label, select);
+      break;
+    }
+    case 'number': {
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.id = id;
+      input.min = String(f.min);
+      input.max = String(f.max);
+      input.step = '1';
+      input.value = f.value === null || f.value === undefined ? '' : String(f.value);
+      input.addEventListener('change', () => {
+        const text = input.value.trim();
+        if (text === '' && f.optional) changed(f, null);
+        else if (/^-?\d+$/.test(text)) changed(f, Number(text));
+      });
+      wrap.append(label, input);
+      break;
+    }
+    case 'flag': {
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.id = id;
+      box.checked = f.value;
+      box.addEventListener('change', () => changed(f, box.checked));
+      label.prepend(box, ' ');
+      label.style.fontWeight = 'normal';
+      wrap.append(label);
+      break;
+    }
+    case 'tally': {
+      const set = document.createElement('fieldset');
+      set.className = 'tally';
+      const legend = document.createElement('legend');
+      legend.textContent = f.label;
+      set.append(legend);
+      const counts = [...f.counts];
+      const value = () => f.options.flatMap((o, k) => Array(counts[k]).fill(o.value));
+      f.options.forEach((o, k) => {
+        const l = document.createElement('label');
+        const input = document.createElement('input');
+        input.id = `${id}-${k}`;
+        if (f.max === 1) {
+          input.type = 'checkbox';
+          input.checked = counts[k] > 0;
+          input.addEventListener('change', () => { counts[k] = input.checked ? 1 : 0; changed(f, value()); });
+          l.append(input, ` ${o.label}`);
+        } else {
+          input.type = 'number';
+          input.min = '0';
+          input.max = String(f.max);
+          input.value = String(counts[k]);
+          input.addEventListener('change', () => {
+            const n = Number(input.value);
+            if (Number.isInteger(n) && n >= 0 && n <= f.max) { counts[k] = n; changed(f, value()); }
+          });
+          l.append(`${o.label} `, input);
+        }
+        set.append(l);
+      });
+      wrap.append(set);
+      break;
+    }
+    case 'words': {
+      const input = document.createElement('input');
+      input.id = id;
+      input.value = f.value.join(', ');
+      input.placeholder = f.hint;
+      input.addEventListener('change', () => {
+        changed(f, input.value.split(',').map((w) => w.trim()).filter(Boolean));
+      });
+      wrap.append(label, input);
+      break;
+    }
+    default: {
+      const p = document.createElement('p');
+      p.className = 'help';
+      p.textContent = f.text;
+      wrap.append(p);
+    }
+  }
+  return wrap;
+}
+
+function showMoves(m) {
+  seat.moves = m;
+  seat.moveOdds = null;
+  // The control in focus keeps the focus when the form is drawn again.
+  const focused = document.activeElement;
+  const focusKey = focused?.closest('#move-fields [data-key]')?.dataset.key;
+  const focusIndex = focused?.id?.match(/-(\d+)$/)?.[1];
+  const kind = $('move-kind');
+  kind.replaceChildren(...m.kinds.map((k, i) => new Option(
+    k.refused ? `${k.label} (not now)` : k.label, String(i), false, i === m.kind,
+  )));
+  const current = m.kinds[m.kind];
+  $('move-hint').textContent = current ? current.hint : '';
+  const fields = m.fields.map(fieldControl);
+  $('move-fields').replaceChildren(...fields);
+  if (focusKey) {
+    const again = [...$('move-fields').querySelectorAll('[data-key]')].find((d) => d.dataset.key === focusKey);
+    const inputs = again?.querySelectorAll('input, select') || [];
+    const target = inputs.length > 1 && focusIndex !== undefined
+      ? [...inputs].find((x) => x.id.endsWith(`-${focusIndex}`)) || inputs[0] : inputs[0];
+    target?.focus();
+  }
+  const verdict = $('move-verdict');
+  if (m.refused) {
+    verdict.textContent = `Not now: ${m.refused.reason}`;
+    verdict.className = 'verdict refused';
+  } else {
+    verdict.textContent = `Allowed: ${m.describe}`;
+    verdict.className = 'verdict';
+  }
+  $('move-odds-chart').replaceChildren();
+  $('move-odds-text').textContent = m.refused ? '' : `Working out the odds of ${m.describe}…`;
+}
+
+function showMoveOdds(msg) {
+  seat.moveOdds = msg;
+  if (msg.odds) {
+    showOdds(msg.odds, 'move-odds');
+  } else {
+    $('move-odds-chart').replaceChildren();
+    $('move-odds-text').textContent = msg.error || 'This move throws no dice.';
+  }
+}
+
+$('move-kind').addEventListener('change', () => {
+  const k = seat.moves?.kinds[Number($('move-kind').value)];
+  if (!k) return;
+  seat.drafting = 'move';
+  askDraft(k.template, false);
+});
+$('move-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  seat.drafting = 'move';
+  makeMove(null);
+});
+$('move-form').addEventListener('focusin', () => { seat.drafting = 'move'; });
+$('free-roll').addEventListener('focusin', () => { seat.drafting = 'notation'; });
+
+// ---- The hand: press on the tray, drag and let go to throw with a flick ----
+
+/** The tray as the hand sees it, cm: its felt, how far from the middle a hand may open (along,
+ * across), the hand's height, and the slowest and fastest flick (as the window's hand). */
+const TRAY = { width: 28, depth: 20, reach: [7.5, 2], height: 16, speed: [45, 170] };
+const FLICK_WINDOW = 0.1;
+let handPath = null;
+
+function handAt(event) {
+  const r = $('hand').getBoundingClientRect();
+  return [
+    performance.now() / 1000,
+    ((event.clientX - r.left) / r.width - 0.5) * TRAY.width,
+    ((event.clientY - r.top) / r.height - 0.5) * TRAY.depth,
+  ];
+}
+
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/** The swing of the hand's path: released where it let go (kept within reach), at the flick's
+ * velocity along the felt, slightly downwards; a still hand tosses towards the middle. */
+function swingOf(path) {
+  const [t1, x1, z1] = path[path.length - 1];
+  const [t0, x0, z0] = path.find(([t]) => t1 - t <= FLICK_WINDOW) || path[path.length - 1];
+  const dt = t1 - t0;
+  let [vx, vz] = dt > 0 ? [(x1 - x0) / dt, (z1 - z0) / dt] : [0, 0];
+  let speed = Math.hypot(vx, vz);
+  if (speed <= 1) {
+    [vx, vz] = Math.hypot(x1, z1) > 0 ? [-x1, -z1] : [1, 0];
+    speed = Math.hypot(vx, vz);
+  }
+  const [lo, hi] = TRAY.speed;
+  const s = Math.min(Math.max(speed, lo), hi) / speed;
+  const clamp = (v, r) => Math.min(Math.max(v, -r), r);
+  return {
+    release: [round2(clamp(x1, TRAY.reach[0])), TRAY.height, round2(clamp(z1, TRAY.reach[1]))],
+    velocity: [round2(vx * s), -15, round2(vz * s)],
+  };
+}
+
+$('hand').addEventListener('pointerdown', (event) => {
+  if (!seat.joined || seat.role === 'spectator') return;
+  event.preventDefault();
+  $('hand').setPointerCapture(event.pointerId);
+  $('hand').classList.add('holding');
+  handPath = [handAt(event)];
+});
+$('hand').addEventListener('pointermove', (event) => {
+  if (!handPath) return;
+  handPath.push(handAt(event));
+  if (handPath.length > 64) handPath.shift();
+});
+$('hand').addEventListener('pointerup', (event) => {
+  if (!handPath) return;
+  handPath.push(handAt(event));
+  const swing = swingOf(handPath);
+  handPath = null;
+  $('hand').classList.remove('holding');
+  seat.lastSwing = swing;
+  throwDrafted(null, swing);
+});
+$('hand').addEventListener('pointercancel', () => {
+  handPath = null;
+  $('hand').classList.remove('holding');
 });
 
 // ---- The log ----
@@ -357,6 +669,13 @@ function draw(e) {
     said.textContent = ` ${d.said.join('; ')}`;
     li.append(said);
   }
+  const checked = checks.get(seq);
+  if (checked) {
+    const mark = document.createElement('span');
+    mark.className = checked.ok ? 'checked' : 'unchecked';
+    mark.textContent = checked.ok ? ` ✓ checked here: ${checked.what}` : ` ✗ NOT as logged: ${checked.what}`;
+    li.append(mark);
+  }
   if (codes.has(seq)) {
     const code = document.createElement('code');
     code.className = 'code';
@@ -394,6 +713,10 @@ function entry(line) {
   if (e.seq <= seat.seq) return;
   seat.seq = e.seq;
   seat.entries.push(e);
+  const verdict = checkLine(line, e, (nonce) => myNonces.get(nonce));
+  checks.set(e.seq, verdict);
+  if (verdict.ok) seat.checked += 1;
+  else seat.unchecked.push({ seq: e.seq, what: verdict.what });
   const d = draw(e);
   if (d.title) $('heading').textContent = d.title;
   if (e.event.kind === 'revealed') redraw(e.event.of);
@@ -402,6 +725,12 @@ function entry(line) {
       || e.event.kind === 'played') {
     seat.lastOutcome = d.text;
     say(d.text);
+  }
+  // The table moved on: the draft's verdict, choices and odds are asked again (a draft the
+  // table no longer allows gives way to one it does).
+  if (seat.joined && seat.role !== 'spectator' && seat.moves) {
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => askDraft(seat.moves.draft, true), 50);
   }
 }
 

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::log::{Proposal, Role};
 use crate::errors::ErrorCode;
 use crate::record::Gesture;
+use crate::rules::catalogue::{Field, KindView};
+use crate::rules::play::Move;
 
 /// The protocol version (2: `error` and `refused` carry a `code`; 3: a member's name is held
 /// by a key given in `welcome` and shown in later `join`s, and `create` may carry the server's
@@ -101,6 +103,18 @@ pub enum ClientMsg {
         #[serde(default)]
         seats: Vec<String>,
     },
+    /// Asks what the member may do now: the move catalogue, the fields of `what` (or of the
+    /// first move it may make) and the rules' verdict; the exact odds follow in `draft_odds`.
+    Draft {
+        /// The client's number for the answer.
+        id: u64,
+        /// The move being drafted (None: the first the member may make).
+        #[serde(default)]
+        what: Option<Move>,
+        /// The table moved on: a draft it no longer allows gives way to one it does.
+        #[serde(default)]
+        fresh: bool,
+    },
     /// Asks for a `pong`.
     Ping {
         /// The client's number for the answer.
@@ -171,6 +185,35 @@ pub enum ServerMsg {
         /// What is wrong, in words.
         message: String,
     },
+    /// The answer to a `draft`: the kinds of move (each with why not, where the member may
+    /// not make it now), the draft, its fields and the room's verdict on it.
+    Moves {
+        /// The `draft`'s `id`.
+        id: u64,
+        /// Every kind of move of the table's ruleset.
+        kinds: Vec<KindView>,
+        /// The draft's kind.
+        kind: Option<usize>,
+        /// The draft.
+        draft: Move,
+        /// Its fields, with the choices the table offers now.
+        fields: Vec<Field>,
+        /// Why the room would refuse it (None: it would throw it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refused: Option<Refusal>,
+        /// The draft's description, for people.
+        describe: String,
+    },
+    /// The exact odds of a drafted move, once worked out (after its `moves`).
+    DraftOdds {
+        /// The `draft`'s `id`.
+        id: u64,
+        /// The odds, as `odds --json` prints them (None: the move throws nothing).
+        odds: Option<serde_json::Value>,
+        /// Why there are none, where they could not be worked out.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
     /// The answer to a ping.
     Pong {
         /// The ping's `id`.
@@ -183,6 +226,16 @@ impl ServerMsg {
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
+}
+
+/// Why the room would refuse a draft: as a `refused` would say it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Refusal {
+    /// Why, for programs.
+    pub code: ErrorCode,
+    /// Why, in words.
+    pub reason: String,
 }
 
 /// A message that could not be read.
@@ -233,7 +286,7 @@ pub fn decode(text: &str) -> Result<ClientMsg, DecodeError> {
         return Err(DecodeError::TooLarge(text.len()));
     }
     let msg: ClientMsg = serde_json::from_str(text).map_err(|e| {
-        const TYPES: [&str; 5] = ["create", "join", "throw", "reveal", "ping"];
+        const TYPES: [&str; 7] = ["create", "join", "throw", "reveal", "seat", "draft", "ping"];
         match message_type(text) {
             Some(kind) if !TYPES.contains(&kind.as_str()) => {
                 DecodeError::UnknownType(e.to_string())
@@ -295,6 +348,52 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "protocol version 1 is not spoken here (this server speaks 3)"
+        );
+    }
+
+    #[test]
+    fn a_draft_reads_with_or_without_a_move_and_its_answer_is_read_back() {
+        assert_eq!(
+            decode(r#"{"type":"draft","id":4}"#).expect("draft"),
+            ClientMsg::Draft {
+                id: 4,
+                what: None,
+                fresh: false
+            }
+        );
+        let d = decode(r#"{"type":"draft","id":5,"what":{"StepDice":"EndTurn"},"fresh":true}"#)
+            .expect("draft of a move");
+        assert_eq!(
+            d,
+            ClientMsg::Draft {
+                id: 5,
+                what: Some(Move::StepDice(crate::rules::step_dice::seat::Move::EndTurn)),
+                fresh: true
+            }
+        );
+        let e = decode(r#"{"type":"draft","id":6,"what":{"StepDice":"Dance"}}"#)
+            .expect_err("no such move");
+        assert_eq!(e.code(), ErrorCode::Malformed);
+        let moves = ServerMsg::Moves {
+            id: 5,
+            kinds: vec![],
+            kind: None,
+            draft: Move::StepDice(crate::rules::step_dice::seat::Move::EndTurn),
+            fields: vec![],
+            refused: Some(Refusal {
+                code: ErrorCode::GamemasterMove,
+                reason: "only the game master makes this move (Ana ends the turn)".into(),
+            }),
+            describe: "Ana ends the turn".into(),
+        };
+        let text = moves.to_text();
+        assert_eq!(
+            text,
+            r#"{"type":"moves","id":5,"kinds":[],"kind":null,"draft":{"StepDice":"EndTurn"},"fields":[],"refused":{"code":"gamemaster_move","reason":"only the game master makes this move (Ana ends the turn)"},"describe":"Ana ends the turn"}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<ServerMsg>(&text).expect("reads back"),
+            moves
         );
     }
 }

@@ -7,6 +7,7 @@
 //! thrown. Faces always come from outside.
 
 pub mod action_dice;
+pub mod catalogue;
 pub mod d20_check;
 pub mod d4_pool;
 pub mod data;

@@ -14,6 +14,7 @@ use std::fmt::Debug;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::catalogue::{Form, MoveKind};
 use super::table::TableState;
 use super::{Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
 use super::{action_dice, d4_pool, d20_check, open_d6, step_dice};
@@ -66,6 +67,11 @@ pub trait Seat: Clone + Debug + PartialEq + Serialize {
     ) -> Result<Vec<String>, String>;
     /// A move to start with: the acting character's first option (or initiative).
     fn default_move(&self) -> Self::Move;
+    /// Every kind of move at this table, each starting from a move for `actor` where it has
+    /// one (the move catalogue a page renders; see [`super::catalogue`]).
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Self::Move>>;
+    /// The fields of a drafted move, with the choices the table offers now.
+    fn form(&self, m: &Self::Move, form: &mut Form);
     /// The move that ends the turn or round, where the table has one.
     fn end_turn_move(&self) -> Option<Self::Move> {
         None

@@ -27,14 +27,22 @@ const FRONT_HTML: &str = include_str!("../../web/front.html");
 /// A room's page.
 pub const ROOM_HTML: &str = include_str!("../../web/room.html");
 /// The scripts and style both pages load (ours, compiled in).
-const SCRIPTS: [(&str, &str); 3] = [
+const SCRIPTS: [(&str, &str); 4] = [
     ("common.js", include_str!("../../web/common.js")),
+    ("check.js", include_str!("../../web/check.js")),
     ("front.js", include_str!("../../web/front.js")),
     ("room.js", include_str!("../../web/room.js")),
 ];
 const STYLE: &str = include_str!("../../web/table.css");
 /// The first path segments these pages take (a room may not be named so).
-pub const RESERVED: [&str; 5] = ["api", "table.css", "common.js", "front.js", "room.js"];
+pub const RESERVED: [&str; 6] = [
+    "api",
+    "table.css",
+    "common.js",
+    "check.js",
+    "front.js",
+    "room.js",
+];
 /// Scenes listed at most (a folder of thousands is not a menu).
 const SCENES_LISTED: usize = 200;
 /// The largest scene file offered, bytes (a room's `create` carries it).

@@ -271,9 +271,24 @@ mod tests {
                 "{bad:?}"
             );
         }
-        assert!(matches!(
-            check_room_name("overlay"),
-            Err(ServerError::ReservedRoomName(_))
-        ));
+        for page in ["overlay", "check.js", "room.js"] {
+            assert!(
+                matches!(check_room_name(page), Err(ServerError::ReservedRoomName(_))),
+                "{page}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn the_pages_scripts_are_served() {
+        for (script, holds) in [
+            ("/room.js", "askDraft"),
+            ("/check.js", "dicetable seed v1"),
+            ("/common.js", "PROTOCOL"),
+        ] {
+            let (status, text) = page(script).await;
+            assert_eq!(status, StatusCode::OK, "{script}");
+            assert!(text.contains(holds), "{script}");
+        }
     }
 }

@@ -12,9 +12,11 @@ use super::limits::{Bucket, FANOUT, ROOM_BURST, ROOM_RATE};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
-use crate::online::room::{Checks, Claim, RoomState};
+use crate::online::room::{Checks, Claim, Drafted, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
 use crate::record::Gesture;
+use crate::rules::play::Move;
+use crate::rules::table::TableState;
 
 /// A running room: its command queue and the feed of its new lines.
 #[derive(Clone)]
@@ -78,6 +80,18 @@ pub enum Command {
         seats: Vec<String>,
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Done, ServerError>>,
+    },
+    /// What a member may do now, and the verdict on its draft.
+    Draft {
+        /// Who.
+        name: String,
+        /// The draft (None: the first move the member may make).
+        what: Option<Move>,
+        /// The table moved on: a draft it no longer allows gives way.
+        fresh: bool,
+        /// Where the answer goes: the catalogue, and the table the odds are worked out at
+        /// when the room would throw the draft.
+        reply: oneshot::Sender<Result<(Drafted, Option<TableState>), ServerError>>,
     },
     /// The connection closed: its secret goes.
     Leave {
@@ -274,6 +288,18 @@ async fn room_task<S: LogStore>(
         match cmd {
             Command::Leave { conn } => {
                 task.secrets.remove(&conn);
+            }
+            Command::Draft {
+                name,
+                what,
+                fresh,
+                reply,
+            } => {
+                let answer = task.state.draft(&name, what, fresh).map(|d| {
+                    let table = d.refused.is_none().then(|| task.state.table.clone());
+                    (d, table)
+                });
+                let _ = reply.send(answer.map_err(ServerError::from));
             }
             Command::Join {
                 conn,

@@ -22,11 +22,13 @@ use super::{Hub, check_room_name};
 use crate::net::auth::{hash_passcode_async, passcode_matches_async};
 use crate::net::runtime::Peer;
 use crate::online::log::{Entry, Event, LOG_FORMAT, Role, now_ms};
-use crate::online::protocol::{ClientMsg, MAX_MESSAGE, PROTOCOL, ServerMsg, decode};
-use crate::online::room::{RoomState, normalise_name};
+use crate::online::protocol::{ClientMsg, MAX_MESSAGE, PROTOCOL, Refusal, ServerMsg, decode};
+use crate::online::room::{Drafted, RoomState, normalise_name};
 use crate::online::seal;
 use crate::record::build_id;
+use crate::rules::play::Move;
 use crate::rules::scene::Scene;
+use crate::rules::table::TableState;
 
 /// `GET /{room}`: the room's WebSocket (a page of another origin is refused); a plain request
 /// (a browser following the room's link) gets the room's page.
@@ -203,10 +205,39 @@ async fn session<S: LogStore>(
             }
         })
     };
+    let mut odds_work: Option<tokio::task::JoinHandle<()>> = None;
     while let Some(msg) = next_message(&mut stream, &mut bucket, &out).await {
         let reply = match msg {
             Err(e) => error_msg(&e),
             Ok(ClientMsg::Ping { id }) => ServerMsg::Pong { id },
+            Ok(ClientMsg::Draft { id, what, fresh }) => {
+                let (reply, answer) = oneshot::channel();
+                let command = Command::Draft {
+                    name: name.clone(),
+                    what,
+                    fresh,
+                    reply,
+                };
+                let sent = handle.commands.send(command).await.is_ok();
+                match answer.await {
+                    Ok(Ok((drafted, table))) if sent => {
+                        // The latest draft's odds only: an earlier one's are not wanted now.
+                        if let Some(previous) = odds_work.take() {
+                            previous.abort();
+                        }
+                        let draft = drafted.draft.clone();
+                        let moves = moves_message(id, drafted);
+                        if !say(&out, moves).await {
+                            break;
+                        }
+                        odds_work =
+                            table.map(|t| tokio::spawn(draft_odds(id, t, draft, out.clone())));
+                        continue;
+                    }
+                    Ok(Err(e)) => error_msg(&e),
+                    _ => error_msg(&ServerError::RoomStopped),
+                }
+            }
             Ok(ClientMsg::Create { .. } | ClientMsg::Join { .. }) => {
                 error_msg(&ServerError::AlreadyJoined)
             }
@@ -274,8 +305,63 @@ async fn session<S: LogStore>(
     }
     let _ = handle.commands.send(Command::Leave { conn }).await;
     forward.abort();
+    if let Some(work) = odds_work {
+        work.abort();
+    }
     drop(out);
     let _ = writer.await;
+}
+
+/// A draft's catalogue and verdict as the `moves` message.
+fn moves_message(id: u64, d: Drafted) -> ServerMsg {
+    ServerMsg::Moves {
+        id,
+        describe: d.describe,
+        kinds: d.kinds,
+        kind: d.kind,
+        fields: d.fields,
+        refused: d.refused.map(|e| Refusal {
+            code: e.code(),
+            reason: e.to_string(),
+        }),
+        draft: d.draft,
+    }
+}
+
+/// How long the server works out a drafted move's odds before it gives up.
+const DRAFT_ODDS_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Works out a drafted move's exact odds on a blocking thread (one of the odds slots) and
+/// sends them as `draft_odds`.
+async fn draft_odds(id: u64, table: TableState, draft: Move, out: mpsc::Sender<Message>) {
+    let Ok(_slot) = super::limits::odds_slots().acquire().await else {
+        return;
+    };
+    let work = tokio::task::spawn_blocking(move || {
+        let title = table.describe(&draft);
+        table.odds(&draft).map(|o| o.map(|o| o.to_json(&title)))
+    });
+    let msg = match tokio::time::timeout(DRAFT_ODDS_TIME, work).await {
+        Ok(Ok(Ok(odds))) => ServerMsg::DraftOdds {
+            id,
+            odds,
+            error: None,
+        },
+        Ok(Ok(Err(e))) => ServerMsg::DraftOdds {
+            id,
+            odds: None,
+            error: Some(e.to_string()),
+        },
+        Ok(Err(_)) | Err(_) => ServerMsg::DraftOdds {
+            id,
+            odds: None,
+            error: Some(format!(
+                "the exact odds take longer than {} s to work out here",
+                DRAFT_ODDS_TIME.as_secs()
+            )),
+        },
+    };
+    say(&out, msg).await;
 }
 
 fn error_msg(e: &ServerError) -> ServerMsg {

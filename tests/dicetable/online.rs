@@ -306,7 +306,7 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             (
                 ErrorCode::GamemasterMove,
                 format!(
-                    "{} is the game master's move",
+                    "only the game master makes this move ({})",
                     pat.room.as_ref().expect("in the room").table.describe(
                         &serde_json::from_value::<Move>(
                             serde_json::json!({"D20Check": "DeclareInitiative"})

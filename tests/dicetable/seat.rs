@@ -107,6 +107,26 @@ fn a_room_is_opened_and_played_from_the_browser() {
     assert_eq!(page["afterRestart"], 8, "{page}");
     assert_eq!(page["entries"], 8, "{page}");
     assert_eq!(page["reconnected"], serde_json::json!([1, 1, 1]), "{page}");
+    // Each page checked every line itself: the chain, each throw's seed, the reveal's seal.
+    let every = serde_json::json!({"checked": 8, "unchecked": []});
+    assert_eq!(
+        page["checks"],
+        serde_json::json!([every, every, every]),
+        "{page}"
+    );
+    let marks = page["patMarks"].as_array().expect("marks");
+    assert_eq!(marks.len(), 8, "{page}");
+    for (seq, mark) in [
+        (4, "the chain, the seed, your nonce"),
+        (5, "the chain, the seed"),
+        (7, "the chain, the seal, the seed"),
+    ] {
+        assert_eq!(
+            marks[8 - seq],
+            format!(" ✓ checked here: {mark}"),
+            "#{seq}: {page}"
+        );
+    }
     let hidden = page["gmSawHidden"].as_str().expect("text");
     let shown = hidden
         .split(" → ")
@@ -133,6 +153,222 @@ fn a_room_is_opened_and_played_from_the_browser() {
     std::fs::write(&log, stdout(&export)).expect("writes");
     let verify = dicetable(&["verify", log.to_str().expect("a path")]);
     assert!(verify.status.success(), "{}", stdout(&verify));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The window's output for one room: it played `first` there (a notation and a move).
+fn window_plays(display: &str, data: &std::path::Path, url: &str, first: &str) -> String {
+    let (_app, lines) = super::driven::spawn_window(
+        display,
+        data,
+        &[
+            "play",
+            "--join",
+            url,
+            "--name",
+            "Win",
+            "--passcode",
+            "friends",
+            "--seat",
+            first,
+            "--roll",
+            "1d8",
+            "--throw",
+            "--no-listen",
+            "--mute",
+            "--width",
+            "960",
+            "--height",
+            "600",
+            "--exit-after-frames",
+            "10",
+        ],
+    );
+    let mut out = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while std::time::Instant::now() < deadline {
+        match lines.recv_timeout(std::time::Duration::from_secs(5)) {
+            Ok(l) => out.push(l),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(_) => break,
+        }
+    }
+    out.join("\n")
+}
+
+#[test]
+fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
+    if !browser_ready() {
+        return;
+    }
+    if !super::driven::available("Xvfb") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Xvfb: ./check installs it"
+        );
+        eprintln!("skipped: no Xvfb");
+        return;
+    }
+    let _turn = super::real_time();
+    let data = data_dir("round");
+    std::fs::create_dir_all(&data).expect("dir");
+    let data_path = data.to_str().expect("a path");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let base = format!("http://{}/", server.addr);
+    let shots = data.join("shots");
+    std::fs::create_dir_all(&shots).expect("dir");
+    let (_x, display) = super::driven::start_xvfb();
+    let mut node = Command::new("node")
+        .arg(web_dir().join("tests/round.mjs"))
+        .arg(&base)
+        .arg(&shots)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node");
+    let mut lines = BufReader::new(node.stdout.take().expect("stdout")).lines();
+    let mut said = Vec::new();
+    let mut windows = std::collections::BTreeMap::new();
+    for line in lines.by_ref().map_while(Result::ok) {
+        let asked: Vec<&str> = line.splitn(3, ' ').collect();
+        if let ["window", room, first] = asked[..] {
+            let text = window_plays(&display, &data, &server.url(room), first);
+            windows.insert(room.to_string(), text);
+            std::fs::write(shots.join(format!("window-{room}")), "").expect("tells node");
+        } else {
+            said.push(line);
+        }
+    }
+    let status = node.wait().expect("node ends");
+    let mut err = String::new();
+    if let Some(mut e) = node.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut e, &mut err);
+    }
+    assert!(
+        status.success(),
+        "the browser half failed: {err}\n{said:?}\n{windows:#?}"
+    );
+    let page: serde_json::Value =
+        serde_json::from_str(said.last().expect("a JSON line")).expect("JSON");
+    eprintln!("{page:#}\n{windows:#?}");
+    assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
+    let rooms = page["rooms"].as_array().expect("rooms");
+    assert_eq!(rooms.len(), 2);
+    for (seen, (room, first, pat_char, sam_char)) in rooms.iter().zip([
+        ("vault", "Ana", "Bo", "Cass"),
+        ("ambush", "Vex the Rogue", "Pim", "Bram"),
+    ]) {
+        let window = &windows[room];
+        let entries = seen["entries"].as_array().expect("entries");
+        let by = |seq: usize| entries[seq - 1]["event"]["by"].as_str().unwrap_or("");
+        let kind = |seq: usize| entries[seq - 1]["event"]["kind"].as_str().unwrap_or("");
+        let action = |seq: usize| {
+            entries[seq - 1]["event"]["record"]["what"]["action"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        };
+        // Opened by Gwen (1; her sitting down logs nothing), Pat and Sam joined (2, 3), the
+        // window joined (4): its notation (5) and its character's move (6).
+        assert_eq!(entries[3]["event"]["name"], "Win", "{room}");
+        assert_eq!((kind(5), by(5)), ("thrown", "Win"), "{room}");
+        assert_eq!(entries[4]["event"]["what"]["notation"], "1d8", "{room}");
+        assert_eq!((kind(6), by(6)), ("thrown", "Win"), "{room}");
+        assert!(
+            action(6).starts_with(&format!("{first}: ")),
+            "{room}: the window's move is its character's: {}",
+            action(6)
+        );
+        for seq in [5, 6] {
+            let faces = &entries[seq - 1]["event"]["record"]["faces"];
+            let shown = format!(
+                "online entry {seq}: faces {} as logged",
+                faces.to_string().replace(',', ", ")
+            );
+            assert!(
+                window.contains(&shown),
+                "{room}: the window showed entry {seq} as logged ({shown}):\n{window}"
+            );
+        }
+        assert!(!window.contains("DIFFER"), "{window}");
+        assert!(!window.contains("refused"), "{window}");
+        // The game master ended the turn from the form (7); Pat's move (8) and notation (9).
+        assert_eq!((kind(7), by(7)), ("played", "Gwen"), "{room}");
+        assert_eq!((kind(8), by(8)), ("thrown", "Pat"), "{room}");
+        assert!(
+            entries[7]["event"]["what"]["move"].is_object(),
+            "{room}: {}",
+            entries[7]
+        );
+        assert_eq!(entries[8]["event"]["what"]["notation"], "2d6+1", "{room}");
+        // Pat's form: the ruleset's moves, a choice followed, the rules' yes and the odds.
+        let kinds = seen["patKinds"].as_array().expect("kinds");
+        assert!(kinds.len() >= 3, "{room}: {kinds:?}");
+        let describe = seen["patDescribe"].as_str().expect("text");
+        assert!(
+            describe.starts_with(&format!("{pat_char}: ")),
+            "{room}: {describe}"
+        );
+        assert_eq!(action(8), describe, "{room}");
+        assert_eq!(seen["patVerdict"], format!("Allowed: {describe}"), "{room}");
+        let odds = seen["patOdds"].as_str().expect("text");
+        assert!(
+            odds.starts_with(&format!("{describe}: ")) && odds.contains("average"),
+            "{room}: {odds}"
+        );
+        // Sam: why not now, and a move for the window's character refused with its reason.
+        let why = seen["samVerdict"].as_str().expect("text");
+        assert!(
+            why.starts_with(&format!("Not now: it is {pat_char}'s turn")),
+            "{room}: {why}"
+        );
+        assert_eq!(seen["samRefusedCode"], "not_your_seat", "{room}");
+        assert_eq!(
+            seen["samRefused"],
+            format!("Refused: Sam does not play {first}"),
+            "{room}"
+        );
+        // The turn ended again (10); Sam's move from the keyboard (11), a flicked notation (12).
+        assert_eq!((kind(10), by(10)), ("played", "Gwen"), "{room}");
+        assert_eq!((kind(11), by(11)), ("thrown", "Sam"), "{room}");
+        assert!(
+            action(11).starts_with(&format!("{sam_char}: ")),
+            "{room}: {}",
+            action(11)
+        );
+        assert_eq!(entries[11]["event"]["what"]["notation"], "3d6", "{room}");
+        assert_eq!(
+            entries[11]["event"]["proof"]["gesture"], seen["samSwing"],
+            "{room}: the flick went with the throw"
+        );
+        assert!(seen["samSwing"].is_object(), "{room}");
+        assert_eq!(
+            seen["sameLogs"], true,
+            "{room}: every page holds the same log"
+        );
+        let n = entries.len();
+        let every = serde_json::json!({"checked": n, "unchecked": []});
+        assert_eq!(
+            seen["checks"],
+            serde_json::json!([every, every, every]),
+            "{room}"
+        );
+        // The log verifies.
+        let export = dicetable(&["serve", "--export", room, "--data", data_path]);
+        assert!(export.status.success(), "{export:?}");
+        let log = data.join(format!("{room}.jsonl"));
+        std::fs::write(&log, stdout(&export)).expect("writes");
+        let verify = dicetable(&["verify", log.to_str().expect("a path")]);
+        assert!(verify.status.success(), "{room}: {}", stdout(&verify));
+    }
+    let hidden = rooms[0]["patSawReveal"].as_str().expect("text");
+    assert!(hidden.starts_with("Gwen revealed #13: 1d20 → "), "{hidden}");
+    if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
+        for shot in ["round-phone.png", "round-desktop.png"] {
+            let _ = std::fs::copy(shots.join(shot), std::path::Path::new(&keep).join(shot));
+        }
+    }
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }

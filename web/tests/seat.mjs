@@ -157,6 +157,10 @@ try {
     beforeKill,
     afterRestart,
     reconnected,
+    checks: await Promise.all([pat, sam, gm].map((p) => p.evaluate(
+      () => ({ checked: window.seat.checked, unchecked: window.seat.unchecked }),
+    ))),
+    patMarks: await pat.evaluate(() => [...document.querySelectorAll('#history li .checked')].map((m) => m.textContent)),
     errors,
   }));
 } finally {

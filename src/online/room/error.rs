@@ -88,7 +88,7 @@ pub enum RoomError {
     #[error("only the game master rolls hidden")]
     NotGamemaster,
     /// A player proposing the game master's move.
-    #[error("{0} is the game master's move")]
+    #[error("only the game master makes this move ({0})")]
     GamemasterMove(String),
     /// A player moving a character it does not play.
     #[error("{by} does not play {character}")]

@@ -4,10 +4,12 @@
 //! the one roll path (`crate::roll`), whether thrown here or read back from a record.
 
 mod checks;
+mod draft;
 mod error;
 mod rights;
 mod simulate;
 
+pub use draft::Drafted;
 pub use error::RoomError;
 pub use rights::{Claim, KEY_BYTES, normalise_name};
 pub use simulate::{Simulated, Simulation};

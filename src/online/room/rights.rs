@@ -241,7 +241,17 @@ impl RoomState {
                 }
                 Ok(())
             }
-            Proposal::Move(mv) => Ok(self.table.allowed(mv)?),
+            Proposal::Move(mv) => {
+                self.table.allowed(mv)?;
+                let dice = self.table.plan(mv)?.dice.len();
+                if dice > MAX_ROOM_DICE {
+                    return Err(RoomError::TooManyDice {
+                        dice,
+                        limit: MAX_ROOM_DICE,
+                    });
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -6,11 +6,15 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod form;
 pub mod seat;
 
 use super::{DieRole, Odds, Outcome, RollPlan, Step, seeded_coin};
 use crate::odds::Dist;
 
+/// The most extra dice (time, tools, circumstance) one action may add: more is a mistake,
+/// and a tray holds no more.
+pub const MOST_EXTRA_DICE: u32 = 30;
 /// Rounding of the halved dice of a two-die action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Rounding {
@@ -108,6 +112,12 @@ impl Action {
 
     /// Whether the action's own numbers make sense.
     pub fn check(&self) -> Result<(), String> {
+        if self.extra > MOST_EXTRA_DICE {
+            return Err(format!(
+                "{} extra dice: a throw takes at most {MOST_EXTRA_DICE}",
+                self.extra
+            ));
+        }
         if self.passive {
             if self.action_dice > 0 || self.two_die {
                 return Err("a passive ability rolls its own dice, without action dice".into());

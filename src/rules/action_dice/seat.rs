@@ -3,6 +3,7 @@
 //! defensive actions that last the round, the two-die actions, passive abilities, noncombat,
 //! and the end of the round.
 
+use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Category, DefenseRoll, Kind, Table, Timed, resolution_order};
@@ -259,6 +260,14 @@ impl Table {
 }
 
 impl Seat for Table {
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        super::form::kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, form: &mut Form) {
+        super::form::form(self, m, form)
+    }
+
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -479,25 +488,7 @@ impl Seat for Table {
 
     fn default_move(&self) -> Move {
         let actor = self.declaration_order().last().copied().unwrap_or(0);
-        let c = &self.characters[actor];
-        let skill = c
-            .hand_to_hand
-            .first()
-            .or(c.ranged.first())
-            .or(c.skills.keys().next())
-            .cloned()
-            .unwrap_or_default();
-        let defender = (0..self.characters.len()).rev().find(|&i| i != actor);
-        Move::Act {
-            actor,
-            action_dice: self.usable_dice(actor, &skill).clamp(1, 2),
-            target: match (c.category_of(&skill), defender) {
-                (Some(_), Some(d)) => Goal::Attack(d),
-                _ => Goal::Number(8),
-            },
-            skill,
-            extra: 0,
-        }
+        super::form::act(self, actor)
     }
 
     fn end_turn_move(&self) -> Option<Move> {

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+mod form;
 pub mod seat;
 
 use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};

@@ -3,6 +3,7 @@
 //! initiative, which the GM declares when things get dicey and ends when they calm down.
 //! Outside initiative there is no turn order: any character may make any check.
 
+use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Edge, GroupRule, Initiative, ResourceState, Side, Table};
@@ -273,6 +274,14 @@ fn edge_words(edge: Edge) -> &'static str {
 }
 
 impl Seat for Table {
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        super::form::kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, form: &mut Form) {
+        super::form::form(self, m, form)
+    }
+
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+mod form;
 pub mod seat;
 
 use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};

@@ -1,6 +1,7 @@
 //! `d4-pool` at the table: Aspect rolls on one's own turn, responses on another's (the kinds the
 //! costs table marks `off_turn`), rolls the GM calls for, and ending the turn.
 
+use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Table, Target};
@@ -137,6 +138,14 @@ impl Table {
 }
 
 impl Seat for Table {
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        super::form::kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, form: &mut Form) {
+        super::form::form(self, m, form)
+    }
+
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -226,34 +235,7 @@ impl Seat for Table {
     }
 
     fn default_move(&self) -> Move {
-        let c = &self.characters[self.active];
-        let aspect = c
-            .aspects
-            .iter()
-            .max_by_key(|(_, v)| **v)
-            .map(|(n, _)| n.clone())
-            .unwrap_or_default();
-        let weapon = c.weapons.keys().next().cloned();
-        // The last seat is the opposition in the shipped scenes (the goblin).
-        let target = (0..self.characters.len())
-            .rev()
-            .find(|&i| i != self.active)
-            .map(Aim::Attack)
-            .unwrap_or(Aim::None);
-        Move::Act {
-            actor: self.active,
-            aspect,
-            kind: if weapon.is_some() {
-                "attack"
-            } else {
-                "aspect check"
-            }
-            .into(),
-            weapon,
-            target,
-            advantages: vec![],
-            disadvantages: vec![],
-        }
+        super::form::act(self, self.active)
     }
 
     fn end_turn_move(&self) -> Option<Move> {

@@ -4,6 +4,7 @@
 //! (Combination Action, Action Advantage), Assist and Push Luck on the last check, Stunt
 //! Modifiers, team actions, Fortune, Setbacks, and new sessions.
 
+use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -541,6 +542,14 @@ fn joined(outcomes: &[Outcome], titles: &[String], best: bool) -> Outcome {
 }
 
 impl Seat for Table {
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        super::form::kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, form: &mut Form) {
+        super::form::form(self, m, form)
+    }
+
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -1151,28 +1160,7 @@ impl Seat for Table {
         match self.acting_now().first() {
             None if self.simplified => Move::NewSession,
             None => Move::Initiative,
-            Some(&actor) => {
-                let c = &self.characters[actor];
-                let other = (0..self.characters.len())
-                    .find(|&i| self.characters[i].villain != c.villain)
-                    .unwrap_or(actor);
-                let skill = c.skills.first().map(|(n, _)| n.clone()).unwrap_or_default();
-                Move::Act {
-                    actor,
-                    kind: ActionType::Basic,
-                    check: Some(Check {
-                        skill,
-                        roll: RollKind::Standard,
-                        difficulty: Difficulty::Against(other),
-                        modifier: 0,
-                        advantages: 0,
-                        fortune: false,
-                        later_roll: false,
-                        stunt: false,
-                    }),
-                    focuses: false,
-                }
-            }
+            Some(&actor) => super::form::act(self, actor),
         }
     }
 

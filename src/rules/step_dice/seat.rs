@@ -2,6 +2,7 @@
 //! may add a die to the helped character's next roll this round, and grit to the helper), and
 //! the standard turn passing round the table.
 
+use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
 use super::{Position, Table};
@@ -79,6 +80,14 @@ impl Table {
 }
 
 impl Seat for Table {
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        super::form::kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, form: &mut Form) {
+        super::form::form(self, m, form)
+    }
+
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -230,22 +239,7 @@ impl Seat for Table {
     }
 
     fn default_move(&self) -> Move {
-        Move::Act {
-            actor: self.active,
-            skill: self.characters[self.active]
-                .skills
-                .first()
-                .map(|(n, _)| n.clone()),
-            difficulty: self
-                .rules
-                .difficulties
-                .get(1)
-                .or(self.rules.difficulties.first())
-                .map(|(n, _)| n.clone())
-                .unwrap_or_default(),
-            position: Position::Neutral,
-            boosts: vec![],
-        }
+        super::form::act(self, self.active)
     }
 
     fn end_turn_move(&self) -> Option<Move> {

@@ -1,0 +1,196 @@
+//! The `action-dice` moves as data: skill and ability actions (attacks aim at a defender),
+//! defences, Group Attack, passive abilities, noncombat, and the end of the round.
+
+use super::Table;
+use super::seat::{Goal, Move};
+use crate::rules::catalogue::{Form, MoveKind};
+
+/// An action for `actor`: its first combat skill (else its first skill), at the last other
+/// seat when that is an attack, one or two action dice.
+pub(super) fn act(t: &Table, actor: usize) -> Move {
+    let Some(c) = t.characters.get(actor) else {
+        return Move::EndRound;
+    };
+    let skill = c
+        .hand_to_hand
+        .first()
+        .or(c.ranged.first())
+        .or(c.skills.keys().next())
+        .cloned()
+        .unwrap_or_default();
+    let defender = (0..t.characters.len()).rev().find(|&i| i != actor);
+    Move::Act {
+        actor,
+        action_dice: t.usable_dice(actor, &skill).clamp(1, 2),
+        target: match (c.category_of(&skill), defender) {
+            (Some(_), Some(d)) => Goal::Attack(d),
+            _ => Goal::Number(8),
+        },
+        skill,
+        extra: 0,
+    }
+}
+
+pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
+    let c = t.characters.get(actor);
+    let combat = c
+        .and_then(|c| c.hand_to_hand.first().or(c.ranged.first()))
+        .cloned()
+        .unwrap_or_default();
+    vec![
+        MoveKind {
+            label: "Action",
+            hint: "a skill or ability with action dice",
+            template: act(t, actor),
+        },
+        MoveKind {
+            label: "Defend",
+            hint: "Dodge, a combat skill or General Defense: lasts the round",
+            template: Move::Defend {
+                actor,
+                skill: "Dodge".into(),
+                action_dice: 1,
+                extra: 0,
+            },
+        },
+        MoveKind {
+            label: "Group Attack",
+            hint: "two action dice, half of (2 + the skill's dice)",
+            template: Move::GroupAttack {
+                actor,
+                skill: combat,
+                action_dice: 2,
+                extra: 0,
+                target: Goal::None,
+            },
+        },
+        MoveKind {
+            label: "Passive",
+            hint: "an ability that needs no action (Toughness)",
+            template: Move::Passive {
+                actor,
+                ability: c
+                    .and_then(|c| c.passive.first())
+                    .cloned()
+                    .unwrap_or_default(),
+                target: None,
+            },
+        },
+        MoveKind {
+            label: "Noncombat",
+            hint: "at the start of the round: +1 action die, defence 0",
+            template: Move::DeclareNoncombat { actor },
+        },
+        MoveKind {
+            label: "End round",
+            hint: "unused action dice are lost",
+            template: Move::EndRound,
+        },
+    ]
+}
+
+fn goal(t: &Table, f: &mut Form, target: &Goal) {
+    let last = t.characters.len().saturating_sub(1);
+    f.variant(
+        "target",
+        "Against",
+        vec![
+            ("nothing", Goal::None),
+            ("a number", Goal::Number(10)),
+            ("a defender", Goal::Attack(last)),
+        ],
+        target,
+    );
+    match target {
+        Goal::Number(n) => f.number("target.Number", "Target number", *n, 1, 80),
+        Goal::Attack(d) => f.character("target.Attack", "Defender", *d),
+        Goal::None => {}
+    }
+}
+
+fn spend(t: &Table, f: &mut Form, actor: usize, skill: &str, dice: u32, extra: u32) {
+    let usable = t.usable_dice(actor, skill);
+    f.number("action_dice", "Action dice", i64::from(dice), 0, 8);
+    f.note(format!("{usable} action dice usable for {skill}"));
+    f.number("extra", "Extra dice", i64::from(extra), 0, 8);
+}
+
+pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
+    let combat = |a: usize| -> Vec<String> {
+        t.characters
+            .get(a)
+            .map(|c| c.hand_to_hand.iter().chain(&c.ranged).cloned().collect())
+            .unwrap_or_default()
+    };
+    match m {
+        Move::Act {
+            actor,
+            skill,
+            action_dice,
+            extra,
+            target,
+        } => {
+            f.actor("actor", "Who", *actor);
+            let skills: Vec<String> = t
+                .characters
+                .get(*actor)
+                .map(|c| {
+                    c.skills
+                        .keys()
+                        .chain(c.abilities.keys().filter(|k| !c.is_passive(k)))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            f.pick("skill", "Skill or ability", &skills, skill);
+            spend(t, f, *actor, skill, *action_dice, *extra);
+            goal(t, f, target);
+        }
+        Move::Defend {
+            actor,
+            skill,
+            action_dice,
+            extra,
+        } => {
+            f.actor("actor", "Who", *actor);
+            let mut options: Vec<String> = vec!["Dodge".into(), "General Defense".into()];
+            options.extend(combat(*actor));
+            f.pick("skill", "Defence", &options, skill);
+            spend(t, f, *actor, skill, *action_dice, *extra);
+        }
+        Move::GroupAttack {
+            actor,
+            skill,
+            action_dice,
+            extra,
+            target,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.pick("skill", "Combat skill", &combat(*actor), skill);
+            spend(t, f, *actor, "Group Attack", *action_dice, *extra);
+            goal(t, f, target);
+        }
+        Move::Passive {
+            actor,
+            ability,
+            target,
+        } => {
+            f.actor("actor", "Who", *actor);
+            let options = t
+                .characters
+                .get(*actor)
+                .map(|c| c.passive.clone())
+                .unwrap_or_default();
+            f.pick("ability", "Passive ability", &options, ability);
+            f.optional_number(
+                "target",
+                "Success at (empty: just the total)",
+                *target,
+                1,
+                80,
+            );
+        }
+        Move::DeclareNoncombat { actor } => f.actor("actor", "Who", *actor),
+        Move::EndRound => f.note("Unused action dice are lost; defences end."),
+    }
+}

@@ -1,0 +1,212 @@
+//! The `d20-check` moves as data: checks of each action type (Standard, Bonus, Save, Extended,
+//! Group) with Play the Odds, resource dice, and initiative the GM declares and ends.
+
+use super::seat::{CheckType, DcChoice, Move};
+use super::{Edge, Table};
+use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::play::Seat;
+
+/// The first row of the DC table harder than the least DC (the default check's).
+fn usual_dc(t: &Table) -> DcChoice {
+    DcChoice::Named(
+        t.rules
+            .dc_table
+            .iter()
+            .find(|(_, dc)| *dc > t.rules.dc_min)
+            .map(|(n, _)| n.clone())
+            .unwrap_or_default(),
+        0,
+    )
+}
+
+fn first_modifier(t: &Table, actor: usize) -> Option<String> {
+    t.characters
+        .get(actor)
+        .and_then(|c| c.modifiers.first())
+        .map(|(n, _)| n.clone())
+}
+
+pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
+    let side = t.characters.get(actor).map(|c| c.side);
+    let helpers: Vec<usize> = (0..t.characters.len())
+        .filter(|&i| i != actor && Some(t.characters[i].side) == side)
+        .take(1)
+        .collect();
+    let resources = |i: usize| t.resources.get(i).cloned().unwrap_or_default();
+    let with_resource = if resources(actor).iter().any(|(_, d)| d.is_some()) {
+        actor
+    } else {
+        (0..t.characters.len())
+            .find(|&i| resources(i).iter().any(|(_, d)| d.is_some()))
+            .unwrap_or(actor)
+    };
+    vec![
+        MoveKind {
+            label: "Check",
+            hint: "Standard, Bonus, Save or Extended",
+            template: Move::Check {
+                actor,
+                kind: CheckType::Standard,
+                modifier: first_modifier(t, actor),
+                dc: usual_dc(t),
+                edge: Edge::None,
+                play_the_odds: false,
+            },
+        },
+        MoveKind {
+            label: "Group check",
+            hint: "an assisted check by several characters",
+            template: Move::Group {
+                leader: actor,
+                helpers,
+                modifier: None,
+                dc: usual_dc(t),
+                edge: Edge::None,
+            },
+        },
+        MoveKind {
+            label: "Resource die",
+            hint: "roll a resource; 1-2 steps it along its chain",
+            template: Move::Resource {
+                actor: with_resource,
+                name: resources(with_resource)
+                    .first()
+                    .map(|(n, _)| n.clone())
+                    .unwrap_or_default(),
+            },
+        },
+        MoveKind {
+            label: "Declare initiative",
+            hint: "things get dicey: turns apply",
+            template: Move::DeclareInitiative,
+        },
+        MoveKind {
+            label: "Initiative",
+            hint: "each side 1d6 + lowest proficiency",
+            template: Move::Initiative,
+        },
+        MoveKind {
+            label: "End initiative",
+            hint: "things calm down: no turn order",
+            template: Move::EndInitiative,
+        },
+    ]
+}
+
+fn dc(t: &Table, f: &mut Form, dc: &DcChoice) {
+    let first = t
+        .rules
+        .dc_table
+        .first()
+        .map(|(n, _)| n.clone())
+        .unwrap_or_default();
+    f.variant(
+        "dc",
+        "DC",
+        vec![
+            ("from the table", DcChoice::Named(first, 0)),
+            ("a number", DcChoice::Number(12)),
+        ],
+        dc,
+    );
+    match dc {
+        DcChoice::Named(name, gm) => {
+            let rows: Vec<String> = t.rules.dc_table.iter().map(|(n, _)| n.clone()).collect();
+            f.pick("dc.Named.0", "Difficulty", &rows, name);
+            let (lo, hi) = t.rules.gm_modifier;
+            f.number("dc.Named.1", "GM modifier", *gm, lo, hi);
+        }
+        DcChoice::Number(n) => {
+            f.number("dc.Number", "DC number", *n, t.rules.dc_min, t.rules.dc_max)
+        }
+    }
+}
+
+fn edge(f: &mut Form, edge: &Edge) {
+    f.value(
+        "edge",
+        "Edge",
+        vec![
+            ("none".into(), Edge::None),
+            ("advantage".into(), Edge::Advantage),
+            ("disadvantage".into(), Edge::Disadvantage),
+        ],
+        edge,
+    );
+}
+
+fn modifier(t: &Table, f: &mut Form, actor: usize, m: &Option<String>) {
+    let mut options = vec![("none".to_string(), None)];
+    if let Some(c) = t.characters.get(actor) {
+        options.extend(
+            c.modifiers
+                .iter()
+                .map(|(n, _)| (n.clone(), Some(n.clone()))),
+        );
+    }
+    f.value("modifier", "Modifier", options, m);
+}
+
+pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
+    match m {
+        Move::Check {
+            actor,
+            kind,
+            modifier: md,
+            dc: d,
+            edge: e,
+            play_the_odds,
+        } => {
+            f.actor("actor", "Who", *actor);
+            let mut kinds = vec![
+                ("Standard", CheckType::Standard),
+                ("Bonus", CheckType::Bonus),
+                ("Save", CheckType::Save),
+            ];
+            if let Some(task) = t.tasks.first() {
+                kinds.push((
+                    "Extended",
+                    CheckType::Extended {
+                        task: task.task.name.clone(),
+                    },
+                ));
+            }
+            f.variant("kind", "Type", kinds, kind);
+            if let CheckType::Extended { task } = kind {
+                let tasks: Vec<String> = t.tasks.iter().map(|p| p.task.name.clone()).collect();
+                f.pick("kind.Extended.task", "Task", &tasks, task);
+            }
+            modifier(t, f, *actor, md);
+            dc(t, f, d);
+            edge(f, e);
+            f.flag(
+                "play_the_odds",
+                "Play the Odds (a mundane action: roll against DC 2 to improve it)",
+                *play_the_odds,
+            );
+        }
+        Move::Group {
+            leader,
+            helpers,
+            modifier: md,
+            dc: d,
+            edge: e,
+        } => {
+            f.actor("leader", "Leader", *leader);
+            f.characters("helpers", "Helpers", helpers);
+            modifier(t, f, *leader, md);
+            dc(t, f, d);
+            edge(f, e);
+        }
+        Move::Resource { actor, name } => {
+            f.actor("actor", "Whose", *actor);
+            let options: Vec<String> = t
+                .resources
+                .get(*actor)
+                .map(|r| r.iter().map(|(n, _)| n.clone()).collect())
+                .unwrap_or_default();
+            f.pick("name", "Resource", &options, name);
+        }
+        Move::Initiative | Move::DeclareInitiative | Move::EndInitiative => f.note(t.describe(m)),
+    }
+}

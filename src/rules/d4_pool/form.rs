@@ -1,0 +1,149 @@
+//! The `d4-pool` moves as data: an Aspect roll of a kind from the costs table (off-turn kinds on
+//! another's turn), a roll the GM calls for, or ending the turn.
+
+use super::Table;
+use super::seat::{Aim, Move};
+use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::play::Seat;
+
+/// An Aspect roll for `actor`: its best Aspect, its first weapon, at the last other seat (the
+/// opposition in the shipped scenes).
+pub(super) fn act(t: &Table, actor: usize) -> Move {
+    let c = t.characters.get(actor);
+    let aspect = c
+        .and_then(|c| c.aspects.iter().max_by_key(|(_, v)| **v))
+        .map(|(n, _)| n.clone())
+        .unwrap_or_default();
+    let weapon = c.and_then(|c| c.weapons.keys().next().cloned());
+    let target = (0..t.characters.len())
+        .rev()
+        .find(|&i| i != actor)
+        .map(Aim::Attack)
+        .unwrap_or(Aim::None);
+    Move::Act {
+        actor,
+        aspect,
+        kind: if weapon.is_some() {
+            "attack"
+        } else {
+            "aspect check"
+        }
+        .into(),
+        weapon,
+        target,
+        advantages: vec![],
+        disadvantages: vec![],
+    }
+}
+
+fn aspects(t: &Table, actor: usize) -> Vec<String> {
+    t.characters
+        .get(actor)
+        .map(|c| c.aspects.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
+    vec![
+        MoveKind {
+            label: "Action",
+            hint: "an Aspect roll; on another's turn only a valid response",
+            template: act(t, actor),
+        },
+        MoveKind {
+            label: "GM calls a roll",
+            hint: "at least 1d4, allowed whatever the load",
+            template: Move::GmCall {
+                actor,
+                aspect: aspects(t, actor).first().cloned().unwrap_or_default(),
+                target: Aim::Dc(10),
+                advantages: vec![],
+                disadvantages: vec![],
+            },
+        },
+        MoveKind {
+            label: "End turn",
+            hint: "end the turn now, keeping dice for reactions",
+            template: Move::EndTurn,
+        },
+    ]
+}
+
+fn aim(t: &Table, f: &mut Form, target: &Aim, dc_only: bool) {
+    let mut options = vec![("none", Aim::None), ("DC", Aim::Dc(12))];
+    if !dc_only {
+        options.push(("attack", Aim::Attack(t.characters.len().saturating_sub(1))));
+    }
+    f.variant("target", "Target", options, target);
+    match target {
+        Aim::Dc(dc) => f.number("target.Dc", "DC", *dc, 1, 60),
+        Aim::Attack(i) => {
+            f.character("target.Attack", "Defender", *i);
+            f.note(format!(
+                "Evasion {}",
+                t.characters.get(*i).map(|c| c.evasion).unwrap_or(0)
+            ));
+        }
+        Aim::None => {}
+    }
+}
+
+fn sources(f: &mut Form, advantages: &[String], disadvantages: &[String]) {
+    f.words("advantages", "Advantage", advantages, "torch, high ground");
+    f.words("disadvantages", "Disadvantage", disadvantages, "darkness");
+}
+
+pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
+    match m {
+        Move::Act {
+            actor,
+            aspect,
+            weapon,
+            kind,
+            target,
+            advantages,
+            disadvantages,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.pick("aspect", "Aspect", &aspects(t, *actor), aspect);
+            let value = t
+                .characters
+                .get(*actor)
+                .and_then(|c| c.aspects.get(aspect))
+                .copied()
+                .unwrap_or(0);
+            let load = t.loads.get(*actor).copied().unwrap_or(0);
+            f.note(format!(
+                "Action Load {load} · Aspect − load = {}",
+                value - load
+            ));
+            let kinds: Vec<String> = t.rules.costs.keys().cloned().collect();
+            f.pick("kind", "Kind", &kinds, kind);
+            let mut weapons = vec![("none".to_string(), None)];
+            if let Some(c) = t.characters.get(*actor) {
+                weapons.extend(c.weapons.keys().map(|w| (w.clone(), Some(w.clone()))));
+            }
+            f.value("weapon", "Weapon", weapons, weapon);
+            aim(t, f, target, false);
+            sources(f, advantages, disadvantages);
+        }
+        Move::GmCall {
+            actor,
+            aspect,
+            target,
+            advantages,
+            disadvantages,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.pick("aspect", "Aspect", &aspects(t, *actor), aspect);
+            f.note(if t.rules.gm_rolls_use_load {
+                "This table's GM rolls use and raise Action Load."
+            } else {
+                "GM rolls ignore Action Load and do not raise it."
+            });
+            aim(t, f, target, true);
+            sources(f, advantages, disadvantages);
+        }
+        Move::EndTurn => f.note(t.describe(m)),
+    }
+}

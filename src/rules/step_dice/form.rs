@@ -1,0 +1,123 @@
+//! The `step-dice` moves as data: the active character's action roll, teamwork (with the
+//! director's difficulty), or ending the turn.
+
+use super::seat::Move;
+use super::{Position, Table};
+use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::play::Seat;
+
+/// Most boost dice of one size a form offers.
+const MOST_BOOSTS: u32 = 4;
+
+fn skills(t: &Table, actor: usize) -> Vec<String> {
+    t.characters
+        .get(actor)
+        .map(|c| c.skills.iter().map(|(n, _)| n.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// An action roll for `actor`: its first skill set against the second rating (Challenging in
+/// the shipped rules).
+pub(super) fn act(t: &Table, actor: usize) -> Move {
+    Move::Act {
+        actor,
+        skill: skills(t, actor).first().cloned(),
+        difficulty: t
+            .rules
+            .difficulties
+            .get(1)
+            .or(t.rules.difficulties.first())
+            .map(|(n, _)| n.clone())
+            .unwrap_or_default(),
+        position: Position::Neutral,
+        boosts: vec![],
+    }
+}
+
+pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
+    let helped = if actor == t.active {
+        (0..t.characters.len()).find(|&i| i != actor).unwrap_or(0)
+    } else {
+        t.active
+    };
+    vec![
+        MoveKind {
+            label: "Action roll",
+            hint: "ability pool against the difficulty pool",
+            template: act(t, actor),
+        },
+        MoveKind {
+            label: "Teamwork",
+            hint: "a quick roll; success adds a die this round and 1 grit",
+            template: Move::Help {
+                helper: actor,
+                helped,
+                skill: skills(t, actor).first().cloned().unwrap_or_default(),
+                difficulty: None,
+            },
+        },
+        MoveKind {
+            label: "End turn",
+            hint: "pass to the next character",
+            template: Move::EndTurn,
+        },
+    ]
+}
+
+pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
+    let ratings: Vec<String> = t
+        .rules
+        .difficulties
+        .iter()
+        .map(|(n, _)| n.clone())
+        .collect();
+    match m {
+        Move::Act {
+            actor,
+            skill,
+            difficulty,
+            position,
+            boosts,
+        } => {
+            f.actor("actor", "Who", *actor);
+            let mut options = vec![("unskilled".to_string(), None)];
+            options.extend(skills(t, *actor).into_iter().map(|s| (s.clone(), Some(s))));
+            f.value("skill", "Skill set", options, skill);
+            f.pick("difficulty", "Difficulty", &ratings, difficulty);
+            f.value(
+                "position",
+                "Position",
+                vec![
+                    ("neutral".into(), Position::Neutral),
+                    ("advantage".into(), Position::Advantage),
+                    ("disadvantage".into(), Position::Disadvantage),
+                ],
+                position,
+            );
+            f.dice(
+                "boosts",
+                "Boost dice",
+                &[4, 6, 8, 10, 12],
+                boosts,
+                MOST_BOOSTS,
+            );
+        }
+        Move::Help {
+            helper,
+            helped,
+            skill,
+            difficulty,
+        } => {
+            f.actor("helper", "Helper", *helper);
+            f.character("helped", "Helps", *helped);
+            f.pick("skill", "Skill set", &skills(t, *helper), skill);
+            let mut options: Vec<(String, Option<String>)> = Vec::new();
+            for (i, rating) in ratings.iter().enumerate() {
+                // The first rating is the rules' own (None); a harder one is the director's.
+                options.push((rating.clone(), (i > 0).then(|| rating.clone())));
+            }
+            f.value("difficulty", "Director's difficulty", options, difficulty);
+        }
+        Move::EndTurn => f.note(t.describe(m)),
+    }
+}

@@ -1,0 +1,229 @@
+// A round at the table from pages and a window, run by tests/dicetable/seat.rs:
+//   node web/tests/round.mjs BASE_URL OUT_DIR
+// For each of two rooms (a step-dice scene, then a d4-pool one), in headless chromium, found by
+// role and accessible name: the game master opens the room from the front page and sits at it;
+// Pat (a phone) and Sam (a desktop) join, each playing one character. Then it prints
+// "window ROOM CHARACTER" and waits for OUT_DIR/window-ROOM: the test starts a window client
+// (`play --join`) playing the first character, which throws a notation and that character's
+// move. The game master ends the turn from the move form; Pat builds a move in the form (a
+// choice changed, its exact odds shown) and makes it, and throws a notation; Sam's form says
+// why it is not Sam's turn, and a move Sam's page sends for a character Sam does not play is
+// refused with its reason; the game master ends the turn; Sam throws the move from the
+// keyboard (Space on the tray) and a notation with a flick of the mouse on the tray. In the first
+// room the game master also rolls hidden and reveals it. Prints one JSON line of what each page
+// showed.
+import { launch } from './browser.mjs';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+
+const [base, out] = process.argv.slice(2);
+const WAIT = { timeout: 120000 };
+const context = await launch();
+const errors = [];
+
+const ROOMS = [
+  { room: 'vault', scene: 'step-dice-vault', first: 'Ana', pat: 'Bo', sam: 'Cass', change: ['Skill set', 'Athletics'] },
+  { room: 'ambush', scene: 'd4-pool-goblin-ambush', first: 'Vex the Rogue', pat: 'Pim', sam: 'Bram', change: ['Target', 'DC'] },
+];
+
+async function open(size) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewportSize(size);
+  return page;
+}
+
+const status = (page) => page.getByRole('status').first().textContent();
+const until = (page, text) => page.waitForFunction(
+  (t) => document.querySelector('[role="status"]')?.textContent.includes(t), text, WAIT,
+);
+const answered = (page) => page.evaluate(() => window.seat.acks + window.seat.refused.length);
+const waitAnswer = (page, before) => page.waitForFunction(
+  (n) => window.seat.acks + window.seat.refused.length > n, before, WAIT,
+);
+const waitSeq = (page, seq) => page.waitForFunction((n) => window.seat.seq >= n, seq, WAIT);
+/** Waits until the page's draft is the move it shows (the server answered the last change). */
+const drafted = (page, allowed) => page.waitForFunction(
+  (ok) => window.seat.moves && (ok === null || !window.seat.moves.refused === ok), allowed, WAIT,
+);
+
+async function joinAs(page, link, { name, role, passcode, seats }) {
+  await page.goto(link);
+  if (role) await page.getByRole('radio', { name: role }).check();
+  await page.getByRole('textbox', { name: 'Name' }).fill(name);
+  await page.getByLabel('Passcode', { exact: true }).fill(passcode);
+  if (seats) await page.getByRole('textbox', { name: 'Seats' }).fill(seats);
+  await page.getByRole('button', { name: 'Join' }).click();
+  await until(page, 'You are at the table');
+}
+
+/** Picks a kind of move in the form and waits for its fields. */
+async function kind(page, label) {
+  await drafted(page, null);
+  const option = await page.getByRole('combobox', { name: 'Move', exact: true }).locator('option')
+    .filter({ hasText: label }).first().getAttribute('value');
+  await page.getByRole('combobox', { name: 'Move', exact: true }).selectOption(option);
+  await page.waitForFunction(
+    (l) => window.seat.moves?.kinds[window.seat.moves.kind]?.label === l, label, WAIT,
+  );
+}
+
+/** Picks the ruleset's first kind of move (the action) and waits for the rules' verdict. */
+async function firstKind(page) {
+  await drafted(page, null);
+  await page.getByRole('combobox', { name: 'Move', exact: true }).selectOption('0');
+  await page.waitForFunction(() => window.seat.moves?.kind === 0, null, WAIT);
+}
+
+async function makeMove(page) {
+  await drafted(page, true);
+  const before = await answered(page);
+  await page.getByRole('button', { name: 'Make the move' }).click();
+  await waitAnswer(page, before);
+}
+
+async function throwNotation(page, notation) {
+  const before = await answered(page);
+  await page.getByRole('textbox', { name: 'Notation' }).fill(notation);
+  await page.getByRole('button', { name: 'Throw', exact: true }).click();
+  await waitAnswer(page, before);
+}
+
+async function endTurn(gm) {
+  await kind(gm, 'End turn');
+  await makeMove(gm);
+}
+
+const front = await open({ width: 1280, height: 900 });
+const pages = [];
+const rooms = [];
+try {
+  for (const r of ROOMS) {
+    // The game master opens the room and sits at it.
+    await front.goto(base);
+    await front.waitForFunction(() => window.front && window.front.scenes > 0, null, WAIT);
+    await front.getByRole('textbox', { name: 'Room' }).fill(r.room);
+    await front.getByRole('combobox', { name: 'Scene' }).selectOption(r.scene);
+    await front.getByRole('textbox', { name: 'Name' }).fill('Gwen');
+    await front.getByRole('textbox', { name: 'Passcode', exact: true }).fill('friends');
+    await front.getByLabel("Game master's passcode").fill('gm-secret');
+    await front.getByRole('button', { name: 'Open the room' }).click();
+    await until(front, 'is open');
+    const link = await front.getByRole('link', { name: new RegExp(`/${r.room}$`) }).getAttribute('href');
+    const toTable = await front.getByRole('link', { name: 'Go to the table as the game master' }).getAttribute('href');
+    const gm = await open({ width: 1280, height: 800 });
+    await joinAs(gm, toTable, { name: 'Gwen', passcode: 'gm-secret' });
+    const pat = await open({ width: 375, height: 667 });
+    await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: r.pat });
+    const sam = await open({ width: 1920, height: 1080 });
+    await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: r.sam });
+    pages.push(gm, pat, sam);
+    const seen = {};
+    // Pat's form before anything: the moves of the ruleset, and why Pat may not act yet.
+    await drafted(pat, null);
+    seen.patKinds = await pat.getByRole('combobox', { name: 'Move', exact: true }).locator('option').allTextContents();
+    seen.patVerdictFirst = await pat.locator('#move-verdict').textContent();
+
+    // The window plays the first character: a notation and its move.
+    const head = await gm.evaluate(() => window.seat.seq);
+    console.log(`window ${r.room} ${r.first}`);
+    while (!existsSync(join(out, `window-${r.room}`))) await new Promise((ok) => setTimeout(ok, 100));
+    await waitSeq(gm, head + 2);
+
+    // The game master ends the turn from the form; it is Pat's character's turn.
+    await endTurn(gm);
+    await waitSeq(pat, head + 3);
+    await firstKind(pat);
+    await drafted(pat, true);
+    // Pat changes a choice: the form follows, the rules allow it, the odds come before the throw.
+    const [field, choice] = r.change;
+    const option = await pat.getByRole('combobox', { name: field, exact: true }).locator('option')
+      .filter({ hasText: choice }).first().getAttribute('value');
+    await pat.getByRole('combobox', { name: field, exact: true }).selectOption(option);
+    await pat.waitForFunction(
+      ([f, c]) => window.seat.moves.fields.some((x) => x.label === f && x.options?.[x.selected]?.label === c)
+        && window.seat.moveOdds,
+      [field, choice], WAIT,
+    );
+    seen.patFields = await pat.evaluate(() => window.seat.moves.fields.map((f) => f.label));
+    seen.patVerdict = await pat.locator('#move-verdict').textContent();
+    seen.patOdds = await pat.locator('#move-odds-text').textContent();
+    seen.patDescribe = await pat.evaluate(() => window.seat.moves.describe);
+    await makeMove(pat);
+    await until(pat, 'Pat: ');
+    seen.patMoved = await status(pat);
+    await throwNotation(pat, '2d6+1');
+    await until(pat, 'Pat: 2d6+1');
+
+    // Sam's form says why not; a move for a character Sam does not play is refused.
+    await firstKind(sam);
+    await drafted(sam, false);
+    seen.samVerdict = await sam.locator('#move-verdict').textContent();
+    const theirs = await sam.evaluate(() => {
+      const k = window.seat.moves.kinds[0].template;
+      return k;
+    });
+    const forFirst = structuredClone(theirs);
+    Object.values(Object.values(forFirst)[0])[0].actor = 0;
+    const before = await answered(sam);
+    await sam.evaluate((m) => window.seat.propose(m), forFirst);
+    await waitAnswer(sam, before);
+    seen.samRefused = await status(sam);
+    seen.samRefusedCode = await sam.evaluate(() => window.seat.refused.at(-1).code);
+
+    // The game master ends the turn; Sam moves from the keyboard, and flicks a notation.
+    await endTurn(gm);
+    await drafted(sam, true);
+    await sam.getByRole('combobox', { name: 'Move', exact: true }).focus();
+    const beforeKeys = await answered(sam);
+    await sam.locator('#table').focus();
+    await sam.keyboard.press('Space');
+    await waitAnswer(sam, beforeKeys);
+    await until(sam, 'Sam: ');
+    seen.samMoved = await status(sam);
+    await sam.getByRole('textbox', { name: 'Notation' }).fill('3d6');
+    const box = await sam.locator('#hand').boundingBox();
+    const beforeFlick = await answered(sam);
+    await sam.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.6);
+    await sam.mouse.down();
+    for (let i = 1; i <= 6; i++) {
+      await sam.mouse.move(box.x + box.width * (0.3 + 0.05 * i), box.y + box.height * (0.6 - 0.03 * i));
+    }
+    await sam.mouse.up();
+    await waitAnswer(sam, beforeFlick);
+    await until(sam, 'Sam: 3d6');
+    seen.samSwing = await sam.evaluate(() => window.seat.lastSwing);
+
+    if (rooms.length === 0) {
+      // Hidden, then revealed.
+      await gm.getByRole('checkbox', { name: /Hidden/ }).check();
+      await throwNotation(gm, '1d20');
+      await until(pat, 'Gwen: 1d20, hidden');
+      await gm.getByRole('button', { name: /Reveal hidden roll/ }).click();
+      await until(pat, 'Gwen revealed #');
+      seen.patSawReveal = await status(pat);
+    }
+
+    // Every page holds the same log, and checked every line of it.
+    const last = await gm.evaluate(() => window.seat.seq);
+    for (const p of [pat, sam]) await waitSeq(p, last);
+    const logs = await Promise.all([gm, pat, sam].map((p) => p.evaluate(
+      () => window.seat.entries.map((e) => JSON.stringify(e)),
+    )));
+    seen.sameLogs = logs.every((l) => JSON.stringify(l) === JSON.stringify(logs[0]));
+    seen.entries = logs[0].map((l) => JSON.parse(l));
+    seen.checks = await Promise.all([gm, pat, sam].map((p) => p.evaluate(
+      () => ({ checked: window.seat.checked, unchecked: window.seat.unchecked }),
+    )));
+    seen.room = r.room;
+    rooms.push(seen);
+    if (rooms.length === 1) {
+      await pat.waitForTimeout(2500);
+      await pat.screenshot({ path: join(out, 'round-phone.png'), fullPage: true });
+      await sam.screenshot({ path: join(out, 'round-desktop.png') });
+    }
+  }
+  console.log(JSON.stringify({ rooms, errors }));
+} finally {
+  await context.close();
+}
