@@ -149,6 +149,11 @@ try {
     seen.patVerdict = await pat.locator('#move-verdict').textContent();
     seen.patOdds = await pat.locator('#move-odds-text').textContent();
     seen.patDescribe = await pat.evaluate(() => window.seat.moves.describe);
+    if (rooms.length === 0) {
+      // The picture of a phone: a move drafted, allowed, its odds shown.
+      await pat.waitForTimeout(2500);
+      await pat.screenshot({ path: join(out, 'round-phone.png'), fullPage: true });
+    }
     await makeMove(pat);
     await until(pat, 'Pat: ');
     seen.patMoved = await status(pat);
@@ -174,6 +179,12 @@ try {
     // The game master ends the turn; Sam moves from the keyboard, and flicks a notation.
     await endTurn(gm);
     await drafted(sam, true);
+    if (rooms.length === 0) {
+      // The picture of a desktop: Sam's move allowed, with its odds.
+      await sam.waitForFunction(() => window.seat.moveOdds, null, WAIT);
+      await sam.waitForTimeout(2500);
+      await sam.screenshot({ path: join(out, 'round-desktop.png') });
+    }
     await sam.getByRole('combobox', { name: 'Move', exact: true }).focus();
     const beforeKeys = await answered(sam);
     await sam.locator('#table').focus();
@@ -205,8 +216,8 @@ try {
     }
 
     // Every page holds the same log, and checked every line of it.
-    const last = await gm.evaluate(() => window.seat.seq);
-    for (const p of [pat, sam]) await waitSeq(p, last);
+    const heads = await Promise.all([gm, pat, sam].map((p) => p.evaluate(() => window.seat.seq)));
+    for (const p of [gm, pat, sam]) await waitSeq(p, Math.max(...heads));
     const logs = await Promise.all([gm, pat, sam].map((p) => p.evaluate(
       () => window.seat.entries.map((e) => JSON.stringify(e)),
     )));
@@ -217,11 +228,6 @@ try {
     )));
     seen.room = r.room;
     rooms.push(seen);
-    if (rooms.length === 1) {
-      await pat.waitForTimeout(2500);
-      await pat.screenshot({ path: join(out, 'round-phone.png'), fullPage: true });
-      await sam.screenshot({ path: join(out, 'round-desktop.png') });
-    }
   }
   console.log(JSON.stringify({ rooms, errors }));
 } finally {
