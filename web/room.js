@@ -143,7 +143,7 @@ function welcomed(msg) {
   $('free-roll').hidden = msg.role === 'spectator';
   $('move-form').hidden = msg.role === 'spectator';
   $('hand').hidden = msg.role === 'spectator';
-  if (msg.role !== 'spectator') askDraft(null, false);
+  askDraft(null, false);
   const tray = new URL(`/${encodeURIComponent(room)}/watch`, location.href);
   tray.searchParams.set('passcode', joinMsg.passcode);
   tray.searchParams.set('fill', '1');
@@ -462,7 +462,23 @@ function fieldControl(f, i) {
   return wrap;
 }
 
+function showTracker(t) {
+  if (!t) return;
+  $('turn').textContent = t.heading;
+  $('tracker-rows').replaceChildren(...t.rows.map((r) => {
+    const li = document.createElement('li');
+    if (r.acting) li.className = 'acting';
+    const name = document.createElement('strong');
+    name.textContent = `${r.acting ? '▶ ' : ''}${r.name}`;
+    li.append(name, ` ${r.status.join(' · ')}`);
+    return li;
+  }));
+  $('tracker-notes').textContent = t.notes.join(' · ');
+  $('tracker').hidden = false;
+}
+
 function showMoves(m) {
+  showTracker(m.tracker);
   seat.moves = m;
   seat.moveOdds = null;
   // The control in focus keeps the focus when the form is drawn again.
@@ -728,7 +744,7 @@ function entry(line) {
   }
   // The table moved on: the draft's verdict, choices and odds are asked again (a draft the
   // table no longer allows gives way to one it does).
-  if (seat.joined && seat.role !== 'spectator' && seat.moves) {
+  if (seat.joined && seat.moves) {
     clearTimeout(draftTimer);
     draftTimer = setTimeout(() => askDraft(seat.moves.draft, true), 50);
   }
@@ -738,7 +754,8 @@ function entry(line) {
 
 function showTable(table) {
   if (table.ruleset) $('scene-line').textContent = `Room ${room}, playing by ${table.ruleset}`;
-  $('turn').textContent = table.turn || '';
+  // The room's tracker (from the draft's answer) says more than the feed's line.
+  if (!seat.moves) $('turn').textContent = table.turn || '';
 }
 
 window.addEventListener('message', (m) => {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::log::{Proposal, Role};
 use crate::errors::ErrorCode;
+use crate::online::room::Tracker;
 use crate::record::Gesture;
 use crate::rules::catalogue::{Field, KindView};
 use crate::rules::play::Move;
@@ -194,8 +195,8 @@ pub enum ServerMsg {
         kinds: Vec<KindView>,
         /// The draft's kind.
         kind: Option<usize>,
-        /// The draft.
-        draft: Move,
+        /// The draft (boxed: a move is large beside the other messages).
+        draft: Box<Move>,
         /// Its fields, with the choices the table offers now.
         fields: Vec<Field>,
         /// Why the room would refuse it (None: it would throw it).
@@ -203,6 +204,8 @@ pub enum ServerMsg {
         refused: Option<Refusal>,
         /// The draft's description, for people.
         describe: String,
+        /// The turn tracker as the table stands.
+        tracker: Tracker,
     },
     /// The exact odds of a drafted move, once worked out (after its `moves`).
     DraftOdds {
@@ -378,18 +381,23 @@ mod tests {
             id: 5,
             kinds: vec![],
             kind: None,
-            draft: Move::StepDice(crate::rules::step_dice::seat::Move::EndTurn),
+            draft: Box::new(Move::StepDice(crate::rules::step_dice::seat::Move::EndTurn)),
             fields: vec![],
             refused: Some(Refusal {
                 code: ErrorCode::GamemasterMove,
                 reason: "only the game master makes this move (Ana ends the turn)".into(),
             }),
             describe: "Ana ends the turn".into(),
+            tracker: Tracker {
+                heading: "Round 1: Ana's turn".into(),
+                rows: vec![],
+                notes: vec![],
+            },
         };
         let text = moves.to_text();
         assert_eq!(
             text,
-            r#"{"type":"moves","id":5,"kinds":[],"kind":null,"draft":{"StepDice":"EndTurn"},"fields":[],"refused":{"code":"gamemaster_move","reason":"only the game master makes this move (Ana ends the turn)"},"describe":"Ana ends the turn"}"#
+            r#"{"type":"moves","id":5,"kinds":[],"kind":null,"draft":{"StepDice":"EndTurn"},"fields":[],"refused":{"code":"gamemaster_move","reason":"only the game master makes this move (Ana ends the turn)"},"describe":"Ana ends the turn","tracker":{"heading":"Round 1: Ana's turn","rows":[],"notes":[]}}"#
         );
         assert_eq!(
             serde_json::from_str::<ServerMsg>(&text).expect("reads back"),

@@ -20,7 +20,7 @@ use super::{Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
 use super::{action_dice, d4_pool, d20_check, open_d6, step_dice};
 
 /// One character's line in the turn tracker.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrackerRow {
     /// The character.
     pub name: String,

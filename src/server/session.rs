@@ -317,6 +317,7 @@ fn moves_message(id: u64, d: Drafted) -> ServerMsg {
     ServerMsg::Moves {
         id,
         describe: d.describe,
+        tracker: d.tracker,
         kinds: d.kinds,
         kind: d.kind,
         fields: d.fields,
@@ -324,7 +325,7 @@ fn moves_message(id: u64, d: Drafted) -> ServerMsg {
             code: e.code(),
             reason: e.to_string(),
         }),
-        draft: d.draft,
+        draft: Box::new(d.draft),
     }
 }
 

@@ -317,6 +317,26 @@ fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
             odds.starts_with(&format!("{describe}: ")) && odds.contains("average"),
             "{room}: {odds}"
         );
+        // The tracker: whose turn, and the turn economy, a row per character.
+        let rows = seen["patTracker"].as_array().expect("rows");
+        assert!(rows.len() >= 3, "{room}: {rows:?}");
+        let acting: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r.as_str())
+            .filter(|r| r.starts_with('▶'))
+            .collect();
+        assert_eq!(acting.len(), 1, "{room}: {rows:?}");
+        assert!(
+            acting[0].starts_with(&format!("▶ {pat_char} ")),
+            "{room}: {rows:?}"
+        );
+        assert!(
+            seen["patTurn"]
+                .as_str()
+                .is_some_and(|t| t.contains(&format!("{pat_char}'s turn"))),
+            "{room}: {}",
+            seen["patTurn"]
+        );
         // Sam: why not now, and a move for the window's character refused with its reason.
         let why = seen["samVerdict"].as_str().expect("text");
         assert!(

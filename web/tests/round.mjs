@@ -149,6 +149,8 @@ try {
     seen.patVerdict = await pat.locator('#move-verdict').textContent();
     seen.patOdds = await pat.locator('#move-odds-text').textContent();
     seen.patDescribe = await pat.evaluate(() => window.seat.moves.describe);
+    seen.patTracker = await pat.locator('#tracker-rows li').allTextContents();
+    seen.patTurn = await pat.locator('#turn').textContent();
     if (rooms.length === 0) {
       // The picture of a phone: a move drafted, allowed, its odds shown.
       await pat.waitForTimeout(2500);

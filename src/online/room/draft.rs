@@ -5,7 +5,7 @@
 use super::{RoomError, RoomState};
 use crate::online::log::{Proposal, Role};
 use crate::rules::catalogue::{Field, KindView, same_kind};
-use crate::rules::play::Move;
+use crate::rules::play::{Move, TrackerRow};
 
 /// What a member may do now and what its draft would meet.
 #[derive(Clone, Debug)]
@@ -22,6 +22,21 @@ pub struct Drafted {
     pub refused: Option<RoomError>,
     /// The draft in words.
     pub describe: String,
+    /// The turn tracker as the table stands: its heading, a row per character, the table's
+    /// notes.
+    pub tracker: Tracker,
+}
+
+/// The turn tracker: whose turn, and the ruleset's turn economy (Action Load, action dice,
+/// shots, grit, resource dice), as the window's tracker shows it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tracker {
+    /// Whose turn (or shot, or side), the round.
+    pub heading: String,
+    /// One row per character, in seat order.
+    pub rows: Vec<TrackerRow>,
+    /// Table-wide lines (resolution order, tasks, the last check).
+    pub notes: Vec<String>,
 }
 
 impl RoomState {
@@ -71,6 +86,11 @@ impl RoomState {
             fields: self.table.form(&draft, &seats),
             refused: verdict(&draft),
             describe: self.table.describe(&draft),
+            tracker: Tracker {
+                heading: self.table.heading(),
+                rows: self.table.tracker(),
+                notes: self.table.notes(),
+            },
             kinds,
             draft,
         })
@@ -103,10 +123,23 @@ mod tests {
     #[test]
     fn a_player_drafts_for_its_own_characters_and_is_told_why_not() {
         let room = room();
-        assert_eq!(room.table.heading(), "Round 1: Bram's turn");
         let pat = room
             .draft("Pat", None, false)
             .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pat.tracker.heading, "Round 1: Bram's turn");
+        assert_eq!(
+            pat.tracker
+                .rows
+                .iter()
+                .map(|r| (r.name.as_str(), r.acting))
+                .collect::<Vec<_>>(),
+            [
+                ("Vex the Rogue", false),
+                ("Pim", false),
+                ("Bram", true),
+                ("Goblin", false)
+            ]
+        );
         assert_eq!(
             pat.kinds
                 .iter()

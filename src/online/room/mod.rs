@@ -9,7 +9,7 @@ mod error;
 mod rights;
 mod simulate;
 
-pub use draft::Drafted;
+pub use draft::{Drafted, Tracker};
 pub use error::RoomError;
 pub use rights::{Claim, KEY_BYTES, normalise_name};
 pub use simulate::{Simulated, Simulation};
