@@ -157,44 +157,73 @@ fn a_room_is_opened_and_played_from_the_browser() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
-/// The window's output for one room: it played `first` there (a notation and a move).
-fn window_plays(display: &str, data: &std::path::Path, url: &str, first: &str) -> String {
-    let (_app, lines) = super::driven::spawn_window(
-        display,
-        data,
-        &[
-            "play",
-            "--join",
-            url,
-            "--name",
-            "Win",
-            "--passcode",
-            "friends",
-            "--seat",
-            first,
-            "--roll",
-            "1d8",
-            "--throw",
-            "--no-listen",
-            "--mute",
-            "--width",
-            "960",
-            "--height",
-            "600",
-            "--exit-after-frames",
-            "10",
-        ],
-    );
-    let mut out = Vec::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while std::time::Instant::now() < deadline {
-        match lines.recv_timeout(std::time::Duration::from_secs(5)) {
-            Ok(l) => out.push(l),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(_) => break,
+/// A window client in a room (`play --join` under Xvfb): its output so far, and the lines
+/// still coming.
+struct WindowClient {
+    _app: super::driven::Killed,
+    lines: std::sync::mpsc::Receiver<String>,
+    out: Vec<String>,
+}
+
+impl WindowClient {
+    /// Joins `url` as Win, playing `first`: it throws 1d8 and its character's move, then shows
+    /// the room's throws as they are logged.
+    fn join(display: &str, data: &std::path::Path, url: &str, first: &str) -> WindowClient {
+        let (app, lines) = super::driven::spawn_window(
+            display,
+            data,
+            &[
+                "play",
+                "--join",
+                url,
+                "--name",
+                "Win",
+                "--passcode",
+                "friends",
+                "--seat",
+                first,
+                "--roll",
+                "1d8",
+                "--throw",
+                "--no-listen",
+                "--mute",
+                "--width",
+                "960",
+                "--height",
+                "600",
+            ],
+        );
+        WindowClient {
+            _app: app,
+            lines,
+            out: Vec::new(),
         }
     }
-    out.join("\n")
+
+    /// Reads the window's output until a line holds `text`; false if none did in time.
+    fn until(&mut self, text: &str, within: std::time::Duration) -> bool {
+        if self.out.iter().any(|l| l.contains(text)) {
+            return true;
+        }
+        let deadline = std::time::Instant::now() + within;
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.contains(text);
+                    self.out.push(line);
+                    if found {
+                        return true;
+                    }
+                }
+                Err(_) => return false,
+            }
+        }
+        false
+    }
+
+    fn text(&self) -> String {
+        self.out.join("\n")
+    }
 }
 
 #[test]
@@ -233,8 +262,11 @@ fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
     for line in lines.by_ref().map_while(Result::ok) {
         let asked: Vec<&str> = line.splitn(3, ' ').collect();
         if let ["window", room, first] = asked[..] {
-            let text = window_plays(&display, &data, &server.url(room), first);
-            windows.insert(room.to_string(), text);
+            let mut window = WindowClient::join(&display, &data, &server.url(room), first);
+            // Its notation (5) and its move (6), shown on its felt as logged.
+            let shown = window.until("online entry 6: ", std::time::Duration::from_secs(300));
+            assert!(shown, "the window threw:\n{}", window.text());
+            windows.insert(room.to_string(), window);
             std::fs::write(shots.join(format!("window-{room}")), "").expect("tells node");
         } else {
             said.push(line);
@@ -245,13 +277,10 @@ fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
     if let Some(mut e) = node.stderr.take() {
         let _ = std::io::Read::read_to_string(&mut e, &mut err);
     }
-    assert!(
-        status.success(),
-        "the browser half failed: {err}\n{said:?}\n{windows:#?}"
-    );
+    assert!(status.success(), "the browser half failed: {err}\n{said:?}");
     let page: serde_json::Value =
         serde_json::from_str(said.last().expect("a JSON line")).expect("JSON");
-    eprintln!("{page:#}\n{windows:#?}");
+    eprintln!("{page:#}");
     assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
     let rooms = page["rooms"].as_array().expect("rooms");
     assert_eq!(rooms.len(), 2);
@@ -259,7 +288,7 @@ fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
         ("vault", "Ana", "Bo", "Cass"),
         ("ambush", "Vex the Rogue", "Pim", "Bram"),
     ]) {
-        let window = &windows[room];
+        let window = windows.get_mut(room).expect("a window in the room");
         let entries = seen["entries"].as_array().expect("entries");
         let by = |seq: usize| entries[seq - 1]["event"]["by"].as_str().unwrap_or("");
         let kind = |seq: usize| entries[seq - 1]["event"]["kind"].as_str().unwrap_or("");
@@ -280,17 +309,24 @@ fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
             "{room}: the window's move is its character's: {}",
             action(6)
         );
-        for seq in [5, 6] {
-            let faces = &entries[seq - 1]["event"]["record"]["faces"];
+        // The window stayed in the room: it showed every throw of the log (its own and the
+        // pages'), each with the faces logged.
+        for (seq, e) in entries.iter().enumerate().map(|(i, e)| (i + 1, e)) {
+            if e["event"]["kind"] != "thrown" {
+                continue;
+            }
+            let faces = &e["event"]["record"]["faces"];
             let shown = format!(
                 "online entry {seq}: faces {} as logged",
                 faces.to_string().replace(',', ", ")
             );
             assert!(
-                window.contains(&shown),
-                "{room}: the window showed entry {seq} as logged ({shown}):\n{window}"
+                window.until(&shown, std::time::Duration::from_secs(180)),
+                "{room}: the window showed entry {seq} as logged ({shown}):\n{}",
+                window.text()
             );
         }
+        let window = window.text();
         assert!(!window.contains("DIFFER"), "{window}");
         assert!(!window.contains("refused"), "{window}");
         // The game master ended the turn from the form (7); Pat's move (8) and notation (9).
