@@ -17,7 +17,7 @@ shot() {
 
 shot empty-table play
 shot dice-on-the-table play --roll "d4+d6+d8+d10+d12+d20+d100" --seed 3
-shot table-with-overlays play --roll "3d6+2>=12" --seed 11
+shot table-with-overlays play --roll "{3d6+2}>=12" --seed 11
 for pair in d4-pool:d4-pool-goblin-ambush action-dice:action-dice-knight-and-magician \
     step-dice:step-dice-vault open-d6:open-d6-fred-and-peter d20-check:d20-check-crypt; do
     ruleset=${pair%%:*}
@@ -34,7 +34,7 @@ for die in d4 d6 d8 d10 d12 d20 d100; do
     shot "closeup-$die" play --roll "1$die" --seed 2 --closeup
 done
 # Stream mode: the dice over the chroma key, the outcome in a banner.
-shot stream-mode play --stream --roll "d20+5>=15" --seed 3
+shot stream-mode play --stream --roll "{d20+5}>=15" --seed 3
 # The overlay page in headless chromium, over a checkerboard to show its transparency.
 log=$(mktemp)
 xvfb-run -a -s "-screen 0 1280x800x24" "$bin" play --listen 127.0.0.1:0 --mute --width 640 --height 400 >"$log" 2>/dev/null &

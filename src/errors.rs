@@ -68,6 +68,8 @@ codes! {
     RoomQuota => "room_quota",
     /// The dice did not settle in time for the answer.
     Timeout => "timeout",
+    /// Exact odds too large to work out (the notation may still be thrown).
+    OddsTooLarge => "odds_too_large",
     // Who may.
     /// No token, or a wrong one, where the server needs one.
     Unauthorized => "unauthorized",

@@ -359,7 +359,8 @@ function showOutcome(e) {
     o.textContent = e.outcome;
     result.append(o);
   }
-  $('chance').textContent = '';
+  // A free roll written out: rerolled faces ~struck~, explosions !, drops (in brackets).
+  $('chance').textContent = e.shown ?? '';
   const last = e.record.throws.at(-1);
   if (last && meshes.length === last.poses.length) {
     const poses = last.poses.map((p) => [...p.t, ...p.r]);

@@ -176,7 +176,7 @@ fn measure(name: &str, budget: Duration, mut f: impl FnMut()) -> Timing {
 }
 
 /// The notations `bench` times by default.
-const ODDS_CASES: [&str; 17] = [
+const ODDS_CASES: [&str; 23] = [
     "12d6",
     "5d10!kh3",
     "10d6kh5",
@@ -197,6 +197,13 @@ const ODDS_CASES: [&str; 17] = [
     // Several terms: plain dice multiply the total by their structure, like dice merged.
     "100d6!+100d6!",
     "50d3!+50d4!",
+    // Roll20's forms: successes, rerolls, compounding and penetrating keeps, groups.
+    "20d10>7f1",
+    "10d6r<2",
+    "10d10!!kh5",
+    "10d6!pkh5",
+    "{4d6+3d8}k4",
+    "floor(10d6/3)",
 ];
 
 fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
@@ -213,7 +220,8 @@ fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
         let mut timing = measure(text, budget, || {
             answer = Some(black_box(n.distribution()));
         });
-        timing.answer = answer.map(|dist| AnswerSize::of(&dist, budget));
+        let dist = answer.transpose().map_err(|e| format!("{text}: {e}"))?;
+        timing.answer = dist.map(|dist| AnswerSize::of(&dist, budget));
         out.push(timing);
     }
     let book = Rulebook::builtin().map_err(|e| e.to_string())?;
@@ -334,7 +342,7 @@ mod tests {
         let Ok(notation) = Notation::parse("3d6") else {
             panic!("3d6 parses");
         };
-        let size = AnswerSize::of(&notation.distribution(), Duration::ZERO);
+        let size = AnswerSize::of(&notation.distribution().expect("odds"), Duration::ZERO);
         assert_eq!(size.totals, 16);
         assert_eq!(size.bytes, 8);
     }

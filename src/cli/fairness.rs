@@ -12,7 +12,7 @@ use crate::physics::fairness::{LANES, all_cores, measure};
 /// Arguments of `fairness`.
 #[derive(clap::Args, Debug)]
 pub struct FairnessArgs {
-    /// The die: d4, d6, d8, d10, d12, d20.
+    /// The die: d4, d6, d8, d10, d12, d20, or the marked cubes d2, d3, dF.
     #[arg(long, default_value = "d20")]
     pub die: String,
     /// How many throws.
@@ -67,7 +67,7 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
             "die": kind.name(),
             "throws": f.throws,
             "seed": args.seed,
-            "counts": f.counts.iter().map(|(v, c)| json!({"face": v, "count": c})).collect::<Vec<_>>(),
+            "counts": f.counts.iter().map(|(v, c)| json!({"face": v, "mark": f.kind.reading(*v), "count": c})).collect::<Vec<_>>(),
             "chi_square": f.chi_square,
             "degrees_of_freedom": k - 1,
             "p_value": f.p_value,
@@ -99,7 +99,10 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
         let expected = f64::from(f.throws) / k as f64;
         for (v, c) in &f.counts {
             let dev = (*c as f64 - expected) / expected * 100.0;
-            println!("  face {v:>2}: {c:>7}  ({dev:+.2}% from {expected:.0})");
+            println!(
+                "  face {:>2}: {c:>7}  ({dev:+.2}% from {expected:.0})",
+                f.kind.reading(*v)
+            );
         }
         println!(
             "chi-square {:.2} with {} degrees of freedom: p = {:.4}",

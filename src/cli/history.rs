@@ -219,8 +219,10 @@ fn fill_in_luck(rolls: &mut [StoredRoll]) {
         let (Thrown::Notation { notation }, Some(total)) = (&r.record.what, r.record.total) else {
             continue;
         };
-        if let Ok(n) = Notation::parse(notation) {
-            r.luck = roll_luck(&n.distribution(), total);
+        if let Ok(dist) = Notation::parse(notation).map(|n| n.distribution())
+            && let Ok(dist) = dist
+        {
+            r.luck = roll_luck(&dist, total);
         }
     }
 }

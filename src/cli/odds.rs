@@ -13,10 +13,10 @@ use crate::rules::{Odds, RulesetId};
 /// Arguments of `odds`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  dicetable odds \"4d6kh3\"\n  dicetable odds \"2d20kh1+5>=15\" --json\n  dicetable odds --ruleset open-d6 --action '(roll: Standard, skill: 10, difficulty: 13)'"
+    after_help = "Examples:\n  dicetable odds \"4d6kh3\"\n  dicetable odds \"{2d20kh1+5}>=15\" --json\n  dicetable odds --ruleset open-d6 --action '(roll: Standard, skill: 10, difficulty: 13)'"
 )]
 pub struct OddsArgs {
-    /// Dice notation, e.g. "3d6+2>=12" (or give --ruleset and --action).
+    /// Dice notation, e.g. "{3d6+2}>=12" (or give --ruleset and --action).
     pub notation: Option<String>,
     /// A ruleset id: d4-pool, action-dice, step-dice, open-d6, d20-check.
     #[arg(long, value_parser = super::parse_ruleset)]
@@ -47,6 +47,9 @@ enum OddsError {
     /// The notation does not read.
     #[error(transparent)]
     Notation(#[from] crate::odds::notation::NotationError),
+    /// The exact odds are too large to work out.
+    #[error("exact odds are not worked out: {0}")]
+    TooLarge(String),
     /// A rules file or the action does not read.
     #[error(transparent)]
     Data(#[from] crate::rules::data::DataError),
@@ -68,7 +71,12 @@ fn compute(args: &OddsArgs) -> Result<Report, OddsError> {
                 return Err(OddsError::Usage("--action goes with --ruleset"));
             }
             let notation = Notation::parse(text)?;
-            let Ok(odds) = Odds::of_notation_until(&notation, &crate::odds::stop::Never);
+            let odds = Odds::of_notation_until(&notation, &crate::odds::stop::Never).map_err(
+                |e| match e {
+                    crate::odds::notation::OddsError::TooLarge(why) => OddsError::TooLarge(why),
+                    crate::odds::notation::OddsError::Stopped(never) => match never {},
+                },
+            )?;
             Ok(Report {
                 title: notation.source().to_string(),
                 odds,
@@ -222,7 +230,7 @@ mod tests {
 
     #[test]
     fn notation_json_has_the_contract_fields() {
-        let r = compute(&args(Some("2d6>=8"), None, None)).expect("odds");
+        let r = compute(&args(Some("{2d6}>=8"), None, None)).expect("odds");
         let j = to_json(&r);
         // 2d6 >= 8: 15/36 = 5/12.
         assert_eq!(j["exact_success"], "5/12");
@@ -272,7 +280,7 @@ mod tests {
 
     #[test]
     fn text_table_marks_the_target() {
-        let r = compute(&args(Some("d6>=4"), None, None)).expect("odds");
+        let r = compute(&args(Some("{d6}>=4"), None, None)).expect("odds");
         let t = to_text(&r);
         assert!(t.contains("◀ target"));
         assert!(t.contains("chance of success: 50.00% (1/2)"), "{t}");

@@ -12,7 +12,7 @@ use crate::roll::headless::record_notation;
 /// Arguments of `roll`.
 #[derive(clap::Args, Debug)]
 pub struct RollArgs {
-    /// Dice notation, e.g. "3d6+2" or "d20+5>=15".
+    /// Dice notation, e.g. "3d6+2", "8d10>7" or "{d20+5}>=15".
     pub notation: String,
     /// Seed of the throw (default: a random one, printed so the roll can be replayed).
     #[arg(long)]
@@ -53,13 +53,14 @@ pub fn run(args: &RollArgs) -> ExitCode {
             .iter()
             .zip(roll.settle_times.iter().zip(&roll.rethrows))
             .zip(roll.roll.chains())
-            .zip(&result.dice)
-            .map(|(((d, (times, rethrows)), faces), (value, kept))| {
+            .enumerate()
+            .map(|(slot, ((d, (times, rethrows)), faces))| {
+                let shown = result.dice.iter().filter(|s| s.slot == slot);
                 json!({
-                    "die": format!("d{}{}", d.sides, if d.open_ended { "!" } else { "" }),
+                    "die": d.name(),
                     "faces": faces,
-                    "value": value,
-                    "kept": kept,
+                    "value": shown.clone().map(|s| s.value).sum::<i64>(),
+                    "kept": shown.clone().any(|s| s.kept),
                     "settle_time": times,
                     "rethrows": rethrows,
                 })
@@ -70,6 +71,9 @@ pub fn run(args: &RollArgs) -> ExitCode {
             "seed": seed,
             "throws": roll.throws.len(),
             "dice": dice,
+            "shown": result.dice,
+            "text": result.shown,
+            "measure": result.measure.word(),
             "total": result.total,
             "success": result.success,
             "code": record.code(),
@@ -78,33 +82,34 @@ pub fn run(args: &RollArgs) -> ExitCode {
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         println!("roll {}   seed {seed}", notation.source());
-        for (i, (((d, (times, rethrows)), faces), (value, kept))) in roll
+        for (i, ((d, (times, rethrows)), faces)) in roll
             .roll
             .dice()
             .iter()
             .zip(roll.settle_times.iter().zip(&roll.rethrows))
             .zip(roll.roll.chains())
-            .zip(&result.dice)
             .enumerate()
         {
             let times: Vec<String> = times.iter().map(|t| format!("{t:.2}s")).collect();
+            let shown: Vec<String> = result
+                .dice
+                .iter()
+                .filter(|s| s.slot == i)
+                .map(|s| s.text())
+                .collect();
             println!(
-                "  die {:>2}  d{:<4} faces {:<12} = {:>4}{}   settled in {}   re-throws {}",
+                "  die {:>2}  {:<5} faces {:<12} shows {:<14} settled in {}   re-throws {}",
                 i + 1,
-                d.sides,
+                d.name(),
                 format!("{faces:?}"),
-                value,
-                if *kept { "" } else { " (dropped)" },
+                shown.join(" "),
                 times.join(" + "),
                 rethrows
             );
         }
-        print!("total {}", result.total);
-        if let (Some(ok), Some(c)) = (result.success, notation.comparison) {
-            print!("   {c}: {}", if ok { "success" } else { "failure" });
-        }
+        println!("{}", result.shown);
         println!(
-            "\nreplay: dicetable roll \"{}\" --seed {seed}",
+            "replay: dicetable roll \"{}\" --seed {seed}",
             notation.source()
         );
         println!("replay code: {}", record.code());

@@ -38,7 +38,7 @@ impl Polyhedron {
     pub fn of(kind: DieKind) -> Polyhedron {
         match kind {
             DieKind::D4 => tetrahedron(),
-            DieKind::D6 => cube(),
+            DieKind::D6 | DieKind::D2 | DieKind::D3 | DieKind::Fate => cube(),
             DieKind::D8 => octahedron(),
             DieKind::D10 | DieKind::D10Tens => trapezohedron(),
             DieKind::D12 => dodecahedron(),

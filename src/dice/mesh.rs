@@ -84,7 +84,7 @@ impl FaceFrame {
         let at = |i: usize| shape.vertices[face.vertices[i]];
         let toward = match kind {
             // A d6's number faces an edge; a d10's its apex (the vertex farthest from the centre).
-            DieKind::D6 => (at(0) + at(1)) / 2.0,
+            DieKind::D6 | DieKind::D2 | DieKind::D3 | DieKind::Fate => (at(0) + at(1)) / 2.0,
             DieKind::D10 | DieKind::D10Tens => face
                 .vertices
                 .iter()
@@ -260,7 +260,9 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle) -> Canvas {
         }
         let label = kind.label(face.value);
         let height = match kind {
-            DieKind::D6 => 0.5,
+            DieKind::D6 | DieKind::D2 | DieKind::D3 => 0.5,
+            // − and + are wide and low: larger, to read as well as the numbers.
+            DieKind::Fate => 0.7,
             DieKind::D8 => 0.34,
             DieKind::D10 => 0.36,
             DieKind::D10Tens => 0.28,
@@ -421,7 +423,13 @@ mod tests {
                         }
                     }
                 }
-                assert!(inked > 150, "{kind:?} face {i} has {inked} ink pixels");
+                // A Fate die's blank faces are blank.
+                let blank = kind.label(kind.shape().faces[i].value).is_empty();
+                assert_eq!(
+                    inked > 150,
+                    !blank,
+                    "{kind:?} face {i} has {inked} ink pixels"
+                );
             }
         }
     }

@@ -32,11 +32,18 @@ pub enum DieKind {
     D12,
     /// Icosahedron.
     D20,
+    /// A cube marked 1, 1, 1, 2, 2, 2: the d2 tables use (read by its face, 1 to 6, and
+    /// counted by its mark).
+    D2,
+    /// A cube marked 1, 1, 2, 2, 3, 3: the d3.
+    D3,
+    /// A Fate die: a cube marked −, −, blank, blank, +, + (−1, 0, +1).
+    Fate,
 }
 
 impl DieKind {
-    /// Every kind, in size order.
-    pub const ALL: [DieKind; 7] = [
+    /// Every kind: the polyhedra in size order, then the marked cubes.
+    pub const ALL: [DieKind; 10] = [
         DieKind::D4,
         DieKind::D6,
         DieKind::D8,
@@ -44,7 +51,16 @@ impl DieKind {
         DieKind::D10Tens,
         DieKind::D12,
         DieKind::D20,
+        DieKind::D2,
+        DieKind::D3,
+        DieKind::Fate,
     ];
+
+    /// Whether it is a cube marked with other values than 1 to 6 (a d2, a d3, a Fate die):
+    /// the same body as a d6, thrown the same way.
+    pub fn is_marked_cube(self) -> bool {
+        matches!(self, DieKind::D2 | DieKind::D3 | DieKind::Fate)
+    }
 
     /// The dice thrown on their own (a tens d10 only comes with a d100).
     pub const SINGLES: [DieKind; 6] = [
@@ -68,7 +84,7 @@ impl DieKind {
     pub fn faces(self) -> u32 {
         match self {
             DieKind::D4 => 4,
-            DieKind::D6 => 6,
+            DieKind::D6 | DieKind::D2 | DieKind::D3 | DieKind::Fate => 6,
             DieKind::D8 => 8,
             DieKind::D10 | DieKind::D10Tens => 10,
             DieKind::D12 => 12,
@@ -81,11 +97,26 @@ impl DieKind {
         self == DieKind::D4
     }
 
-    /// How a face value is printed.
+    /// How a face value is printed: the mark on that face.
     pub fn label(self, value: u32) -> String {
+        let marked = |marks: [&str; 6]| {
+            let index = value.clamp(1, 6) as usize - 1;
+            marks[index].to_string()
+        };
         match self {
             DieKind::D10Tens => format!("{}0", value),
+            DieKind::D2 => marked(["1", "1", "1", "2", "2", "2"]),
+            DieKind::D3 => marked(["1", "1", "2", "2", "3", "3"]),
+            DieKind::Fate => marked(["−", "−", "", "", "+", "+"]),
             _ => value.to_string(),
+        }
+    }
+
+    /// What a settled face reads, as shown over the die: its mark, and a Fate die's blank as 0.
+    pub fn reading(self, value: u32) -> String {
+        match self.label(value).as_str() {
+            "" => "0".to_string(),
+            mark => mark.to_string(),
         }
     }
 
@@ -113,6 +144,9 @@ impl DieKind {
             DieKind::D10Tens => "d10t",
             DieKind::D12 => "d12",
             DieKind::D20 => "d20",
+            DieKind::D2 => "d2",
+            DieKind::D3 => "d3",
+            DieKind::Fate => "dF",
         }
     }
 
@@ -131,26 +165,41 @@ impl DieKind {
             DieKind::D10Tens => "d10 (tens)",
             DieKind::D12 => "d12",
             DieKind::D20 => "d20",
+            DieKind::D2 => "d2",
+            DieKind::D3 => "d3",
+            DieKind::Fate => "dF",
         }
     }
 
-    /// Parses "d4" ... "d20" (a tens die is not thrown on its own).
+    /// Parses "d4" ... "d20", and the marked cubes "d2", "d3", "dF" (a tens die is not thrown
+    /// on its own).
     pub fn parse(text: &str) -> Result<DieKind, String> {
-        text.trim()
-            .to_ascii_lowercase()
-            .strip_prefix('d')
-            .and_then(|n| n.parse().ok())
-            .and_then(DieKind::for_sides)
-            .ok_or_else(|| format!("'{text}' is not a die here: use d4, d6, d8, d10, d12 or d20"))
+        let lower = text.trim().to_ascii_lowercase();
+        let marked = [DieKind::D2, DieKind::D3, DieKind::Fate]
+            .into_iter()
+            .find(|k| k.id().to_ascii_lowercase() == lower);
+        marked
+            .or_else(|| {
+                lower
+                    .strip_prefix('d')
+                    .and_then(|n| n.parse().ok())
+                    .and_then(DieKind::for_sides)
+            })
+            .ok_or_else(|| {
+                format!("'{text}' is not a die here: use d2, d3, d4, d6, d8, d10, d12, d20 or dF")
+            })
     }
 }
 
 /// A die of the rules or the notation that no physical die makes (a d7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a d{0} has no physical die: dicetable throws d4, d6, d8, d10, d12, d20 and d100")]
+#[error(
+    "a d{0} has no physical die: dicetable throws d2, d3 (marked cubes), d4, d6, d8, d10, d12, d20, d100 and dF"
+)]
 pub struct NoPhysicalDie(pub u32);
 
-/// The physical dice that make one die of the rules: a d100 is a tens d10 and a d10.
+/// The physical dice that make one numbered die of the rules: a d100 is a tens d10 and a d10.
+/// (The notation's d2, d3 and dF are marked cubes: `DieKind::D2`, `D3`, `Fate`.)
 pub fn physical_dice(sides: u32) -> Result<Vec<DieKind>, NoPhysicalDie> {
     match sides {
         100 => Ok(vec![DieKind::D10Tens, DieKind::D10]),

@@ -231,7 +231,10 @@ mod tests {
     use crate::odds::notation::Notation;
 
     fn dist(notation: &str) -> Dist {
-        Notation::parse(notation).expect("parses").distribution()
+        Notation::parse(notation)
+            .expect("parses")
+            .distribution()
+            .expect("odds")
     }
 
     fn close(a: f64, b: f64) -> bool {

@@ -115,6 +115,9 @@ pub enum FeedEvent {
         outcome: Option<String>,
         /// The faces the rules read.
         faces: Vec<Vec<u32>>,
+        /// A free roll written out, every die as shown: `(4+3+4+(2))+1 = 12`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shown: Option<String>,
         /// The replay code.
         code: String,
         /// The record.

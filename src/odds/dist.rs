@@ -839,7 +839,7 @@ mod tests {
             let Ok(n) = Notation::parse(text) else {
                 panic!("{text} parses");
             };
-            let d = n.distribution();
+            let d = n.distribution().expect("odds");
             let by_euclid: Vec<(i64, Prob)> = d
                 .iter()
                 .map(|(v, w)| (v, Prob::new(w.clone(), d.denom().clone())))
@@ -847,7 +847,10 @@ mod tests {
             assert_eq!(d.probabilities(), by_euclid, "{text}");
         }
         // 3d6: 27 of 216 ways to roll 10 is 1/8.
-        let three = Notation::parse("3d6").expect("parses").distribution();
+        let three = Notation::parse("3d6")
+            .expect("parses")
+            .distribution()
+            .expect("odds");
         assert_eq!(
             three.probabilities()[7],
             (10, Prob::new(1u32.into(), 8u32.into()))

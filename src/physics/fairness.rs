@@ -147,7 +147,27 @@ pub fn measure(
     mut progress: impl FnMut(u64),
 ) -> Fairness {
     let shape = kind.shape();
-    let k = shape.faces.len();
+    // Faces counted by their mark: a d3's two 1s are one outcome (every mark is on as many
+    // faces as any other, so a fair die shows each equally often).
+    let mut marks: Vec<(u32, String)> = Vec::new();
+    let group: Vec<usize> = shape
+        .faces
+        .iter()
+        .map(|f| {
+            let mark = kind.label(f.value);
+            match marks.iter().position(|(_, m)| *m == mark) {
+                Some(i) => {
+                    marks[i].0 = marks[i].0.min(f.value);
+                    i
+                }
+                None => {
+                    marks.push((f.value, mark));
+                    marks.len() - 1
+                }
+            }
+        })
+        .collect();
+    let k = marks.len();
     let blocks: Vec<std::ops::Range<u32>> = (0..throws)
         .step_by(BLOCK as usize)
         .map(|start| start..throws.min(start.saturating_add(BLOCK)))
@@ -196,9 +216,10 @@ pub fn measure(
     let (mut cocked, mut escaped, mut timed_out, mut same) = (0, 0, 0, 0u64);
     let (mut bounces, mut bounced, mut nudged) = (0u64, 0u64, 0u64);
     for d in &landings {
-        counts[d.face] += 1;
-        contingency[d.initial_face][d.face] += 1;
-        same += u64::from(d.initial_face == d.face);
+        let (start, end) = (group[d.initial_face], group[d.face]);
+        counts[end] += 1;
+        contingency[start][end] += 1;
+        same += u64::from(start == end);
         times.push(f64::from(d.settle_time));
         cocked += u64::from(d.cocked);
         escaped += u64::from(d.escaped);
@@ -230,10 +251,9 @@ pub fn measure(
         }
     }
     times.sort_by(f64::total_cmp);
-    let mut by_value: Vec<(u32, u64)> = shape
-        .faces
+    let mut by_value: Vec<(u32, u64)> = marks
         .iter()
-        .map(|f| f.value)
+        .map(|(value, _)| *value)
         .zip(counts.iter().copied())
         .collect();
     by_value.sort_unstable();

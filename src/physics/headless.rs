@@ -266,7 +266,7 @@ mod tests {
         let r = sim
             .roll(&request(5, DieKind::ALL.to_vec()))
             .expect("settles");
-        assert_eq!(r.dice.len(), 7);
+        assert_eq!(r.dice.len(), DieKind::ALL.len());
         for d in &r.dice {
             assert!(d.tilt_degrees <= 4.0, "{d:?}");
             assert!(crate::physics::tray::contains(

@@ -20,7 +20,7 @@ pub mod replay;
 
 pub use crate::seed::throw_seed;
 pub use moves::{MoveRoll, drive_move, end_turn, play_without_dice};
-pub use notation::{NotationRoll, drive_notation, notation_dice};
+pub use notation::{NotationRoll, drive_notation, notation_dice, read_record};
 
 use crate::dice::looks::Tint;
 use crate::dice::mesh::DieStyle;
@@ -142,22 +142,40 @@ impl ThrowOrder {
         tints: impl Fn(usize, usize, DieKind) -> Tint,
         purpose: String,
     ) -> Result<ThrowOrder, RollError> {
+        let per_die = sides
+            .iter()
+            .map(|&s| Ok((s, crate::dice::physical_dice(s)?)))
+            .collect::<Result<Vec<_>, RollError>>()?;
+        Ok(ThrowOrder::of_dice(n, roll_seed, per_die, tints, purpose))
+    }
+
+    /// The `n`-th throw of a roll, of these dice: each die of the rules (its sides, as its
+    /// faces are read) with the physical dice that make it (a d100 is two, a d3 a marked cube).
+    pub(crate) fn of_dice(
+        n: u32,
+        roll_seed: u64,
+        per_die: Vec<(u32, Vec<DieKind>)>,
+        tints: impl Fn(usize, usize, DieKind) -> Tint,
+        purpose: String,
+    ) -> ThrowOrder {
         let mut dice = Vec::new();
         let mut looks = Vec::new();
-        for (i, &s) in sides.iter().enumerate() {
-            for kind in crate::dice::physical_dice(s)? {
+        let mut sides = Vec::new();
+        for (i, (s, kinds)) in per_die.into_iter().enumerate() {
+            sides.push(s);
+            for kind in kinds {
                 looks.push(tints(i, dice.len(), kind));
                 dice.push(kind);
             }
         }
-        Ok(ThrowOrder {
+        ThrowOrder {
             n,
             seed: throw_seed(roll_seed, n),
             sides,
             dice,
             tints: looks,
             purpose,
-        })
+        }
     }
 
     /// Each physical die with its colours, in throw order (what the hand holds and the felt

@@ -5,7 +5,7 @@
 use super::{MAX_THROWS, RollError, ThrowOrder};
 use crate::dice::DieKind;
 use crate::dice::looks::notation_tint;
-use crate::odds::notation::{Notation, NotationDie, NotationResult, open_ended_rethrows};
+use crate::odds::notation::{Die, Notation, NotationDie, NotationResult, rethrows};
 use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 
 /// The physical dice of a notation, in throw order (a d100 is two): the one count the roll
@@ -13,9 +13,20 @@ use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowReco
 pub fn notation_dice(notation: &Notation) -> Result<Vec<DieKind>, RollError> {
     let mut dice = Vec::new();
     for d in notation.dice() {
-        dice.extend(crate::dice::physical_dice(d.sides)?);
+        dice.extend(physical_kinds(&d)?);
     }
     Ok(dice)
+}
+
+/// The physical dice that make one die of a notation: a d100 is two d10s; a d2, a d3 and a dF
+/// are cubes marked for them.
+fn physical_kinds(die: &NotationDie) -> Result<Vec<DieKind>, RollError> {
+    Ok(match die.die {
+        Die::Fate => vec![DieKind::Fate],
+        Die::Numbered(2) => vec![DieKind::D2],
+        Die::Numbered(3) => vec![DieKind::D3],
+        Die::Numbered(s) => crate::dice::physical_dice(s)?,
+    })
 }
 
 /// A notation being rolled: each die's chain of faces so far, the dice to throw next, and the
@@ -62,17 +73,27 @@ impl NotationRoll {
         let purpose = if self.thrown == 0 {
             self.notation.source().to_string()
         } else {
-            format!("{}: open-ended dice again", self.notation.source())
+            format!(
+                "{}: thrown again (rerolls, explosions)",
+                self.notation.source()
+            )
         };
-        let sides = self.to_throw.iter().map(|&i| self.dice[i].sides).collect();
-        ThrowOrder::of_sides(
+        let per_die = self
+            .to_throw
+            .iter()
+            .map(|&i| {
+                let die = &self.dice[i];
+                Ok((die.physical_sides(), physical_kinds(die)?))
+            })
+            .collect::<Result<Vec<_>, RollError>>()
+            .ok()?;
+        Some(ThrowOrder::of_dice(
             self.thrown,
             self.seed,
-            sides,
+            per_die,
             |_, at, kind| notation_tint(kind, at),
             purpose,
-        )
-        .ok()
+        ))
     }
 
     /// Feeds the physical values of the throw asked for, in its dice's order: checked against
@@ -114,7 +135,7 @@ impl NotationRoll {
             self.chains[i].push(face);
         }
         self.thrown += 1;
-        self.to_throw = open_ended_rethrows(&self.dice, &self.chains);
+        self.to_throw = rethrows(&self.dice, &self.chains);
         if self.to_throw.is_empty() {
             self.result = Some(self.notation.evaluate(&self.chains)?);
         } else if self.thrown >= MAX_THROWS {
@@ -176,12 +197,28 @@ impl NotationRoll {
         record.faces = self.chains.clone();
         if let Some(r) = &self.result {
             record.total = Some(r.total);
-            record.outcome = r
-                .success
-                .map(|ok| if ok { "success" } else { "failure" }.to_string());
+            record.outcome = match (r.success, r.measure) {
+                (Some(ok), _) => Some(if ok { "success" } else { "failure" }.to_string()),
+                (None, crate::odds::notation::Measure::Successes) => Some(format!(
+                    "{} success{}",
+                    r.total,
+                    if r.total == 1 { "" } else { "es" }
+                )),
+                (None, crate::odds::notation::Measure::Total) => None,
+            };
         }
         record
     }
+}
+
+/// A free roll's record read again: every die as shown (rerolls, explosions, drops,
+/// successes), the roll written out and the total or the successes. None for a record of a
+/// move, or one whose notation or faces do not read (`verify` says why).
+pub fn read_record(record: &RollRecord) -> Option<NotationResult> {
+    let Thrown::Notation { notation } = &record.what else {
+        return None;
+    };
+    Notation::parse(notation).ok()?.evaluate(&record.faces).ok()
 }
 
 /// Rolls a notation to its result, each throw it asks for made by `throw`. The roll and the
@@ -219,7 +256,10 @@ mod tests {
         r.feed_values(&[6, 2, 0, 7]).expect("fits");
         let again = r.order().expect("the six again");
         assert_eq!((again.n, again.sides.clone()), (1, vec![6]));
-        assert_eq!(again.purpose, "2d6!+d100: open-ended dice again");
+        assert_eq!(
+            again.purpose,
+            "2d6!+d100: thrown again (rerolls, explosions)"
+        );
         r.feed_values(&[3]).expect("fits");
         assert_eq!(r.chains(), &[vec![6, 3], vec![2], vec![7]]);
         assert_eq!(r.result().map(|x| x.total), Some(18));

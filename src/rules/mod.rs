@@ -343,14 +343,17 @@ impl Odds {
         self.classes.iter().find(|(n, _)| n == name).map(|(_, p)| p)
     }
 
-    /// The odds of a free roll: its total, and success or failure where it compares it. Asks
-    /// `stop` between steps, so whoever stops waiting stops the work.
+    /// The odds of a free roll: its total or its successes, and success or failure where it
+    /// is a check (`{1d20+5}>15`). Asks `stop` between steps, so whoever stops waiting stops
+    /// the work; a notation too large to work out exactly says why.
     pub fn of_notation_until<S: crate::odds::stop::Stop>(
         notation: &crate::odds::notation::Notation,
         stop: &S,
-    ) -> Result<Odds, S::Stopped> {
-        let mut odds = Odds::of("total", notation.distribution_until(stop)?);
-        if let (Some(c), Some(p)) = (notation.comparison, notation.p_success()) {
+    ) -> Result<Odds, crate::odds::notation::OddsError<S::Stopped>> {
+        let dist = notation.shared_distribution_until(stop)?;
+        let mut odds = Odds::of(notation.measure().word(), (*dist).clone());
+        if let Some(c) = notation.check() {
+            let p = dist.p_where(|v| c.holds(v));
             odds = odds
                 .class("success", p.clone())
                 .class("failure", p.complement());

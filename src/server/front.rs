@@ -213,11 +213,20 @@ async fn odds(
     let cancel = crate::odds::stop::Cancel::new();
     let _stop_when_gone = CancelOnDrop(cancel.clone());
     let work = tokio::task::spawn_blocking(move || {
-        let odds = crate::rules::Odds::of_notation_until(&notation, &cancel).ok()?;
-        Some(odds.to_json(notation.source()))
+        match crate::rules::Odds::of_notation_until(&notation, &cancel) {
+            Ok(odds) => Some(Ok(odds.to_json(notation.source()))),
+            Err(crate::odds::notation::OddsError::TooLarge(why)) => Some(Err(why)),
+            Err(crate::odds::notation::OddsError::Stopped(_)) => None,
+        }
     });
     match tokio::time::timeout(ODDS_TIME, work).await {
-        Ok(Ok(Some(json))) => axum::Json(json).into_response(),
+        Ok(Ok(Some(Ok(json)))) => axum::Json(json).into_response(),
+        Ok(Ok(Some(Err(why)))) => HttpError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::OddsTooLarge,
+            format!("exact odds are not worked out: {why}"),
+        )
+        .into_response(),
         Ok(_) => HttpError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::Internal,

@@ -196,9 +196,10 @@ mod tests {
     #[tokio::test]
     async fn odds_are_worked_out_for_what_can_be_thrown() {
         let ask = |path: &str| Request::get(path).body(Body::empty()).expect("request");
-        let (status, body) = answer(test_router(), ask("/api/odds?notation=2d6%3E%3D7")).await;
+        let (status, body) =
+            answer(test_router(), ask("/api/odds?notation=%7B2d6%7D%3E%3D7")).await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!(body["title"], "2d6>=7");
+        assert_eq!(body["title"], "{2d6}>=7");
         assert_eq!(body["mean"], 7.0);
         assert_eq!(body["exact_success"], "7/12");
         assert_eq!(

@@ -271,6 +271,7 @@ fn outcome(seq: u64, by: Byline, record: Box<RollRecord>, at_ms: u64) -> FeedEve
         total: record.total,
         outcome: record.outcome.clone(),
         faces: record.faces.clone(),
+        shown: crate::roll::read_record(&record).map(|r| r.shown),
         code: record.code(),
         record,
         settled_at_ms: at_ms,

@@ -25,7 +25,7 @@ const MAX_LABEL: usize = 200;
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct RollBody {
-    /// Dice notation ("2d6+3", "d20+5>=15").
+    /// Dice notation ("2d6+3", "{d20+5}>=15", "8d10>7").
     pub notation: String,
     /// What the roll is for.
     #[serde(default)]

@@ -280,14 +280,25 @@ async fn queue_and_wait(
 
 fn answer(record: RollRecord) -> Response {
     let code = record.code();
-    axum::Json(serde_json::json!({
+    let read = crate::roll::read_record(&record);
+    let mut out = serde_json::json!({
         "total": record.total,
         "outcome": record.outcome,
         "faces": record.faces,
         "code": code,
         "record": record,
-    }))
-    .into_response()
+    });
+    // A free roll's dice as shown (kept, dropped, rerolled, exploded, successes) and its
+    // successes where it counts them.
+    if let Some(read) = read {
+        out["shown"] = serde_json::json!(read.dice);
+        out["text"] = serde_json::json!(read.shown);
+        out["measure"] = serde_json::json!(read.measure.word());
+        if read.measure == crate::odds::notation::Measure::Successes {
+            out["successes"] = serde_json::json!(read.total);
+        }
+    }
+    axum::Json(out).into_response()
 }
 
 /// `POST /api/roll`: throws a notation on the table and answers with its record once the

@@ -80,7 +80,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
         page["odds"],
         serde_json::json!([
             "2d6+1: 3 to 13, average 8.00, most often 8 (16.7%)",
-            "1d20+5>=15: 6 to 25, average 15.50, most often 6 (5.0%); success 55.0%"
+            "{1d20+5}>=15: 6 to 25, average 15.50, most often 6 (5.0%); success 55.0%"
         ])
     );
     // Each throw announced as the log stored it.
@@ -88,7 +88,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
     assert!(pat.starts_with("Pat: 2d6+1 → "), "{pat}");
     assert_eq!(
         page["samRefused"],
-        "Refused: a d7 has no physical die: dicetable throws d4, d6, d8, d10, d12, d20 and d100"
+        "Refused: a d7 has no physical die: dicetable throws d2, d3 (marked cubes), d4, d6, d8, d10, d12, d20, d100 and dF"
     );
     assert_eq!(page["patSawHidden"], "Gwen: 1d6, hidden");
     assert!(

@@ -186,9 +186,9 @@ fn a_page_of_another_site_cannot_use_the_windows_server() {
     assert!(link.next_job().is_none(), "a roll reached the table");
 }
 
-/// `{{…1d6}kh1…}kh1`, `depth` groups deep.
+/// `{{…1d6,1}kh1…,1}kh1`, `depth` groups deep.
 fn nested(depth: usize) -> String {
-    format!("{}1d6{}", "{".repeat(depth), "}kh1".repeat(depth))
+    format!("{}1d6{}", "{".repeat(depth), ",1}kh1".repeat(depth))
 }
 
 #[test]
@@ -209,10 +209,10 @@ fn a_notation_nested_thousands_deep_is_refused_and_no_server_falls() {
     // Each refused as bad notation, its cap named.
     for (depth, says) in [
         (
-            3_200,
-            "a notation has at most 256 characters (this one has 16003)",
+            2_200,
+            "a notation has at most 256 characters (this one has 15403)",
         ),
-        (9, "groups {...} nest at most 8 deep"),
+        (9, "groups, brackets and functions nest at most 8 deep"),
     ] {
         let (status, answer) = post(nested(depth));
         let error = answer["error"].as_str().unwrap_or_default();

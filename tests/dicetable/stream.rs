@@ -503,7 +503,7 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     // A burst of rolls: eight wait their turn, the rest are told to come back.
     let url = format!("{base}/api/roll");
     let notations = [
-        "d20+5>=15",
+        "{d20+5}>=15",
         "2d10",
         "d100",
         "4d6!",

@@ -92,7 +92,7 @@ try {
     await pat.waitForFunction((n) => document.getElementById('odds-text').textContent.startsWith(`${n}:`), notation, WAIT);
     return pat.locator('#odds-text').textContent();
   };
-  const odds = [await oddsOf('2d6+1'), await oddsOf('1d20+5>=15')];
+  const odds = [await oddsOf('2d6+1'), await oddsOf('{1d20+5}>=15')];
   await throwNotation(pat, '2d6+1', 'enter');
   await until(pat, 'Pat: 2d6+1');
   const patSaw = await status(pat);

@@ -14,7 +14,7 @@ try {
   await page.waitForFunction(() => window.overlay && window.overlay.connected, null, { timeout: 60000 });
   const rolls = [
     { notation: '2d6+3', who: 'Mira', label: 'healing word' },
-    { notation: 'd20+4>=13', who: 'Ana', label: 'Stealth check', colour: '#5ab4f0' },
+    { notation: '{d20+4}>=13', who: 'Ana', label: 'Stealth check', colour: '#5ab4f0' },
     { notation: '3d6+2', who: 'Vex', label: 'attack with dagger against the Goblin', seed: 7 },
   ];
   for (const [i, r] of rolls.entries()) {

@@ -313,6 +313,7 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
             total: record.total,
             outcome: record.outcome.clone(),
             faces: record.faces.clone(),
+            shown: crate::roll::read_record(&record).map(|r| r.shown),
             code: record.code(),
             record: Box::new(record.clone()),
             settled_at_ms,

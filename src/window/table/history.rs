@@ -249,8 +249,10 @@ fn work_out_free_roll_luck(
             continue;
         };
         let notation = notation.clone();
-        let task = AsyncComputeTaskPool::get()
-            .spawn(async move { roll_luck(&notation.shared_distribution(), total) });
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let dist = notation.shared_distribution().ok()?;
+            roll_luck(&dist, total)
+        });
         tasks.0.push((i, task));
     }
     let mut done = Vec::new();

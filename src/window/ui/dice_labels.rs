@@ -70,7 +70,7 @@ pub fn shown_dice(physics: &TableSimulator, dice: &DiceShown, camera: &TableView
             Some(ShownDie {
                 index: die.index,
                 name: die.kind.name(),
-                label: die.kind.label(settled.value),
+                label: die.kind.reading(settled.value),
                 style: die.style,
                 centre,
                 outline,

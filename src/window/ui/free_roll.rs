@@ -12,7 +12,7 @@ use bevy_egui::egui;
 
 use super::odds_chart::{self, Bars, Chance, Chart, chance_line};
 use crate::odds::Dist;
-use crate::odds::notation::Notation;
+use crate::odds::notation::{Measure, Notation, OddsError, ShownDie};
 use crate::odds::stop::{Abandoned, Cancel, Never, Stop};
 use crate::record::code;
 use crate::window::table::{TableRoll, ThrowNotation};
@@ -36,13 +36,23 @@ pub enum FreeOdds {
         /// What the panel shows of it.
         view: OddsView,
     },
+    /// Too large to work out exactly, and why.
+    Refused {
+        /// The notation it is of.
+        source: String,
+        /// Why, in words.
+        why: String,
+    },
 }
+
+/// What working out the odds of a text gives: the distribution and its view, or why not.
+type Worked = Result<(Arc<Dist>, OddsView), OddsError<Abandoned>>;
 
 /// The odds of one text being worked out off the frame. Dropped when the text changes: the work
 /// is then asked to stop (a keep over many open-ended dice takes seconds, and the compute pool
 /// has one thread on a small machine: the odds of the new text would wait for it).
 pub struct OddsWork {
-    task: Task<Result<(Arc<Dist>, OddsView), Abandoned>>,
+    task: Task<Worked>,
     cancel: Cancel,
 }
 
@@ -80,11 +90,11 @@ impl OddsView {
     fn work_out<S: Stop>(
         notation: &Notation,
         stop: &S,
-    ) -> Result<(Arc<Dist>, OddsView), S::Stopped> {
+    ) -> Result<(Arc<Dist>, OddsView), OddsError<S::Stopped>> {
         let dist = notation.shared_distribution_until(stop)?;
         let view = OddsView {
             success: notation
-                .comparison
+                .check()
                 .map(|c| Chance::of(&dist.p_where(|v| c.holds(v)))),
             mean: dist.mean(),
             bars: Bars::of(&dist),
@@ -117,7 +127,7 @@ impl Default for FreeRoll {
             next_seed: rand::random(),
             code: None,
         };
-        free.set_text("2d6+3>=10");
+        free.set_text("{2d6+3}>=10");
         free
     }
 }
@@ -143,6 +153,14 @@ impl FreeRoll {
         }
     }
 
+    /// Why the odds of the notation in the box are not worked out, when they are too large.
+    fn refused(&self) -> Option<&str> {
+        match (&self.odds, &self.parsed) {
+            (FreeOdds::Refused { source, why }, Ok(n)) if *source == n.source() => Some(why),
+            _ => None,
+        }
+    }
+
     /// Starts working out the odds of the notation in the box (the work for earlier text is
     /// dropped: a task not yet started never runs, one running is asked to stop).
     fn work_out_odds(&mut self) {
@@ -150,7 +168,7 @@ impl FreeRoll {
             self.odds = FreeOdds::Computing(None);
             return;
         };
-        if self.dist().is_some() {
+        if self.dist().is_some() || self.refused().is_some() {
             return;
         }
         let notation = notation.clone();
@@ -158,11 +176,13 @@ impl FreeRoll {
             Some(pool) => FreeOdds::Computing(Some(OddsWork::start(pool, notation))),
             // No task pools (a test without the app): worked out here.
             None => {
-                let Ok((dist, view)) = OddsView::work_out(&notation, &Never);
-                FreeOdds::Ready {
-                    source: notation.source().to_string(),
-                    dist,
-                    view,
+                let source = notation.source().to_string();
+                match OddsView::work_out(&notation, &Never) {
+                    Ok((dist, view)) => FreeOdds::Ready { source, dist, view },
+                    Err(e) => FreeOdds::Refused {
+                        source,
+                        why: e.to_string(),
+                    },
                 }
             }
         };
@@ -224,25 +244,34 @@ fn collect_free_roll_odds(mut free: ResMut<FreeRoll>) {
     let Some(done) = block_on(poll_once(&mut work.task)) else {
         return;
     };
-    // Only a dropped work is asked to stop, so this one ends with its odds.
-    let Ok((dist, view)) = done else {
-        free.odds = FreeOdds::Computing(None);
-        free.work_out_odds();
-        return;
-    };
     let Ok(notation) = &free.parsed else {
         return;
     };
     let source = notation.source().to_string();
-    free.odds = FreeOdds::Ready { source, dist, view };
+    free.odds = match done {
+        Ok((dist, view)) => FreeOdds::Ready { source, dist, view },
+        Err(OddsError::TooLarge(why)) => FreeOdds::Refused {
+            source,
+            why: format!("exact odds are not worked out: {why}"),
+        },
+        // Only a dropped work is asked to stop, so this one ends with its odds.
+        Err(OddsError::Stopped(_)) => {
+            free.odds = FreeOdds::Computing(None);
+            free.work_out_odds();
+            return;
+        }
+    };
 }
 
-/// The box starts with the dice of `--roll`, when given.
+/// The box starts with the dice of `--roll`, when given, and the panel with the free roll.
 fn start_from_the_command_line(
     options: Res<crate::window::PlayOptions>,
     mut free: ResMut<FreeRoll>,
+    mut focus: ResMut<super::Focus>,
 ) {
     if let Some(text) = &options.roll {
+        // The panel shows the free roll that was asked for, its odds and its dice.
+        *focus = super::Focus::FreeRoll;
         free.set_text(text);
         if let Some(seed) = options.seed {
             free.next_seed = seed.wrapping_add(1);
@@ -258,8 +287,10 @@ pub(super) fn show(
     busy: bool,
     throws: &mut MessageWriter<ThrowNotation>,
 ) {
-    let edit = ui
-        .add(egui::TextEdit::singleline(&mut free.text).hint_text("e.g. 4d6kh3, d20+5>=15, 2d6!"));
+    let edit = ui.add(
+        egui::TextEdit::singleline(&mut free.text)
+            .hint_text("e.g. 4d6kh3, {d20+5}>15, 8d10>7, 4dF"),
+    );
     super::ui_map::mark(ui, "notation", edit.rect);
     super::ui_map::mark_text(ui, "notation", &free.text);
     if edit.changed() {
@@ -285,6 +316,9 @@ pub(super) fn show(
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
         }
         (Ok(notation), Some((_, view))) => odds(ui, notation, view, table),
+        (Ok(_), None) if free.refused().is_some() => {
+            ui.label(free.refused().unwrap_or_default());
+        }
         (Ok(_), None) => {
             let computing = ui.horizontal(|ui| {
                 ui.spinner();
@@ -315,10 +349,10 @@ fn odds(ui: &mut egui::Ui, notation: &Notation, view: &OddsView, table: &TableRo
             id: "free roll odds",
             bars: &view.bars,
             axis: "total",
-            target: notation.comparison.map(|c| c.target),
+            target: notation.check().map(|c| c.target),
             rolled,
         },
-        |v| notation.comparison.is_some_and(|c| c.holds(v)),
+        |v| notation.check().is_some_and(|c| c.holds(v)),
     );
 }
 
@@ -329,18 +363,46 @@ fn outcome(ui: &mut egui::Ui, table: &TableRoll) {
         return;
     };
     let dice = current.notation.dice();
-    for (die, faces) in dice.iter().zip(table.chains()) {
-        let name = format!("d{}{}", die.sides, if die.open_ended { "!" } else { "" });
-        if faces.is_empty() {
-            ui.label(format!("{name}: rolling…"));
-        } else {
-            let sum: u32 = faces.iter().sum();
-            let shown = if faces.len() > 1 {
-                format!("{faces:?} = {sum}")
-            } else {
-                sum.to_string()
-            };
-            ui.label(format!("{name}: {shown}"));
+    let read = table
+        .total
+        .and_then(|_| current.notation.evaluate(table.chains()).ok());
+    match &read {
+        // Every die as the roll shows it: rerolled faces struck, explosions, drops, successes.
+        Some(result) => {
+            for shown in &result.dice {
+                let mut text = egui::text::LayoutJob::default();
+                let plain = egui::TextFormat::default();
+                let struck = egui::TextFormat {
+                    strikethrough: egui::Stroke::new(1.0, egui::Color32::GRAY),
+                    color: egui::Color32::GRAY,
+                    ..Default::default()
+                };
+                text.append(&format!("{}: ", shown.die), 0.0, plain.clone());
+                for r in &shown.rerolled {
+                    text.append(&r.to_string(), 0.0, struck.clone());
+                    text.append(" ", 0.0, plain.clone());
+                }
+                let marks = ShownDie {
+                    rerolled: Vec::new(),
+                    ..shown.clone()
+                }
+                .text();
+                text.append(&marks, 0.0, if shown.kept { plain } else { struck });
+                if let Some(label) = &shown.label {
+                    text.append(&format!("  [{label}]"), 0.0, egui::TextFormat::default());
+                }
+                ui.label(text);
+            }
+            ui.label(&result.shown);
+        }
+        None => {
+            for (die, faces) in dice.iter().zip(table.chains()) {
+                if faces.is_empty() {
+                    ui.label(format!("{}: rolling…", die.name()));
+                } else {
+                    ui.label(format!("{}: {faces:?}", die.name()));
+                }
+            }
         }
     }
     match table.total {
@@ -352,8 +414,15 @@ fn outcome(ui: &mut egui::Ui, table: &TableRoll) {
             ));
         }
         Some(total) => {
-            let mut text = format!("{} = {total}", current.notation.source());
-            if let Some(c) = current.notation.comparison {
+            let mut text = match read.as_ref().map(|r| r.measure) {
+                Some(Measure::Successes) if current.notation.check().is_none() => format!(
+                    "{} = {total} success{}",
+                    current.notation.source(),
+                    if total == 1 { "" } else { "es" }
+                ),
+                _ => format!("{} = {total}", current.notation.source()),
+            };
+            if let Some(c) = current.notation.check() {
                 text.push_str(if c.holds(total) {
                     "   success"
                 } else {
@@ -391,7 +460,7 @@ mod tests {
         };
         let old = work.cancel.clone();
         std::thread::sleep(std::time::Duration::from_millis(100));
-        free.set_text("2d6 >= 7");
+        free.set_text("{2d6} >= 7");
         assert!(old.is_cancelled());
         let mut updates = 0;
         while app.world().resource::<FreeRoll>().dist().is_none() {

@@ -1,0 +1,849 @@
+//! Reading notation text into an [`Expr`] (the grammar is written out in `docs/notation.md`):
+//!
+//! ```text
+//! expr      := product (('+' | '-') product)*
+//! product   := unary (('*' | '/' | '%') unary)*
+//! unary     := '-' unary | '+' unary | atom
+//! atom      := (number | roll | group | '(' expr ')' | function '(' expr ')') [label]
+//! roll      := [count] 'd' (sides | '%' | 'F') modifier*
+//! modifier  := '!' ['!' | 'p'] [point] | 'r' ['o'] [point] | ('k'|'kh'|'kl'|'d'|'dh'|'dl') n
+//!            | ('>' | '<' | '=' | '>=' | '<=') n | 'f' point | ('cs' | 'cf') point
+//!            | 's' | 'sa' | 'sd' | 'min' n | 'max' n
+//! group     := '{' expr (',' expr)* '}' (keep | target | 'f' point)*
+//! point     := ['>' | '<' | '=' | '>=' | '<='] n
+//! label     := '[' text ']'
+//! ```
+//!
+//! Everything that would make a throw or its odds go wrong is refused here, pointing at the
+//! character: dice that never stop (`1d6r<6`, `1d6!>1`), a division that is not rounded or
+//! whose divisor can be 0, results too large for a whole number.
+
+use super::{
+    BinaryOp, CompareOp, ComparePoint, DiceRoll, Die, Explode, ExplodeMode, Expr, Function, Group,
+    Keep, MAX_DEPTH, MAX_DICE, MAX_LABEL_CHARS, MAX_NOTATION_CHARS, MAX_NUMBER, MAX_RESULT,
+    MAX_TERMS, NotationError, SIDES, Sort, ThrowRules,
+};
+
+/// Parses `text` (the caps first, then the grammar, then the checks).
+pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
+    let length = text.chars().count();
+    if length > MAX_NOTATION_CHARS {
+        let start: String = text.chars().take(MAX_NOTATION_CHARS).collect();
+        return Err(NotationError {
+            position: MAX_NOTATION_CHARS,
+            message: format!(
+                "a notation has at most {MAX_NOTATION_CHARS} characters (this one has {length})"
+            ),
+            text: format!("{start}…"),
+        });
+    }
+    let mut parser = Parser {
+        chars: text.chars().collect(),
+        pos: 0,
+        source: text.to_string(),
+        depth: 0,
+        terms: 0,
+        rounding: 0,
+    };
+    parser.skip_spaces();
+    if parser.peek().is_none() {
+        return Err(parser.error("the notation is empty; try something like 2d6+3"));
+    }
+    let expr = parser.expr()?;
+    parser.skip_spaces();
+    match parser.peek() {
+        None => {}
+        Some(c @ ('>' | '<' | '=')) => {
+            return Err(parser.error(&format!(
+                "'{c}' counts dice and follows dice (8d10>7) or a group: to compare a total, \
+                 write it as a group, {{1d20+5}}>15"
+            )));
+        }
+        Some(',') => return Err(parser.error("a ',' separates the rolls of a group {...}")),
+        Some(c) => return Err(parser.error(&format!("unexpected '{c}'"))),
+    }
+    let (lo, hi) = range(&expr);
+    if lo < -(MAX_RESULT as f64) || hi > MAX_RESULT as f64 {
+        return Err(NotationError {
+            position: 0,
+            message: format!(
+                "its results could reach {}; a notation's results stay within ±{MAX_RESULT}",
+                if hi > MAX_RESULT as f64 { hi } else { lo }
+            ),
+            text: text.to_string(),
+        });
+    }
+    Ok(expr)
+}
+
+struct Parser {
+    chars: Vec<char>,
+    pos: usize,
+    source: String,
+    /// Groups, brackets and functions open around the position.
+    depth: usize,
+    /// Terms read so far.
+    terms: usize,
+    /// `floor`, `ceil` and `round` open around the position: a division inside them is
+    /// rounded to a whole number.
+    rounding: usize,
+}
+
+impl Parser {
+    fn error(&self, message: &str) -> NotationError {
+        self.error_at(self.pos, message)
+    }
+
+    fn error_at(&self, position: usize, message: &str) -> NotationError {
+        NotationError {
+            position,
+            message: message.to_string(),
+            text: self.source.clone(),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<char> {
+        self.chars.get(self.pos + ahead).copied()
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    /// Skips spaces when a target number (`>`, `<`, `=`) follows them.
+    fn skip_spaces_before_target(&mut self) {
+        let mut ahead = self.pos;
+        while self.chars.get(ahead).is_some_and(|c| c.is_whitespace()) {
+            ahead += 1;
+        }
+        if matches!(self.chars.get(ahead), Some('>' | '<' | '=')) {
+            self.pos = ahead;
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.skip_spaces();
+        if self.peek().is_some_and(|p| p.eq_ignore_ascii_case(&c)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether the text at the position starts with `word` (any case), not skipping spaces.
+    fn looking_at(&self, word: &str) -> bool {
+        word.chars()
+            .enumerate()
+            .all(|(i, w)| self.peek_at(i).is_some_and(|c| c.eq_ignore_ascii_case(&w)))
+    }
+
+    fn number(&mut self) -> Option<(u64, usize)> {
+        self.skip_spaces();
+        let start = self.pos;
+        let mut value: u64 = 0;
+        while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+            value = value.saturating_mul(10).saturating_add(u64::from(d));
+            self.pos += 1;
+        }
+        (self.pos > start).then_some((value, start))
+    }
+
+    /// A number that must be there, within [`MAX_NUMBER`].
+    fn count(&mut self, what: &str) -> Result<(i64, usize), NotationError> {
+        let (n, at) = self
+            .number()
+            .ok_or_else(|| self.error(&format!("expected {what}")))?;
+        let n = i64::try_from(n)
+            .ok()
+            .filter(|n| *n <= MAX_NUMBER)
+            .ok_or_else(|| self.error_at(at, &format!("numbers go up to {MAX_NUMBER}")))?;
+        Ok((n, at))
+    }
+
+    /// A signed number: `-1`, `15`.
+    fn signed(&mut self, what: &str) -> Result<i64, NotationError> {
+        let negative = self.eat('-');
+        let (n, _) = self.count(what)?;
+        Ok(if negative { -n } else { n })
+    }
+
+    fn enter(&mut self) -> Result<(), NotationError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(&format!(
+                "groups, brackets and functions nest at most {MAX_DEPTH} deep"
+            )));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn expr(&mut self) -> Result<Expr, NotationError> {
+        let mut left = self.product()?;
+        loop {
+            let op = if self.eat('+') {
+                BinaryOp::Add
+            } else if self.eat('-') {
+                BinaryOp::Subtract
+            } else {
+                return Ok(left);
+            };
+            let right = self.product()?;
+            left = Expr::Binary(op, Box::new(left), Box::new(right));
+        }
+    }
+
+    fn product(&mut self) -> Result<Expr, NotationError> {
+        let mut left = self.unary()?;
+        loop {
+            self.skip_spaces();
+            let at = self.pos;
+            let op = if self.eat('*') {
+                BinaryOp::Multiply
+            } else if self.eat('/') {
+                BinaryOp::Divide
+            } else if self.eat('%') {
+                BinaryOp::Remainder
+            } else {
+                return Ok(left);
+            };
+            if op == BinaryOp::Divide && self.rounding == 0 {
+                return Err(self.error_at(
+                    at,
+                    "a division must be rounded to a whole number: floor(3d6/2), ceil(3d6/2) \
+                     or round(3d6/2)",
+                ));
+            }
+            let right = self.unary()?;
+            if op != BinaryOp::Multiply {
+                let (lo, hi) = range(&right);
+                if lo <= 0.0 && hi >= 0.0 {
+                    return Err(self.error_at(
+                        at + 1,
+                        "the number divided by can be 0 here; a division's right side must \
+                         never be 0",
+                    ));
+                }
+            }
+            left = Expr::Binary(op, Box::new(left), Box::new(right));
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr, NotationError> {
+        if self.eat('-') {
+            return Ok(Expr::Negate(Box::new(self.unary()?)));
+        }
+        if self.eat('+') {
+            return self.unary();
+        }
+        let atom = self.atom()?;
+        self.label(atom)
+    }
+
+    fn label(&mut self, atom: Expr) -> Result<Expr, NotationError> {
+        if !self.eat('[') {
+            return Ok(atom);
+        }
+        let start = self.pos;
+        let mut text = String::new();
+        loop {
+            match self.peek() {
+                Some(']') => break,
+                Some(c) => {
+                    text.push(c);
+                    self.pos += 1;
+                }
+                None => return Err(self.error("expected ']' to close the label")),
+            }
+        }
+        self.pos += 1;
+        let text = text.trim().to_string();
+        if text.chars().count() > MAX_LABEL_CHARS {
+            return Err(self.error_at(
+                start,
+                &format!("a label has at most {MAX_LABEL_CHARS} characters"),
+            ));
+        }
+        if text.chars().any(|c| c == '[' || c.is_control()) {
+            return Err(self.error_at(start, "a label holds plain text"));
+        }
+        Ok(Expr::Labeled(Box::new(atom), text))
+    }
+
+    fn atom(&mut self) -> Result<Expr, NotationError> {
+        self.skip_spaces();
+        self.terms += 1;
+        if self.terms > MAX_TERMS {
+            return Err(self.error(&format!("a notation has at most {MAX_TERMS} terms")));
+        }
+        match self.peek() {
+            Some('{') => self.group(),
+            Some('(') => {
+                self.enter()?;
+                self.pos += 1;
+                let inner = self.expr()?;
+                if !self.eat(')') {
+                    return Err(self.error("expected ')'"));
+                }
+                self.depth -= 1;
+                Ok(inner)
+            }
+            Some(c) if c.is_ascii_digit() || c.eq_ignore_ascii_case(&'d') => {
+                let start = self.pos;
+                let count = self.number();
+                self.skip_spaces();
+                if self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'d')) {
+                    self.pos += 1;
+                    self.roll(count.map(|(n, _)| n).unwrap_or(1), start)
+                } else {
+                    let (n, at) = count.ok_or_else(|| self.error("expected a number or dice"))?;
+                    let n = i64::try_from(n)
+                        .ok()
+                        .filter(|n| *n <= MAX_NUMBER)
+                        .ok_or_else(|| self.error_at(at, "that constant is too large"))?;
+                    Ok(Expr::Number(n))
+                }
+            }
+            Some(c) if c.is_ascii_alphabetic() => self.call(),
+            Some(c) => Err(self.error(&format!(
+                "expected dice like 2d6, a number or a group {{...}}, found '{c}'"
+            ))),
+            None => Err(self.error("expected dice like 2d6 or a number after this")),
+        }
+    }
+
+    fn call(&mut self) -> Result<Expr, NotationError> {
+        let start = self.pos;
+        let mut name = String::new();
+        while let Some(c) = self.peek().filter(char::is_ascii_alphabetic) {
+            name.push(c.to_ascii_lowercase());
+            self.pos += 1;
+        }
+        let function = match name.as_str() {
+            "floor" => Function::Floor,
+            "ceil" => Function::Ceil,
+            "round" => Function::Round,
+            "abs" => Function::Abs,
+            _ if self.peek() == Some('(') => {
+                return Err(self.error_at(
+                    start,
+                    &format!("unknown function '{name}': floor, ceil, round or abs"),
+                ));
+            }
+            _ => {
+                let found = self.chars.get(start).copied().unwrap_or(' ');
+                return Err(self.error_at(
+                    start,
+                    &format!(
+                        "expected dice like 2d6, a number or a group {{...}}, found '{found}'"
+                    ),
+                ));
+            }
+        };
+        if !self.eat('(') {
+            return Err(self.error(&format!("expected '(' after {name}")));
+        }
+        self.enter()?;
+        let rounds = function != Function::Abs;
+        self.rounding += usize::from(rounds);
+        let inner = self.expr()?;
+        self.rounding -= usize::from(rounds);
+        if !self.eat(')') {
+            return Err(self.error("expected ')'"));
+        }
+        self.depth -= 1;
+        Ok(Expr::Call(function, Box::new(inner)))
+    }
+
+    fn roll(&mut self, count: u64, start: usize) -> Result<Expr, NotationError> {
+        if count == 0 || count > u64::from(MAX_DICE) {
+            return Err(self.error_at(start, &format!("a term throws from 1 to {MAX_DICE} dice")));
+        }
+        let count = count as u32;
+        let die = if self.eat('%') {
+            Die::Numbered(100)
+        } else if self.peek().is_some_and(|c| c == 'F' || c == 'f') {
+            self.pos += 1;
+            Die::Fate
+        } else {
+            let (s, at) = self.number().ok_or_else(|| {
+                self.error("expected the number of sides after 'd' (d4, d6, d20, d%, dF)")
+            })?;
+            if !SIDES.contains(&(s.min(u64::from(u32::MAX)) as u32)) {
+                return Err(self.error_at(at, "a die has from 2 to 100 sides"));
+            }
+            Die::Numbered(s as u32)
+        };
+        let mut roll = DiceRoll {
+            count,
+            die,
+            throw: ThrowRules::default(),
+            keep: Keep::All,
+            target: None,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
+            sort: Sort::Thrown,
+        };
+        let mut sorted = false;
+        loop {
+            // No spaces inside a roll's modifiers ("2d6 d1" is not read as a drop), but a
+            // target may stand apart: "8d10 > 7".
+            self.skip_spaces_before_target();
+            let at = self.pos;
+            let Some(c) = self.peek() else { break };
+            let lower = c.to_ascii_lowercase();
+            if lower == '!' {
+                if roll.throw.explode.is_some() {
+                    return Err(self.error("a die explodes one way: !, !! or !p"));
+                }
+                self.pos += 1;
+                let mode = if self.peek() == Some('!') {
+                    self.pos += 1;
+                    ExplodeMode::Compound
+                } else if self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'p')) {
+                    self.pos += 1;
+                    ExplodeMode::Penetrate
+                } else {
+                    ExplodeMode::Separate
+                };
+                let on = self.point()?.unwrap_or(ComparePoint {
+                    op: CompareOp::Equal,
+                    target: die_top(die),
+                });
+                roll.throw.explode = Some(Explode { mode, on });
+            } else if lower == 'r' {
+                self.pos += 1;
+                let once = self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'o'));
+                if once {
+                    self.pos += 1;
+                }
+                if !roll.throw.rerolls.is_empty() && once != roll.throw.reroll_once {
+                    return Err(self.error_at(at, "a roll rerolls with r or with ro, not both"));
+                }
+                roll.throw.reroll_once = once;
+                let point = self.point()?.unwrap_or(ComparePoint {
+                    op: CompareOp::Equal,
+                    target: die_bottom(die),
+                });
+                roll.throw.rerolls.push(point);
+            } else if lower == 'k' || (lower == 'd' && !self.looking_at("d%")) {
+                if roll.keep != Keep::All {
+                    return Err(self.error("a roll keeps or drops once"));
+                }
+                roll.keep = self.keep(count as usize, "dice")?;
+            } else if lower == 'c' {
+                let which = self.peek_at(1).map(|c| c.to_ascii_lowercase());
+                if which != Some('s') && which != Some('f') {
+                    return Err(
+                        self.error("expected cs (critical success) or cf (critical failure)")
+                    );
+                }
+                self.pos += 2;
+                let point = self
+                    .point()?
+                    .ok_or_else(|| self.error("expected the faces, like cs>19 or cf1"))?;
+                let slot = if which == Some('s') {
+                    &mut roll.critical_success
+                } else {
+                    &mut roll.critical_failure
+                };
+                if slot.replace(point).is_some() {
+                    return Err(self.error_at(at, "each critical marker is given once"));
+                }
+            } else if self.looking_at("min") || self.looking_at("max") {
+                let is_min = self.looking_at("min");
+                self.pos += 3;
+                let n = self.signed("a number after min or max")?;
+                let slot = if is_min {
+                    &mut roll.throw.min
+                } else {
+                    &mut roll.throw.max
+                };
+                if slot.replace(n).is_some() {
+                    return Err(self.error_at(at, "min and max are given once each"));
+                }
+            } else if lower == 's' {
+                if sorted {
+                    return Err(self.error("the dice are sorted once"));
+                }
+                sorted = true;
+                self.pos += 1;
+                roll.sort = match self.peek().map(|c| c.to_ascii_lowercase()) {
+                    Some('d') if !self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) => {
+                        self.pos += 1;
+                        Sort::Descending
+                    }
+                    Some('a') => {
+                        self.pos += 1;
+                        Sort::Ascending
+                    }
+                    _ => Sort::Ascending,
+                };
+            } else if matches!(c, '>' | '<' | '=') {
+                if roll.target.is_some() {
+                    return Err(self.error("a roll has one target number"));
+                }
+                roll.target = self.point()?;
+            } else if lower == 'f' {
+                self.pos += 1;
+                if roll.failure.is_some() {
+                    return Err(self.error_at(at, "a roll has one failure number"));
+                }
+                roll.failure = Some(
+                    self.point()?
+                        .ok_or_else(|| self.error("expected the failing faces, like f1 or f<2"))?,
+                );
+            } else if c.is_ascii_alphanumeric() {
+                return Err(self.error(&format!("unknown modifier '{c}' after the dice")));
+            } else {
+                break;
+            }
+        }
+        if roll.failure.is_some() && roll.target.is_none() {
+            return Err(self.error_at(
+                start,
+                "failures (f) are counted with a target number: 3d6>4f1",
+            ));
+        }
+        self.check_throw(&roll, start)?;
+        Ok(Expr::Roll(Box::new(roll)))
+    }
+
+    /// Refuses a roll whose dice would never stop being thrown again.
+    fn check_throw(&self, roll: &DiceRoll, start: usize) -> Result<(), NotationError> {
+        let values = die_values(roll.die);
+        let rerolled = |v: i64| roll.throw.rerolls.iter().any(|r| r.holds(v));
+        let explodes = |v: i64| roll.throw.explode.is_some_and(|e| e.on.holds(v));
+        if !roll.throw.reroll_once && values.iter().all(|v| rerolled(*v)) {
+            return Err(self.error_at(
+                start,
+                "it rerolls every face, so its dice would never stop; reroll fewer faces (r1) \
+                 or only once (ro)",
+            ));
+        }
+        if let Some(e) = roll.throw.explode
+            && values.iter().all(|v| explodes(*v))
+        {
+            return Err(self.error_at(
+                start,
+                &format!(
+                    "it explodes on every face ({}), so its dice would never stop",
+                    e.on
+                ),
+            ));
+        }
+        // A throw ends on a face that is kept and does not explode; with `ro` the second face
+        // is always kept.
+        let ends = |v: i64| !explodes(v) && (roll.throw.reroll_once || !rerolled(v));
+        if !values.iter().any(|v| ends(*v)) {
+            return Err(self.error_at(
+                start,
+                "every face it keeps explodes, so its dice would never stop",
+            ));
+        }
+        // A target no face can meet counts nothing, ever: most likely a total's comparison
+        // written the old way.
+        let compounds = roll
+            .throw
+            .explode
+            .is_some_and(|e| e.mode == ExplodeMode::Compound);
+        if let Some(target) = roll.target
+            && !compounds
+            && !values.iter().any(|v| target.holds(*v))
+        {
+            return Err(self.error_at(
+                start,
+                &format!(
+                    "no face of a {} meets {target}, so it would always count 0 dice: to \
+                     compare the total, write it as a group, {{{}d{}}}{target}",
+                    die_name(roll.die),
+                    roll.count,
+                    match roll.die {
+                        Die::Numbered(s) => s.to_string(),
+                        Die::Fate => "F".to_string(),
+                    }
+                ),
+            ));
+        }
+        if let (Some(lo), Some(hi)) = (roll.throw.min, roll.throw.max)
+            && lo > hi
+        {
+            return Err(self.error_at(start, &format!("min {lo} is above max {hi}")));
+        }
+        Ok(())
+    }
+
+    /// A compare point, if one is here: `>N`, `<N`, `=N`, `>=N`, `<=N` or a bare `N`.
+    fn point(&mut self) -> Result<Option<ComparePoint>, NotationError> {
+        let op = match (self.peek(), self.peek_at(1)) {
+            (Some('>'), Some('=')) => {
+                self.pos += 2;
+                CompareOp::AtLeast
+            }
+            (Some('<'), Some('=')) => {
+                self.pos += 2;
+                CompareOp::AtMost
+            }
+            (Some('>'), _) => {
+                self.pos += 1;
+                CompareOp::AtLeast
+            }
+            (Some('<'), _) => {
+                self.pos += 1;
+                CompareOp::AtMost
+            }
+            (Some('='), _) => {
+                self.pos += 1;
+                CompareOp::Equal
+            }
+            (Some(c), _) if c.is_ascii_digit() => CompareOp::Equal,
+            (Some('-'), Some(d)) if d.is_ascii_digit() => CompareOp::Equal,
+            _ => return Ok(None),
+        };
+        let target = self.signed("a number to compare with")?;
+        Ok(Some(ComparePoint { op, target }))
+    }
+
+    /// `kN`, `khN`, `klN`, `dN`, `dhN`, `dlN`, of `n` dice or rolls.
+    fn keep(&mut self, n: usize, of: &str) -> Result<Keep, NotationError> {
+        let at = self.pos;
+        let first = self.peek().map(|c| c.to_ascii_lowercase());
+        self.pos += 1;
+        let second = self.peek().map(|c| c.to_ascii_lowercase());
+        let highest = match second {
+            Some('h') => {
+                self.pos += 1;
+                true
+            }
+            Some('l') => {
+                self.pos += 1;
+                false
+            }
+            _ => first == Some('k'),
+        };
+        let keeping = first == Some('k');
+        let word = if keeping { "keep" } else { "drop" };
+        let (k, k_at) = self.count(&format!("how many to {word}, like kh3 or dl1"))?;
+        if k as usize > n || (keeping && k == 0) {
+            return Err(self.error_at(k_at, &format!("cannot {word} {k} of {n} {of}")));
+        }
+        let _ = at;
+        let k = k as u32;
+        Ok(match (keeping, highest) {
+            (true, true) => Keep::Highest(k),
+            (true, false) => Keep::Lowest(k),
+            (false, true) => Keep::DropHighest(k),
+            (false, false) => Keep::DropLowest(k),
+        })
+    }
+
+    fn group(&mut self) -> Result<Expr, NotationError> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        let mut members = vec![self.expr()?];
+        while self.eat(',') {
+            members.push(self.expr()?);
+        }
+        if !self.eat('}') {
+            return Err(self.error("expected ',' or '}' to close the group"));
+        }
+        self.depth -= 1;
+        let mut group = Group {
+            members,
+            keep: Keep::All,
+            target: None,
+            failure: None,
+        };
+        let single = group.members.len() == 1;
+        loop {
+            self.skip_spaces_before_target();
+            let at = self.pos;
+            let Some(c) = self.peek() else { break };
+            let lower = c.to_ascii_lowercase();
+            if lower == 'k' || lower == 'd' {
+                if group.keep != Keep::All {
+                    return Err(self.error("a group keeps or drops once"));
+                }
+                let (n, of) = if single {
+                    let dice = single_roll_dice(&group.members[0]).ok_or_else(|| {
+                        self.error_at(
+                            start,
+                            "a group of one roll keeps among its dice, so it holds dice added \
+                             together ({4d6+3d8}k4); to keep among totals, separate them with \
+                             commas",
+                        )
+                    })?;
+                    (dice, "dice")
+                } else {
+                    (group.members.len(), "rolls")
+                };
+                group.keep = self.keep(n, of)?;
+            } else if matches!(c, '>' | '<' | '=') {
+                if group.target.is_some() {
+                    return Err(self.error("a group has one target number"));
+                }
+                group.target = self.point()?;
+            } else if lower == 'f' {
+                self.pos += 1;
+                if group.failure.is_some() {
+                    return Err(self.error_at(at, "a group has one failure number"));
+                }
+                group.failure = Some(
+                    self.point()?
+                        .ok_or_else(|| self.error("expected the failing totals, like f<10"))?,
+                );
+            } else if c.is_ascii_alphanumeric() {
+                return Err(self.error(&format!("unknown modifier '{c}' after the group")));
+            } else {
+                break;
+            }
+        }
+        if group.failure.is_some() && group.target.is_none() {
+            return Err(self.error_at(
+                start,
+                "failures (f) are counted with a target number: {3d6+5}>15f<5",
+            ));
+        }
+        Ok(Expr::Group(Box::new(group)))
+    }
+}
+
+/// How many dice a group's one roll keeps among, when it is rolls added together with no
+/// keep, drop or target of their own (`4d6+3d8`); None otherwise.
+pub(super) fn single_roll_dice(expr: &Expr) -> Option<usize> {
+    match expr {
+        Expr::Roll(r) if r.keep == Keep::All && r.target.is_none() => Some(r.count as usize),
+        Expr::Labeled(inner, _) => single_roll_dice(inner),
+        Expr::Binary(BinaryOp::Add, a, b) => Some(single_roll_dice(a)? + single_roll_dice(b)?),
+        _ => None,
+    }
+}
+
+/// Each face's value, in face order: a d3 is a d6 marked 1, 1, 2, 2, 3, 3.
+pub(super) fn die_values(die: Die) -> Vec<i64> {
+    match die {
+        Die::Fate => vec![-1, -1, 0, 0, 1, 1],
+        Die::Numbered(2) => vec![1, 1, 1, 2, 2, 2],
+        Die::Numbered(3) => vec![1, 1, 2, 2, 3, 3],
+        Die::Numbered(s) => (1..=i64::from(s)).collect(),
+    }
+}
+
+fn die_name(die: Die) -> String {
+    match die {
+        Die::Numbered(s) => format!("d{s}"),
+        Die::Fate => "dF".to_string(),
+    }
+}
+
+fn die_top(die: Die) -> i64 {
+    die_values(die).into_iter().max().unwrap_or(1)
+}
+
+fn die_bottom(die: Die) -> i64 {
+    die_values(die).into_iter().min().unwrap_or(1)
+}
+
+/// Most throws a die's chain may take (the physical roll's cap on throws bounds it too).
+const MOST_LINKS: f64 = 64.0;
+
+/// The smallest and largest value an expression can take (a bound: large enough to hold every
+/// result, used to refuse divisions by a range holding 0 and results too large).
+pub(super) fn range(expr: &Expr) -> (f64, f64) {
+    match expr {
+        Expr::Number(n) => (*n as f64, *n as f64),
+        Expr::Roll(r) => {
+            let values = die_values(r.die);
+            let mut lo = values.iter().copied().min().unwrap_or(0) as f64;
+            let mut hi = values.iter().copied().max().unwrap_or(0) as f64;
+            if r.throw
+                .explode
+                .is_some_and(|e| e.mode == ExplodeMode::Penetrate)
+            {
+                lo -= 1.0;
+            }
+            let lo_clamped = r.throw.min.map_or(lo, |m| lo.max(m as f64));
+            let hi_clamped = r.throw.max.map_or(hi, |m| hi.min(m as f64));
+            (lo, hi) = (lo_clamped.min(hi_clamped), hi_clamped.max(lo_clamped));
+            let links = if r.throw.explode.is_some() {
+                MOST_LINKS
+            } else {
+                1.0
+            };
+            let most = f64::from(r.count) * links;
+            if r.target.is_some() {
+                return (if r.failure.is_some() { -most } else { 0.0 }, most);
+            }
+            let fewest = r.keep.kept_of(r.count as usize) as f64;
+            let low = if lo >= 0.0 { fewest * lo } else { most * lo };
+            let high = if hi >= 0.0 { most * hi } else { fewest * hi };
+            (low, high)
+        }
+        Expr::Group(g) => {
+            let n = g.members.len() as f64;
+            if g.target.is_some() {
+                return (if g.failure.is_some() { -n } else { 0.0 }, n);
+            }
+            let ranges: Vec<(f64, f64)> = g.members.iter().map(range).collect();
+            if g.keep == Keep::All {
+                ranges
+                    .iter()
+                    .fold((0.0, 0.0), |(lo, hi), (a, b)| (lo + a, hi + b))
+            } else {
+                ranges.iter().fold((0.0, 0.0), |(lo, hi), (a, b)| {
+                    (lo + a.min(0.0), hi + b.max(0.0))
+                })
+            }
+        }
+        Expr::Negate(inner) => {
+            let (lo, hi) = range(inner);
+            (-hi, -lo)
+        }
+        Expr::Labeled(inner, _) => range(inner),
+        Expr::Call(f, inner) => {
+            let (lo, hi) = range(inner);
+            match f {
+                Function::Floor => (lo.floor(), hi.floor()),
+                Function::Ceil => (lo.ceil(), hi.ceil()),
+                Function::Round => ((lo + 0.5).floor(), (hi + 0.5).floor()),
+                Function::Abs if lo >= 0.0 => (lo, hi),
+                Function::Abs if hi <= 0.0 => (-hi, -lo),
+                Function::Abs => (0.0, hi.max(-lo)),
+            }
+        }
+        Expr::Binary(op, a, b) => {
+            let (a0, a1) = range(a);
+            let (b0, b1) = range(b);
+            match op {
+                BinaryOp::Add => (a0 + b0, a1 + b1),
+                BinaryOp::Subtract => (a0 - b1, a1 - b0),
+                BinaryOp::Multiply => {
+                    let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                    (
+                        c.iter().copied().fold(f64::INFINITY, f64::min),
+                        c.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    )
+                }
+                BinaryOp::Divide => {
+                    // The divisor's range does not hold 0 (refused before): its smallest size
+                    // gives the largest quotient.
+                    let smallest = b0.abs().min(b1.abs()).max(1e-9);
+                    let size = a0.abs().max(a1.abs()) / smallest;
+                    (-size, size)
+                }
+                BinaryOp::Remainder => {
+                    let size = b0.abs().max(b1.abs());
+                    (if a0 < 0.0 { -size } else { 0.0 }, size)
+                }
+            }
+        }
+    }
+}
