@@ -303,12 +303,26 @@ function askOdds() {
   }
   const asked = new AbortController();
   oddsAsked = asked;
+  let exact = false;
   // Only a slow answer says it is coming; the page goes on meanwhile.
   oddsTimer = setTimeout(() => { $('odds-text').textContent = `Working out the odds of ${notation}…`; }, 200);
-  fetch(`/api/odds?notation=${encodeURIComponent(notation)}`, { signal: asked.signal })
+  const query = encodeURIComponent(notation);
+  // A quick estimate (≈) within 50 ms, replaced by the exact odds when they come.
+  fetch(`/api/odds?notation=${query}&estimate=1`, { signal: asked.signal })
+    .then((answer) => (answer.ok ? answer.json() : null))
+    .then((body) => {
+      if (asked !== oddsAsked || exact || !body) return;
+      clearTimeout(oddsTimer);
+      showOdds({ ...body, title: `≈ ${body.title}` });
+      $('odds-text').textContent += ` (≈: from ${body.samples} rolls on paper; every cumulative ` +
+        `chance within ±${(100 * body.error).toFixed(1)}%, 99.9% sure; exact odds coming)`;
+    })
+    .catch(() => {});
+  fetch(`/api/odds?notation=${query}`, { signal: asked.signal })
     .then(async (answer) => ({ ok: answer.ok, body: await answer.json() }))
     .then(({ ok, body }) => {
       if (asked !== oddsAsked) return;
+      exact = true;
       clearTimeout(oddsTimer);
       if (ok) {
         showOdds(body);

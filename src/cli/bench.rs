@@ -125,6 +125,8 @@ struct Timing {
     best: Duration,
     /// For a notation: how large its exact answer is.
     answer: Option<AnswerSize>,
+    /// For a notation: how long its quick estimate (≈) took, its rolls and stated error.
+    estimate: Option<(Duration, u32, f64)>,
 }
 
 /// The size of a notation's exact answer, and the time merely to copy it: no method that
@@ -172,6 +174,7 @@ fn measure(name: &str, budget: Duration, mut f: impl FnMut()) -> Timing {
         mean: total / times.len() as u32,
         best: times.iter().copied().min().unwrap_or_default(),
         answer: None,
+        estimate: None,
     }
 }
 
@@ -222,6 +225,10 @@ fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
         });
         let dist = answer.transpose().map_err(|e| format!("{text}: {e}"))?;
         timing.answer = dist.map(|dist| AnswerSize::of(&dist, budget));
+        // The ≈ shown at once (the window's budget): its time, rolls and error.
+        let started = Instant::now();
+        let quick = crate::odds::notation::estimate::estimate(&n, Duration::from_millis(25));
+        timing.estimate = quick.map(|e| (started.elapsed(), e.samples, e.error));
         out.push(timing);
     }
     let book = Rulebook::builtin().map_err(|e| e.to_string())?;
@@ -267,6 +274,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                     row["answer_bytes"] = json!(a.bytes);
                     row["copy_best_ms"] = json!(a.copy.as_secs_f64() * 1e3);
                 }
+                if let Some((took, samples, error)) = t.estimate {
+                    row["estimate_ms"] = json!(took.as_secs_f64() * 1e3);
+                    row["estimate_samples"] = json!(samples);
+                    row["estimate_error"] = json!(error);
+                }
                 row
             })
             .collect();
@@ -286,8 +298,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     if !odds.is_empty() {
         println!("exact odds ({profile} build)");
         println!(
-            "  {:<28} {:>10} {:>10} {:>8} {:>8} {:>10} {:>8}",
-            "case", "mean ms", "best ms", "runs", "totals", "answer KB", "copy ms"
+            "  {:<28} {:>10} {:>10} {:>8} {:>8} {:>10} {:>8} {:>7} {:>7}",
+            "case", "mean ms", "best ms", "runs", "totals", "answer KB", "copy ms", "≈ ms", "≈ ±%"
         );
         for t in &odds {
             let (totals, kb, copy) = match &t.answer {
@@ -298,15 +310,24 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 ),
                 None => ("-".into(), "-".into(), "-".into()),
             };
+            let (quick, error) = match t.estimate {
+                Some((took, _, error)) => (
+                    format!("{:.1}", took.as_secs_f64() * 1e3),
+                    format!("{:.2}", 100.0 * error),
+                ),
+                None => ("-".into(), "-".into()),
+            };
             println!(
-                "  {:<28} {:>10.3} {:>10.3} {:>8} {:>8} {:>10} {:>8}",
+                "  {:<28} {:>10.3} {:>10.3} {:>8} {:>8} {:>10} {:>8} {:>7} {:>7}",
                 t.name,
                 t.mean.as_secs_f64() * 1e3,
                 t.best.as_secs_f64() * 1e3,
                 t.iterations,
                 totals,
                 kb,
-                copy
+                copy,
+                quick,
+                error
             );
         }
     }

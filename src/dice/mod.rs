@@ -32,12 +32,13 @@ pub enum DieKind {
     D12,
     /// Icosahedron.
     D20,
-    /// A cube marked 1, 1, 1, 2, 2, 2: the d2 tables use (read by its face, 1 to 6, and
-    /// counted by its mark).
+    /// A cube marked 1, 1, 1, 2, 2, 2: the d2 (read by its face, 1 to 6, and counted by its
+    /// mark).
     D2,
-    /// A cube marked 1, 1, 2, 2, 3, 3: the d3.
+    /// A cube marked 1, 1, 2, 2, 3, 3, each number on opposite faces: the d3.
     D3,
-    /// A Fate die: a cube marked −, −, blank, blank, +, + (−1, 0, +1).
+    /// A Fate die: a cube marked −, −, blank, blank, +, + (−1, 0, +1), each mark on opposite
+    /// faces.
     Fate,
 }
 
@@ -105,9 +106,11 @@ impl DieKind {
         };
         match self {
             DieKind::D10Tens => format!("{}0", value),
-            DieKind::D2 => marked(["1", "1", "1", "2", "2", "2"]),
-            DieKind::D3 => marked(["1", "1", "2", "2", "3", "3"]),
-            DieKind::Fate => marked(["−", "−", "", "", "+", "+"]),
+            // Each mark on opposite faces (a cube's opposite faces add up to 7), as real
+            // d3s and Fate dice are marked; `odds::notation` reads the same marks.
+            DieKind::D2 => marked(["1", "2", "1", "2", "2", "1"]),
+            DieKind::D3 => marked(["1", "2", "3", "3", "2", "1"]),
+            DieKind::Fate => marked(["−", "", "+", "+", "", "−"]),
             _ => value.to_string(),
         }
     }

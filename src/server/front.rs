@@ -179,9 +179,16 @@ impl Drop for CancelOnDrop {
 #[derive(serde::Deserialize)]
 struct OddsQuery {
     notation: String,
+    /// `?estimate=1`: a quick estimate (≈) within 50 ms instead of the exact odds.
+    #[serde(default)]
+    estimate: Option<u8>,
 }
 
-/// `GET /api/odds?notation=…`: the exact odds of a free roll, as `odds --json` prints them.
+/// How long an estimate may take: its answer comes within 50 ms.
+const ESTIMATE_TIME: std::time::Duration = std::time::Duration::from_millis(30);
+
+/// `GET /api/odds?notation=…`: the exact odds of a free roll, as `odds --json` prints them;
+/// with `&estimate=1`, a quick estimate to show (marked ≈) while the exact odds come.
 async fn odds(
     query: Result<axum::extract::Query<OddsQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
@@ -205,6 +212,38 @@ async fn odds(
                 .into_response();
         }
     };
+    if query.estimate.unwrap_or(0) != 0 {
+        let work = tokio::task::spawn_blocking(move || {
+            crate::odds::notation::estimate::estimate(&notation, ESTIMATE_TIME).map(|e| {
+                let check = notation.check();
+                let mut json = serde_json::json!({
+                    "title": notation.source(),
+                    "estimate": true,
+                    "samples": e.samples,
+                    "error": e.error,
+                    "confidence": crate::odds::notation::estimate::CONFIDENCE,
+                    "mean": e.mean,
+                    "distribution": e.chances.iter()
+                        .map(|(v, p)| serde_json::json!({"value": v, "p": p}))
+                        .collect::<Vec<_>>(),
+                });
+                if let Some(c) = check {
+                    json["target"] = serde_json::json!(c.target);
+                    json["p_success"] = serde_json::json!(e.p_where(|v| c.holds(v)));
+                }
+                json
+            })
+        });
+        return match work.await {
+            Ok(Some(json)) => axum::Json(json).into_response(),
+            _ => HttpError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorCode::OddsTooLarge,
+                "no roll of this notation could be read within its caps",
+            )
+            .into_response(),
+        };
+    }
     // One per core; a page that stops waiting stops its work (see `CancelOnDrop`).
     let Ok(_slot) = super::limits::odds_slots().acquire().await else {
         return HttpError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "stopping")

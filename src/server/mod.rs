@@ -206,8 +206,33 @@ mod tests {
             body["distribution"][0],
             serde_json::json!({"value": 2, "p": 1.0 / 36.0, "exact": "1/36"})
         );
+        // An estimate comes at once, within its stated error of the exact 7/12.
+        let (status, body) = answer(
+            test_router(),
+            ask("/api/odds?notation=%7B2d6%7D%3E%3D7&estimate=1"),
+        )
+        .await;
+        assert_eq!(
+            (status, body["estimate"].as_bool()),
+            (StatusCode::OK, Some(true))
+        );
+        let error = body["error"].as_f64().unwrap_or(1.0);
+        let at_least_seven: f64 = body["distribution"]
+            .as_array()
+            .map(|d| {
+                d.iter()
+                    .filter(|x| x["value"].as_i64().unwrap_or(0) >= 7)
+                    .map(|x| x["p"].as_f64().unwrap_or(0.0))
+                    .sum()
+            })
+            .unwrap_or(0.0);
+        assert!((at_least_seven - 7.0 / 12.0).abs() <= error, "{body}");
+        // A count of successes: 8d10>7 measures successes.
+        let (_, body) = answer(test_router(), ask("/api/odds?notation=8d10%3E7")).await;
+        assert_eq!(body["measure"], "successes");
         for (path, code) in [
             ("/api/odds?notation=2d7", ErrorCode::NoSuchDie),
+            ("/api/odds?notation=60d20!%3C2kh30", ErrorCode::OddsTooLarge),
             ("/api/odds?notation=2x", ErrorCode::BadNotation),
             ("/api/odds", ErrorCode::Invalid),
         ] {

@@ -9,6 +9,7 @@
 //! Capped before anything recurses: [`MAX_NOTATION_CHARS`] characters, [`MAX_TERMS`] terms,
 //! [`MAX_DEPTH`] levels of groups, brackets and functions, [`MAX_DICE`] dice a term.
 
+pub mod estimate;
 mod grammar;
 mod odds;
 mod process;

@@ -53,8 +53,8 @@ pub enum Critical {
 }
 
 impl ShownDie {
-    /// The die as text: `~1~4` (1 rerolled, then 4), `6!` (exploded), `(2)` (dropped), `8✓`
-    /// (a success), `1✗` (a failure), `20★` / `1▼` (critical), `15=6+6+3` (compounded).
+    /// The die as text: `~1~4` (1 rerolled, then 4), `6!` (exploded), `(2)` (dropped), `8✔`
+    /// (a success), `1✖` (a failure), `20★` / `1☠` (critical), `15=6+6+3` (compounded).
     pub fn text(&self) -> String {
         let face = |v: i64| {
             if self.die == "dF" {
@@ -82,14 +82,14 @@ impl ShownDie {
             out.push('!');
         }
         if self.success {
-            out.push('✓');
+            out.push('✔');
         }
         if self.failure {
-            out.push('✗');
+            out.push('✖');
         }
         match self.critical {
             Some(Critical::Success) => out.push('★'),
-            Some(Critical::Failure) => out.push('▼'),
+            Some(Critical::Failure) => out.push('☠'),
             None => {}
         }
         if self.kept { out } else { format!("({out})") }
@@ -348,7 +348,9 @@ impl Reader<'_> {
             Sort::Descending => self.shown[start..].sort_by_key(|d| std::cmp::Reverse(d.value)),
         }
         let parts: Vec<String> = self.shown[start..].iter().map(ShownDie::text).collect();
-        Ok((ratio(total), format!("({})", parts.join("+"))))
+        // Fate dice show + and −: spaces keep them apart.
+        let between = if roll.die == Die::Fate { " " } else { "+" };
+        Ok((ratio(total), format!("({})", parts.join(between))))
     }
 
     fn group(&mut self, group: &Group) -> Result<(BigRational, String), String> {

@@ -238,7 +238,7 @@ fn reading_faces_shows_every_die() {
     assert_eq!(r.total, 14);
     let kept: Vec<(i64, bool)> = r.dice.iter().map(|d| (d.value, d.kept)).collect();
     assert_eq!(kept, vec![(2, true), (6, true), (1, false), (5, true)]);
-    assert_eq!(r.shown, "(2+6★+(1▼)+5)+1 = 14");
+    assert_eq!(r.shown, "(2+6★+(1☠)+5)+1 = 14");
     // Rerolled faces are struck through; explosions are dice of their own.
     let n = parse("2d6r1!");
     assert_eq!(
@@ -257,7 +257,7 @@ fn reading_faces_shows_every_die() {
         .evaluate(&[vec![9], vec![1], vec![7], vec![3]])
         .expect("ok");
     assert_eq!((r.total, r.measure), (1, Measure::Successes));
-    assert_eq!(r.shown, "(9✓+1✗▼+7✓+3) = 1 success");
+    assert_eq!(r.shown, "(9✔+1✖☠+7✔+3) = 1 success");
     // Compounding: one die.
     let r = parse("1d6!!").evaluate(&[vec![6, 6, 3]]).expect("ok");
     assert_eq!((r.total, r.shown.as_str()), (15, "(15=6+6+3★) = 15"));
@@ -265,14 +265,14 @@ fn reading_faces_shows_every_die() {
     let r = parse("{1d20+5}>15").evaluate(&[vec![9]]).expect("ok");
     assert_eq!((r.total, r.success), (14, Some(false)));
     assert_eq!(r.shown, "{(9)+5} = 14, failure");
-    // Fate dice: faces 1-2 are -, 3-4 blank, 5-6 +.
+    // Fate dice: faces 1 and 6 are −, 2 and 5 blank, 3 and 4 +.
     let r = parse("4dF")
-        .evaluate(&[vec![1], vec![3], vec![5], vec![6]])
+        .evaluate(&[vec![1], vec![2], vec![3], vec![4]])
         .expect("ok");
-    assert_eq!(r.total, 1);
-    // A d3 is a d6 marked 1, 1, 2, 2, 3, 3.
+    assert_eq!((r.total, r.shown.as_str()), (1, "(− 0 + +) = 1"));
+    // A d3 is a cube marked 1, 2, 3, 3, 2, 1 (each number on opposite faces).
     let r = parse("1d3").evaluate(&[vec![4]]).expect("ok");
-    assert_eq!(r.total, 2);
+    assert_eq!(r.total, 3);
     // Labels stay with their dice.
     let r = parse("1d6[fire]+2").evaluate(&[vec![4]]).expect("ok");
     assert_eq!(r.dice[0].label.as_deref(), Some("fire"));

@@ -12,6 +12,7 @@ use bevy_egui::egui;
 
 use super::odds_chart::{self, Bars, Chance, Chart, chance_line};
 use crate::odds::Dist;
+use crate::odds::notation::estimate::{Estimate, estimate};
 use crate::odds::notation::{Measure, Notation, OddsError, ShownDie};
 use crate::odds::stop::{Abandoned, Cancel, Never, Stop};
 use crate::record::code;
@@ -44,6 +45,10 @@ pub enum FreeOdds {
         why: String,
     },
 }
+
+/// How long a keystroke may spend estimating the odds (the ≈ line), so that something shows
+/// within 50 ms.
+const ESTIMATE_BUDGET: std::time::Duration = std::time::Duration::from_millis(25);
 
 /// What working out the odds of a text gives: the distribution and its view, or why not.
 type Worked = Result<(Arc<Dist>, OddsView), OddsError<Abandoned>>;
@@ -116,6 +121,8 @@ pub struct FreeRoll {
     pub next_seed: u64,
     /// A pasted replay code's seed and gesture: the throw replays it.
     pub code: Option<(u64, Option<crate::record::Gesture>)>,
+    /// A quick estimate of the odds (≈), shown until the exact ones are ready.
+    pub estimate: Option<Estimate>,
 }
 
 impl Default for FreeRoll {
@@ -126,6 +133,7 @@ impl Default for FreeRoll {
             odds: FreeOdds::Computing(None),
             next_seed: rand::random(),
             code: None,
+            estimate: None,
         };
         free.set_text("{2d6+3}>=10");
         free
@@ -172,6 +180,8 @@ impl FreeRoll {
             return;
         }
         let notation = notation.clone();
+        // Something to show within the 50 ms a keystroke may take; exact odds replace it.
+        self.estimate = estimate(&notation, ESTIMATE_BUDGET);
         self.odds = match AsyncComputeTaskPool::try_get() {
             Some(pool) => FreeOdds::Computing(Some(OddsWork::start(pool, notation))),
             // No task pools (a test without the app): worked out here.
@@ -319,7 +329,22 @@ pub(super) fn show(
         (Ok(_), None) if free.refused().is_some() => {
             ui.label(free.refused().unwrap_or_default());
         }
-        (Ok(_), None) => {
+        (Ok(notation), None) => {
+            if let Some(e) = &free.estimate {
+                let mut line = format!("≈ mean {:.2}", e.mean);
+                if let Some(c) = notation.check() {
+                    line.push_str(&format!(
+                        ", chance of success ≈ {:.1}%",
+                        100.0 * e.p_where(|v| c.holds(v))
+                    ));
+                }
+                ui.label(line);
+                ui.small(format!(
+                    "≈: from {} rolls on paper; every cumulative chance within ±{:.1}% (99.9% sure)",
+                    e.samples,
+                    100.0 * e.error
+                ));
+            }
             let computing = ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label("computing the exact odds…");
@@ -348,7 +373,7 @@ fn odds(ui: &mut egui::Ui, notation: &Notation, view: &OddsView, table: &TableRo
         Chart {
             id: "free roll odds",
             bars: &view.bars,
-            axis: "total",
+            axis: notation.measure().word(),
             target: notation.check().map(|c| c.target),
             rolled,
         },
