@@ -1,37 +1,45 @@
 """Times one notation's exact distribution in icepool (the Python reference), in a process of
 its own so that icepool's caches start cold, as dicetable's `bench` does for each case.
 
-Usage: python3 scripts/icepool_case.py NOTATION  ->  prints the seconds it took.
-Open-ended dice explode as deep as dicetable's (the depth after which the mass cut off is below
-1e-14): icepool's `explode(depth=D - 1)`; icepool keeps the last copy's top face instead of
-cutting it, which changes no timing that matters.
+Usage: python3 scripts/icepool_case.py NOTATION  ->  prints the seconds it took, or exits 3
+when icepool has no way to write the notation (a keep among exploding dice, each explosion a
+die of its own: a pool whose size the dice decide).
+Roll20's forms come from `icepool_notation.py`; other notations are sums of `NdS`, `NdS!`
+(summed, so each explosion adds), `NdS!!`, keeps (`khK`, `klK`) and constants. Open-ended dice are
+followed as deep as dicetable's (the depth after which the mass cut off is below 1e-14).
 """
 
-import math
 import re
 import sys
 import time
+from fractions import Fraction
 
 import icepool
 
+import icepool_notation
 
-def depth(sides: int) -> int:
-    """dicetable's open-ended depth: copies thrown at most."""
-    return max(1, math.ceil(math.log(1e-14) / math.log(1 / sides)))
+icepool_notation.CUT_OFF = 1e-14
 
 
-def die(sides: int, open_ended: bool):
-    d = icepool.d(sides)
-    return d.explode(depth=depth(sides) - 1) if open_ended else d
+class NoWay(Exception):
+    """icepool cannot write this notation."""
 
 
 def term(text: str):
-    """One term: `NdS`, `NdS!`, either with `khK` / `klK`, or a constant."""
-    m = re.fullmatch(r"(\d*)d(\d+)(!?)(?:(kh|kl)(\d+))?", text)
+    """One term: `NdS`, `NdS!` (summed), `NdS!!` (compounding), either with `khK` / `klK`
+    (not `!`: its explosions are dice of their own), or a constant."""
+    m = re.fullmatch(r"(\d*)d(\d+)(!{0,2})(?:(kh|kl)(\d+))?", text)
     if not m:
+        if not re.fullmatch(r"\d+", text):
+            raise NoWay(text)
         return int(text)
     count = int(m.group(1) or 1)
-    d = die(int(m.group(2)), m.group(3) == "!")
+    sides = int(m.group(2))
+    d = icepool.d(sides)
+    if m.group(3):
+        if m.group(3) == "!" and m.group(4):
+            raise NoWay(text)
+        d = d.explode(depth=icepool_notation.deep(Fraction(1, sides)))
     if m.group(4) == "kh":
         return d.pool(count).highest(int(m.group(5))).sum()
     if m.group(4) == "kl":
@@ -40,7 +48,10 @@ def term(text: str):
 
 
 def distribution(notation: str):
-    """A sum of terms, as `dicetable bench` times them (no groups, no comparison)."""
+    """The notation's distribution: a case of `icepool_notation`, or a sum of terms."""
+    build = icepool_notation.case(notation)
+    if build is not None:
+        return build()
     parts = re.split(r"([+-])", notation.replace(" ", ""))
     total = term(parts[0])
     for sign, text in zip(parts[1::2], parts[2::2]):
@@ -50,7 +61,10 @@ def distribution(notation: str):
 
 if __name__ == "__main__":
     start = time.perf_counter()
-    result = distribution(sys.argv[1])
+    try:
+        result = distribution(sys.argv[1])
+    except NoWay:
+        sys.exit(3)
     # Force the whole distribution (icepool computes lazily in places).
     _ = result.quantities()
     print(f"{time.perf_counter() - start:.6f}")

@@ -14,6 +14,8 @@
 // Inside a page of the same origin (a room's page), the page is told what the feed says (the
 // table, each outcome, hidden rolls), so it need not follow the feed a second time.
 
+import { writtenOut } from '/written.js';
+
 const params = new URLSearchParams(location.search);
 const number = (name, fallback, lo, hi) => {
   const v = Number(params.get(name));
@@ -360,7 +362,7 @@ function showOutcome(e) {
     result.append(o);
   }
   // A free roll written out: rerolled faces ~struck~, explosions !, drops (in brackets).
-  $('chance').textContent = e.shown ?? '';
+  $('chance').replaceChildren(writtenOut(e.shown ?? ''));
   const last = e.record.throws.at(-1);
   if (last && meshes.length === last.poses.length) {
     const poses = last.poses.map((p) => [...p.t, ...p.r]);

@@ -6,6 +6,7 @@
 // replay code).
 
 import { PROTOCOL, socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
+import { writtenOut } from '/written.js';
 import { logChecker } from '/check.js';
 
 const $ = (id) => document.getElementById(id);
@@ -43,6 +44,9 @@ const sealed = new Map();
 const codes = new Map();
 const items = new Map();
 const checks = new Map();
+// A free roll's dice written out, as the server read the line (struck rerolls, explosions,
+// successes): shown with the entry, never checked in its place.
+const rolledText = new Map();
 const checkLine = logChecker(room);
 // The commitment this page was given for each nonce it sent: its own throws, checked.
 const myNonces = new Map();
@@ -162,7 +166,7 @@ function handle(msg) {
       welcomed(msg);
       break;
     case 'entry':
-      entry(msg.line);
+      entry(msg.line, msg.shown);
       break;
     case 'ack':
       commitment = msg.commitment;
@@ -644,6 +648,7 @@ function describe(e, seq) {
     case 'thrown':
       return {
         text: `${ev.by}: ${what(ev.record)}${result(ev.record)}`,
+        rolled: rolledText.get(seq),
         faces: ev.record.faces,
         said: ev.said,
         outcome: true,
@@ -687,6 +692,12 @@ function draw(e) {
   const head = document.createElement('span');
   head.textContent = `#${seq} ${d.text}`;
   li.append(head);
+  if (d.rolled) {
+    const rolled = document.createElement('span');
+    rolled.className = 'rolled';
+    rolled.append(' rolled ', writtenOut(d.rolled));
+    li.append(rolled);
+  }
   if (d.faces) {
     const faces = document.createElement('span');
     faces.className = 'faces';
@@ -733,7 +744,7 @@ function redraw(seq) {
   if (e) draw(e);
 }
 
-function entry(line) {
+function entry(line, shown) {
   let e;
   try {
     e = JSON.parse(line);
@@ -743,6 +754,7 @@ function entry(line) {
   if (e.seq <= seat.seq) return;
   seat.seq = e.seq;
   seat.entries.push(e);
+  if (typeof shown === 'string') rolledText.set(e.seq, shown);
   const verdict = checkLine(line, e, (nonce) => myNonces.get(nonce));
   checks.set(e.seq, verdict);
   if (verdict.ok) seat.checked += 1;

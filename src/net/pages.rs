@@ -22,11 +22,20 @@ use crate::errors::ErrorCode;
 /// The overlay page and its script (ours, compiled in).
 pub const OVERLAY_HTML: &str = include_str!("../../web/overlay.html");
 const OVERLAY_JS: &str = include_str!("../../web/overlay.js");
+/// A free roll written out, rerolled faces struck through: the overlay's and the room page's.
+const WRITTEN_JS: &str = include_str!("../../web/written.js");
 /// three.js as npm installs it under the web folder: its module and the core it imports.
 const THREE_DIR: &str = "node_modules/three/build";
 const THREE_FILES: [&str; 2] = ["three.module.js", "three.core.js"];
 /// The first path segments the pages take (a room may not be named so).
-pub const RESERVED: [&str; 5] = ["overlay", "overlay.js", "three", "dice", "favicon.ico"];
+pub const RESERVED: [&str; 6] = [
+    "overlay",
+    "overlay.js",
+    "written.js",
+    "three",
+    "dice",
+    "favicon.ico",
+];
 
 /// The web folder of this checkout (or DICETABLE_WEB).
 pub fn default_web_dir() -> PathBuf {
@@ -62,7 +71,7 @@ impl Pages {
     }
 }
 
-/// `/overlay`, `/overlay.js`, `/three/{file}`, `/dice/geometry.json`, `/dice/atlas/{kind}`:
+/// `/overlay`, `/overlay.js`, `/written.js`, `/three/{file}`, `/dice/geometry.json`, `/dice/atlas/{kind}`:
 /// public, no token (they say nothing about the table).
 pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> {
     Router::new()
@@ -70,6 +79,10 @@ pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> 
         .route(
             "/overlay.js",
             get(|| async { script(OVERLAY_JS.as_bytes().to_vec()) }),
+        )
+        .route(
+            "/written.js",
+            get(|| async { script(WRITTEN_JS.as_bytes().to_vec()) }),
         )
         .route("/three/{file}", get(three))
         .route("/dice/geometry.json", get(geometry))

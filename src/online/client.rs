@@ -334,7 +334,7 @@ impl Client {
             };
             let msg = decode_server(&text)?;
             match &msg {
-                ServerMsg::Entry { line } => self.take_line(line.clone()),
+                ServerMsg::Entry { line, .. } => self.take_line(line.clone()),
                 ServerMsg::Sealed { seq, salt, payload } => {
                     self.sealed.insert(
                         *seq,

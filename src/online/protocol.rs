@@ -151,6 +151,11 @@ pub enum ServerMsg {
     Entry {
         /// The line, exactly as stored.
         line: String,
+        /// A free roll's dice written out as the server reads the line's record
+        /// (`(~2~5+6★+6★) = 17`: rerolls struck, explosions, successes), for a page to show
+        /// without a notation reader of its own. Display only: what a client checks is the line.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shown: Option<String>,
     },
     /// A proposal stored as entry `seq`; the commitment for the next throw.
     Ack {

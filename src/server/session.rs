@@ -372,9 +372,19 @@ fn error_msg(e: &ServerError) -> ServerMsg {
     }
 }
 
-/// A log line as the room's `entry` message.
+/// A log line as the room's `entry` message, with a free roll's dice written out.
 fn entry_message(line: String) -> Message {
-    Message::Text(ServerMsg::Entry { line }.to_text().into())
+    let shown = shown_roll(&line);
+    Message::Text(ServerMsg::Entry { line, shown }.to_text().into())
+}
+
+/// A thrown free roll's dice as shown, read from its line (None for anything else).
+fn shown_roll(line: &str) -> Option<String> {
+    let entry = Entry::parse(line).ok()?;
+    let Event::Thrown { record, .. } = entry.event else {
+        return None;
+    };
+    crate::roll::read_record(&record).map(|read| read.shown)
 }
 
 /// The answer to a throw or reveal: the ack (and a hidden roll's content), or the refusal.

@@ -86,6 +86,25 @@ fn a_room_is_opened_and_played_from_the_browser() {
     // Each throw announced as the log stored it.
     let pat = page["patSaw"].as_str().expect("text");
     assert!(pat.starts_with("Pat: 2d6+1 → "), "{pat}");
+    // A free roll's dice written out in the history: Sam's Fate dice, each −, blank or +.
+    let sam = page["patHistory"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(|h| h.as_str())
+        .find(|h| h.contains("Sam: 4dF → "))
+        .expect("Sam's 4dF in Pat's history");
+    let total = sam
+        .split("Sam: 4dF → ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .expect("a total");
+    let written = sam.split(" rolled ").nth(1).expect("the dice written out");
+    let (dice, after) = written.split_once(") = ").expect("(dice) = total");
+    assert!(after.starts_with(&format!("{total} ")), "{sam}");
+    let marks: Vec<&str> = dice.trim_start_matches('(').split(' ').collect();
+    assert_eq!(marks.len(), 4, "{sam}");
+    assert!(marks.iter().all(|m| ["−", "+", "0"].contains(m)), "{sam}");
     assert_eq!(
         page["samRefused"],
         "Refused: a d7 has no physical die: dicetable throws d2, d3 (marked cubes), d4, d6, d8, d10, d12, d20, d100 and dF"

@@ -537,6 +537,17 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
             records.push(answer["record"].clone());
         }
     }
+    // Roll20's forms through the API: every die shown, the successes counted.
+    for (i, notation) in crate::notation::SERVED_FORMS.iter().enumerate() {
+        let body = json!({"notation": notation, "who": "Ana", "seed": 200 + i}).to_string();
+        let (status, answer) = send("POST", &url, Some(body.as_bytes()), None);
+        assert_eq!(status, 200, "{notation}: {answer}");
+        let roll = crate::notation::Answered::read(notation, &answer);
+        crate::notation::holds_by_roll20(&roll);
+        let counted = (roll.measure == "successes").then_some(roll.total);
+        assert_eq!(answer["successes"].as_i64(), counted, "{answer}");
+        records.push(answer["record"].clone());
+    }
     // The scene's drafted move, through the API.
     let (got, mv) = send(
         "POST",

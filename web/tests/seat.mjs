@@ -96,8 +96,8 @@ try {
   await throwNotation(pat, '2d6+1', 'enter');
   await until(pat, 'Pat: 2d6+1');
   const patSaw = await status(pat);
-  await throwNotation(sam, '1d20', 'click');
-  await until(pat, 'Sam: 1d20');
+  await throwNotation(sam, '4dF', 'click');
+  await until(pat, 'Sam: 4dF');
   await throwNotation(sam, '2d7', 'click');
   const samRefused = await status(sam);
 

@@ -168,9 +168,8 @@ fn every_form_agrees_with_every_way_the_dice_can_fall() {
         ("2d4!kh1", 6),
         ("3d4!kl2", 5),
         ("2d4!dl1", 6),
-        ("2d4!p kh1".trim(), 6),
+        ("2d4!pkh1", 6),
         ("2d4!<1", 7),
-        ("2d4!kh1", 6),
         ("3d4!>3>3", 5),
         ("2d4!!>3kh1", 6),
         ("{2d4!+1d4}k2", 5),
@@ -178,9 +177,7 @@ fn every_form_agrees_with_every_way_the_dice_can_fall() {
         ("2dF!", 6),
     ];
     for (text, longest) in open_ended {
-        if Notation::parse(text).is_ok() {
-            agrees_with_brute_force(text, longest);
-        }
+        agrees_with_brute_force(text, longest);
     }
 }
 
