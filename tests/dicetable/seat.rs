@@ -102,7 +102,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
     let written = sam.split(" rolled ").nth(1).expect("the dice written out");
     let (dice, after) = written.split_once(") = ").expect("(dice) = total");
     assert!(after.starts_with(&format!("{total} ")), "{sam}");
-    let marks: Vec<&str> = dice.trim_start_matches('(').split(' ').collect();
+    let marks: Vec<&str> = dice.trim_start_matches('(').split(", ").collect();
     assert_eq!(marks.len(), 4, "{sam}");
     assert!(marks.iter().all(|m| ["−", "+", "0"].contains(m)), "{sam}");
     assert_eq!(

@@ -76,6 +76,32 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
     Ok(expr)
 }
 
+/// The words a refusal about target and failure numbers uses for what carries them.
+struct CountWords {
+    /// "roll" or "group".
+    noun: &'static str,
+    /// What fails: "faces" or "totals".
+    counted: &'static str,
+    /// Failure numbers to give as an example.
+    failing: &'static str,
+    /// A whole form with both numbers.
+    example: &'static str,
+}
+
+const ROLL_COUNTS: CountWords = CountWords {
+    noun: "roll",
+    counted: "faces",
+    failing: "f1 or f<2",
+    example: "3d6>4f1",
+};
+
+const GROUP_COUNTS: CountWords = CountWords {
+    noun: "group",
+    counted: "totals",
+    failing: "f<10",
+    example: "{3d6+5}>15f<5",
+};
+
 struct Parser {
     chars: Vec<char>,
     pos: usize,
@@ -486,32 +512,15 @@ impl Parser {
                     }
                     _ => Sort::Ascending,
                 };
-            } else if matches!(c, '>' | '<' | '=') {
-                if roll.target.is_some() {
-                    return Err(self.error("a roll has one target number"));
-                }
-                roll.target = self.point()?;
-            } else if lower == 'f' {
-                self.pos += 1;
-                if roll.failure.is_some() {
-                    return Err(self.error_at(at, "a roll has one failure number"));
-                }
-                roll.failure = Some(
-                    self.point()?
-                        .ok_or_else(|| self.error("expected the failing faces, like f1 or f<2"))?,
-                );
+            } else if matches!(lower, '>' | '<' | '=' | 'f') {
+                self.counting(at, &mut roll.target, &mut roll.failure, &ROLL_COUNTS)?;
             } else if c.is_ascii_alphanumeric() {
                 return Err(self.error(&format!("unknown modifier '{c}' after the dice")));
             } else {
                 break;
             }
         }
-        if roll.failure.is_some() && roll.target.is_none() {
-            return Err(self.error_at(
-                start,
-                "failures (f) are counted with a target number: 3d6>4f1",
-            ));
-        }
+        self.failures_with_target(start, &roll.target, &roll.failure, &ROLL_COUNTS)?;
         self.check_throw(&roll, start)?;
         Ok(Expr::Roll(Box::new(roll)))
     }
@@ -576,6 +585,54 @@ impl Parser {
             && lo > hi
         {
             return Err(self.error_at(start, &format!("min {lo} is above max {hi}")));
+        }
+        Ok(())
+    }
+    /// Reads a target number (`>4`) or a failure number (`f1`) at `at`, for a roll or a group.
+    fn counting(
+        &mut self,
+        at: usize,
+        target: &mut Option<ComparePoint>,
+        failure: &mut Option<ComparePoint>,
+        words: &CountWords,
+    ) -> Result<(), NotationError> {
+        if self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'f')) {
+            self.pos += 1;
+            if failure.is_some() {
+                return Err(self.error_at(at, &format!("a {} has one failure number", words.noun)));
+            }
+            let point = self.point()?.ok_or_else(|| {
+                self.error(&format!(
+                    "expected the failing {}, like {}",
+                    words.counted, words.failing
+                ))
+            })?;
+            *failure = Some(point);
+        } else {
+            if target.is_some() {
+                return Err(self.error(&format!("a {} has one target number", words.noun)));
+            }
+            *target = self.point()?;
+        }
+        Ok(())
+    }
+
+    /// Refuses failures counted without a target number.
+    fn failures_with_target(
+        &self,
+        start: usize,
+        target: &Option<ComparePoint>,
+        failure: &Option<ComparePoint>,
+        words: &CountWords,
+    ) -> Result<(), NotationError> {
+        if failure.is_some() && target.is_none() {
+            return Err(self.error_at(
+                start,
+                &format!(
+                    "failures (f) are counted with a target number: {}",
+                    words.example
+                ),
+            ));
         }
         Ok(())
     }
@@ -686,32 +743,15 @@ impl Parser {
                     (group.members.len(), "rolls")
                 };
                 group.keep = self.keep(n, of)?;
-            } else if matches!(c, '>' | '<' | '=') {
-                if group.target.is_some() {
-                    return Err(self.error("a group has one target number"));
-                }
-                group.target = self.point()?;
-            } else if lower == 'f' {
-                self.pos += 1;
-                if group.failure.is_some() {
-                    return Err(self.error_at(at, "a group has one failure number"));
-                }
-                group.failure = Some(
-                    self.point()?
-                        .ok_or_else(|| self.error("expected the failing totals, like f<10"))?,
-                );
+            } else if matches!(lower, '>' | '<' | '=' | 'f') {
+                self.counting(at, &mut group.target, &mut group.failure, &GROUP_COUNTS)?;
             } else if c.is_ascii_alphanumeric() {
                 return Err(self.error(&format!("unknown modifier '{c}' after the group")));
             } else {
                 break;
             }
         }
-        if group.failure.is_some() && group.target.is_none() {
-            return Err(self.error_at(
-                start,
-                "failures (f) are counted with a target number: {3d6+5}>15f<5",
-            ));
-        }
+        self.failures_with_target(start, &group.target, &group.failure, &GROUP_COUNTS)?;
         Ok(Expr::Group(Box::new(group)))
     }
 }

@@ -348,8 +348,8 @@ impl Reader<'_> {
             Sort::Descending => self.shown[start..].sort_by_key(|d| std::cmp::Reverse(d.value)),
         }
         let parts: Vec<String> = self.shown[start..].iter().map(ShownDie::text).collect();
-        // Fate dice show + and −: spaces keep them apart.
-        let between = if roll.die == Die::Fate { " " } else { "+" };
+        // Fate dice show + and −: commas keep them apart, so "(0, +, −)" cannot read as sums.
+        let between = if roll.die == Die::Fate { ", " } else { "+" };
         Ok((ratio(total), format!("({})", parts.join(between))))
     }
 

@@ -266,7 +266,7 @@ fn reading_faces_shows_every_die() {
     let r = parse("4dF")
         .evaluate(&[vec![1], vec![2], vec![3], vec![4]])
         .expect("ok");
-    assert_eq!((r.total, r.shown.as_str()), (1, "(− 0 + +) = 1"));
+    assert_eq!((r.total, r.shown.as_str()), (1, "(−, 0, +, +) = 1"));
     // A d3 is a cube marked 1, 2, 3, 3, 2, 1 (each number on opposite faces).
     let r = parse("1d3").evaluate(&[vec![4]]).expect("ok");
     assert_eq!(r.total, 3);
@@ -517,6 +517,34 @@ fn errors_point_at_the_character() {
         e,
         "bad dice notation at character 5: expected dice like 2d6, a number or a group {...}, found 'x'\n  3d6+x\n      ^"
     );
+}
+
+#[test]
+fn target_and_failure_refusals_name_the_roll_or_the_group() {
+    let cases = [
+        ("3d6>4>5", 5, "a roll has one target number"),
+        ("3d6>4f1f2", 7, "a roll has one failure number"),
+        ("3d6>4f", 6, "expected the failing faces, like f1 or f<2"),
+        (
+            "3d6f1",
+            0,
+            "failures (f) are counted with a target number: 3d6>4f1",
+        ),
+        ("{3d6}>4>5", 7, "a group has one target number"),
+        ("{3d6}>4f1f2", 9, "a group has one failure number"),
+        ("{3d6}>4f", 8, "expected the failing totals, like f<10"),
+        (
+            "{3d6}f<5",
+            0,
+            "failures (f) are counted with a target number: {3d6+5}>15f<5",
+        ),
+    ];
+    for (text, at, message) in cases {
+        match Notation::parse(text) {
+            Ok(n) => panic!("{text:?} parsed as {n:?}"),
+            Err(e) => assert_eq!((e.position, e.message.as_str()), (at, message), "{text:?}"),
+        }
+    }
 }
 
 #[test]
