@@ -665,7 +665,7 @@ mod tests {
         );
         assert_eq!(
             t.allowed(&many).map_err(|e| e.to_string()),
-            Err("4000000000 extra dice: a throw takes at most 30".into())
+            Err("extra is 4000000000: it must be from 0 to 30".into())
         );
     }
 }

@@ -7,6 +7,7 @@
 //! thrown. Faces always come from outside.
 
 pub mod action_dice;
+pub mod bounds;
 pub mod catalogue;
 pub mod d20_check;
 pub mod d4_pool;
@@ -50,6 +51,16 @@ pub enum RulesError {
     /// The move ends a turn, but this table moves on by itself.
     #[error("this table moves on by itself; there is no turn to end")]
     NoTurnToEnd,
+    /// A number in the move out of the range the rules accept (a modifier of 2^63, an
+    /// Advantage count of 2^32).
+    #[error(transparent)]
+    OutOfRange(#[from] bounds::OutOfRange),
+    /// A throw of more dice than the tray takes at once.
+    #[error("the move throws {dice} dice at once; a throw holds at most {most}", most = bounds::MOST_DICE)]
+    TooManyDice {
+        /// How many it asked for.
+        dice: usize,
+    },
 }
 
 impl RulesError {
@@ -60,6 +71,8 @@ impl RulesError {
             RulesError::OtherRuleset { .. } => ErrorCode::OtherRuleset,
             RulesError::Faces(_) => ErrorCode::BadFaces,
             RulesError::NoTurnToEnd => ErrorCode::NoTurnToEnd,
+            RulesError::OutOfRange(_) => ErrorCode::Invalid,
+            RulesError::TooManyDice { .. } => ErrorCode::TooManyDice,
         }
     }
 }

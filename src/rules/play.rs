@@ -14,6 +14,7 @@ use std::fmt::Debug;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::bounds::{self, Bounded};
 use super::catalogue::{Form, MoveKind};
 use super::table::TableState;
 use super::{Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
@@ -50,6 +51,9 @@ pub trait Seat: Clone + Debug + PartialEq + Serialize {
     }
     /// The character a move is made for (None: the table's own move).
     fn actor(&self, m: &Self::Move) -> Option<usize>;
+    /// Every number the move gives, with the range the rules accept for it (checked before
+    /// anything else; see [`super::bounds`]).
+    fn numbers(&self, m: &Self::Move) -> Vec<Bounded>;
     /// Whether the move may be made now, and if not, why (in the rules' words).
     fn allowed(&self, m: &Self::Move) -> Result<(), String>;
     /// The first throw of an allowed move (no dice for a move without a roll).
@@ -193,29 +197,46 @@ impl TableState {
         paired!(self, m, |t, mv| Ok(t.actor(mv))).unwrap_or(None)
     }
 
+    /// Whether every number the move gives is within its range.
+    fn in_range(&self, m: &Move) -> Result<(), RulesError> {
+        paired!(self, m, |t, mv| Ok(bounds::check(t.numbers(mv))?))
+    }
+
     /// Whether the move may be made now, and if not, why.
     pub fn allowed(&self, m: &Move) -> Result<(), RulesError> {
+        self.in_range(m)?;
         paired!(self, m, |t, mv| t.allowed(mv).map_err(RulesError::Refused))
     }
 
     /// The first throw of a move (no dice for a move without a roll).
     pub fn plan(&self, m: &Move) -> Result<RollPlan, RulesError> {
-        paired!(self, m, |t, mv| {
-            t.allowed(mv).map_err(RulesError::Refused)?;
-            t.plan(mv).map_err(RulesError::Refused)
-        })
+        self.allowed(m)?;
+        let plan = paired!(self, m, |t, mv| t.plan(mv).map_err(RulesError::Refused))?;
+        fits_the_tray(plan)
     }
 
     /// The exact odds of a move before it is thrown (None for a move that throws nothing).
+    /// A move whose throw would not fit the tray has none: it is refused.
     pub fn odds(&self, m: &Move) -> Result<Option<Odds>, RulesError> {
-        paired!(self, m, |t, mv| t.odds(mv).map_err(RulesError::Refused))
+        self.in_range(m)?;
+        paired!(self, m, |t, mv| {
+            if let Ok(plan) = t.plan(mv) {
+                fits_the_tray(plan)?;
+            }
+            t.odds(mv).map_err(RulesError::Refused)
+        })
     }
 
     /// Reads every throw of the move so far: its outcome, or more dice to throw.
     pub fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, RulesError> {
-        paired!(self, m, |t, mv| t
+        self.in_range(m)?;
+        match paired!(self, m, |t, mv| t
             .resolve(mv, throws)
-            .map_err(RulesError::Faces))
+            .map_err(RulesError::Faces))?
+        {
+            Step::ThrowMore(plan) => Ok(Step::ThrowMore(fits_the_tray(plan)?)),
+            done => Ok(done),
+        }
     }
 
     /// Applies a resolved move to the turn economy; says what changed, one line each.
@@ -255,6 +276,16 @@ impl TableState {
     pub fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
         paired!(self, m, |t, mv| Ok(t.charted_value(mv, outcome))).unwrap_or(None)
     }
+}
+
+/// A plan whose throw the tray can take ([`bounds::MOST_DICE`] dice at most).
+fn fits_the_tray(plan: RollPlan) -> Result<RollPlan, RulesError> {
+    if plan.dice.len() > bounds::MOST_DICE {
+        return Err(RulesError::TooManyDice {
+            dice: plan.dice.len(),
+        });
+    }
+    Ok(plan)
 }
 
 /// An outcome for a move that throws nothing: its class and one line.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::bounds::{self, Bounded, MOST_COUNT};
 use super::data::{DataError, load_ron, parse_ron};
 use super::{RulesetId, action_dice, d4_pool, d20_check, open_d6, step_dice};
 
@@ -139,17 +140,12 @@ impl Scene {
                 return Err(format!("two characters are called '{n}'"));
             }
         }
+        bounds::check(self.numbers()).map_err(|e| e.to_string())?;
         match &self.cast {
             Cast::D4Pool(cs) => {
                 for c in cs {
                     if c.aspects.is_empty() {
                         return Err(format!("{} has no Aspects", c.name));
-                    }
-                    if let Some((a, v)) = c.aspects.iter().find(|(_, v)| **v < 0) {
-                        return Err(format!(
-                            "{}'s Aspect {a} is {v}; Aspects are 0 or more",
-                            c.name
-                        ));
                     }
                 }
             }
@@ -199,6 +195,81 @@ impl Scene {
     }
 }
 
+impl Scene {
+    /// Every number the cast gives, with the range the rules accept for it.
+    fn numbers(&self) -> Vec<Bounded> {
+        let mut out = Vec::new();
+        match &self.cast {
+            Cast::D4Pool(cs) => {
+                for c in cs {
+                    let n = &c.name;
+                    for (a, v) in &c.aspects {
+                        out.push(Bounded::within(
+                            format!("{n}'s Aspect {a}"),
+                            i128::from(*v),
+                            -MOST_COUNT,
+                            MOST_COUNT,
+                        ));
+                    }
+                    out.push(Bounded::number(
+                        format!("{n}'s action_point_bonus"),
+                        i64::from(c.action_point_bonus),
+                    ));
+                    out.push(Bounded::number(format!("{n}'s evasion"), c.evasion));
+                    for (w, dice) in &c.weapons {
+                        out.push(Bounded::count(
+                            format!("{n}'s dice of weapon {w}"),
+                            dice.len() as u64,
+                        ));
+                    }
+                }
+            }
+            Cast::ActionDice(cs) => {
+                for c in cs {
+                    let n = &c.name;
+                    out.push(Bounded::count(format!("{n}'s action_dice"), c.action_dice));
+                    for r in c.limited.iter().chain(&c.specialized) {
+                        out.push(Bounded::count(format!("{n}'s {} dice", r.name), r.count));
+                    }
+                    for (s, d) in c.skills.iter().chain(&c.abilities) {
+                        out.push(Bounded::count(format!("{n}'s dice in {s}"), *d));
+                    }
+                }
+            }
+            Cast::StepDice(cs) => {
+                for c in cs {
+                    out.push(Bounded::count(format!("{}'s grit", c.name), c.grit));
+                }
+            }
+            Cast::OpenD6(cs) => {
+                for c in cs {
+                    let n = &c.name;
+                    out.push(Bounded::number(format!("{n}'s reflexes"), c.reflexes));
+                    out.push(Bounded::count(format!("{n}'s stances"), c.stances));
+                    out.push(Bounded::count(format!("{n}'s fortune"), c.fortune));
+                    for (s, v) in &c.skills {
+                        out.push(Bounded::number(format!("{n}'s skill {s}"), *v));
+                    }
+                }
+            }
+            Cast::D20Check(cs) => {
+                for c in cs {
+                    let n = &c.name;
+                    out.push(Bounded::number(format!("{n}'s proficiency"), c.proficiency));
+                    out.push(Bounded::number(
+                        format!("{n}'s dex_modifier"),
+                        c.dex_modifier,
+                    ));
+                    for (m, v) in &c.modifiers {
+                        out.push(Bounded::number(format!("{n}'s modifier {m}"), *v));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// The folder of scene files: `scenes/` here, or the one the program was built from.
 pub fn default_dir() -> std::path::PathBuf {
     let here = Path::new("scenes");
@@ -236,6 +307,32 @@ mod tests {
                 (p, s)
             })
             .collect()
+    }
+
+    #[test]
+    fn numbers_out_of_range_in_a_scene_are_refused_with_the_field() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/d4-pool-goblin-ambush.ron");
+        let text = std::fs::read_to_string(&path).expect("the shipped scene");
+        let mut scene = Scene::load(&path).expect("loads");
+        assert!(text.contains("Finesse"));
+        if let Cast::D4Pool(cs) = &mut scene.cast {
+            cs[0].aspects.insert("Finesse".into(), i32::MAX);
+        }
+        assert_eq!(
+            scene.validate(),
+            Err("Vex the Rogue's Aspect Finesse is 2147483647: it must be from -100 to 100".into())
+        );
+        let mut scene = Scene::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/open-d6-fred-and-peter.ron"),
+        )
+        .expect("loads");
+        if let Cast::OpenD6(cs) = &mut scene.cast {
+            cs[0].reflexes = i64::MAX;
+        }
+        assert_eq!(
+            scene.validate(),
+            Err("Fred's reflexes is 9223372036854775807: it must be from -1000 to 1000".into())
+        );
     }
 
     #[test]

@@ -149,7 +149,10 @@ impl ApiError {
             ApiError::Invalid(_)
             | ApiError::BadNotation(_)
             | ApiError::NoDice
-            | ApiError::TooManyDice(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | ApiError::TooManyDice(_)
+            | ApiError::Refused(RulesError::OutOfRange(_) | RulesError::TooManyDice { .. }) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::QueueFull(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,

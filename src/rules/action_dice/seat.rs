@@ -3,10 +3,11 @@
 //! defensive actions that last the round, the two-die actions, passive abilities, noncombat,
 //! and the end of the round.
 
+use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
-use super::{Action, Category, DefenseRoll, Kind, Table, Timed, resolution_order};
+use super::{Action, Category, DefenseRoll, Kind, MOST_EXTRA_DICE, Table, Timed, resolution_order};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
@@ -368,6 +369,47 @@ impl Seat for Table {
             | Move::Passive { actor, .. }
             | Move::DeclareNoncombat { actor } => Some(*actor),
             Move::EndRound => None,
+        }
+    }
+
+    fn numbers(&self, m: &Move) -> Vec<Bounded> {
+        let extra_dice =
+            |extra: u32| Bounded::within("extra", i128::from(extra), 0, i64::from(MOST_EXTRA_DICE));
+        let goal = |target: &Goal| match target {
+            Goal::Number(n) => Some(Bounded::number("target", *n)),
+            Goal::None | Goal::Attack(_) => None,
+        };
+        match m {
+            Move::Act {
+                action_dice,
+                extra,
+                target,
+                ..
+            }
+            | Move::GroupAttack {
+                action_dice,
+                extra,
+                target,
+                ..
+            } => [
+                Some(Bounded::count("action_dice", *action_dice)),
+                Some(extra_dice(*extra)),
+                goal(target),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+            Move::Defend {
+                action_dice, extra, ..
+            } => vec![
+                Bounded::count("action_dice", *action_dice),
+                extra_dice(*extra),
+            ],
+            Move::Passive { target, .. } => target
+                .iter()
+                .map(|n| Bounded::number("target", *n))
+                .collect(),
+            Move::DeclareNoncombat { .. } | Move::EndRound => Vec::new(),
         }
     }
 

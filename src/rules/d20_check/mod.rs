@@ -260,7 +260,20 @@ impl Action {
                 );
             }
         };
-        Ok((base + self.gm_modifier).clamp(rules.dc_min, rules.dc_max))
+        Ok((base + self.gm_modifier + self.penalty()).clamp(rules.dc_min, rules.dc_max))
+    }
+
+    /// What is added to the roll: the proficiency and the modifier where they are bonuses.
+    /// "Players need only deal with bonus points to the action check, never penalty points, as
+    /// those are applied to the DC instead."
+    pub fn bonus(&self) -> i64 {
+        self.proficiency.max(0) + self.modifier.max(0)
+    }
+
+    /// What is added to the DC instead of being taken off the roll: the size of a negative
+    /// proficiency or modifier.
+    pub fn penalty(&self) -> i64 {
+        -(self.proficiency.min(0) + self.modifier.min(0))
     }
 
     /// Mundane, improbable, or a roll against which DC.
@@ -331,7 +344,7 @@ impl Action {
                 .class("holds on this use", step.complement());
             return Ok(odds);
         }
-        let bonus = self.proficiency + self.modifier;
+        let bonus = self.bonus();
         match self.kind(rules)? {
             CheckKind::Mundane | CheckKind::Improbable => {
                 let perf = rules.mundane_performance;
@@ -367,7 +380,7 @@ impl Action {
     /// succeed).
     pub fn success_dist(&self, rules: &Rules) -> Result<Dist, String> {
         self.check(rules)?;
-        let bonus = self.proficiency + self.modifier;
+        let bonus = self.bonus();
         Ok(match self.kind(rules)? {
             CheckKind::Mundane | CheckKind::Improbable => Dist::constant(1),
             CheckKind::Roll(dc) => self
@@ -400,7 +413,7 @@ impl Action {
                 tags: vec![tag],
             }));
         }
-        let bonus = self.proficiency + self.modifier;
+        let bonus = self.bonus();
         match self.kind(rules)? {
             CheckKind::Mundane | CheckKind::Improbable => Ok(Step::Done(Outcome {
                 total: rules.mundane_performance,
@@ -426,10 +439,23 @@ impl Action {
                         self.edge, faces
                     ));
                 }
-                lines.push(format!(
-                    "{natural} + proficiency {} + modifier {} = {total} against DC {dc}",
-                    self.proficiency, self.modifier
-                ));
+                let mut sum = natural.to_string();
+                for (name, v) in [
+                    ("proficiency", self.proficiency),
+                    ("modifier", self.modifier),
+                ] {
+                    if v >= 0 {
+                        sum.push_str(&format!(" + {name} {v}"));
+                    }
+                }
+                let mut line = format!("{sum} = {total} against DC {dc}");
+                if self.penalty() > 0 {
+                    line.push_str(&format!(
+                        " (a penalty of {} raised the DC: penalties go on the DC, never on the roll)",
+                        self.penalty()
+                    ));
+                }
+                lines.push(line);
                 let (success, class, tags) = if natural == 20 {
                     (true, "critical success", vec!["natural 20".to_string()])
                 } else if natural == 1 {
@@ -952,6 +978,53 @@ mod tests {
                 .iter()
                 .any(|l| l.contains("performance 17 − 15 = 2"))
         );
+    }
+
+    #[test]
+    fn penalties_go_on_the_dc_never_on_the_roll() {
+        let r = rules();
+        // Proficiency 2 and a modifier of −3 against Risky (15): the roll adds 2, the DC is 18.
+        let a = Action {
+            proficiency: 2,
+            modifier: -3,
+            difficulty: Some("Risky".into()),
+            ..Action::default()
+        };
+        assert_eq!((a.bonus(), a.penalty()), (2, 3));
+        assert_eq!(a.kind(&r), Ok(CheckKind::Roll(18)));
+        // Success on 16 or more (16 + 2 = 18): 5/20.
+        assert_eq!(
+            a.odds(&r).expect("odds").p_success.map(|p| p.exact()),
+            Some("1/4".into())
+        );
+        let o = done(a.resolve(&r, &[16]));
+        assert_eq!((o.total, o.success), (18, Some(true)));
+        assert_eq!(
+            o.lines,
+            vec![
+                "16 + proficiency 2 = 18 against DC 18 (a penalty of 3 raised the DC: penalties \
+                 go on the DC, never on the roll)",
+                "performance 18 − 18 = 0",
+            ]
+        );
+        let o = done(a.resolve(&r, &[15]));
+        assert_eq!((o.total, o.success), (17, Some(false)));
+        // A penalty that takes the DC past 25 makes the check improbable: no roll for mortals.
+        let a = Action {
+            modifier: -12,
+            difficulty: Some("Risky".into()),
+            ..Action::default()
+        };
+        assert_eq!(a.kind(&r), Ok(CheckKind::Improbable));
+        assert!(a.check(&r).is_err());
+        // A negative proficiency is a penalty too.
+        let a = Action {
+            proficiency: -1,
+            modifier: 2,
+            dc: Some(10),
+            ..Action::default()
+        };
+        assert_eq!((a.bonus(), a.effective_dc(&r)), (2, Ok(11)));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! initiative, which the GM declares when things get dicey and ends when they calm down.
 //! Outside initiative there is no turn order: any character may make any check.
 
+use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
@@ -89,6 +90,16 @@ pub enum Move {
 }
 
 impl Table {
+    /// Whether a character has a modifier of that name.
+    fn has_modifier(&self, actor: usize, name: &str) -> bool {
+        self.characters[actor]
+            .modifiers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    }
+
+    /// The check a character rolls with a named modifier: the roller who names it must have
+    /// it; a group's helper without it rolls without it.
     fn check_action(
         &self,
         actor: usize,
@@ -96,15 +107,31 @@ impl Table {
         dc: &DcChoice,
         edge: Edge,
         play_the_odds: bool,
+        roller_names_it: bool,
     ) -> Result<Action, String> {
         seat_of(&Seat::names(self), actor)?;
-        // A member of a group without the named modifier rolls without it.
-        let modifier = modifier.filter(|m| {
-            self.characters[actor]
-                .modifiers
-                .iter()
-                .any(|(n, _)| n.eq_ignore_ascii_case(m))
-        });
+        let modifier = match modifier {
+            Some(m) if !self.has_modifier(actor, m) => {
+                if !roller_names_it {
+                    // A helper of a group without the named modifier rolls without it (the
+                    // move's description says so).
+                    None
+                } else {
+                    let c = &self.characters[actor];
+                    let has: Vec<&str> = c.modifiers.iter().map(|(n, _)| n.as_str()).collect();
+                    return Err(if has.is_empty() {
+                        format!("{} has no modifier '{m}' (and no modifiers at all)", c.name)
+                    } else {
+                        format!(
+                            "{} has no modifier '{m}': use one of {}",
+                            c.name,
+                            has.join(", ")
+                        )
+                    });
+                }
+            }
+            m => m,
+        };
         let mut a = self.action(actor, modifier, 0, edge)?;
         match dc {
             DcChoice::Number(n) => a.dc = Some(*n),
@@ -130,7 +157,7 @@ impl Table {
                 ..
             } => vec![(
                 *actor,
-                self.check_action(*actor, modifier.as_deref(), dc, *edge, *play_the_odds)?,
+                self.check_action(*actor, modifier.as_deref(), dc, *edge, *play_the_odds, true)?,
             )],
             Move::Group {
                 leader,
@@ -147,13 +174,13 @@ impl Table {
                     };
                     vec![(
                         *leader,
-                        self.check_action(*leader, modifier.as_deref(), dc, edge, false)?,
+                        self.check_action(*leader, modifier.as_deref(), dc, edge, false, true)?,
                     )]
                 }
                 GroupRule::HalfSucceed => std::iter::once(leader)
                     .chain(helpers)
                     .map(|&a| {
-                        self.check_action(a, modifier.as_deref(), dc, *edge, false)
+                        self.check_action(a, modifier.as_deref(), dc, *edge, false, a == *leader)
                             .map(|c| (a, c))
                     })
                     .collect::<Result<_, _>>()?,
@@ -351,6 +378,23 @@ impl Seat for Table {
             Move::Check { actor, .. } | Move::Resource { actor, .. } => Some(*actor),
             Move::Group { leader, .. } => Some(*leader),
             _ => None,
+        }
+    }
+
+    fn numbers(&self, m: &Move) -> Vec<Bounded> {
+        let dc = |dc: &DcChoice| match dc {
+            DcChoice::Named(_, gm) => Bounded::number("the GM's modifier to the DC", *gm),
+            DcChoice::Number(n) => Bounded::number("DC", *n),
+        };
+        match m {
+            Move::Check { dc: d, .. } => vec![dc(d)],
+            Move::Group { helpers, dc: d, .. } => {
+                vec![Bounded::count("helpers", helpers.len() as u64), dc(d)]
+            }
+            Move::DeclareInitiative
+            | Move::Initiative
+            | Move::EndInitiative
+            | Move::Resource { .. } => Vec::new(),
         }
     }
 
@@ -715,7 +759,16 @@ impl Seat for Table {
                         " with {}",
                         helpers
                             .iter()
-                            .map(|&h| who(h))
+                            .map(|&h| match modifier {
+                                Some(m)
+                                    if self.rules.group == GroupRule::HalfSucceed
+                                        && h < self.characters.len()
+                                        && !self.has_modifier(h, m) =>
+                                {
+                                    format!("{} (no {m})", who(h))
+                                }
+                                _ => who(h),
+                            })
                             .collect::<Vec<_>>()
                             .join(", ")
                     )
@@ -775,6 +828,71 @@ mod tests {
             TableState::D20Check(t) => t,
             _ => panic!("not d20-check"),
         }
+    }
+
+    #[test]
+    fn a_modifier_the_roller_lacks_is_refused_and_numbers_out_of_range_too() {
+        let mut t = table("d20-check-crypt.ron");
+        let with = |actor: usize, modifier: &str, dc: DcChoice| {
+            mv(Move::Check {
+                actor,
+                kind: CheckType::Standard,
+                modifier: Some(modifier.into()),
+                dc,
+                edge: Edge::None,
+                play_the_odds: false,
+            })
+        };
+        let risky = || DcChoice::Named("Risky".into(), 0);
+        assert_eq!(
+            t.allowed(&with(1, "STR", risky())),
+            Err(RulesError::Refused(
+                "Bea has no modifier 'STR': use one of DEX, INT".into()
+            ))
+        );
+        // Bea's DEX counts: 12 + proficiency 2 + DEX 3 = 17 against 15.
+        let (o, _) = play(&mut t, &with(1, "dex", risky()), &[&[12]]);
+        assert_eq!((o.total, o.success), (17, Some(true)));
+        let err = t
+            .allowed(&with(1, "DEX", DcChoice::Number(i64::MAX)))
+            .expect_err("out of range");
+        assert_eq!(err.code(), crate::errors::ErrorCode::Invalid);
+        assert_eq!(
+            err.to_string(),
+            "DC is 9223372036854775807: it must be from -1000 to 1000"
+        );
+        let err = t
+            .allowed(&with(1, "DEX", DcChoice::Named("Risky".into(), i64::MIN)))
+            .expect_err("out of range");
+        assert_eq!(
+            err.to_string(),
+            "the GM's modifier to the DC is -9223372036854775808: it must be from -1000 to 1000"
+        );
+        // Everyone rolls in a HalfSucceed group: a helper without the modifier rolls without
+        // it, and the move says so.
+        d20(&mut t).rules.group = GroupRule::HalfSucceed;
+        let group = mv(Move::Group {
+            leader: 0,
+            helpers: vec![1],
+            modifier: Some("STR".into()),
+            dc: DcChoice::Number(10),
+            edge: Edge::None,
+        });
+        assert_eq!(
+            t.describe(&group),
+            "Group check led by Ash with Bea (no STR) (STR) vs DC 10"
+        );
+        // Ash 8 + 3 + 2 = 13, Bea 6 + 2 = 8: one of two succeeds, which is half.
+        let (o, _) = play(&mut t, &group, &[&[8, 6]]);
+        assert_eq!(
+            o.lines,
+            vec![
+                "Ash: success (13)",
+                "Bea: failure (8)",
+                "1 of 2 succeed; at least 1 needed"
+            ]
+        );
+        assert_eq!(o.success, Some(true));
     }
 
     /// Point 1: outside initiative a check is just a check; once declared, sides take turns.

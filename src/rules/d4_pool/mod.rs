@@ -142,6 +142,13 @@ impl Action {
         if self.gm_call {
             return Ok(());
         }
+        if self.aspect < 0 {
+            return Err(format!(
+                "Aspect {}: a negative Aspect never acts on its own; only a roll the GM calls \
+                 for uses it (at least 1d4)",
+                self.aspect
+            ));
+        }
         let margin = self.aspect - self.load;
         if margin <= 0 {
             return Err(format!(

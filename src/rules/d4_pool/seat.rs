@@ -1,6 +1,7 @@
 //! `d4-pool` at the table: Aspect rolls on one's own turn, responses on another's (the kinds the
 //! costs table marks `off_turn`), rolls the GM calls for, and ending the turn.
 
+use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
@@ -185,6 +186,33 @@ impl Seat for Table {
         }
     }
 
+    fn numbers(&self, m: &Move) -> Vec<Bounded> {
+        match m {
+            Move::Act {
+                target,
+                advantages,
+                disadvantages,
+                ..
+            }
+            | Move::GmCall {
+                target,
+                advantages,
+                disadvantages,
+                ..
+            } => {
+                let mut numbers = vec![
+                    Bounded::count("advantages", advantages.len() as u64),
+                    Bounded::count("disadvantages", disadvantages.len() as u64),
+                ];
+                if let Aim::Dc(dc) = target {
+                    numbers.push(Bounded::number("DC", *dc));
+                }
+                numbers
+            }
+            Move::EndTurn => Vec::new(),
+        }
+    }
+
     fn allowed(&self, m: &Move) -> Result<(), String> {
         match self.rules_action(m)? {
             None => Ok(()),
@@ -304,6 +332,52 @@ mod tests {
             advantages: vec![],
             disadvantages: vec![],
         })
+    }
+
+    #[test]
+    fn a_pool_past_the_tray_is_refused_before_anything_is_thrown() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        if let TableState::D4Pool(d4) = &mut t {
+            d4.characters[0].aspects.insert("Finesse".into(), 100);
+        }
+        let mut big = act(0, "Finesse", "aspect check", Aim::Dc(10));
+        assert_eq!(t.plan(&big).map(|p| p.dice.len()), Ok(100));
+        if let AnyMove::D4Pool(Move::Act { advantages, .. }) = &mut big {
+            advantages.push("high ground".into());
+        }
+        let err = t.plan(&big).expect_err("101 dice");
+        assert_eq!(err, RulesError::TooManyDice { dice: 101 });
+        assert_eq!(err.code(), crate::errors::ErrorCode::TooManyDice);
+        assert_eq!(
+            err.to_string(),
+            "the move throws 101 dice at once; a throw holds at most 100"
+        );
+        assert_eq!(t.odds(&big).err(), Some(err));
+    }
+
+    #[test]
+    fn a_negative_aspect_only_answers_the_gm() {
+        // The Goblin's Sorcery is −1: the scene seats it, it never acts on its own, and a roll
+        // the GM calls for with it throws 1d4.
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        assert_eq!(
+            t.allowed(&act(3, "Sorcery", "reaction", Aim::None)),
+            Err(RulesError::Refused(
+                "Aspect -1: a negative Aspect never acts on its own; only a roll the GM calls \
+                 for uses it (at least 1d4)"
+                    .into()
+            ))
+        );
+        let call = AnyMove::D4Pool(Move::GmCall {
+            actor: 3,
+            aspect: "Sorcery".into(),
+            target: Aim::Dc(3),
+            advantages: vec![],
+            disadvantages: vec![],
+        });
+        assert_eq!(t.plan(&call).map(|p| p.dice.len()), Ok(1));
+        let (o, _) = play(&mut t, &call, &[&[2]]);
+        assert_eq!((o.total, o.success), (2, Some(false)));
     }
 
     fn loads(t: &TableState) -> Vec<i32> {

@@ -4,6 +4,7 @@
 //! (Combination Action, Action Advantage), Assist and Push Luck on the last check, Stunt
 //! Modifiers, team actions, Fortune, Setbacks, and new sessions.
 
+use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
@@ -678,6 +679,47 @@ impl Seat for Table {
             Move::Assist { helper, .. } => Some(*helper),
             Move::TeamAction { actors, .. } => actors.first().copied(),
             Move::Initiative | Move::SurpriseRound { .. } | Move::NewSession => None,
+        }
+    }
+
+    fn numbers(&self, m: &Move) -> Vec<Bounded> {
+        let check = |which: &str, c: &Check| {
+            let mut numbers = vec![
+                Bounded::number(format!("{which}modifier"), c.modifier),
+                Bounded::count(format!("{which}advantages"), c.advantages),
+            ];
+            if let Difficulty::Number(n) = c.difficulty {
+                numbers.push(Bounded::number(format!("{which}difficulty"), n));
+            }
+            numbers
+        };
+        match m {
+            Move::Act { check: Some(c), .. } | Move::ActionAdvantage { check: c, .. } => {
+                check("", c)
+            }
+            Move::CombinationAction { first, second, .. } => {
+                let mut numbers = check("the first check's ", first);
+                numbers.extend(check("the second check's ", second));
+                numbers
+            }
+            Move::TeamAction {
+                actors, difficulty, ..
+            } => vec![
+                Bounded::count("actors", actors.len() as u64),
+                Bounded::number("difficulty", *difficulty),
+            ],
+            Move::SurpriseRound { ambushers } => {
+                vec![Bounded::count("ambushers", ambushers.len() as u64)]
+            }
+            Move::Act { check: None, .. }
+            | Move::Initiative
+            | Move::ActiveDefense { .. }
+            | Move::Assist { .. }
+            | Move::PushLuck { .. }
+            | Move::FortuneInitiative { .. }
+            | Move::TableD6 { .. }
+            | Move::FortuneReroll { .. }
+            | Move::NewSession => Vec::new(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! may add a die to the helped character's next roll this round, and grit to the helper), and
 //! the standard turn passing round the table.
 
+use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
@@ -132,6 +133,13 @@ impl Seat for Table {
             Move::Act { actor, .. } => Some(*actor),
             Move::Help { helper, .. } => Some(*helper),
             Move::EndTurn => None,
+        }
+    }
+
+    fn numbers(&self, m: &Move) -> Vec<Bounded> {
+        match m {
+            Move::Act { boosts, .. } => vec![Bounded::count("boosts", boosts.len() as u64)],
+            Move::Help { .. } | Move::EndTurn => Vec::new(),
         }
     }
 
