@@ -335,6 +335,11 @@ pub struct Budget {
     pub noncombat: bool,
     /// Has acted this round (noncombat must be declared before).
     pub acted: bool,
+    /// Has been directly affected by another's action this round (attacked): noncombat must
+    /// be declared before. Left out of the table's state while false, so the state of a table
+    /// where nobody was attacked reads as it always has.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub affected: bool,
 }
 
 impl Budget {
@@ -406,6 +411,7 @@ impl Table {
                 specialized: c.specialized.iter().map(|s| s.count).collect(),
                 noncombat: false,
                 acted: false,
+                affected: false,
             })
             .collect();
     }
@@ -416,8 +422,11 @@ impl Table {
         if b.noncombat {
             return Ok(());
         }
-        if b.acted {
-            return Err("noncombat is declared at the start of the round, before acting".into());
+        if b.acted || b.affected {
+            return Err(
+                "noncombat is declared at the start of the round, before acting or being attacked"
+                    .into(),
+            );
         }
         b.noncombat = true;
         b.general += self.rules.noncombat_dice;

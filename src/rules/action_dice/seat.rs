@@ -426,6 +426,12 @@ impl Seat for Table {
                         "{name} has acted: noncombat is declared at the start of the round"
                     ));
                 }
+                if b.affected {
+                    return Err(format!(
+                        "{name} has been attacked this round: noncombat is declared before any \
+                         action directly affects the character"
+                    ));
+                }
                 Ok(())
             }
             (_, Some(r)) => match &r.spent_on {
@@ -502,6 +508,18 @@ impl Seat for Table {
             )]);
         };
         self.spend(r.actor, skill, &r.action)?;
+        if let Move::Act {
+            target: Goal::Attack(defender),
+            ..
+        }
+        | Move::GroupAttack {
+            target: Goal::Attack(defender),
+            ..
+        } = m
+            && let Some(b) = self.budgets.get_mut(*defender)
+        {
+            b.affected = true;
+        }
         self.rolled.push(Timed {
             actor: r.actor,
             timing_dice: r.action.timing_dice(),
@@ -781,6 +799,32 @@ mod tests {
         // The round ends, and so do the defences.
         end_turn(&mut t).expect("round");
         assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(8));
+    }
+
+    #[test]
+    fn noncombat_is_too_late_once_the_character_is_attacked() {
+        let mut t = table("action-dice-knight-and-magician.ron");
+        let noncombat = mv(Move::DeclareNoncombat { actor: 3 });
+        assert_eq!(t.allowed(&noncombat), Ok(()));
+        // The knight's Sword on four ones misses the mugger, who has not acted but has been
+        // attacked.
+        let (o, _) = play(
+            &mut t,
+            &act(0, "Sword", 1, Goal::Attack(3)),
+            &[&[1, 1, 1, 1]],
+        );
+        assert_eq!((o.total, o.success), (4, Some(false)));
+        assert_eq!(
+            t.allowed(&noncombat),
+            Err(RulesError::Refused(
+                "Mugger has been attacked this round: noncombat is declared before any action \
+                 directly affects the character"
+                    .into()
+            ))
+        );
+        // The next round, it may.
+        end_turn(&mut t).expect("round");
+        assert_eq!(t.allowed(&noncombat), Ok(()));
     }
 
     /// Point 5 (noncombat) and point 6: a noncombat defender's base is 0 and it cannot take

@@ -1,5 +1,5 @@
 //! The `step-dice` moves as data: the active character's action roll, teamwork (with the
-//! director's difficulty), or ending the turn.
+//! director's difficulty), a quick action roll the director calls for, or ending the turn.
 
 use super::seat::Move;
 use super::{Position, Table};
@@ -54,6 +54,20 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 helped,
                 skill: skills(t, actor).first().cloned().unwrap_or_default(),
                 difficulty: None,
+            },
+        },
+        MoveKind {
+            label: "Quick action roll",
+            hint: "the director's simple comparison: one skill die against one difficulty die",
+            template: Move::QuickRoll {
+                actor,
+                skill: skills(t, actor).first().cloned().unwrap_or_default(),
+                difficulty: t
+                    .rules
+                    .difficulties
+                    .first()
+                    .map(|(n, _)| n.clone())
+                    .unwrap_or_default(),
             },
         },
         MoveKind {
@@ -117,6 +131,15 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 options.push((rating.clone(), (i > 0).then(|| rating.clone())));
             }
             f.value("difficulty", "Director's difficulty", options, difficulty);
+        }
+        Move::QuickRoll {
+            actor,
+            skill,
+            difficulty,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.pick("skill", "Skill set", &skills(t, *actor), skill);
+            f.pick("difficulty", "Difficulty", &ratings, difficulty);
         }
         Move::EndTurn => f.note(t.describe(m)),
     }

@@ -54,17 +54,27 @@ impl Rules {
         {
             return Ok(*die);
         }
-        text.parse::<Die>().map_err(|_| {
+        let names = || {
             let names: Vec<String> = self
                 .difficulties
                 .iter()
                 .map(|(n, d)| format!("{n} ({d})"))
                 .collect();
-            format!(
-                "unknown difficulty '{text}': use one of {}",
-                names.join(", ")
-            )
-        })
+            names.join(", ")
+        };
+        let die = text
+            .parse::<Die>()
+            .map_err(|_| format!("unknown difficulty '{text}': use one of {}", names()))?;
+        // Only the ratings' dice are difficulties: "a difficulty below Challenging does not
+        // exist".
+        if self.difficulties.iter().any(|(_, d)| *d == die) {
+            Ok(die)
+        } else {
+            Err(format!(
+                "a {die} is no difficulty: the ratings are {}",
+                names()
+            ))
+        }
     }
 
     /// The rating name of a difficulty die, if it has one.
@@ -136,6 +146,17 @@ struct Pools {
 }
 
 impl Action {
+    /// A quick action roll: one skill die against one difficulty, no boosts or position.
+    pub fn quick(die: Die, difficulty: String) -> Action {
+        Action {
+            ability: vec![die],
+            difficulty,
+            position: Position::Neutral,
+            unskilled: false,
+            quick: true,
+        }
+    }
+
     fn pools(&self, rules: &Rules) -> Result<Pools, String> {
         let difficulty = rules.difficulty(&self.difficulty)?;
         let mut ability = self.ability.clone();
@@ -428,13 +449,27 @@ impl Table {
         let difficulty = difficulty
             .unwrap_or(self.rules.teamwork_difficulty)
             .max(self.rules.teamwork_difficulty);
-        Ok(Action {
-            ability: vec![die],
-            difficulty: difficulty.to_string(),
-            position: Position::Neutral,
-            unskilled: false,
-            quick: true,
-        })
+        Ok(Action::quick(die, difficulty.to_string()))
+    }
+
+    /// A Quick Action Roll the director calls for: `actor`'s skill die against a rating.
+    pub fn quick_roll(
+        &self,
+        actor: usize,
+        skill: &str,
+        difficulty: &str,
+    ) -> Result<Action, String> {
+        let c = self.characters.get(actor).ok_or("no such character")?;
+        let die = self.skill_die(actor, skill).ok_or_else(|| {
+            let has: Vec<&str> = c.skills.iter().map(|(n, _)| n.as_str()).collect();
+            format!(
+                "{} has no skill set '{skill}' (a quick action roll compares raw ability: use one of {})",
+                c.name,
+                has.join(", ")
+            )
+        })?;
+        self.rules.difficulty(difficulty)?;
+        Ok(Action::quick(die, difficulty.to_string()))
     }
 
     /// After the teamwork roll: the helper's action is spent; success adds a die of the helper's

@@ -42,6 +42,17 @@ pub enum Move {
         #[serde(default)]
         difficulty: Option<String>,
     },
+    /// A Quick Action Roll the director calls for: one skill die against one difficulty die,
+    /// no boosts or position, success or failure only. Anyone may be asked at any time; it
+    /// does not use the round's action (teamwork, which does, is [`Move::Help`]).
+    QuickRoll {
+        /// Who rolls.
+        actor: usize,
+        /// The skill set.
+        skill: String,
+        /// The difficulty rating.
+        difficulty: String,
+    },
     /// Ends the active character's turn.
     EndTurn,
 }
@@ -74,6 +85,14 @@ impl Table {
                     .map(|d| self.rules.difficulty(d))
                     .transpose()?;
                 self.teamwork_roll(*helper, skill, die).map(Some)
+            }
+            Move::QuickRoll {
+                actor,
+                skill,
+                difficulty,
+            } => {
+                seat_of(&names, *actor)?;
+                self.quick_roll(*actor, skill, difficulty).map(Some)
             }
             Move::EndTurn => Ok(None),
         }
@@ -132,6 +151,7 @@ impl Seat for Table {
         match m {
             Move::Act { actor, .. } => Some(*actor),
             Move::Help { helper, .. } => Some(*helper),
+            Move::QuickRoll { actor, .. } => Some(*actor),
             Move::EndTurn => None,
         }
     }
@@ -139,7 +159,7 @@ impl Seat for Table {
     fn numbers(&self, m: &Move) -> Vec<Bounded> {
         match m {
             Move::Act { boosts, .. } => vec![Bounded::count("boosts", boosts.len() as u64)],
-            Move::Help { .. } | Move::EndTurn => Vec::new(),
+            Move::Help { .. } | Move::QuickRoll { .. } | Move::EndTurn => Vec::new(),
         }
     }
 
@@ -165,7 +185,7 @@ impl Seat for Table {
                     ));
                 }
             }
-            Move::EndTurn => {}
+            Move::QuickRoll { .. } | Move::EndTurn => {}
         }
         match action {
             Some(a) => a.check(&self.rules),
@@ -236,6 +256,15 @@ impl Seat for Table {
                     )
                 }]
             }
+            (Move::QuickRoll { actor, .. }, Some(_)) => vec![format!(
+                "{}'s quick action roll: {} (the round's action is not used)",
+                names[*actor],
+                if outcome.success == Some(true) {
+                    "success"
+                } else {
+                    "failure"
+                }
+            )],
             _ => {
                 self.end_turn();
                 vec![format!(
@@ -289,6 +318,14 @@ impl Seat for Table {
                     .map(|d| format!(" ({d})"))
                     .unwrap_or_default()
             ),
+            Move::QuickRoll {
+                actor,
+                skill,
+                difficulty,
+            } => format!(
+                "{}: quick action roll, {skill} vs {difficulty}",
+                who(*actor)
+            ),
             Move::EndTurn => format!("{} ends the turn", who(self.active)),
         }
     }
@@ -312,6 +349,58 @@ mod tests {
             skill: "Locks".into(),
             difficulty: difficulty.map(String::from),
         })
+    }
+
+    #[test]
+    fn a_quick_action_roll_is_a_move_of_its_own_and_difficulties_are_the_ratings() {
+        let mut t = table("step-dice-vault.ron");
+        let quick = |actor: usize, skill: &str, difficulty: &str| {
+            AnyMove::StepDice(Move::QuickRoll {
+                actor,
+                skill: skill.into(),
+                difficulty: difficulty.into(),
+            })
+        };
+        // Cass (not the active character) is asked: Talk d12 against Hard (d8), 5 − 6 = −1.
+        let q = quick(2, "Talk", "Hard");
+        assert_eq!(t.plan(&q).map(|p| p.dice.len()), Ok(2));
+        let (o, said) = play(&mut t, &q, &[&[5, 6]]);
+        assert_eq!(
+            (o.total, o.success, o.class.as_str()),
+            (-1, Some(false), "failure")
+        );
+        assert_eq!(
+            said,
+            vec!["Cass's quick action roll: failure (the round's action is not used)"]
+        );
+        // Her action is still hers, and a tie succeeds: 4 − 4.
+        let (o, _) = play(&mut t, &quick(2, "Lore", "d8"), &[&[4, 4]]);
+        assert_eq!((o.total, o.success), (0, Some(true)));
+        assert_eq!(t.tracker()[2].status[1], "ready");
+        // No difficulty below Challenging (d4), and no die no rating uses.
+        for (difficulty, why) in [
+            ("d2", "a d2 is no difficulty"),
+            ("d20", "a d20 is no difficulty"),
+        ] {
+            let err = t
+                .allowed(&quick(2, "Lore", difficulty))
+                .expect_err(difficulty);
+            assert_eq!(
+                err,
+                RulesError::Refused(format!(
+                    "{why}: the ratings are Challenging (d4), Very Challenging (d6), Hard (d8), \
+                     Very Hard (d10), Extremely Hard (d12)"
+                ))
+            );
+        }
+        assert_eq!(
+            t.allowed(&quick(2, "Brawl", "Hard")),
+            Err(RulesError::Refused(
+                "Cass has no skill set 'Brawl' (a quick action roll compares raw ability: use \
+                 one of Talk, Lore)"
+                    .into()
+            ))
+        );
     }
 
     fn pick(position: Position) -> AnyMove {
