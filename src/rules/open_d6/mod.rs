@@ -483,6 +483,11 @@ pub struct LastCheck {
     pub success: bool,
     /// It has been pushed already.
     pub pushed: bool,
+    /// Its roller has taken another action since: it is no longer their last action, so Push
+    /// Luck cannot re-roll it. Left out of the table's state while false, so the state reads
+    /// as it always has until it happens.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub moved_on: bool,
 }
 
 /// The shot counter of an open-d6 table.
@@ -637,6 +642,19 @@ impl Table {
             return None;
         }
         self.shots.iter().copied().filter(|s| *s > 0).max()
+    }
+
+    /// The moment an Active Defense lasts for: the current shot, or, in simplified initiative
+    /// (where shots are not counted), the current action of the round. "Defense actions
+    /// normally last for the current shot; the effect disappears on the next shot": here it
+    /// disappears with the next action taken.
+    pub fn defence_moment(&self) -> Option<i64> {
+        if self.simplified {
+            let acted = self.acted.iter().filter(|a| **a).count() as i64;
+            Some(i64::from(self.round) * (self.acted.len() as i64 + 1) + acted)
+        } else {
+            self.current_shot()
+        }
     }
 
     /// Who acts on the current shot, in order: villains first, then heroes, each in scene order.

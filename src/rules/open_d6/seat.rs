@@ -179,8 +179,7 @@ impl Table {
             .ok_or("the target is not in the scene")?;
         let defenses = |name: &str| match &self.defending[target] {
             Some((s, shot))
-                if s.eq_ignore_ascii_case(name)
-                    && (self.simplified || Some(*shot) == self.current_shot()) =>
+                if s.eq_ignore_ascii_case(name) && Some(*shot) == self.defence_moment() =>
             {
                 vec![self.rules.active_defense_bonus]
             }
@@ -493,6 +492,7 @@ impl Table {
             assists: 0,
             success: o.success == Some(true),
             pushed: false,
+            moved_on: false,
         });
     }
 }
@@ -624,7 +624,7 @@ impl Seat for Table {
                     status.push("focused".into());
                 }
                 if let Some((skill, shot)) = &self.defending[i]
-                    && (self.simplified || Some(*shot) == self.current_shot())
+                    && Some(*shot) == self.defence_moment()
                 {
                     status.push(format!("defending {skill}"));
                 }
@@ -820,6 +820,12 @@ impl Seat for Table {
                 }
                 if last.pushed {
                     return Err("that check has been pushed already".into());
+                }
+                if last.moved_on {
+                    return Err(format!(
+                        "Push Luck re-rolls one's last action, and {} has acted since that check",
+                        names[last.actor]
+                    ));
                 }
             }
             Move::TeamAction { actors, .. } => {
@@ -1049,6 +1055,15 @@ impl Seat for Table {
         let checks = self.checks(m)?;
         let names: Vec<String> = Seat::names(self).into_iter().map(String::from).collect();
         let mut said = Vec::new();
+        // Any other action of the check's roller moves on from it (a new check replaces it
+        // below): Push Luck re-rolls only one's last action.
+        let mover = Seat::actor(self, m);
+        if !matches!(m, Move::PushLuck { .. } | Move::FortuneReroll { .. })
+            && let Some(last) = self.last_check.as_mut()
+            && mover == Some(last.actor)
+        {
+            last.moved_on = true;
+        }
         if let Some(kind) = Self::kind_of(m) {
             let actor = self.actor(m).unwrap_or(0);
             said.push(self.pay(actor, kind)?);
@@ -1103,8 +1118,8 @@ impl Seat for Table {
                 }
             }
             Move::ActiveDefense { actor, skill } => {
-                let shot = self.current_shot().unwrap_or(0);
-                self.defending[*actor] = Some((skill.clone(), shot));
+                let moment = self.defence_moment().unwrap_or(0);
+                self.defending[*actor] = Some((skill.clone(), moment));
                 said.push(format!(
                     "{}'s {skill} counts +{} as a difficulty this shot",
                     names[*actor], self.rules.active_defense_bonus
@@ -1131,6 +1146,11 @@ impl Seat for Table {
                     } else {
                         said.push(format!("{}'s assist does not help", names[*helper]));
                     }
+                }
+                // "A fumble on any roll a character makes (an assist roll included) records
+                // the Setback."
+                if fumbled(outcome) {
+                    said.push(self.setback(*helper, "boxcars fumble on the assist"));
                 }
             }
             Move::PushLuck { actor } => {
@@ -1592,6 +1612,52 @@ mod tests {
             .is_err(),
             "not one's own"
         );
+        // Fred's assist comes up boxcars (6 + 1 against 6 + 5, read as a standard roll) and
+        // fails: the fumble is a Setback, recorded on Fred.
+        let setbacks = o6_mut(&mut t).setbacks[0];
+        let fumble = mv(Move::Assist {
+            helper: 0,
+            skill: "Maneuver".into(),
+        });
+        let (o, said) = play(&mut t, &fumble, &[&[6, 6], &[1, 5]]);
+        assert_eq!(o.success, Some(false), "{o:?}");
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some(format!(
+                "Fred suffers a Setback (boxcars fumble on the assist; {} now)",
+                setbacks + 1
+            ))
+            .as_deref()
+        );
+        assert_eq!(o6_mut(&mut t).setbacks[0], setbacks + 1);
+    }
+
+    #[test]
+    fn in_simplified_initiative_an_active_defense_ends_with_the_next_action() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        o6_mut(&mut t).use_simplified_initiative();
+        // Fred's Active Dodge: against Fred, Maneuver's difficulty is the higher of Maneuver 10
+        // and Dodge 11 + 3.
+        let dodge = mv(Move::ActiveDefense {
+            actor: 0,
+            skill: "Dodge".into(),
+        });
+        play(&mut t, &dodge, &[]);
+        assert_eq!(o6_mut(&mut t).difficulty_against(0, "Maneuver"), Ok(14));
+        assert!(
+            t.tracker()[0]
+                .status
+                .contains(&"defending Dodge".to_string())
+        );
+        // Mia's action is the one it meets; with the next action the defence is gone, as it
+        // goes on the next shot when shots are counted.
+        play(&mut t, &act(1, ActionType::Basic, None, false), &[]);
+        assert_eq!(o6_mut(&mut t).difficulty_against(0, "Maneuver"), Ok(11));
+        assert!(
+            !t.tracker()[0]
+                .status
+                .contains(&"defending Dodge".to_string())
+        );
     }
 
     #[test]
@@ -1626,6 +1692,38 @@ mod tests {
         let (_, said) = play(&mut t, &act(3, ActionType::Basic, None, false), &[]);
         assert_eq!(said[0], "Goons: Basic action; everyone has acted: round 2");
         assert_eq!(t.heading(), "Round 2 (simplified): Mia's action");
+    }
+
+    #[test]
+    fn push_luck_reaches_only_the_last_action() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        o6_mut(&mut t).shots[2] = 0;
+        // Fred (10) fails a Shoot 9 against 12: 9 + (2 − 4) = 7.
+        let shoot = act(
+            0,
+            ActionType::Basic,
+            Some(check("Shoot", Difficulty::Number(12))),
+            false,
+        );
+        let (o, _) = play(&mut t, &shoot, &[&[2, 4]]);
+        assert_eq!(o.success, Some(false));
+        assert_eq!(t.allowed(&mv(Move::PushLuck { actor: 0 })), Ok(()));
+        // He then raises an Active Defense: the failed check is no longer his last action.
+        play(
+            &mut t,
+            &mv(Move::ActiveDefense {
+                actor: 0,
+                skill: "Dodge".into(),
+            }),
+            &[],
+        );
+        assert_eq!(
+            t.allowed(&mv(Move::PushLuck { actor: 0 })),
+            Err(RulesError::Refused(
+                "Push Luck re-rolls one's last action, and Fred has acted since that check".into()
+            ))
+        );
     }
 
     /// Point 13: Push Luck, Combination Action, Action Advantage, Stunt Modifiers, Fortune,
