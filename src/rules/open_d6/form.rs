@@ -131,6 +131,11 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::FortuneReroll { actor },
         },
         MoveKind {
+            label: "Focus",
+            hint: "focus at no shot cost (once a round); a Limit Break may follow",
+            template: Move::Focus { actor },
+        },
+        MoveKind {
             label: "New session",
             hint: "Fortune points come back",
             template: Move::NewSession,
@@ -213,6 +218,10 @@ fn check_fields(t: &Table, f: &mut Form, actor: usize, c: &Check, at: &str, titl
 pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
     match m {
         Move::Initiative | Move::NewSession => f.note(t.describe(m)),
+        Move::Focus { actor } => {
+            f.actor("actor", "Who", *actor);
+            f.note(t.describe(m));
+        }
         Move::SurpriseRound { ambushers } => f.characters("ambushers", "Ambushers", ambushers),
         Move::Act {
             actor,

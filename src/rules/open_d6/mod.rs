@@ -488,6 +488,10 @@ pub struct LastCheck {
     /// as it always has until it happens.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub moved_on: bool,
+    /// Who has assisted it: one assist each ("only one trigger action of each type in each
+    /// situation"). Left out of the table's state while empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assisted_by: Vec<usize>,
 }
 
 /// The shot counter of an open-d6 table.

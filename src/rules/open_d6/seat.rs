@@ -138,6 +138,13 @@ pub enum Move {
     },
     /// A new session: Fortune points come back.
     NewSession,
+    /// A focus that costs no shots ("Focusing normally does not cost any shots"): the
+    /// character is focused, once a round, and a Limit Break may follow. A focus that is an
+    /// action of its own kind is `Act` with `focuses`.
+    Focus {
+        /// Who focuses.
+        actor: usize,
+    },
 }
 
 /// A check made into the engine's action, and what it spends.
@@ -493,6 +500,7 @@ impl Table {
             success: o.success == Some(true),
             pushed: false,
             moved_on: false,
+            assisted_by: Vec::new(),
         });
     }
 }
@@ -679,6 +687,7 @@ impl Seat for Table {
             Move::Assist { helper, .. } => Some(*helper),
             Move::TeamAction { actors, .. } => actors.first().copied(),
             Move::Initiative | Move::SurpriseRound { .. } | Move::NewSession => None,
+            Move::Focus { actor } => Some(*actor),
         }
     }
 
@@ -719,7 +728,8 @@ impl Seat for Table {
             | Move::FortuneInitiative { .. }
             | Move::TableD6 { .. }
             | Move::FortuneReroll { .. }
-            | Move::NewSession => Vec::new(),
+            | Move::NewSession
+            | Move::Focus { .. } => Vec::new(),
         }
     }
 
@@ -797,6 +807,19 @@ impl Seat for Table {
                 if last.actor == *helper {
                     return Err("nobody can assist their own check".into());
                 }
+                if last.assisted_by.contains(helper) {
+                    return Err(format!(
+                        "{} has assisted this check already: one assist each",
+                        names[*helper]
+                    ));
+                }
+                if last.pushed {
+                    return Err(
+                        "the check was re-rolled by Push Luck, a trigger action, and a trigger \
+                         action is never the trigger for another"
+                            .into(),
+                    );
+                }
                 if assist_bonus(&self.rules, last.assists) >= self.rules.max_assist_bonus {
                     return Err(format!(
                         "the check has the most assistance it can take (+{})",
@@ -872,6 +895,7 @@ impl Seat for Table {
                 }
             }
             Move::TableD6 { .. } | Move::NewSession => {}
+            Move::Focus { actor } => self.can_focus(*actor)?,
         }
         Ok(())
     }
@@ -1035,6 +1059,10 @@ impl Seat for Table {
                 "new session",
                 "a new session: Fortune points come back".into(),
             )),
+            Move::Focus { actor } => Ok(no_roll(
+                "focused",
+                format!("{} focuses (no shots)", name_at(&names, *actor)),
+            )),
             Move::Act { actor, kind, .. } => Ok(no_roll(
                 "no roll",
                 format!(
@@ -1128,6 +1156,7 @@ impl Seat for Table {
             Move::Assist { helper, .. } => {
                 let rules = self.rules.clone();
                 if let Some(last) = self.last_check.as_mut() {
+                    last.assisted_by.push(*helper);
                     if outcome.success == Some(true) {
                         last.assists += 1;
                         let total = last.check + assist_bonus(&rules, last.assists);
@@ -1204,6 +1233,13 @@ impl Seat for Table {
                 said.push(format!(
                     "{} spends Fortune ({} left)",
                     names[*actor], self.fortune[*actor]
+                ));
+            }
+            Move::Focus { actor } => {
+                self.focus(*actor);
+                said.push(format!(
+                    "{} is focused: focusing costs no shots",
+                    names[*actor]
                 ));
             }
             Move::NewSession => {
@@ -1310,6 +1346,7 @@ impl Seat for Table {
             Move::TableD6 { actor } => format!("{}: a d6 on a random table", who(*actor)),
             Move::FortuneReroll { actor } => format!("{}: Fortune re-roll of the d6", who(*actor)),
             Move::NewSession => "a new session".into(),
+            Move::Focus { actor } => format!("{}: focus (no shots)", who(*actor)),
         }
     }
 
@@ -1630,6 +1667,13 @@ mod tests {
             .as_deref()
         );
         assert_eq!(o6_mut(&mut t).setbacks[0], setbacks + 1);
+        // One assist each on a check.
+        assert_eq!(
+            t.allowed(&fumble),
+            Err(RulesError::Refused(
+                "Fred has assisted this check already: one assist each".into()
+            ))
+        );
     }
 
     #[test]
@@ -1692,6 +1736,23 @@ mod tests {
         let (_, said) = play(&mut t, &act(3, ActionType::Basic, None, false), &[]);
         assert_eq!(said[0], "Goons: Basic action; everyone has acted: round 2");
         assert_eq!(t.heading(), "Round 2 (simplified): Mia's action");
+    }
+
+    #[test]
+    fn focusing_costs_no_shots() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let shots = o6_mut(&mut t).shots.clone();
+        let focus = mv(Move::Focus { actor: 0 });
+        let (o, said) = play(&mut t, &focus, &[]);
+        assert_eq!(o.class, "focused");
+        assert_eq!(said, vec!["Fred is focused: focusing costs no shots"]);
+        assert_eq!(o6_mut(&mut t).shots, shots);
+        assert!(t.tracker()[0].status.contains(&"focused".to_string()));
+        assert_eq!(
+            t.allowed(&focus),
+            Err(RulesError::Refused("Fred is focused already".into()))
+        );
     }
 
     #[test]
@@ -1758,6 +1819,18 @@ mod tests {
         assert!(
             t.allowed(&mv(Move::PushLuck { actor: 0 })).is_err(),
             "pushed already"
+        );
+        // The re-roll was a trigger action: no Assist may answer it.
+        assert_eq!(
+            t.allowed(&mv(Move::Assist {
+                helper: 1,
+                skill: "Maneuver".into(),
+            })),
+            Err(RulesError::Refused(
+                "the check was re-rolled by Push Luck, a trigger action, and a trigger action is \
+                 never the trigger for another"
+                    .into()
+            ))
         );
         // Mia (8) does a stunt for Advantage and succeeds: the pool has one.
         let mut stunt = check("Maneuver", Difficulty::Number(9));
