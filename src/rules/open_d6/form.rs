@@ -131,6 +131,11 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::FortuneReroll { actor },
         },
         MoveKind {
+            label: "Stance before the round",
+            hint: "before initiative: paid from the next round's first shot",
+            template: Move::StanceBeforeRound { actor },
+        },
+        MoveKind {
             label: "Focus",
             hint: "focus at no shot cost (once a round); a Limit Break may follow",
             template: Move::Focus { actor },
@@ -218,7 +223,7 @@ fn check_fields(t: &Table, f: &mut Form, actor: usize, c: &Check, at: &str, titl
 pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
     match m {
         Move::Initiative | Move::NewSession => f.note(t.describe(m)),
-        Move::Focus { actor } => {
+        Move::Focus { actor } | Move::StanceBeforeRound { actor } => {
             f.actor("actor", "Who", *actor);
             f.note(t.describe(m));
         }

@@ -145,6 +145,12 @@ pub enum Move {
         /// Who focuses.
         actor: usize,
     },
+    /// A stance adopted before the round, even before initiative is rolled: it costs no shots
+    /// now and is paid from the first shot of the next round, once.
+    StanceBeforeRound {
+        /// Who adopts it.
+        actor: usize,
+    },
 }
 
 /// A check made into the engine's action, and what it spends.
@@ -687,7 +693,7 @@ impl Seat for Table {
             Move::Assist { helper, .. } => Some(*helper),
             Move::TeamAction { actors, .. } => actors.first().copied(),
             Move::Initiative | Move::SurpriseRound { .. } | Move::NewSession => None,
-            Move::Focus { actor } => Some(*actor),
+            Move::Focus { actor } | Move::StanceBeforeRound { actor } => Some(*actor),
         }
     }
 
@@ -729,7 +735,8 @@ impl Seat for Table {
             | Move::TableD6 { .. }
             | Move::FortuneReroll { .. }
             | Move::NewSession
-            | Move::Focus { .. } => Vec::new(),
+            | Move::Focus { .. }
+            | Move::StanceBeforeRound { .. } => Vec::new(),
         }
     }
 
@@ -896,6 +903,22 @@ impl Seat for Table {
             }
             Move::TableD6 { .. } | Move::NewSession => {}
             Move::Focus { actor } => self.can_focus(*actor)?,
+            Move::StanceBeforeRound { .. } => {
+                if self.simplified {
+                    return Err(
+                        "simplified initiative counts no shots: a stance is the character's \
+                         action there"
+                            .into(),
+                    );
+                }
+                if self.round > 0 && !self.round_over() {
+                    return Err(
+                        "the round is under way: a stance now is a Stance action on the \
+                         character's shot"
+                            .into(),
+                    );
+                }
+            }
         }
         Ok(())
     }
@@ -1062,6 +1085,13 @@ impl Seat for Table {
             Move::Focus { actor } => Ok(no_roll(
                 "focused",
                 format!("{} focuses (no shots)", name_at(&names, *actor)),
+            )),
+            Move::StanceBeforeRound { actor } => Ok(no_roll(
+                "stance",
+                format!(
+                    "{} adopts a stance before the round",
+                    name_at(&names, *actor)
+                ),
             )),
             Move::Act { actor, kind, .. } => Ok(no_roll(
                 "no roll",
@@ -1235,6 +1265,15 @@ impl Seat for Table {
                     names[*actor], self.fortune[*actor]
                 ));
             }
+            Move::StanceBeforeRound { actor } => {
+                self.stances[*actor] += 1;
+                self.unpaid_stances[*actor] += 1;
+                said.push(format!(
+                    "{} adopts a stance before the round: 1 shot, paid from the first shot of \
+                     the next round",
+                    names[*actor]
+                ));
+            }
             Move::Focus { actor } => {
                 self.focus(*actor);
                 said.push(format!(
@@ -1347,6 +1386,9 @@ impl Seat for Table {
             Move::FortuneReroll { actor } => format!("{}: Fortune re-roll of the d6", who(*actor)),
             Move::NewSession => "a new session".into(),
             Move::Focus { actor } => format!("{}: focus (no shots)", who(*actor)),
+            Move::StanceBeforeRound { actor } => {
+                format!("{}: stance before the round", who(*actor))
+            }
         }
     }
 
@@ -1736,6 +1778,31 @@ mod tests {
         let (_, said) = play(&mut t, &act(3, ActionType::Basic, None, false), &[]);
         assert_eq!(said[0], "Goons: Basic action; everyone has acted: round 2");
         assert_eq!(t.heading(), "Round 2 (simplified): Mia's action");
+    }
+
+    #[test]
+    fn a_stance_may_be_adopted_before_initiative() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        // Before the first initiative, Mia (a stance already) adopts another: no shots now.
+        let stance = mv(Move::StanceBeforeRound { actor: 1 });
+        let (_, said) = play(&mut t, &stance, &[]);
+        assert_eq!(
+            said,
+            vec![
+                "Mia adopts a stance before the round: 1 shot, paid from the first shot of the \
+                 next round"
+            ]
+        );
+        // Both are paid from her first shot: 9 + (2 − 2) − 2 = 7.
+        first_round(&mut t);
+        assert_eq!(o6_mut(&mut t).shots[1], 7);
+        assert_eq!(
+            t.allowed(&stance),
+            Err(RulesError::Refused(
+                "the round is under way: a stance now is a Stance action on the character's shot"
+                    .into()
+            ))
+        );
     }
 
     #[test]
