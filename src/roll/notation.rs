@@ -199,11 +199,9 @@ impl NotationRoll {
             record.total = Some(r.total);
             record.outcome = match (r.success, r.measure) {
                 (Some(ok), _) => Some(if ok { "success" } else { "failure" }.to_string()),
-                (None, crate::odds::notation::Measure::Successes) => Some(format!(
-                    "{} success{}",
-                    r.total,
-                    if r.total == 1 { "" } else { "es" }
-                )),
+                (None, crate::odds::notation::Measure::Successes) => {
+                    Some(crate::text::plural(r.total, "success", "successes"))
+                }
                 (None, crate::odds::notation::Measure::Total) => None,
             };
         }

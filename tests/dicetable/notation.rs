@@ -393,7 +393,8 @@ fn a_room_throws_each_form_and_every_client_reads_the_same_dice() {
             let roll = Answered::reread(&record);
             holds_by_roll20(&roll);
             if roll.measure == "successes" {
-                let told = format!("{} successes", roll.total);
+                // "1 success", "0 successes", "3 successes".
+                let told = dicetable::text::plural(roll.total, "success", "successes");
                 assert_eq!(record.outcome.as_deref(), Some(told.as_str()), "{notation}");
             } else {
                 assert_eq!(record.total, Some(roll.total), "{notation}");

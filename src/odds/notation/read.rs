@@ -148,8 +148,7 @@ pub(super) fn evaluate(notation: &Notation, chains: &[Vec<u32>]) -> Result<Notat
         (_, Some(point)) if point.holds(total) => format!("{total}, success"),
         (_, Some(_)) => format!("{total}, failure"),
         (Measure::Total, None) => total.to_string(),
-        (Measure::Successes, None) if total == 1 => "1 success".to_string(),
-        (Measure::Successes, None) => format!("{total} successes"),
+        (Measure::Successes, None) => crate::text::plural(total, "success", "successes"),
     };
     Ok(NotationResult {
         total,
