@@ -311,10 +311,7 @@ mod tests {
 
     #[test]
     fn numbers_out_of_range_in_a_scene_are_refused_with_the_field() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/d4-pool-goblin-ambush.ron");
-        let text = std::fs::read_to_string(&path).expect("the shipped scene");
-        let mut scene = Scene::load(&path).expect("loads");
-        assert!(text.contains("Finesse"));
+        let mut scene = crate::rules::testing::scene("d4-pool-goblin-ambush.ron");
         if let Cast::D4Pool(cs) = &mut scene.cast {
             cs[0].aspects.insert("Finesse".into(), i32::MAX);
         }
@@ -322,10 +319,7 @@ mod tests {
             scene.validate(),
             Err("Vex the Rogue's Aspect Finesse is 2147483647: it must be from -100 to 100".into())
         );
-        let mut scene = Scene::load(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/open-d6-fred-and-peter.ron"),
-        )
-        .expect("loads");
+        let mut scene = crate::rules::testing::scene("open-d6-fred-and-peter.ron");
         if let Cast::OpenD6(cs) = &mut scene.cast {
             cs[0].reflexes = i64::MAX;
         }

@@ -15,6 +15,13 @@ use crate::odds::Dist;
 /// The most extra dice (time, tools, circumstance) one action may add: more is a mistake,
 /// and a tray holds no more.
 pub const MOST_EXTRA_DICE: u32 = 30;
+
+/// An action's extra dice with their range (0 to [`MOST_EXTRA_DICE`]): one bound for a move at
+/// the table and an action read on its own.
+pub fn extra_dice(extra: u32) -> crate::rules::bounds::Bounded {
+    crate::rules::bounds::Bounded::within("extra", i128::from(extra), 0, i64::from(MOST_EXTRA_DICE))
+}
+
 /// Rounding of the halved dice of a two-die action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Rounding {
@@ -112,12 +119,7 @@ impl Action {
 
     /// Whether the action's own numbers make sense.
     pub fn check(&self) -> Result<(), String> {
-        if self.extra > MOST_EXTRA_DICE {
-            return Err(format!(
-                "{} extra dice: a throw takes at most {MOST_EXTRA_DICE}",
-                self.extra
-            ));
-        }
+        crate::rules::bounds::check([extra_dice(self.extra)]).map_err(|e| e.to_string())?;
         if self.passive {
             if self.action_dice > 0 || self.two_die {
                 return Err("a passive ability rolls its own dice, without action dice".into());

@@ -7,7 +7,7 @@ use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
-use super::{Action, Category, DefenseRoll, Kind, MOST_EXTRA_DICE, Table, Timed, resolution_order};
+use super::{Action, Category, DefenseRoll, Kind, Table, Timed, extra_dice, resolution_order};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
@@ -373,8 +373,6 @@ impl Seat for Table {
     }
 
     fn numbers(&self, m: &Move) -> Vec<Bounded> {
-        let extra_dice =
-            |extra: u32| Bounded::within("extra", i128::from(extra), 0, i64::from(MOST_EXTRA_DICE));
         let goal = |target: &Goal| match target {
             Goal::Number(n) => Some(Bounded::number("target", *n)),
             Goal::None | Goal::Attack(_) => None,

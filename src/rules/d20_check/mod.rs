@@ -806,7 +806,21 @@ impl Table {
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))
                 .map(|(_, v)| *v)
-                .ok_or_else(|| format!("{} has no modifier '{name}'", c.name))?,
+                .ok_or_else(|| {
+                    let has: Vec<&str> = c.modifiers.iter().map(|(n, _)| n.as_str()).collect();
+                    if has.is_empty() {
+                        format!(
+                            "{} has no modifier '{name}' (and no modifiers at all)",
+                            c.name
+                        )
+                    } else {
+                        format!(
+                            "{} has no modifier '{name}': use one of {}",
+                            c.name,
+                            has.join(", ")
+                        )
+                    }
+                })?,
         };
         Ok(Action {
             proficiency: c.proficiency,

@@ -110,28 +110,9 @@ impl Table {
         roller_names_it: bool,
     ) -> Result<Action, String> {
         seat_of(&Seat::names(self), actor)?;
-        let modifier = match modifier {
-            Some(m) if !self.has_modifier(actor, m) => {
-                if !roller_names_it {
-                    // A helper of a group without the named modifier rolls without it (the
-                    // move's description says so).
-                    None
-                } else {
-                    let c = &self.characters[actor];
-                    let has: Vec<&str> = c.modifiers.iter().map(|(n, _)| n.as_str()).collect();
-                    return Err(if has.is_empty() {
-                        format!("{} has no modifier '{m}' (and no modifiers at all)", c.name)
-                    } else {
-                        format!(
-                            "{} has no modifier '{m}': use one of {}",
-                            c.name,
-                            has.join(", ")
-                        )
-                    });
-                }
-            }
-            m => m,
-        };
+        // A helper of a group without the named modifier rolls without it (the move's
+        // description says so); the roller who names it must have it (`action` refuses).
+        let modifier = modifier.filter(|m| roller_names_it || self.has_modifier(actor, m));
         let mut a = self.action(actor, modifier, 0, edge)?;
         match dc {
             DcChoice::Number(n) => a.dc = Some(*n),

@@ -1822,12 +1822,12 @@ mod tests {
         );
     }
 
-    #[test]
-    fn push_luck_reaches_only_the_last_action() {
+    /// The first round, Peter out of shots, and Fred (10) failing a Shoot 9 against 12:
+    /// 9 + (2 − 4) = 7.
+    fn fred_fails_a_shoot() -> TableState {
         let mut t = table("open-d6-fred-and-peter.ron");
         first_round(&mut t);
         o6_mut(&mut t).shots[2] = 0;
-        // Fred (10) fails a Shoot 9 against 12: 9 + (2 − 4) = 7.
         let shoot = act(
             0,
             ActionType::Basic,
@@ -1836,6 +1836,12 @@ mod tests {
         );
         let (o, _) = play(&mut t, &shoot, &[&[2, 4]]);
         assert_eq!(o.success, Some(false));
+        t
+    }
+
+    #[test]
+    fn push_luck_reaches_only_the_last_action() {
+        let mut t = fred_fails_a_shoot();
         assert_eq!(t.allowed(&mv(Move::PushLuck { actor: 0 })), Ok(()));
         // He then raises an Active Defense: the failed check is no longer his last action.
         play(
@@ -1858,18 +1864,7 @@ mod tests {
     /// Setbacks kept on the character.
     #[test]
     fn push_luck_limit_breaks_stunts_fortune_and_setbacks() {
-        let mut t = table("open-d6-fred-and-peter.ron");
-        first_round(&mut t);
-        o6_mut(&mut t).shots[2] = 0;
-        // Fred (10) fails a Shoot 9 against 12: 9 + (2 − 4) = 7.
-        let shoot = act(
-            0,
-            ActionType::Basic,
-            Some(check("Shoot", Difficulty::Number(12))),
-            false,
-        );
-        let (o, _) = play(&mut t, &shoot, &[&[2, 4]]);
-        assert_eq!(o.success, Some(false));
+        let mut t = fred_fails_a_shoot();
         assert!(
             t.allowed(&mv(Move::PushLuck { actor: 1 })).is_err(),
             "Fred's check"

@@ -468,7 +468,7 @@ impl Table {
                 has.join(", ")
             )
         })?;
-        self.rules.difficulty(difficulty)?;
+        // The difficulty is read (and a die no rating uses refused) with the pools.
         Ok(Action::quick(die, difficulty.to_string()))
     }
 
