@@ -115,9 +115,10 @@ impl Default for ConnectionLimits {
 
 /// Serves `router` on a bound listener until the process ends, each address holding at most
 /// `limits.per_address` connections (one more is closed at once, so no one address can take
-/// every socket) and each connection closed once it sent nothing for `limits.idle`. Handlers
-/// may ask who connected ([`Peer`]). Small messages go at once (no Nagle delay on a room's
-/// frames).
+/// every socket) and each connection closed once it sent nothing for `limits.idle`, not
+/// counting the time the server takes to answer it (a roll waiting its turn in a queue is not
+/// an idle client). Handlers may ask who connected ([`Peer`]). Small messages go at once (no
+/// Nagle delay on a room's frames).
 pub async fn serve(
     listener: std::net::TcpListener,
     router: Router,
@@ -132,15 +133,91 @@ pub async fn serve(
         idle: limits.idle.max(Duration::from_millis(100)),
         open: Arc::new(Mutex::new(HashMap::new())),
     };
-    let listener = axum::serve::ListenerExt::tap_io(listener, |io: &mut Counted| {
-        let _ = io.stream.set_nodelay(true);
-    });
+    let router = router.layer(axum::middleware::from_fn(while_answering));
     axum::serve(
         listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
+        router.into_make_service_with_connect_info::<Connection>(),
     )
     .await
     .map_err(NetError::Serve)
+}
+
+/// Who is connected, and the count of their requests the server is still answering.
+#[derive(Clone, Debug)]
+struct Connection {
+    addr: SocketAddr,
+    answering: Arc<Answering>,
+}
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, CappedListener>>
+    for Connection
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, CappedListener>) -> Connection {
+        Connection {
+            addr: *stream.remote_addr(),
+            answering: stream.io().answering.clone(),
+        }
+    }
+}
+
+/// A connection's requests being answered, and when the last answer was given: its idle time
+/// runs only while it owes the server something.
+#[derive(Debug, Default)]
+struct Answering(Mutex<AnsweringState>);
+
+#[derive(Debug, Default)]
+struct AnsweringState {
+    open: usize,
+    last_answered: Option<tokio::time::Instant>,
+}
+
+impl Answering {
+    fn begin(&self) {
+        if let Ok(mut state) = self.0.lock() {
+            state.open += 1;
+        }
+    }
+
+    fn end(&self) {
+        if let Ok(mut state) = self.0.lock() {
+            state.open = state.open.saturating_sub(1);
+            state.last_answered = Some(tokio::time::Instant::now());
+        }
+    }
+
+    /// When a connection last heard from at `last_read` becomes idle: never while an answer
+    /// is being made (None), else `idle` after the later of its last read and last answer.
+    fn idle_from(&self, last_read: tokio::time::Instant) -> Option<tokio::time::Instant> {
+        let state = self.0.lock().ok()?;
+        if state.open > 0 {
+            return None;
+        }
+        Some(state.last_answered.map_or(last_read, |a| a.max(last_read)))
+    }
+}
+
+/// Counts a request as being answered until its handler has its response.
+struct AnsweringGuard(Arc<Answering>);
+
+impl Drop for AnsweringGuard {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// Middleware: marks the connection as owed an answer while the handler works.
+async fn while_answering(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let _guard = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<Connection>>()
+        .map(|info| {
+            info.0.answering.begin();
+            AnsweringGuard(info.0.answering.clone())
+        });
+    next.run(request).await
 }
 
 /// Open connections by address.
@@ -166,8 +243,12 @@ pub struct Counted {
     tail: Vec<u8>,
     /// When the connection is closed unless it sends something first.
     idle_until: Pin<Box<tokio::time::Sleep>>,
+    /// When it last sent something.
+    last_read: tokio::time::Instant,
     /// How long it may send nothing.
     idle: Duration,
+    /// Its requests being answered (idle time does not run meanwhile).
+    answering: Arc<Answering>,
 }
 
 impl Counted {
@@ -184,7 +265,9 @@ impl Counted {
             first_headers: Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT))),
             tail: Vec::new(),
             idle_until: Box::pin(tokio::time::sleep(idle)),
+            last_read: tokio::time::Instant::now(),
             idle,
+            answering: Arc::new(Answering::default()),
         }
     }
 }
@@ -240,6 +323,7 @@ impl axum::serve::Listener for CappedListener {
                 }
             });
             if admitted {
+                let _ = stream.set_nodelay(true);
                 return (Counted::new(stream, ip, self.open.clone(), self.idle), peer);
             }
             drop(stream);
@@ -263,10 +347,9 @@ impl tokio::io::AsyncRead for Counted {
             Poll::Ready(Ok(())) => {
                 let got = &buf.filled()[before..];
                 if !got.is_empty() {
+                    this.last_read = tokio::time::Instant::now();
                     let idle = this.idle;
-                    this.idle_until
-                        .as_mut()
-                        .reset(tokio::time::Instant::now() + idle);
+                    this.idle_until.as_mut().reset(this.last_read + idle);
                 }
                 if this.first_headers.is_some() && headers_end_in(&mut this.tail, got) {
                     this.first_headers = None;
@@ -285,11 +368,21 @@ impl tokio::io::AsyncRead for Counted {
                         "no request within the header timeout",
                     )));
                 }
-                if this.idle_until.as_mut().poll(cx).is_ready() {
-                    return Poll::Ready(Err(std::io::Error::new(
-                        std::io::ErrorKind::TimedOut,
-                        "nothing sent within the idle timeout",
-                    )));
+                while this.idle_until.as_mut().poll(cx).is_ready() {
+                    // Idle time runs from the last read or the last answer given, and not at
+                    // all while an answer is being made.
+                    let now = tokio::time::Instant::now();
+                    let deadline = match this.answering.idle_from(this.last_read) {
+                        None => now + this.idle,
+                        Some(from) if from + this.idle > now => from + this.idle,
+                        Some(_) => {
+                            return Poll::Ready(Err(std::io::Error::new(
+                                std::io::ErrorKind::TimedOut,
+                                "nothing sent within the idle timeout",
+                            )));
+                        }
+                    };
+                    this.idle_until.as_mut().reset(deadline);
                 }
                 Poll::Pending
             }
@@ -354,8 +447,8 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
         Ok(Peer(
             parts
                 .extensions
-                .get::<axum::extract::ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
+                .get::<axum::extract::ConnectInfo<Connection>>()
+                .map(|c| c.0.addr.ip()),
         ))
     }
 }
@@ -378,5 +471,49 @@ mod tests {
             assert!(!headers_end_in(&mut tail, &[*byte]));
         }
         assert!(tail.len() <= 3);
+    }
+
+    /// Sends one request on a fresh connection and reads until the server closes it: what it
+    /// answered.
+    async fn ask_and_read_all(addr: SocketAddr, path: &str) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut socket = tokio::net::TcpStream::connect(addr)
+            .await
+            .expect("connects");
+        let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        socket.write_all(request.as_bytes()).await.expect("asks");
+        let mut answer = Vec::new();
+        let _ = socket.read_to_end(&mut answer).await;
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    #[test]
+    fn a_slow_answer_is_not_idle_time_but_silence_after_it_is() {
+        let rt = runtime("runtime-test", Threads::Workers(2)).expect("runtime");
+        rt.block_on(async {
+            // The handler takes five idle timeouts to answer, as a queued roll may.
+            let idle = Duration::from_millis(100);
+            let router = Router::new().route(
+                "/slow",
+                axum::routing::get(|| async {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    "answered"
+                }),
+            );
+            let (listener, addr) = listen(SocketAddr::from(([127, 0, 0, 1], 0))).expect("binds");
+            tokio::spawn(serve(
+                listener,
+                router,
+                ConnectionLimits {
+                    per_address: 4,
+                    idle,
+                },
+            ));
+            // The answer comes, then the keep-alive connection, silent, is closed (read_to_end
+            // returns only once it is).
+            let answer = ask_and_read_all(addr, "/slow").await;
+            assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer}");
+            assert!(answer.ends_with("answered"), "{answer}");
+        });
     }
 }

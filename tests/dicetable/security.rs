@@ -792,9 +792,10 @@ fn a_silent_or_dripping_connection_is_closed_after_the_header_timeout() {
     assert!(answers(addr));
 }
 
-/// Reads a socket until the server closes it: how long that took.
-async fn until_closed(socket: &mut tokio::net::TcpStream) -> Duration {
-    let start = Instant::now();
+/// Reads a socket until the server closes it: how long after `since` that was. (`since` is
+/// taken before the client last sent anything, so the time is at least the server's timeout
+/// however late this test's thread runs.)
+async fn until_closed(socket: &mut tokio::net::TcpStream, since: Instant) -> Duration {
     let mut buf = [0u8; 4096];
     loop {
         let read = tokio::time::timeout(
@@ -804,7 +805,7 @@ async fn until_closed(socket: &mut tokio::net::TcpStream) -> Duration {
         .await
         .expect("closed by the server within 30 s");
         if matches!(read, Ok(0) | Err(_)) {
-            return start.elapsed();
+            return since.elapsed();
         }
     }
 }
@@ -828,6 +829,7 @@ fn idle_connections_are_closed_live_ones_kept_and_idle_rooms_unloaded() {
         // member whose socket never answers the server's pings, are closed; Pat's client reads
         // (and so answers every ping) for four timeouts, and is kept.
         let quiet = async {
+            let since = Instant::now();
             let mut quiet = tcp_from([127, 0, 0, 1], addr).await;
             tokio::io::AsyncWriteExt::write_all(
                 &mut quiet,
@@ -835,13 +837,14 @@ fn idle_connections_are_closed_live_ones_kept_and_idle_rooms_unloaded() {
             )
             .await
             .expect("asks");
-            until_closed(&mut quiet).await
+            until_closed(&mut quiet, since).await
         };
         let mute = async {
             let mo = join_msg("crypt", "Mo", "friends");
+            let since = Instant::now();
             let (welcome, mut mute) = hello_from([127, 0, 0, 1], &url("crypt"), &mo).await;
             assert_eq!(welcome["type"], "welcome", "{welcome}");
-            until_closed(mute.get_mut()).await
+            until_closed(mute.get_mut(), since).await
         };
         let reads = async {
             let until = Instant::now() + Duration::from_secs(4);
