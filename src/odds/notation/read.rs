@@ -53,20 +53,23 @@ pub enum Critical {
 }
 
 impl ShownDie {
+    /// One value of this die as written: a number, or a Fate die's mark (`−`, `0`, `+`).
+    pub fn face(&self, value: i64) -> String {
+        if self.die == "dF" {
+            match value.signum() {
+                1 => "+".to_string(),
+                -1 => "−".to_string(),
+                _ => "0".to_string(),
+            }
+        } else {
+            value.to_string()
+        }
+    }
+
     /// The die as text: `~1~4` (1 rerolled, then 4), `6!` (exploded), `(2)` (dropped), `8✔`
     /// (a success), `1✖` (a failure), `20★` / `1☠` (critical), `15=6+6+3` (compounded).
     pub fn text(&self) -> String {
-        let face = |v: i64| {
-            if self.die == "dF" {
-                match v.signum() {
-                    1 => "+".to_string(),
-                    -1 => "−".to_string(),
-                    _ => "0".to_string(),
-                }
-            } else {
-                v.to_string()
-            }
-        };
+        let face = |v: i64| self.face(v);
         let mut out: String = self
             .rerolled
             .iter()

@@ -404,7 +404,7 @@ fn outcome(ui: &mut egui::Ui, table: &TableRoll) {
                 };
                 text.append(&format!("{}: ", shown.die), 0.0, plain.clone());
                 for r in &shown.rerolled {
-                    text.append(&r.to_string(), 0.0, struck.clone());
+                    text.append(&shown.face(*r), 0.0, struck.clone());
                     text.append(" ", 0.0, plain.clone());
                 }
                 let marks = ShownDie {

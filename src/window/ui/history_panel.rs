@@ -8,6 +8,7 @@ use bevy_egui::egui;
 
 use super::ui_map;
 use crate::history::{SessionLuck, StoredRoll, luck};
+use crate::record::RollRecord;
 use crate::window::table::{
     ActionRequest, Caller, LuckBoard, Replay, ReplayStored, RollHistory, StoredReplay,
     ThrowNotation,
@@ -101,11 +102,10 @@ fn this_session(
             .map(|l| format!("   percentile {:.0}", l.percentile))
             .unwrap_or_default();
         let label = format!(
-            "{}. {} -> {}   {:?}   seed {}{percentile}",
+            "{}. {} -> {}   seed {}{percentile}",
             i + 1,
             entry.what,
-            entry.result,
-            entry.faces,
+            result_text(&entry.result, &entry.record),
             entry.seed
         );
         let (button, copy) = roll_row(ui, label, &entry.record.code(), busy);
@@ -165,8 +165,11 @@ fn earlier_session(
     for (row, roll) in rolls.iter().rev().enumerate() {
         let who = roll.byline();
         let label = format!(
-            "{}. {who}{} -> {}   {:?}   seed {}",
-            roll.n, roll.what, roll.result, roll.record.faces, roll.record.seed
+            "{}. {who}{} -> {}   seed {}",
+            roll.n,
+            roll.what,
+            result_text(&roll.result, &roll.record),
+            roll.record.seed
         );
         let (button, copy) = roll_row(ui, label, &roll.record.code(), busy);
         ui_map::mark(ui, format!("history-earlier-{row}"), button.rect);
@@ -232,6 +235,33 @@ pub(super) fn send(
                 replay_of: Some(before),
                 caller,
             });
+        }
+    }
+}
+
+/// A history row's result: a free roll's dice as read (`(+, −, −, 0) = -1`, `{(1☠)+5} = 6 ✘`,
+/// the same text as the result panel), or a move's outcome and its faces, one throw after
+/// another (`Success   4 1 · 6`).
+fn result_text(result: &str, record: &RollRecord) -> String {
+    match crate::roll::read_record(record) {
+        Some(read) => {
+            let verdict = match read.success {
+                Some(true) => " ✔",
+                Some(false) => " ✘",
+                None => "",
+            };
+            format!("{}{verdict}", read.shown)
+        }
+        None => {
+            let throws: Vec<String> = record
+                .faces
+                .iter()
+                .map(|throw| {
+                    let faces: Vec<String> = throw.iter().map(u32::to_string).collect();
+                    faces.join(" ")
+                })
+                .collect();
+            format!("{result}   {}", throws.join(" · "))
         }
     }
 }
