@@ -114,18 +114,35 @@ impl LoadedDemo {
     }
 }
 
-/// The demo file of a ruleset: `scenes/demos/<id>.ron`.
-pub fn demo_path(ruleset: RulesetId) -> PathBuf {
-    default_dir().join("demos").join(format!("{ruleset}.ron"))
+/// The demo file `name` stands for: a ruleset's or another demo's name (`scenes/demos/<name>.ron`),
+/// or the path of a demo file.
+pub fn demo_path(name: &str) -> PathBuf {
+    let named = demos_dir().join(format!("{name}.ron"));
+    if named.is_file() || !Path::new(name).is_file() {
+        named
+    } else {
+        PathBuf::from(name)
+    }
 }
 
-/// Every ruleset's demo file that exists, in the order of `RulesetId::ALL`.
+/// Where the shipped demos are.
+fn demos_dir() -> PathBuf {
+    default_dir().join("demos")
+}
+
+/// Every demo of `scenes/demos`: the rulesets' own first (in the order of `RulesetId::ALL`),
+/// then the others by name.
 pub fn demo_files() -> Vec<PathBuf> {
-    RulesetId::ALL
+    let own: Vec<PathBuf> = RulesetId::ALL
         .into_iter()
-        .map(demo_path)
+        .map(|id| demo_path(id.as_str()))
         .filter(|p| p.is_file())
-        .collect()
+        .collect();
+    let others: Vec<PathBuf> = crate::rules::scene::scene_files(&demos_dir())
+        .into_iter()
+        .filter(|p| !own.contains(p))
+        .collect();
+    own.into_iter().chain(others).collect()
 }
 
 /// Plays the demo headless, each step thrown physically with its seed, and checks each step's

@@ -22,7 +22,7 @@ function describe() {
   const chosen = scenes.find((s) => s.id === $('scene').value);
   $('upload').hidden = $('scene').value !== FILE;
   $('scene-about').textContent = chosen
-    ? `${chosen.ruleset}: ${chosen.description}`
+    ? `${chosen.ruleset} (${chosen.rules}): ${chosen.description}`
     : 'A scene file (RON) from this computer.';
 }
 
@@ -42,7 +42,8 @@ async function loadScenes() {
   const select = $('scene');
   select.replaceChildren();
   for (const s of scenes) {
-    select.append(new Option(`${s.title} (${s.ruleset})`, s.id));
+    const own = s.rules === 'shipped rules' ? '' : ', own rules';
+    select.append(new Option(`${s.title} (${s.ruleset}${own})`, s.id));
   }
   select.append(new Option('A file from this computer…', FILE));
   window.front.scenes = scenes.length;

@@ -5,16 +5,15 @@
 use std::process::ExitCode;
 
 use crate::demo::{LoadedDemo, check, demo_path, seek};
-use crate::rules::RulesetId;
 use crate::rules::engine::Rulebook;
 use crate::script::report_text;
 
 /// Arguments of `demo`.
 #[derive(clap::Args, Debug)]
 pub struct DemoArgs {
-    /// The ruleset whose demo to play (scenes/demos/<RULESET>.ron).
-    #[arg(value_parser = super::parse_ruleset)]
-    pub ruleset: RulesetId,
+    /// The demo: a ruleset's (scenes/demos/<RULESET>.ron), another of scenes/demos by name
+    /// (step-dice-dangerous), or a demo file's path.
+    pub demo: String,
     /// Play the demo headless and check every step's expected outcome (exit 1 if one fails).
     #[arg(long)]
     pub check: bool,
@@ -37,7 +36,7 @@ pub struct DemoArgs {
 
 /// Runs `demo`.
 pub fn run(args: DemoArgs) -> ExitCode {
-    let path = demo_path(args.ruleset);
+    let path = demo_path(&args.demo);
     let loaded = LoadedDemo::load(&path)
         .map_err(|e| e.to_string())
         .and_then(|d| Ok((d, Rulebook::builtin().map_err(|e| e.to_string())?)));
@@ -85,7 +84,7 @@ pub fn run(args: DemoArgs) -> ExitCode {
         let unmet: usize = reports.iter().map(|r| r.unmet.len()).sum();
         println!(
             "demo {}: {} steps, {unmet} expectations not met",
-            args.ruleset,
+            args.demo,
             reports.len()
         );
         return if unmet == 0 {

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::data::{DataError, builtin_rules, load_ron, parse_ron, rules_file_name};
+use super::scene::SceneRules;
 use super::{
     Odds, RollPlan, RulesError, RulesetId, Step, action_dice, d4_pool, d20_check, open_d6,
     step_dice,
@@ -39,13 +40,10 @@ impl Rulebook {
 
     /// Checks the rules that RON cannot (ranges, tables); errors name the file.
     fn validated(self, file: impl Fn(RulesetId) -> String) -> Result<Self, DataError> {
-        let checks = [
-            (RulesetId::StepDice, self.step_dice.validate()),
-            (RulesetId::OpenD6, self.open_d6.validate()),
-            (RulesetId::D20Check, self.d20_check.validate()),
-        ];
-        for (id, check) in checks {
-            check.map_err(|e| DataError::whole(&file(id), e))?;
+        for id in RulesetId::ALL {
+            SceneRules::shipped(&self, id)
+                .validate()
+                .map_err(|e| DataError::whole(&file(id), e))?;
         }
         Ok(self)
     }

@@ -1,6 +1,8 @@
 //! Scenes: who sits at the table, in RON (`scenes/*.ron`). The ruleset comes from the cast:
-//! `cast: OpenD6([...])` seats open-d6 characters. Loading checks the RON (file, line, column,
-//! what was expected) and then what RON cannot: names, numbers, dice.
+//! `cast: OpenD6([...])` seats open-d6 characters. A scene may play by rules of its own (a
+//! rules file beside it, or the settings inline); otherwise by the shipped ones. Loading checks
+//! the RON (file, line, column, what was expected) and then what RON cannot: names, numbers,
+//! dice, rules.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -9,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bounds::{self, Bounded, MOST_COUNT};
 use super::data::{DataError, load_ron, parse_ron};
+use super::engine::Rulebook;
 use super::{RulesetId, action_dice, d4_pool, d20_check, open_d6, step_dice};
 
 /// The characters of a scene, by ruleset.
@@ -40,6 +43,156 @@ pub struct Scene {
     /// How the scene is played, where its ruleset offers a choice.
     #[serde(default)]
     pub setup: Setup,
+    /// The rules it plays by, where they are not the shipped `assets/rules/<ruleset>.ron`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<SceneRules>,
+}
+
+/// A scene's own rules: a file of the ruleset's rules (as `assets/rules/<ruleset>.ron`), or
+/// those rules written in the scene. A scene read from a file has its file's rules read into
+/// it, so it carries them wherever it goes (a room's log, a record).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SceneRules {
+    /// A rules file, its path relative to the scene file's folder.
+    File(String),
+    /// `d4-pool` rules.
+    D4Pool(d4_pool::Rules),
+    /// `action-dice` rules.
+    ActionDice(action_dice::Rules),
+    /// `step-dice` rules.
+    StepDice(step_dice::Rules),
+    /// `open-d6` rules.
+    OpenD6(open_d6::Rules),
+    /// `d20-check` rules.
+    D20Check(d20_check::Rules),
+}
+
+impl SceneRules {
+    /// Rules of `id` read from RON text (`file` names it in errors).
+    fn parse(id: RulesetId, file: &str, text: &str) -> Result<SceneRules, DataError> {
+        Ok(match id {
+            RulesetId::D4Pool => SceneRules::D4Pool(parse_ron(file, text)?),
+            RulesetId::ActionDice => SceneRules::ActionDice(parse_ron(file, text)?),
+            RulesetId::StepDice => SceneRules::StepDice(parse_ron(file, text)?),
+            RulesetId::OpenD6 => SceneRules::OpenD6(parse_ron(file, text)?),
+            RulesetId::D20Check => SceneRules::D20Check(parse_ron(file, text)?),
+        })
+    }
+
+    /// The shipped rules of `id` from `book`.
+    pub(crate) fn shipped(book: &Rulebook, id: RulesetId) -> SceneRules {
+        match id {
+            RulesetId::D4Pool => SceneRules::D4Pool(book.d4_pool.clone()),
+            RulesetId::ActionDice => SceneRules::ActionDice(book.action_dice.clone()),
+            RulesetId::StepDice => SceneRules::StepDice(book.step_dice.clone()),
+            RulesetId::OpenD6 => SceneRules::OpenD6(book.open_d6.clone()),
+            RulesetId::D20Check => SceneRules::D20Check(book.d20_check.clone()),
+        }
+    }
+
+    /// The ruleset these rules are for (None: a file not read yet).
+    fn ruleset(&self) -> Option<RulesetId> {
+        match self {
+            SceneRules::File(_) => None,
+            SceneRules::D4Pool(_) => Some(RulesetId::D4Pool),
+            SceneRules::ActionDice(_) => Some(RulesetId::ActionDice),
+            SceneRules::StepDice(_) => Some(RulesetId::StepDice),
+            SceneRules::OpenD6(_) => Some(RulesetId::OpenD6),
+            SceneRules::D20Check(_) => Some(RulesetId::D20Check),
+        }
+    }
+
+    /// Checks what RON cannot (the same checks as the shipped files get, and every number
+    /// within the range the rules take: a scene's rules may come from anyone's upload).
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        bounds::check(self.numbers()).map_err(|e| e.to_string())?;
+        match self {
+            SceneRules::File(f) => Err(format!(
+                "File(\"{f}\") names a file, which a scene given as text cannot read: write \
+                 the rules in the scene (rules: <Ruleset>((...)))"
+            )),
+            SceneRules::StepDice(r) => r.validate(),
+            SceneRules::OpenD6(r) => r.validate(),
+            SceneRules::D20Check(r) => r.validate(),
+            SceneRules::D4Pool(_) | SceneRules::ActionDice(_) => Ok(()),
+        }
+    }
+
+    /// Every number of these rules, with the range the rules accept for it.
+    fn numbers(&self) -> Vec<Bounded> {
+        let mut out = Vec::new();
+        match self {
+            SceneRules::File(_) => {}
+            SceneRules::D4Pool(r) => {
+                for (name, kind) in &r.costs {
+                    out.push(Bounded::number(
+                        format!("the cost of {name}"),
+                        i64::from(kind.cost),
+                    ));
+                }
+            }
+            SceneRules::ActionDice(r) => {
+                out.push(Bounded::number("base_defense", r.base_defense));
+                out.push(Bounded::count("noncombat_dice", r.noncombat_dice));
+                for level in r.action_dice_levels.keys() {
+                    out.push(Bounded::count("a level of action_dice_levels", *level));
+                }
+            }
+            SceneRules::StepDice(r) => {
+                out.push(Bounded::number("marginal_max", r.marginal_max));
+                out.push(Bounded::number("complete_max", r.complete_max));
+                out.push(Bounded::count("teamwork_grit", r.teamwork_grit));
+            }
+            SceneRules::OpenD6(r) => {
+                for (kind, cost) in &r.costs {
+                    if let open_d6::Cost::Shots(n) = cost {
+                        out.push(Bounded::count(format!("the shots of {kind:?}"), *n));
+                    }
+                }
+                out.push(Bounded::count("surprise_shots", r.surprise_shots));
+                out.push(Bounded::number("min_first_shot", r.min_first_shot));
+                out.push(Bounded::number("max_assist_bonus", r.max_assist_bonus));
+                out.push(Bounded::number(
+                    "active_defense_bonus",
+                    r.active_defense_bonus,
+                ));
+                out.push(Bounded::count(
+                    "npc_limit_break_shots",
+                    r.npc_limit_break_shots,
+                ));
+                out.push(Bounded::number("advantage_bonus", r.advantage_bonus));
+            }
+            SceneRules::D20Check(r) => {
+                for (name, dc) in &r.dc_table {
+                    out.push(Bounded::number(format!("the DC of {name}"), *dc));
+                }
+                out.push(Bounded::number("gm_modifier's least", r.gm_modifier.0));
+                out.push(Bounded::number("gm_modifier's most", r.gm_modifier.1));
+                out.push(Bounded::number("dc_min", r.dc_min));
+                out.push(Bounded::number("dc_max", r.dc_max));
+                out.push(Bounded::number("play_the_odds_dc", r.play_the_odds_dc));
+                out.push(Bounded::number(
+                    "mundane_performance",
+                    r.mundane_performance,
+                ));
+                out.push(Bounded::count("resource_step_on", r.resource_step_on));
+            }
+        }
+        out
+    }
+
+    /// These rules as JSON (to compare settings by name).
+    fn settings(&self) -> serde_json::Value {
+        let value = match self {
+            SceneRules::File(_) => Ok(serde_json::Value::Null),
+            SceneRules::D4Pool(r) => serde_json::to_value(r),
+            SceneRules::ActionDice(r) => serde_json::to_value(r),
+            SceneRules::StepDice(r) => serde_json::to_value(r),
+            SceneRules::OpenD6(r) => serde_json::to_value(r),
+            SceneRules::D20Check(r) => serde_json::to_value(r),
+        };
+        value.unwrap_or(serde_json::Value::Null)
+    }
 }
 
 /// Scene options of some rulesets.
@@ -92,24 +245,110 @@ impl Scene {
         }
     }
 
-    /// Parses scene text; `file` names it in errors.
+    /// Parses scene text; `file` names it in errors. Its rules, if it has its own, are written
+    /// in it (a scene given as text cannot read a rules file).
     pub fn parse(file: &str, text: &str) -> Result<Scene, DataError> {
         let scene: Scene = parse_ron(file, text)?;
         scene.validate().map_err(|e| DataError::whole(file, e))?;
         Ok(scene)
     }
 
-    /// Reads a scene file.
+    /// Reads a scene file, and the rules file it names (relative to its folder) into it.
     pub fn load(path: &Path) -> Result<Scene, DataError> {
-        let scene: Scene = load_ron(path)?;
-        scene
-            .validate()
-            .map_err(|e| DataError::whole(&path.display().to_string(), e))?;
+        let mut scene: Scene = load_ron(path)?;
+        let name = path.display().to_string();
+        if let Some(SceneRules::File(file)) = &scene.rules {
+            let rules_path = path.parent().unwrap_or(Path::new(".")).join(file);
+            let rules_name = rules_path.display().to_string();
+            let text = std::fs::read_to_string(&rules_path).map_err(|e| {
+                DataError::whole(
+                    &name,
+                    format!("cannot read its rules file {rules_name}: {e}"),
+                )
+            })?;
+            let rules = SceneRules::parse(scene.ruleset(), &rules_name, &text)?;
+            rules
+                .validate()
+                .map_err(|e| DataError::whole(&rules_name, e))?;
+            scene.rules = Some(rules);
+        }
+        scene.validate().map_err(|e| DataError::whole(&name, e))?;
         Ok(scene)
+    }
+
+    /// Reads a scene file: the scene, and its text as a room records it (the file's own text,
+    /// or, when it names a rules file, the scene written out with those rules in it).
+    pub fn load_text(path: &Path) -> Result<(Scene, String), DataError> {
+        let scene = Scene::load(path)?;
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| DataError::whole(&name, format!("cannot read: {e}")))?;
+        let raw: Scene = parse_ron(&name, &text)?;
+        if matches!(raw.rules, Some(SceneRules::File(_))) {
+            Ok((scene.clone(), scene.to_text()?))
+        } else {
+            Ok((scene, text))
+        }
+    }
+
+    /// The scene as RON text that stands on its own (its rules written in): what a room's log
+    /// records.
+    pub fn to_text(&self) -> Result<String, DataError> {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(|e| DataError::whole(&self.name, format!("cannot be written: {e}")))
+    }
+
+    /// The rules this scene plays by: `shipped`, with its own in place of its ruleset's.
+    pub fn rulebook(&self, shipped: &Rulebook) -> Rulebook {
+        let mut book = shipped.clone();
+        match &self.rules {
+            Some(SceneRules::D4Pool(r)) => book.d4_pool = r.clone(),
+            Some(SceneRules::ActionDice(r)) => book.action_dice = r.clone(),
+            Some(SceneRules::StepDice(r)) => book.step_dice = r.clone(),
+            Some(SceneRules::OpenD6(r)) => book.open_d6 = r.clone(),
+            Some(SceneRules::D20Check(r)) => book.d20_check = r.clone(),
+            Some(SceneRules::File(_)) | None => {}
+        }
+        book
+    }
+
+    /// Which rules the scene plays by, in words for the scene picker and the front page:
+    /// "shipped rules", or its own and the settings that differ from the shipped ones.
+    pub fn rules_in_words(&self) -> String {
+        let Some(own) = &self.rules else {
+            return "shipped rules".to_string();
+        };
+        let shipped = Rulebook::builtin()
+            .ok()
+            .map(|book| SceneRules::shipped(&book, self.ruleset()).settings());
+        let differ: Vec<String> = match (own.settings(), shipped) {
+            (serde_json::Value::Object(own), Some(serde_json::Value::Object(shipped))) => own
+                .iter()
+                .filter(|(k, v)| shipped.get(*k) != Some(v))
+                .map(|(k, _)| k.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        if differ.is_empty() {
+            "its own rules, as shipped".to_string()
+        } else {
+            format!("its own rules: {}", differ.join(", "))
+        }
     }
 
     /// Checks what RON cannot.
     pub fn validate(&self) -> Result<(), String> {
+        if let Some(rules) = &self.rules {
+            rules.validate().map_err(|e| format!("rules: {e}"))?;
+            if let Some(id) = rules.ruleset()
+                && id != self.ruleset()
+            {
+                return Err(format!(
+                    "rules: the scene's rules are {id} rules but its cast plays {}",
+                    self.ruleset()
+                ));
+            }
+        }
         if self.setup.simplified_initiative && self.ruleset() != RulesetId::OpenD6 {
             return Err("setup: simplified_initiative is an open-d6 option".into());
         }
@@ -326,6 +565,121 @@ mod tests {
         assert_eq!(
             scene.validate(),
             Err("Fred's reflexes is 9223372036854775807: it must be from -1000 to 1000".into())
+        );
+    }
+
+    /// A scene file in a fresh folder of its own, with a rules file beside it.
+    fn scene_with_rules_file(name: &str, scene: &str, rules: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("dicetable-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("rules")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join("rules/own.ron"), rules).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.join("scene.ron");
+        std::fs::write(&path, scene).unwrap_or_else(|e| panic!("{e}"));
+        path
+    }
+
+    const VAULT_WITH_FILE: &str = r#"(name: "Vault", cast: StepDice([(name: "Ana", skills: [("Locks", "d10")])]), rules: File("rules/own.ron"))"#;
+
+    #[test]
+    fn a_scene_plays_by_its_rules_file_and_carries_it_when_shared() {
+        use crate::rules::testing::{book, play, scene};
+        let dangerous = scene("step-dice-vault-dangerous.ron");
+        let shipped = scene("step-dice-vault.ron");
+        assert!(matches!(
+            &dangerous.rules,
+            Some(SceneRules::StepDice(r)) if r.dangerous_encounters
+        ));
+        assert_eq!(
+            dangerous.rules_in_words(),
+            "its own rules: dangerous_encounters"
+        );
+        assert_eq!(shipped.rules_in_words(), "shipped rules");
+        // The same move and faces: a tie is Ana's with the shipped rules, the world's here.
+        let tie: crate::rules::play::Move = parse_ron(
+            "move",
+            r#"StepDice(Act(actor: 0, skill: "Locks", difficulty: "Hard"))"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let outcome = |s: &Scene| {
+            let mut table = crate::rules::table::TableState::new(s, &book(), 1);
+            let (outcome, _) = play(&mut table, &tie, &[&[5, 5]]);
+            (outcome.total, outcome.success)
+        };
+        assert_eq!(outcome(&shipped), (0, Some(true)));
+        assert_eq!(outcome(&dangerous), (0, Some(false)));
+        // Shared (a room's log, the front page), the scene carries its rules written in, and
+        // reads back the same without the file.
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/step-dice-vault-dangerous.ron");
+        let (loaded, text) = Scene::load_text(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!text.contains("File("), "{text}");
+        assert_eq!(Scene::parse("shared", &text), Ok(loaded.clone()));
+        assert_eq!(loaded, dangerous);
+        // A scene without its own rules is shared as written, comments and all.
+        let plain = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/step-dice-vault.ron");
+        let (_, text) = Scene::load_text(&plain).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            Ok(text),
+            std::fs::read_to_string(&plain).map_err(|e| e.to_string())
+        );
+    }
+
+    #[test]
+    fn a_broken_or_foreign_rules_file_is_refused_with_its_place() {
+        // Broken RON: the rules file, its line and column.
+        let path = scene_with_rules_file(
+            "broken-rules",
+            VAULT_WITH_FILE,
+            "(\n    dangerous_encounters: maybe,\n)",
+        );
+        let err = Scene::load(&path).expect_err("broken");
+        assert!(err.file.ends_with("rules/own.ron"), "{err}");
+        assert_eq!((err.line, err.column), (2, 26), "{err}");
+        // A rules file that reads but breaks the rules' own checks.
+        let mut rules = crate::rules::testing::book().step_dice;
+        rules.marginal_max = 0;
+        let text = ron::ser::to_string(&rules).unwrap_or_else(|e| panic!("{e}"));
+        let path = scene_with_rules_file("invalid-rules", VAULT_WITH_FILE, &text);
+        let err = Scene::load(&path).expect_err("invalid");
+        assert!(err.file.ends_with("rules/own.ron"), "{err}");
+        assert_eq!(err.line, 0, "{err}");
+        // A number out of the range the rules take (a scene's rules may be anyone's upload).
+        rules.marginal_max = i64::MAX;
+        let text = ron::ser::to_string(&rules).unwrap_or_else(|e| panic!("{e}"));
+        let inline =
+            VAULT_WITH_FILE.replace(r#"File("rules/own.ron")"#, &format!("StepDice({text})"));
+        let err = Scene::parse("inline.ron", &inline).expect_err("out of range");
+        assert_eq!(
+            err.message,
+            "rules: marginal_max is 9223372036854775807: it must be from -1000 to 1000"
+        );
+        // A missing rules file is named from the scene.
+        let path = scene_with_rules_file(
+            "missing-rules",
+            &VAULT_WITH_FILE.replace("own.ron", "gone.ron"),
+            "()",
+        );
+        let err = Scene::load(&path).expect_err("missing");
+        assert!(err.file.ends_with("scene.ron"), "{err}");
+        assert!(
+            err.message.starts_with("cannot read its rules file "),
+            "{err}"
+        );
+        // Rules of another ruleset, inline.
+        let d20 = ron::ser::to_string(&crate::rules::testing::book().d20_check)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = VAULT_WITH_FILE.replace(r#"File("rules/own.ron")"#, &format!("D20Check({d20})"));
+        let err = Scene::parse("inline.ron", &text).expect_err("foreign");
+        assert_eq!(
+            err.message,
+            "rules: the scene's rules are d20-check rules but its cast plays step-dice"
+        );
+        // A scene given as text cannot read a file.
+        let err = Scene::parse("sent.ron", VAULT_WITH_FILE).expect_err("a file from text");
+        assert!(
+            err.message
+                .starts_with("rules: File(\"rules/own.ron\") names a file"),
+            "{err}"
         );
     }
 

@@ -21,8 +21,11 @@ pub enum TableState {
 }
 
 impl TableState {
-    /// Seats a scene's cast with the rulebook's rules; `seed` breaks ties the rules leave to chance.
+    /// Seats a scene's cast with its rules: its own where it has them, else the rulebook's;
+    /// `seed` breaks ties the rules leave to chance. (Every client seats a scene here, so every
+    /// one plays by the scene's rules.)
     pub fn new(scene: &Scene, book: &Rulebook, seed: u64) -> TableState {
+        let book = &scene.rulebook(book);
         match &scene.cast {
             Cast::D4Pool(c) => {
                 TableState::D4Pool(d4_pool::Table::new(book.d4_pool.clone(), c.clone()))

@@ -82,6 +82,8 @@ pub struct SceneChoice {
     pub title: String,
     /// The ruleset it plays by.
     pub ruleset: String,
+    /// Which rules: the shipped ones, or its own and the settings that differ.
+    pub rules: String,
     /// What happens in it.
     pub description: String,
 }
@@ -100,11 +102,14 @@ fn offered(path: &FsPath) -> Option<(SceneChoice, String)> {
         return None;
     }
     let id = path.file_stem()?.to_str()?.to_string();
-    let text = std::fs::read_to_string(path).ok()?;
-    let scene = Scene::parse(&path.display().to_string(), &text).ok()?;
+    let (scene, text) = Scene::load_text(path).ok()?;
+    if text.len() as u64 > SCENE_BYTES {
+        return None;
+    }
     let choice = SceneChoice {
         id,
         ruleset: scene.ruleset().as_str().to_string(),
+        rules: scene.rules_in_words(),
         title: scene.name,
         description: scene.description,
     };
@@ -300,13 +305,24 @@ mod tests {
                 "d20-check-crypt",
                 "d4-pool-goblin-ambush",
                 "open-d6-fred-and-peter",
+                "step-dice-vault-dangerous",
                 "step-dice-vault",
             ]
         );
         let crypt = &scenes[1];
         assert_eq!(
-            (crypt.title.as_str(), crypt.ruleset.as_str()),
-            ("Into the crypt", "d20-check")
+            (
+                crypt.title.as_str(),
+                crypt.ruleset.as_str(),
+                crypt.rules.as_str()
+            ),
+            ("Into the crypt", "d20-check", "shipped rules")
         );
+        assert_eq!(scenes[4].rules, "its own rules: dangerous_encounters");
+        // Its text, as a room records it, carries the rules file's settings.
+        let dir = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        let text = offered_text(&dir, "step-dice-vault-dangerous").unwrap_or_default();
+        assert!(text.contains("dangerous_encounters: true"), "{text}");
+        assert!(!text.contains("File("), "{text}");
     }
 }

@@ -126,6 +126,24 @@ fn a_drafted_move_is_thrown_resolved_applied_and_kept() {
     assert!(entry.luck.is_some(), "its luck from the odds shown before");
 }
 
+/// Settles the throw the move in play asks for, showing the faces `faces(dice)` gives for its
+/// number of dice (given faces, as a test gives them, in place of the physics' own).
+fn settle_as(app: &mut App, faces: impl FnOnce(usize) -> Vec<u32>) {
+    let order = {
+        let play = app.world().resource::<TablePlay>();
+        let roll = play.current.as_ref().and_then(|c| c.roll.as_ref());
+        roll.expect("rolling")
+            .next_order()
+            .expect("a throw asked for")
+    };
+    let shown = faces(order.dice.len());
+    app.world_mut().write_message(ThrowSettled {
+        thrower: Thrower::Scene,
+        record: order.settled_as(shown),
+    });
+    app.update();
+}
+
 #[test]
 fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
     let mut app = app();
@@ -138,19 +156,8 @@ fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
         .expect("drafted");
     let before = app.world().resource::<TablePlay>().state.clone();
     throw_move(&mut app, mv, 7);
-    let order = {
-        let play = app.world().resource::<TablePlay>();
-        let roll = play.current.as_ref().and_then(|c| c.roll.as_ref());
-        roll.expect("rolling")
-            .next_order()
-            .expect("a throw asked for")
-    };
     // A throw of the dice asked for, with its seed, but showing 9 on d4s.
-    app.world_mut().write_message(ThrowSettled {
-        thrower: Thrower::Scene,
-        record: order.settled_as(vec![9; order.dice.len()]),
-    });
-    app.update();
+    settle_as(&mut app, |dice| vec![9; dice]);
     let play = app.world().resource::<TablePlay>();
     let current = play.current.as_ref().expect("the move");
     assert_eq!(
@@ -166,6 +173,28 @@ fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
     // The physics' own throw settles later: it is not read into the stopped move.
     settle(&mut app);
     assert!(app.world().resource::<RollHistory>().entries.is_empty());
+}
+
+#[test]
+fn the_window_plays_a_scene_by_its_own_rules() {
+    // Ana's Locks d10 against Hard d8, both showing 5: a tie. The shipped vault gives it to
+    // her; the dangerous vault's rules file gives it to the world.
+    let tie = |file: &str| {
+        let mut app = app();
+        seat(&mut app, file);
+        let mv: Move = crate::rules::data::parse_ron(
+            "move",
+            r#"StepDice(Act(actor: 0, skill: "Locks", difficulty: "Hard"))"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        throw_move(&mut app, mv, 7);
+        settle_as(&mut app, |_| vec![5, 5]);
+        let play = app.world().resource::<TablePlay>();
+        let outcome = play.current.as_ref().and_then(|c| c.outcome());
+        outcome.map(|o| (o.total, o.success))
+    };
+    assert_eq!(tie("step-dice-vault.ron"), Some((0, Some(true))));
+    assert_eq!(tie("step-dice-vault-dangerous.ron"), Some((0, Some(false))));
 }
 
 #[test]

@@ -61,9 +61,15 @@ fn a_room_is_opened_and_played_from_the_browser() {
             "Into the crypt (d20-check)",
             "Goblin ambush at the trapped door (d4-pool)",
             "Fred tags Peter (open-d6)",
+            "The vault, dangerous (step-dice, own rules)",
             "The vault under the exchange (step-dice)",
             "A file from this computer…"
         ])
+    );
+    assert_eq!(
+        page["ownRules"],
+        "step-dice (its own rules: dangerous_encounters): The same heist with Dangerous \
+         Encounters: a tie between ability and difficulty is a failure."
     );
     assert_eq!(
         page["badScene"],

@@ -57,11 +57,38 @@ fn every_ruleset_script_meets_its_expectations() {
         ("step-dice-vault.ron", "step-dice.ron", 18),
         ("open-d6-fred-and-peter.ron", "open-d6.ron", 42),
         ("d20-check-crypt.ron", "d20-check.ron", 27),
+        (
+            "step-dice-vault-dangerous.ron",
+            "step-dice-dangerous.ron",
+            3,
+        ),
     ] {
         let j = json_session(scene, script);
         assert_eq!(j["steps"].as_array().map(Vec::len), Some(steps), "{script}");
         assert_eq!(j["unmet"], 0);
     }
+}
+
+#[test]
+fn a_scene_plays_by_its_own_rules_file() {
+    // The dangerous vault's script, played at the shipped vault: both ties succeed there, so
+    // both of its failures are unmet; at the dangerous vault every expectation holds (above).
+    let out = session("step-dice-vault.ron", "step-dice-dangerous.ron", true);
+    let j: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let unmet: Vec<(u64, bool)> = j["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|s| s["unmet"].as_array().is_some_and(|u| !u.is_empty()))
+        .map(|s| {
+            (
+                s["step"].as_u64().unwrap_or(0),
+                s["outcome"]["success"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(unmet, [(1, true), (3, true)], "{j}");
+    assert!(!out.status.success());
 }
 
 #[test]
@@ -158,6 +185,7 @@ fn every_demo_checks_green() {
         "step-dice",
         "open-d6",
         "d20-check",
+        "step-dice-dangerous",
     ] {
         let out = dicetable(&["demo", ruleset, "--check"]);
         let text = stdout(&out);

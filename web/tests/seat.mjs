@@ -59,6 +59,9 @@ try {
   await front.goto(base);
   await front.waitForFunction(() => window.front && window.front.scenes > 0, null, WAIT);
   const scenes = await front.getByRole('combobox', { name: 'Scene' }).locator('option').allTextContents();
+  // A scene with rules of its own says which.
+  await front.getByRole('combobox', { name: 'Scene' }).selectOption('step-dice-vault-dangerous');
+  const ownRules = await front.locator('#scene-about').textContent();
   await front.getByRole('textbox', { name: 'Room' }).fill('broken');
   await front.getByRole('combobox', { name: 'Scene' }).selectOption({ label: 'A file from this computer…' });
   await front.getByLabel('Scene file').setInputFiles({
@@ -142,6 +145,7 @@ try {
 
   console.log(JSON.stringify({
     scenes,
+    ownRules,
     badScene,
     opened,
     link,

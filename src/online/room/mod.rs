@@ -359,3 +359,48 @@ pub fn check_gesture(g: &Gesture) -> Result<(), RoomError> {
         Err(RoomError::BadGesture)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{play, scene};
+
+    /// A room opened with a shipped scene as the front page shares it.
+    fn room_of(file: &str) -> RoomState {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes")
+            .join(file);
+        let (_, text) = Scene::load_text(&path).unwrap_or_else(|e| panic!("{e}"));
+        let line = Entry {
+            seq: 1,
+            prev: GENESIS.into(),
+            at_ms: 0,
+            event: Event::Created {
+                format: LOG_FORMAT,
+                room: "vault".into(),
+                gamemaster: "Gwen".into(),
+                scene: text,
+                table_seed: 1,
+                build: "test".into(),
+            },
+        }
+        .to_line();
+        RoomState::open(&line).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_room_plays_by_its_scenes_own_rules() {
+        // The room's log holds the scene with its rules written in: the room (and so the
+        // server resolving a throw, and verify replaying the log) plays by them.
+        let dangerous = room_of("step-dice-vault-dangerous.ron");
+        assert_eq!(dangerous.scene, scene("step-dice-vault-dangerous.ron"));
+        let tie: crate::rules::play::Move = crate::rules::data::parse_ron(
+            "move",
+            r#"StepDice(Act(actor: 0, skill: "Locks", difficulty: "Hard"))"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let success = |mut room: RoomState| play(&mut room.table, &tie, &[&[5, 5]]).0.success;
+        assert_eq!(success(dangerous), Some(false));
+        assert_eq!(success(room_of("step-dice-vault.ron")), Some(true));
+    }
+}

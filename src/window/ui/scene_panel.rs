@@ -81,6 +81,7 @@ fn load_scenes(
 
 fn title(path: &Path, entry: &Result<Scene, DataError>) -> String {
     match entry {
+        Ok(s) if s.rules.is_some() => format!("{} ({}, own rules)", s.name, s.ruleset()),
         Ok(s) => format!("{} ({})", s.name, s.ruleset()),
         Err(_) => format!(
             "{} (does not load)",
@@ -196,6 +197,7 @@ pub(super) fn show(
         return demo.map(Asked::Demo);
     };
     ui.label(egui::RichText::new(format!("Ruleset: {}", scene.ruleset())).strong());
+    ui.label(egui::RichText::new(format!("Plays by {}", scene.rules_in_words())).small());
     if !scene.description.is_empty() {
         ui.label(egui::RichText::new(&scene.description).small());
     }
