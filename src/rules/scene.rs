@@ -396,6 +396,23 @@ impl Scene {
                             c.name
                         ));
                     }
+                    if let Some((a, most)) = c
+                        .ability_max
+                        .iter()
+                        .find(|(a, most)| !c.abilities.contains_key(*a) || **most == 0)
+                    {
+                        return Err(if *most == 0 && c.abilities.contains_key(a) {
+                            format!(
+                                "{}'s ability_max for {a} is 0: an ability adds at least 1 die",
+                                c.name
+                            )
+                        } else {
+                            format!(
+                                "{}'s ability_max names {a}, which is not among its abilities",
+                                c.name
+                            )
+                        });
+                    }
                     let known = |s: &String| c.skills.contains_key(s);
                     if let Some(s) = c.hand_to_hand.iter().chain(&c.ranged).find(|s| !known(s)) {
                         return Err(format!(
@@ -472,6 +489,9 @@ impl Scene {
                     }
                     for (s, d) in c.skills.iter().chain(&c.abilities) {
                         out.push(Bounded::count(format!("{n}'s dice in {s}"), *d));
+                    }
+                    for (a, most) in &c.ability_max {
+                        out.push(Bounded::count(format!("{n}'s ability_max for {a}"), *most));
                     }
                 }
             }

@@ -51,6 +51,21 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 skill: "Dodge".into(),
                 action_dice: 1,
                 extra: 0,
+                against: None,
+            },
+        },
+        MoveKind {
+            label: "Dive For Cover",
+            hint: "a movement action's dice on the ranged defence, against one attack",
+            template: Move::DiveForCover {
+                actor,
+                skill: None,
+                action_dice: 1,
+                extra: 0,
+                against: (0..t.characters.len())
+                    .rev()
+                    .find(|&i| i != actor)
+                    .unwrap_or(0),
             },
         },
         MoveKind {
@@ -151,12 +166,52 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             skill,
             action_dice,
             extra,
+            against,
         } => {
             f.actor("actor", "Who", *actor);
             let mut options: Vec<String> = vec!["Dodge".into(), "General Defense".into()];
             options.extend(combat(*actor));
             f.pick("skill", "Defence", &options, skill);
             spend(t, f, *actor, skill, *action_dice, *extra);
+            let mut attackers = vec![("every attacker".to_string(), None)];
+            attackers.extend(
+                t.characters
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i != actor)
+                    .map(|(i, c)| (c.name.clone(), Some(i))),
+            );
+            f.value("against", "Against the attacks of", attackers, against);
+        }
+        Move::DiveForCover {
+            actor,
+            skill,
+            action_dice,
+            extra,
+            against,
+        } => {
+            f.actor("actor", "Who", *actor);
+            // Movement: the character's skills and active abilities that are neither a defence
+            // nor a combat skill.
+            let movement: Vec<(String, Option<String>)> = t
+                .characters
+                .get(*actor)
+                .map(|c| {
+                    c.skills
+                        .keys()
+                        .chain(c.abilities.keys().filter(|a| !c.is_passive(a)))
+                        .filter(|s| c.category_of(s).is_none() && !s.eq_ignore_ascii_case("Dodge"))
+                        .map(|s| (s.clone(), Some(s.clone())))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let movement = std::iter::once(("action dice alone".to_string(), None))
+                .chain(movement)
+                .collect();
+            f.value("skill", "Movement skill", movement, skill);
+            let spent = skill.as_deref().unwrap_or("Dive For Cover");
+            spend(t, f, *actor, spent, *action_dice, *extra);
+            f.character("against", "From the attack of", *against);
         }
         Move::GroupAttack {
             actor,

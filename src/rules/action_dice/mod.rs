@@ -239,6 +239,10 @@ pub struct Character {
     /// Ability dice by ability.
     #[serde(default)]
     pub abilities: BTreeMap<String, u32>,
+    /// The most dice an ability adds to its total, where it is not the usual N+1 (N its
+    /// dice): the best that many count.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ability_max: BTreeMap<String, u32>,
     /// Combat skills that set the hand-to-hand defensive value.
     #[serde(default)]
     pub hand_to_hand: Vec<String>,
@@ -313,6 +317,13 @@ pub struct DefenseRoll {
     pub categories: Vec<Category>,
     /// The roll's total.
     pub total: i64,
+    /// Aimed at the attacks of this character only (a parry or dodge of one attacker's blows,
+    /// a dive away from one attack); None: every attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<usize>,
+    /// Good for one attack only (Dive For Cover): that attack uses it up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once: bool,
 }
 
 /// Which defensive value.
@@ -533,7 +544,10 @@ impl Table {
             extra: 0,
             two_die,
             target,
-            max_dice: None,
+            max_dice: match kind {
+                Kind::Ability => c.ability_max.get(name).copied(),
+                Kind::Skill => None,
+            },
             passive: false,
         })
     }
@@ -568,15 +582,32 @@ impl Table {
         self.rules.base_defense + i64::from(c.best_combat_dice(category))
     }
 
-    /// The target of an attack of `category` on `defender` now: its base plus the best
-    /// defensive roll in effect for that category.
-    pub fn attack_target(&self, defender: usize, category: Category) -> i64 {
+    /// The target of an attack of `category` by `attacker` on `defender` now: its base plus
+    /// the best defensive roll in effect for that category and attacker (None: the defences
+    /// against every attacker only).
+    pub fn attack_target(
+        &self,
+        defender: usize,
+        category: Category,
+        attacker: Option<usize>,
+    ) -> i64 {
         let rolls: Vec<i64> = self.defenses[defender]
             .iter()
             .filter(|d| d.categories.contains(&category))
+            .filter(|d| d.against.is_none() || d.against == attacker)
             .map(|d| d.total)
             .collect();
         self.defense(defender, category, &rolls)
+    }
+
+    /// An attack by `attacker` in `category` against `defender` has been made: the defences
+    /// good for one attack of that attacker are used up.
+    pub fn attacked(&mut self, defender: usize, category: Category, attacker: usize) {
+        if let Some(rolls) = self.defenses.get_mut(defender) {
+            rolls.retain(|d| {
+                !(d.once && d.against == Some(attacker) && d.categories.contains(&category))
+            });
+        }
     }
 
     /// Defence against one attack: the best of several defensive rolls plus the base.
@@ -690,6 +721,7 @@ mod tests {
 
     fn table() -> Table {
         let knight = Character {
+            ability_max: BTreeMap::new(),
             name: "Knight".into(),
             action_dice: 3,
             limited: vec![],
@@ -711,6 +743,7 @@ mod tests {
             npc: false,
         };
         let magician = Character {
+            ability_max: BTreeMap::new(),
             name: "Magician".into(),
             action_dice: 1,
             limited: vec![RestrictedDice {
@@ -727,6 +760,7 @@ mod tests {
             npc: false,
         };
         let mook = Character {
+            ability_max: BTreeMap::new(),
             name: "Mugger".into(),
             action_dice: 1,
             limited: vec![],

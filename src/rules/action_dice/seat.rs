@@ -11,6 +11,10 @@ use super::{Action, Category, DefenseRoll, Kind, Table, Timed, extra_dice, resol
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
+/// The name of the Dive For Cover defensive action (its dice are spent on it when no movement
+/// skill is named).
+const DIVE_FOR_COVER: &str = "Dive For Cover";
+
 /// What an action's total is measured against.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Goal {
@@ -53,6 +57,26 @@ pub enum Move {
         /// Extra dice.
         #[serde(default)]
         extra: u32,
+        /// Against the attacks of this character only (None: every attacker).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        against: Option<usize>,
+    },
+    /// Dive For Cover: the dice of one movement action (action dice and, if given, a movement
+    /// skill or ability) added to the ranged defensive value against one specific attack of
+    /// `against`.
+    DiveForCover {
+        /// Who dives.
+        actor: usize,
+        /// The movement skill or ability (Running, Riding...); None: action dice alone.
+        #[serde(default)]
+        skill: Option<String>,
+        /// Action dice spent.
+        action_dice: u32,
+        /// Extra dice.
+        #[serde(default)]
+        extra: u32,
+        /// Whose attack is dived from.
+        against: usize,
     },
     /// Group Attack: a two-die attack with a combat skill, half of (2 + the skill's dice).
     GroupAttack {
@@ -95,6 +119,10 @@ struct Rolled {
     spent_on: Option<String>,
     action: Action,
     defends: Vec<Category>,
+    /// The defence is aimed at this attacker's attacks only.
+    against: Option<usize>,
+    /// The defence is good for one attack.
+    once: bool,
 }
 
 impl Table {
@@ -113,7 +141,7 @@ impl Table {
                         c.ranged.join(", ")
                     )
                 })?;
-                Some(self.attack_target(*defender, category))
+                Some(self.attack_target(*defender, category, Some(actor)))
             }
         })
     }
@@ -150,6 +178,8 @@ impl Table {
                     spent_on: Some(skill.clone()),
                     action: a,
                     defends: vec![],
+                    against: None,
+                    once: false,
                 }
             }
             Move::Defend {
@@ -157,8 +187,12 @@ impl Table {
                 skill,
                 action_dice,
                 extra,
+                against,
             } => {
                 let c = &self.characters[seat_of(&names, *actor)?];
+                if let Some(attacker) = against {
+                    self.attacker(*actor, *attacker)?;
+                }
                 let both = vec![Category::HandToHand, Category::Ranged];
                 let defends = if skill.eq_ignore_ascii_case("General Defense")
                     || skill.eq_ignore_ascii_case("Dodge")
@@ -182,6 +216,43 @@ impl Table {
                     spent_on: Some(skill.clone()),
                     action: a,
                     defends,
+                    against: *against,
+                    once: false,
+                }
+            }
+            Move::DiveForCover {
+                actor,
+                skill,
+                action_dice,
+                extra,
+                against,
+            } => {
+                let c = &self.characters[seat_of(&names, *actor)?];
+                self.attacker(*actor, *against)?;
+                let name = match skill {
+                    Some(s) if !c.skills.contains_key(s) && !c.abilities.contains_key(s) => {
+                        return Err(format!("{} has no skill or ability '{s}'", c.name));
+                    }
+                    Some(s) if c.is_passive(s) => {
+                        return Err(format!("{s} is passive: a dive is a movement action"));
+                    }
+                    Some(s) if c.category_of(s).is_some() || s.eq_ignore_ascii_case("Dodge") => {
+                        return Err(format!(
+                            "{s} is a defence or combat skill: a dive takes a movement skill (or none)"
+                        ));
+                    }
+                    Some(s) => s.clone(),
+                    None => DIVE_FOR_COVER.to_string(),
+                };
+                let mut a = self.action(*actor, &name, *action_dice, None)?;
+                a.extra = *extra;
+                Rolled {
+                    actor: *actor,
+                    spent_on: Some(name),
+                    action: a,
+                    defends: vec![Category::Ranged],
+                    against: Some(*against),
+                    once: true,
                 }
             }
             Move::GroupAttack {
@@ -204,6 +275,8 @@ impl Table {
                     spent_on: Some("Group Attack".into()),
                     action: a,
                     defends: vec![],
+                    against: None,
+                    once: false,
                 }
             }
             Move::Passive {
@@ -231,10 +304,12 @@ impl Table {
                         extra: 0,
                         two_die: false,
                         target: *target,
-                        max_dice: None,
+                        max_dice: c.ability_max.get(ability).copied(),
                         passive: true,
                     },
                     defends: vec![],
+                    against: None,
+                    once: false,
                 }
             }
             Move::DeclareNoncombat { .. } | Move::EndRound => return Ok(None),
@@ -242,12 +317,33 @@ impl Table {
         Ok(Some(rolled))
     }
 
+    /// `attacker` is a character of the table other than `defender`.
+    fn attacker(&self, defender: usize, attacker: usize) -> Result<(), String> {
+        let names = Seat::names(self);
+        seat_of(&names, attacker)?;
+        if attacker == defender {
+            return Err(format!(
+                "a defence is aimed at another character's attacks, not {}'s own",
+                names[defender]
+            ));
+        }
+        Ok(())
+    }
+
     fn defence_line(&self, i: usize) -> String {
-        let h = self.attack_target(i, Category::HandToHand);
-        let r = self.attack_target(i, Category::Ranged);
+        let names = Seat::names(self);
+        let h = self.attack_target(i, Category::HandToHand, None);
+        let r = self.attack_target(i, Category::Ranged, None);
         let rolls: Vec<String> = self.defenses[i]
             .iter()
-            .map(|d| format!("{} {}", d.skill, d.total))
+            .map(|d| {
+                let whose = d
+                    .against
+                    .map(|a| format!(" vs {}", name_at(&names, a)))
+                    .unwrap_or_default();
+                let once = if d.once { ", one attack" } else { "" };
+                format!("{} {}{whose}{once}", d.skill, d.total)
+            })
             .collect();
         format!(
             "defence hand-to-hand {h}, ranged {r}{}",
@@ -365,6 +461,7 @@ impl Seat for Table {
         match m {
             Move::Act { actor, .. }
             | Move::Defend { actor, .. }
+            | Move::DiveForCover { actor, .. }
             | Move::GroupAttack { actor, .. }
             | Move::Passive { actor, .. }
             | Move::DeclareNoncombat { actor } => Some(*actor),
@@ -398,6 +495,9 @@ impl Seat for Table {
             .flatten()
             .collect(),
             Move::Defend {
+                action_dice, extra, ..
+            }
+            | Move::DiveForCover {
                 action_dice, extra, ..
             } => vec![
                 Bounded::count("action_dice", *action_dice),
@@ -508,15 +608,20 @@ impl Seat for Table {
         self.spend(r.actor, skill, &r.action)?;
         if let Move::Act {
             target: Goal::Attack(defender),
+            skill: weapon,
             ..
         }
         | Move::GroupAttack {
             target: Goal::Attack(defender),
+            skill: weapon,
             ..
         } = m
             && let Some(b) = self.budgets.get_mut(*defender)
         {
             b.affected = true;
+            if let Some(category) = self.characters[r.actor].category_of(weapon) {
+                self.attacked(*defender, category, r.actor);
+            }
         }
         self.rolled.push(Timed {
             actor: r.actor,
@@ -531,9 +636,15 @@ impl Seat for Table {
         )];
         if !r.defends.is_empty() {
             self.defenses[r.actor].push(DefenseRoll {
-                skill: skill.clone(),
+                skill: if matches!(m, Move::DiveForCover { .. }) {
+                    DIVE_FOR_COVER.to_string()
+                } else {
+                    skill.clone()
+                },
                 categories: r.defends.clone(),
                 total: outcome.total,
+                against: r.against,
+                once: r.once,
             });
             said.push(format!(
                 "{}'s {} until the end of the round",
@@ -587,10 +698,31 @@ impl Seat for Table {
                 skill,
                 action_dice,
                 extra: x,
+                against,
             } => format!(
-                "{}: defends with {skill}, {}{}",
+                "{}: defends with {skill}, {}{}{}",
                 who(*actor),
                 dice_word(*action_dice),
+                extra(*x),
+                against
+                    .map(|a| format!(" against {}", who(a)))
+                    .unwrap_or_default()
+            ),
+            Move::DiveForCover {
+                actor,
+                skill,
+                action_dice,
+                extra: x,
+                against,
+            } => format!(
+                "{}: dives for cover from {}'s attack, {}{}{}",
+                who(*actor),
+                who(*against),
+                dice_word(*action_dice),
+                skill
+                    .as_ref()
+                    .map(|s| format!(" + {s}"))
+                    .unwrap_or_default(),
                 extra(*x)
             ),
             Move::GroupAttack {
@@ -764,6 +896,7 @@ mod tests {
             skill: "Sword".into(),
             action_dice: 1,
             extra: 0,
+            against: None,
         });
         let (_, said) = play(&mut t, &parry, &[&[4, 3, 2, 1]]);
         assert_eq!(
@@ -775,6 +908,7 @@ mod tests {
             skill: "Dodge".into(),
             action_dice: 1,
             extra: 0,
+            against: None,
         });
         play(&mut t, &dodge, &[&[3, 3]]);
         assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(18));
@@ -797,6 +931,121 @@ mod tests {
         // The round ends, and so do the defences.
         end_turn(&mut t).expect("round");
         assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(8));
+    }
+
+    /// A defence aimed at one attacker (the text: "attacks by one character"), and Dive For
+    /// Cover: a movement action's dice on the ranged value against one specific attack.
+    #[test]
+    fn a_parry_aimed_at_one_attacker_and_a_dive_from_one_attack() {
+        let mut t = table("action-dice-knight-and-magician.ron");
+        // Sir Aldric parries the mugger's knife with his Sword: 1 die + 3 = 4d6, 10.
+        let parry = mv(Move::Defend {
+            actor: 0,
+            skill: "Sword".into(),
+            action_dice: 1,
+            extra: 0,
+            against: Some(3),
+        });
+        assert_eq!(
+            t.describe(&parry),
+            "Sir Aldric: defends with Sword, 1 action die against Mugger"
+        );
+        let (_, said) = play(&mut t, &parry, &[&[4, 3, 2, 1]]);
+        assert_eq!(
+            said[1],
+            "Sir Aldric's defence hand-to-hand 8, ranged 6 (Sword 10 vs Mugger) until the end of \
+             the round"
+        );
+        // The mugger's knife meets the parry: 8 + 10; the policeman's club does not: 8.
+        let target = |t: &TableState, m: &AnyMove| t.odds(m).ok().flatten().and_then(|o| o.target);
+        assert_eq!(target(&t, &act(3, "Knife", 1, Goal::Attack(0))), Some(18));
+        assert_eq!(target(&t, &act(2, "Club", 1, Goal::Attack(0))), Some(8));
+        // He dives from the policeman's pistol with Running (1 action die + Running 2, the
+        // best 3 of 3d6): 5 + 4 + 3 = 12 on his ranged value against that one shot.
+        let dive = mv(Move::DiveForCover {
+            actor: 0,
+            skill: Some("Running".into()),
+            action_dice: 1,
+            extra: 0,
+            against: 2,
+        });
+        assert_eq!(
+            t.describe(&dive),
+            "Sir Aldric: dives for cover from Policeman's attack, 1 action die + Running"
+        );
+        let (o, said) = play(&mut t, &dive, &[&[5, 4, 3]]);
+        assert_eq!(o.total, 12);
+        assert_eq!(
+            said[1],
+            "Sir Aldric's defence hand-to-hand 8, ranged 6 (Sword 10 vs Mugger, Dive For Cover 12 \
+             vs Policeman, one attack) until the end of the round"
+        );
+        let shot = act(2, "Pistol", 1, Goal::Attack(0));
+        assert_eq!(target(&t, &shot), Some(18));
+        assert_eq!(
+            target(&t, &act(1, "Fire Bolt", 1, Goal::Attack(0))),
+            Some(6)
+        );
+        // The shot is made (a miss, 7 against 18); the dive is spent: the next shot aims at 6.
+        let (o, _) = play(&mut t, &shot, &[&[4, 3]]);
+        assert_eq!((o.total, o.success), (7, Some(false)));
+        assert_eq!(target(&t, &shot), Some(6));
+        // A defence aimed at oneself, and a dive with a defence or combat skill, are refused.
+        let own = mv(Move::Defend {
+            actor: 1,
+            skill: "Dodge".into(),
+            action_dice: 1,
+            extra: 0,
+            against: Some(1),
+        });
+        assert_eq!(
+            t.allowed(&own),
+            Err(RulesError::Refused(
+                "a defence is aimed at another character's attacks, not Mirelle the Magician's \
+                 own"
+                .into()
+            ))
+        );
+        let dodge_dive = mv(Move::DiveForCover {
+            actor: 1,
+            skill: Some("Dodge".into()),
+            action_dice: 1,
+            extra: 0,
+            against: 2,
+        });
+        assert_eq!(
+            t.allowed(&dodge_dive),
+            Err(RulesError::Refused(
+                "Dodge is a defence or combat skill: a dive takes a movement skill (or none)"
+                    .into()
+            ))
+        );
+    }
+
+    /// "Abilities have a maximum number of dice (typically N+1)": a character may list another.
+    #[test]
+    fn an_abilitys_maximum_may_be_other_than_n_plus_one() {
+        let running = act(0, "Running", 2, Goal::None);
+        // Running 2 with 2 action dice: 4d6, the best 3 (N+1) count: 6 + 5 + 4.
+        let mut t = table("action-dice-knight-and-magician.ron");
+        assert_eq!(play(&mut t, &running, &[&[6, 5, 4, 1]]).0.total, 15);
+        // With ability_max Running: 2, the best 2 count.
+        let mut scene = crate::rules::testing::scene("action-dice-knight-and-magician.ron");
+        if let crate::rules::scene::Cast::ActionDice(cs) = &mut scene.cast {
+            cs[0].ability_max.insert("Running".into(), 2);
+        }
+        assert_eq!(scene.validate(), Ok(()));
+        let mut t = TableState::new(&scene, &crate::rules::testing::book(), 1);
+        let (o, _) = play(&mut t, &running, &[&[6, 5, 4, 1]]);
+        assert_eq!(o.total, 11);
+        // A maximum for an ability the character lacks, or of 0, is refused.
+        if let crate::rules::scene::Cast::ActionDice(cs) = &mut scene.cast {
+            cs[0].ability_max.insert("Flying".into(), 2);
+        }
+        assert_eq!(
+            scene.validate(),
+            Err("Sir Aldric's ability_max names Flying, which is not among its abilities".into())
+        );
     }
 
     #[test]
@@ -846,6 +1095,7 @@ mod tests {
             skill: "General Defense".into(),
             action_dice: 2,
             extra: 0,
+            against: None,
         });
         let err = t.allowed(&general).expect_err("noncombat");
         assert_eq!(
@@ -868,6 +1118,7 @@ mod tests {
             skill: "General Defense".into(),
             action_dice: 2,
             extra: 0,
+            against: None,
         });
         assert_eq!(t.plan(&pg).map(|p| p.dice.len()), Ok(2));
         // Without Dodge, the lower of the best skills of each category: Club 2, Pistol 1 → 1.
