@@ -26,16 +26,23 @@ pub struct Rulebook {
 }
 
 impl Rulebook {
-    /// The shipped rule files, compiled in.
+    /// The shipped rule files, compiled in: read once per process (rooms opening, a scene
+    /// panel saying how its rules differ, each frame), then copied.
     pub fn builtin() -> Result<Self, DataError> {
-        Rulebook {
-            d4_pool: builtin_rules(RulesetId::D4Pool)?,
-            action_dice: builtin_rules(RulesetId::ActionDice)?,
-            step_dice: builtin_rules(RulesetId::StepDice)?,
-            open_d6: builtin_rules(RulesetId::OpenD6)?,
-            d20_check: builtin_rules(RulesetId::D20Check)?,
-        }
-        .validated(rules_file_name)
+        static SHIPPED: std::sync::OnceLock<Result<Rulebook, DataError>> =
+            std::sync::OnceLock::new();
+        SHIPPED
+            .get_or_init(|| {
+                Rulebook {
+                    d4_pool: builtin_rules(RulesetId::D4Pool)?,
+                    action_dice: builtin_rules(RulesetId::ActionDice)?,
+                    step_dice: builtin_rules(RulesetId::StepDice)?,
+                    open_d6: builtin_rules(RulesetId::OpenD6)?,
+                    d20_check: builtin_rules(RulesetId::D20Check)?,
+                }
+                .validated(rules_file_name)
+            })
+            .clone()
     }
 
     /// Checks the rules that RON cannot (ranges, tables); errors name the file.

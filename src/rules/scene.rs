@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::bounds::{self, Bounded, MOST_COUNT};
-use super::data::{DataError, load_ron, parse_ron};
+use super::data::{DataError, parse_ron};
 use super::engine::Rulebook;
 use super::{RulesetId, action_dice, d4_pool, d20_check, open_d6, step_dice};
 
@@ -255,40 +255,46 @@ impl Scene {
 
     /// Reads a scene file, and the rules file it names (relative to its folder) into it.
     pub fn load(path: &Path) -> Result<Scene, DataError> {
-        let mut scene: Scene = load_ron(path)?;
+        Scene::read(path).map(|(scene, _, _)| scene)
+    }
+
+    /// Reads a scene file: the scene, and its text as a room records it (the file's own text,
+    /// or, when it names a rules file, the scene written out with those rules in it).
+    pub fn load_text(path: &Path) -> Result<(Scene, String), DataError> {
+        let (scene, text, named_a_file) = Scene::read(path)?;
+        if named_a_file {
+            let written = scene.to_text()?;
+            Ok((scene, written))
+        } else {
+            Ok((scene, text))
+        }
+    }
+
+    /// Reads a scene file once: the scene with its rules file read into it, the file's text,
+    /// and whether it named a rules file.
+    fn read(path: &Path) -> Result<(Scene, String, bool), DataError> {
         let name = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| DataError::whole(&name, format!("cannot read: {e}")))?;
+        let mut scene: Scene = parse_ron(&name, &text)?;
+        let named_a_file = matches!(scene.rules, Some(SceneRules::File(_)));
         if let Some(SceneRules::File(file)) = &scene.rules {
             let rules_path = path.parent().unwrap_or(Path::new(".")).join(file);
             let rules_name = rules_path.display().to_string();
-            let text = std::fs::read_to_string(&rules_path).map_err(|e| {
+            let rules_text = std::fs::read_to_string(&rules_path).map_err(|e| {
                 DataError::whole(
                     &name,
                     format!("cannot read its rules file {rules_name}: {e}"),
                 )
             })?;
-            let rules = SceneRules::parse(scene.ruleset(), &rules_name, &text)?;
+            let rules = SceneRules::parse(scene.ruleset(), &rules_name, &rules_text)?;
             rules
                 .validate()
                 .map_err(|e| DataError::whole(&rules_name, e))?;
             scene.rules = Some(rules);
         }
         scene.validate().map_err(|e| DataError::whole(&name, e))?;
-        Ok(scene)
-    }
-
-    /// Reads a scene file: the scene, and its text as a room records it (the file's own text,
-    /// or, when it names a rules file, the scene written out with those rules in it).
-    pub fn load_text(path: &Path) -> Result<(Scene, String), DataError> {
-        let scene = Scene::load(path)?;
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| DataError::whole(&name, format!("cannot read: {e}")))?;
-        let raw: Scene = parse_ron(&name, &text)?;
-        if matches!(raw.rules, Some(SceneRules::File(_))) {
-            Ok((scene.clone(), scene.to_text()?))
-        } else {
-            Ok((scene, text))
-        }
+        Ok((scene, text, named_a_file))
     }
 
     /// The scene as RON text that stands on its own (its rules written in): what a room's log

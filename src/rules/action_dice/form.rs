@@ -191,16 +191,14 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             against,
         } => {
             f.actor("actor", "Who", *actor);
-            // Movement: the character's skills and active abilities that are neither a defence
-            // nor a combat skill.
             let movement: Vec<(String, Option<String>)> = t
                 .characters
                 .get(*actor)
                 .map(|c| {
                     c.skills
                         .keys()
-                        .chain(c.abilities.keys().filter(|a| !c.is_passive(a)))
-                        .filter(|s| c.category_of(s).is_none() && !s.eq_ignore_ascii_case("Dodge"))
+                        .chain(c.abilities.keys())
+                        .filter(|s| c.movement(s).is_ok())
                         .map(|s| (s.clone(), Some(s.clone())))
                         .collect()
                 })

@@ -279,6 +279,23 @@ impl Character {
             .unwrap_or(0)
     }
 
+    /// Whether `name` can be the movement of a Dive For Cover: a skill or an active ability
+    /// of the character that is neither Dodge nor a combat skill. Why not, if not.
+    pub fn movement(&self, name: &str) -> Result<(), String> {
+        if !self.skills.contains_key(name) && !self.abilities.contains_key(name) {
+            return Err(format!("{} has no skill or ability '{name}'", self.name));
+        }
+        if self.is_passive(name) {
+            return Err(format!("{name} is passive: a dive is a movement action"));
+        }
+        if self.category_of(name).is_some() || name.eq_ignore_ascii_case("Dodge") {
+            return Err(format!(
+                "{name} is a defence or combat skill: a dive takes a movement skill (or none)"
+            ));
+        }
+        Ok(())
+    }
+
     /// The category of an attack with a combat skill (None: not a combat skill).
     pub fn category_of(&self, skill: &str) -> Option<Category> {
         let has = |list: &[String]| list.iter().any(|s| s.eq_ignore_ascii_case(skill));

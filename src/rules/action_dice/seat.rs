@@ -230,18 +230,10 @@ impl Table {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 self.attacker(*actor, *against)?;
                 let name = match skill {
-                    Some(s) if !c.skills.contains_key(s) && !c.abilities.contains_key(s) => {
-                        return Err(format!("{} has no skill or ability '{s}'", c.name));
+                    Some(s) => {
+                        c.movement(s)?;
+                        s.clone()
                     }
-                    Some(s) if c.is_passive(s) => {
-                        return Err(format!("{s} is passive: a dive is a movement action"));
-                    }
-                    Some(s) if c.category_of(s).is_some() || s.eq_ignore_ascii_case("Dodge") => {
-                        return Err(format!(
-                            "{s} is a defence or combat skill: a dive takes a movement skill (or none)"
-                        ));
-                    }
-                    Some(s) => s.clone(),
                     None => DIVE_FOR_COVER.to_string(),
                 };
                 let mut a = self.action(*actor, &name, *action_dice, None)?;
