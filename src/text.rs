@@ -10,6 +10,16 @@ pub fn indefinite(noun: &str) -> String {
     format!("{} {noun}", if vowel { "an" } else { "a" })
 }
 
+/// A name's possessive: "Fred's", "the Goons'" (a plural name ending in s takes the
+/// apostrophe alone).
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 /// `count` with the singular or plural noun: "1 die", "0 dice", "2 dice".
 pub fn plural(count: impl Into<i64>, one: &str, many: &str) -> String {
     let n = count.into();

@@ -178,6 +178,31 @@ impl Form {
         self.push(path, label, Input::Choice { options, selected });
     }
 
+    /// A character of the table other than `except`, or none (`none` names what none means:
+    /// "every attacker", "nobody").
+    pub fn optional_character(
+        &mut self,
+        path: &str,
+        label: &str,
+        none: &str,
+        except: Option<usize>,
+        current: Option<usize>,
+    ) {
+        let who: Vec<usize> = (0..self.names.len())
+            .filter(|i| Some(*i) != except)
+            .collect();
+        let mut options = vec![Choice {
+            label: none.to_string(),
+            value: Value::Null,
+        }];
+        options.extend(self.character_choices(who.iter().copied()));
+        let selected = match current {
+            None => Some(0),
+            Some(c) => who.iter().position(|&i| i == c).map(|p| p + 1),
+        };
+        self.push(path, label, Input::Choice { options, selected });
+    }
+
     /// Several characters of the table (helpers, ambushers, a team).
     pub fn characters(&mut self, path: &str, label: &str, chosen: &[usize]) {
         let options = self.character_choices(0..self.names.len());

@@ -442,7 +442,11 @@ impl Scene {
                     }
                 }
             }
-            Cast::OpenD6(_) => {}
+            Cast::OpenD6(cs) => {
+                for c in cs {
+                    open_d6_character(c)?;
+                }
+            }
             Cast::D20Check(cs) => {
                 for side in [d20_check::Side::Players, d20_check::Side::Gamemaster] {
                     if !cs.iter().any(|c| c.side == side) {
@@ -515,6 +519,20 @@ impl Scene {
                     for (s, v) in &c.skills {
                         out.push(Bounded::number(format!("{n}'s skill {s}"), *v));
                     }
+                    if let Some(hits) = c.hits {
+                        out.push(Bounded::within(
+                            format!("{n}'s hits"),
+                            i128::from(hits),
+                            1,
+                            bounds::MOST_NUMBER,
+                        ));
+                    }
+                    for s in &c.schticks {
+                        out.push(Bounded::number(
+                            format!("{n}'s schtick {} bonus", s.name),
+                            s.bonus,
+                        ));
+                    }
                 }
             }
             Cast::D20Check(cs) => {
@@ -533,6 +551,54 @@ impl Scene {
         }
         out
     }
+}
+
+/// What RON cannot check of an open-d6 character: its Limitations' friction numbers (1 to 3,
+/// one each), the friction faces it is under, and its schticks (each names one of its skills,
+/// and only a stance has a type).
+fn open_d6_character(c: &open_d6::Character) -> Result<(), String> {
+    let n = &c.name;
+    let mut numbers = Vec::new();
+    for l in &c.limitations {
+        if !(1..=3).contains(&l.number) {
+            return Err(format!(
+                "{n}'s Limitation {} has friction number {}: snake-eye Limitations are numbered 1 to 3",
+                l.name, l.number
+            ));
+        }
+        if numbers.contains(&l.number) {
+            return Err(format!(
+                "{n} has two Limitations numbered {}: each number is one Limitation's",
+                l.number
+            ));
+        }
+        numbers.push(l.number);
+    }
+    if let Some(f) = c.under_friction.iter().find(|f| !(4..=6).contains(*f)) {
+        return Err(format!(
+            "{n} is under friction {f}: the conditions one can be under are the faces 4 to 6 (1 to 3 are Limitations)"
+        ));
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for s in &c.schticks {
+        if names.contains(&s.name.as_str()) {
+            return Err(format!("{n} has two schticks named {}", s.name));
+        }
+        names.push(&s.name);
+        if c.skill(&s.skill).is_none() {
+            return Err(format!(
+                "{n}'s schtick {} modifies {}, which is not among its skills",
+                s.name, s.skill
+            ));
+        }
+        if s.kind.is_some() && !s.stance {
+            return Err(format!(
+                "{n}'s schtick {} has a type but is not a stance: only stances are typed",
+                s.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The folder of scene files: `scenes/` here, or the one the program was built from.
@@ -772,5 +838,43 @@ mod tests {
         )
         .expect_err("must fail");
         assert!(err.message.contains("d4 to d12"), "{err}");
+    }
+
+    #[test]
+    fn open_d6_limitations_friction_and_schticks_are_checked() {
+        let refused = |character: &str| {
+            Scene::parse(
+                "s.ron",
+                &format!("(name: \"x\", cast: OpenD6([(name: \"A\", reflexes: 5, skills: [(\"Dodge\", 9)], {character})]))"),
+            )
+            .map(|_| ())
+            .expect_err("must fail")
+            .message
+        };
+        assert_eq!(
+            refused("limitations: [(number: 4, name: \"Bad knee\")]"),
+            "A's Limitation Bad knee has friction number 4: snake-eye Limitations are numbered 1 to 3"
+        );
+        assert_eq!(
+            refused("limitations: [(number: 1, name: \"x\"), (number: 1, name: \"y\")]"),
+            "A has two Limitations numbered 1: each number is one Limitation's"
+        );
+        assert_eq!(
+            refused("under_friction: [2]"),
+            "A is under friction 2: the conditions one can be under are the faces 4 to 6 (1 to 3 are Limitations)"
+        );
+        assert_eq!(
+            refused("schticks: [(name: \"Gun Kata\", skill: \"Shoot\", bonus: 2)]"),
+            "A's schtick Gun Kata modifies Shoot, which is not among its skills"
+        );
+        assert_eq!(
+            refused("schticks: [(name: \"Iron\", skill: \"Dodge\", bonus: 1, kind: \"Body\")]"),
+            "A's schtick Iron has a type but is not a stance: only stances are typed"
+        );
+        assert!(
+            refused("schticks: [(name: \"Iron\", skill: \"Dodge\", bonus: 1001)]")
+                .contains("A's schtick Iron bonus is 1001: it must be from -1000 to 1000")
+        );
+        assert!(refused("hits: 0").contains("A's hits is 0: it must be from 1 to 1000"));
     }
 }

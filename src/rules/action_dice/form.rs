@@ -173,15 +173,13 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             options.extend(combat(*actor));
             f.pick("skill", "Defence", &options, skill);
             spend(t, f, *actor, skill, *action_dice, *extra);
-            let mut attackers = vec![("every attacker".to_string(), None)];
-            attackers.extend(
-                t.characters
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| i != actor)
-                    .map(|(i, c)| (c.name.clone(), Some(i))),
+            f.optional_character(
+                "against",
+                "Against the attacks of",
+                "every attacker",
+                Some(*actor),
+                *against,
             );
-            f.value("against", "Against the attacks of", attackers, against);
         }
         Move::DiveForCover {
             actor,

@@ -30,16 +30,81 @@ fn check(t: &Table, actor: usize, difficulty: Difficulty) -> Check {
 
 /// A Basic Action for `actor`: its first skill against the first character of the other side.
 pub(super) fn act(t: &Table, actor: usize) -> Move {
-    let villain = t.characters.get(actor).map(|c| c.villain);
-    let other = (0..t.characters.len())
-        .find(|&i| Some(t.characters[i].villain) != villain)
-        .unwrap_or(actor);
     Move::Act {
         actor,
         kind: ActionType::Basic,
-        check: Some(check(t, actor, Difficulty::Against(other))),
+        check: Some(check(t, actor, Difficulty::Against(opponent(t, actor)))),
         focuses: false,
+        stance: None,
     }
+}
+
+/// The first opponent of `actor` (the other side), or `actor` when there is none.
+fn opponent(t: &Table, actor: usize) -> usize {
+    let villain = t.characters.get(actor).map(|c| c.villain);
+    (0..t.characters.len())
+        .find(|&i| Some(t.characters[i].villain) != villain)
+        .unwrap_or(actor)
+}
+
+/// The stance schticks of `actor`, as choices after a plain stance.
+fn stances(t: &Table, actor: usize) -> Vec<(String, Option<String>)> {
+    std::iter::once(("a stance (no schtick)".to_string(), None))
+        .chain(
+            t.characters
+                .get(actor)
+                .map(|c| {
+                    c.schticks
+                        .iter()
+                        .filter(|s| s.stance)
+                        .map(|s| {
+                            let kind = s
+                                .kind
+                                .as_ref()
+                                .map(|k| format!(", {k}"))
+                                .unwrap_or_default();
+                            (
+                                format!("{} ({} {:+}{kind})", s.name, s.skill, s.bonus),
+                                Some(s.name.clone()),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default(),
+        )
+        .collect()
+}
+
+/// Every set of the friction conditions one can be under, for a pick.
+fn friction_sets(t: &Table) -> Vec<(String, Vec<u32>)> {
+    let faces = t.rules.friction_conditions();
+    (0..1u32 << faces.len())
+        .map(|mask| {
+            let set: Vec<u32> = faces
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, f)| *f)
+                .collect();
+            let label = if set.is_empty() {
+                "none: playing it safe".to_string()
+            } else {
+                set.iter()
+                    .map(|f| {
+                        format!(
+                            "{f} ({})",
+                            t.rules
+                                .friction(*f)
+                                .map(|r| r.condition.as_str())
+                                .unwrap_or_default()
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            };
+            (label, set)
+        })
+        .collect()
 }
 
 pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
@@ -91,6 +156,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::ActiveDefense {
                 actor,
                 skill: "Dodge".into(),
+                against: None,
             },
         },
         MoveKind {
@@ -99,6 +165,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::Assist {
                 helper,
                 skill: skills(t, helper).first().cloned().unwrap_or_default(),
+                no_roll: false,
             },
         },
         MoveKind {
@@ -133,7 +200,10 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         MoveKind {
             label: "Stance before the round",
             hint: "before initiative: paid from the next round's first shot",
-            template: Move::StanceBeforeRound { actor },
+            template: Move::StanceBeforeRound {
+                actor,
+                stance: None,
+            },
         },
         MoveKind {
             label: "Focus",
@@ -141,8 +211,46 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::Focus { actor },
         },
         MoveKind {
+            label: "Damage",
+            hint: "hits taken; at zero the character is knocked out",
+            template: Move::Damage {
+                target: opponent(t, actor),
+                hits: 1,
+                by: Some(actor),
+            },
+        },
+        MoveKind {
+            label: "Knock out",
+            hint: "unable to act this scene; the opponent may take a Finisher",
+            template: Move::KnockOut {
+                target: opponent(t, actor),
+                by: Some(actor),
+            },
+        },
+        MoveKind {
+            label: "Impairment",
+            hint: "points off every use of the character's skills, defence too",
+            template: Move::Impair {
+                target: actor,
+                points: 1,
+            },
+        },
+        MoveKind {
+            label: "Under friction",
+            hint: "the conditions a friction check after snake eyes reads",
+            template: Move::UnderFriction {
+                target: actor,
+                conditions: t.rules.friction_conditions().into_iter().take(1).collect(),
+            },
+        },
+        MoveKind {
+            label: "End the scene",
+            hint: "the action ends; focused and out of shots: one Limit Break after it",
+            template: Move::EndScene,
+        },
+        MoveKind {
             label: "New session",
-            hint: "Fortune points come back",
+            hint: "Fortune points and player characters' Hits come back",
             template: Move::NewSession,
         },
     ]
@@ -189,7 +297,7 @@ fn check_fields(t: &Table, f: &mut Form, actor: usize, c: &Check, at: &str, titl
         ),
         Difficulty::Against(target) => {
             f.character(&path("difficulty.Against"), &label("Opponent"), *target);
-            if let Ok(d) = t.difficulty_against(*target, &c.skill) {
+            if let Ok(d) = t.difficulty_against(actor, *target, &c.skill) {
                 f.note(format!(
                     "difficulty {d}: the higher of the opponent's {} and Dodge, Active Defense added",
                     c.skill
@@ -222,10 +330,38 @@ fn check_fields(t: &Table, f: &mut Form, actor: usize, c: &Check, at: &str, titl
 
 pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
     match m {
-        Move::Initiative | Move::NewSession => f.note(t.describe(m)),
-        Move::Focus { actor } | Move::StanceBeforeRound { actor } => {
+        Move::Initiative | Move::NewSession | Move::EndScene => f.note(t.describe(m)),
+        Move::Focus { actor } => {
             f.actor("actor", "Who", *actor);
             f.note(t.describe(m));
+        }
+        Move::StanceBeforeRound { actor, stance } => {
+            f.actor("actor", "Who", *actor);
+            f.value("stance", "Stance", stances(t, *actor), stance);
+            f.note(t.describe(m));
+        }
+        Move::Damage { target, hits, by } => {
+            f.character("target", "Who takes it", *target);
+            let most = t
+                .characters
+                .get(*target)
+                .and_then(|c| c.hits)
+                .unwrap_or(0)
+                .max(1);
+            f.number("hits", "Hits", *hits, 0, most);
+            f.optional_character("by", "Dealt by", "nobody", Some(*target), *by);
+        }
+        Move::KnockOut { target, by } => {
+            f.character("target", "Who is knocked out", *target);
+            f.optional_character("by", "Knocked out by", "nobody", Some(*target), *by);
+        }
+        Move::Impair { target, points } => {
+            f.character("target", "Who", *target);
+            f.number("points", "Impairment (0 lifts it)", *points, 0, 20);
+        }
+        Move::UnderFriction { target, conditions } => {
+            f.character("target", "Who", *target);
+            f.value("conditions", "Under friction", friction_sets(t), conditions);
         }
         Move::SurpriseRound { ambushers } => f.characters("ambushers", "Ambushers", ambushers),
         Move::Act {
@@ -233,6 +369,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             kind,
             check: c,
             focuses,
+            stance,
         } => {
             f.actor("actor", "Who", *actor);
             let kinds = [
@@ -257,6 +394,9 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 check_fields(t, f, *actor, c, "check", "");
             }
             f.flag("focuses", "The action is a focus", *focuses);
+            if *kind == ActionType::Stance {
+                f.value("stance", "Stance", stances(t, *actor), stance);
+            }
         }
         Move::CombinationAction {
             actor,
@@ -271,13 +411,33 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.actor("actor", "Who", *actor);
             check_fields(t, f, *actor, c, "check", "");
         }
-        Move::ActiveDefense { actor, skill } => {
+        Move::ActiveDefense {
+            actor,
+            skill,
+            against,
+        } => {
             f.actor("actor", "Who", *actor);
             f.pick("skill", "Skill", &skills(t, *actor), skill);
+            f.optional_character(
+                "against",
+                "Against the attack of",
+                "every attacker",
+                Some(*actor),
+                *against,
+            );
         }
-        Move::Assist { helper, skill } => {
+        Move::Assist {
+            helper,
+            skill,
+            no_roll,
+        } => {
             f.actor("helper", "Helper", *helper);
             f.pick("skill", "Skill", &skills(t, *helper), skill);
+            f.flag(
+                "no_roll",
+                "Forgo the roll (the friend's skill is the same or lower)",
+                *no_roll,
+            );
         }
         Move::PushLuck { actor }
         | Move::FortuneInitiative { actor }

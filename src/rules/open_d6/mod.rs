@@ -2,7 +2,8 @@
 //! again and added). Skill + bonus against a difficulty: equal is a marginal success. Boxcars
 //! and snake eyes have their own effects. Initiative is a shot counter counted down.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Serialize, Serializer};
 
 mod form;
 pub mod seat;
@@ -19,6 +20,19 @@ pub enum Cost {
     AllRemaining,
 }
 
+/// Whom a row of the friction table touches, once snake eyes call for the check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FrictionApplies {
+    /// Only a character under this row's condition (improvised gear, no nearby base...).
+    #[default]
+    Condition,
+    /// The faces reserved for snake-eye Limitations: the character's Limitation with the face's
+    /// number triggers, if it has one.
+    Limitations,
+    /// Any character under friction at all (the text's "Always").
+    UnderAnyFriction,
+}
+
 /// One row of the friction table (d6 after snake eyes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +45,9 @@ pub struct FrictionRow {
     pub condition: String,
     /// What happens.
     pub result: String,
+    /// Whom it touches (default: those under its condition).
+    #[serde(default)]
+    pub applies: FrictionApplies,
 }
 
 /// The settings and tables of `assets/rules/open-d6.ron`.
@@ -99,6 +116,73 @@ impl Rules {
         self.friction
             .iter()
             .find(|r| (r.from..=r.to).contains(&face))
+    }
+
+    /// A friction check's face as the table reads it, for nobody in particular: its row.
+    pub fn friction_tag(&self, face: u32) -> String {
+        format!(
+            "friction {face}: {}",
+            self.friction(face)
+                .map(|r| format!("{} — {}", r.condition, r.result))
+                .unwrap_or_default()
+        )
+    }
+
+    /// The faces a character can be put under (the rows that are not Limitations).
+    pub fn friction_conditions(&self) -> Vec<u32> {
+        (1..=6)
+            .filter(|f| {
+                self.friction(*f)
+                    .is_some_and(|r| r.applies != FrictionApplies::Limitations)
+            })
+            .collect()
+    }
+
+    /// The faces reserved for snake-eye Limitations.
+    pub fn limitation_faces(&self) -> Vec<u32> {
+        (1..=6)
+            .filter(|f| {
+                self.friction(*f)
+                    .is_some_and(|r| r.applies == FrictionApplies::Limitations)
+            })
+            .collect()
+    }
+
+    /// What a friction check's face does to `who`: a Limitation of theirs with that number
+    /// triggers, a condition they are under takes effect, and a character playing it safe
+    /// (under no friction) suffers nothing.
+    pub fn friction_reading(&self, who: &Character, under: &[u32], face: u32) -> String {
+        let name = &who.name;
+        let Some(row) = self.friction(face) else {
+            return format!("friction {face}: no row of the table has it");
+        };
+        match row.applies {
+            FrictionApplies::Limitations => match who.limitations.iter().find(|l| l.number == face)
+            {
+                Some(l) => format!(
+                    "friction {face}: {name}'s Limitation \"{}\" triggers",
+                    l.name
+                ),
+                None => format!(
+                    "friction {face}: a Limitation's number, and {name} has no Limitation {face}: \
+                     no effect"
+                ),
+            },
+            FrictionApplies::Condition if under.contains(&face) => format!(
+                "friction {face}: {name} is under it ({}) — {}",
+                row.condition, row.result
+            ),
+            FrictionApplies::Condition => format!(
+                "friction {face}: {name} is not under it ({}): no effect",
+                row.condition
+            ),
+            FrictionApplies::UnderAnyFriction if !under.is_empty() => {
+                format!("friction {face}: {name} is under friction — {}", row.result)
+            }
+            FrictionApplies::UnderAnyFriction => {
+                format!("friction {face}: {name} plays it safe (under no friction): no effect")
+            }
+        }
     }
 }
 
@@ -295,12 +379,7 @@ impl Action {
         if snake_eyes {
             tags.push("snake eyes: jury-rigged effects come crashing down".into());
             if let Some(f) = c.friction {
-                let row = rules.friction(f);
-                tags.push(format!(
-                    "friction {f}: {}",
-                    row.map(|r| format!("{} — {}", r.condition, r.result))
-                        .unwrap_or_default()
-                ));
+                tags.push(rules.friction_tag(f));
             }
         }
         Ok(Step::Done(Outcome {
@@ -449,6 +528,50 @@ pub struct Character {
     /// Fortune points, recovered at the start of each session.
     #[serde(default)]
     pub fortune: u32,
+    /// Hits: the damage it takes before it is knocked out (none: the scene does not count
+    /// them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hits: Option<i64>,
+    /// Snake-eye Limitations, each with its friction number (1 to 3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limitations: Vec<Limitation>,
+    /// The friction conditions it is under as the scene starts (faces of the friction table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub under_friction: Vec<u32>,
+    /// Schticks that modify a skill's value; such modifiers never stack (the best counts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schticks: Vec<Schtick>,
+}
+
+/// A Limitation that uses the friction mechanic: it triggers when a friction check after snake
+/// eyes shows its number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limitation {
+    /// Its friction number (1 to 3).
+    pub number: u32,
+    /// What it is ("Jury-rigged jetpack").
+    pub name: String,
+}
+
+/// A schtick that modifies one skill's value while it is in effect: always (an inherent
+/// schtick), or while its stance is adopted. Typed stances (`kind`) do not stack: one stance of
+/// each type at a time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Schtick {
+    /// Its name ("Gun Kata").
+    pub name: String,
+    /// The skill it modifies.
+    pub skill: String,
+    /// What it adds to the skill.
+    pub bonus: i64,
+    /// It is a stance: in effect only once adopted (one shot, paid as stances are).
+    #[serde(default)]
+    pub stance: bool,
+    /// A typed stance's type ("Damage Boost"): one stance of each type at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
 impl Character {
@@ -525,8 +648,9 @@ pub struct Table {
     pub fortune: Vec<u32>,
     /// Each one's pool of one-use Advantages from Stunt Modifiers.
     pub advantages: Vec<u32>,
-    /// Active Defense: the skill defended and the shot it lasts for.
-    pub defending: Vec<Option<(String, i64)>>,
+    /// The Active Defenses each holds (several at once, each against one attacker or all).
+    #[serde(rename = "defending", serialize_with = "held_defences")]
+    pub defences: Vec<Vec<Defence>>,
     /// Simplified initiative: one action each per round, in order of Reflexes.
     pub simplified: bool,
     /// Simplified initiative: who has used this round's action.
@@ -539,6 +663,98 @@ pub struct Table {
     pub last_d6: Option<(usize, u32)>,
     /// The session (Fortune comes back with each).
     pub session: u32,
+    /// Hits left, for those whose hits the scene counts.
+    #[serde(skip_serializing_if = "all_none")]
+    pub hits: Vec<Option<i64>>,
+    /// Who is knocked out (no more actions this scene).
+    #[serde(skip_serializing_if = "none_set")]
+    pub out: Vec<bool>,
+    /// Who has just knocked an opponent out and may take a Finisher at no shot cost (until
+    /// their next action).
+    #[serde(skip_serializing_if = "none_set")]
+    pub finisher_due: Vec<bool>,
+    /// Impairment points: taken from every use of a skill, as a defence value too.
+    #[serde(skip_serializing_if = "all_zero")]
+    pub impairment: Vec<i64>,
+    /// The friction conditions each is under (faces of the friction table); none: playing it
+    /// safe.
+    #[serde(skip_serializing_if = "all_empty")]
+    pub under_friction: Vec<Vec<u32>>,
+    /// The stance schticks each has adopted, by name.
+    #[serde(skip_serializing_if = "all_empty")]
+    pub stance_schticks: Vec<Vec<String>>,
+    /// The action scene has ended: no more shots; a Limit Break is left to those it allows.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scene_over: bool,
+    /// Who ended the action scene focused and out of shots: one Limit Break after it.
+    #[serde(skip_serializing_if = "none_set")]
+    pub limit_break_after: Vec<bool>,
+}
+
+fn all_none<T>(v: &[Option<T>]) -> bool {
+    v.iter().all(Option::is_none)
+}
+
+fn none_set(v: &[bool]) -> bool {
+    !v.iter().any(|b| *b)
+}
+
+fn all_zero(v: &[i64]) -> bool {
+    v.iter().all(|n| *n == 0)
+}
+
+fn all_empty<T>(v: &[Vec<T>]) -> bool {
+    v.iter().all(Vec::is_empty)
+}
+
+/// An Active Defense held: +the rules' bonus to `skill` as a difficulty for one moment (a
+/// shot), against the attacks of `against` (everyone's when none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defence {
+    /// The skill defended.
+    pub skill: String,
+    /// The shot (or simplified action) it lasts for.
+    pub moment: i64,
+    /// Whose attacks it answers; none: every attacker's.
+    pub against: Option<usize>,
+    /// An attack it answers has been made: a new attack is a new situation, and another
+    /// defence may answer it. Not in the table's state: the moves say it.
+    pub answered: bool,
+}
+
+/// How a defence against one attacker is written in the table's state.
+#[derive(Serialize)]
+struct HeldDefence<'a> {
+    skill: &'a str,
+    moment: i64,
+    against: Option<usize>,
+}
+
+/// The table's state has written a character's defence as `[skill, moment]` since version 1,
+/// when one defence (against everyone) was held at a time: a character whose defences are all
+/// against everyone still reads so (its latest), so stored logs verify; defences against one
+/// attacker are written one by one.
+fn held_defences<S: Serializer>(held: &[Vec<Defence>], s: S) -> Result<S::Ok, S::Error> {
+    let mut seq = s.serialize_seq(Some(held.len()))?;
+    for defences in held {
+        match defences.last() {
+            None => seq.serialize_element(&None::<()>)?,
+            Some(latest) if defences.iter().all(|d| d.against.is_none()) => {
+                seq.serialize_element(&(&latest.skill, latest.moment))?
+            }
+            Some(_) => seq.serialize_element(
+                &defences
+                    .iter()
+                    .map(|d| HeldDefence {
+                        skill: &d.skill,
+                        moment: d.moment,
+                        against: d.against,
+                    })
+                    .collect::<Vec<_>>(),
+            )?,
+        }
+    }
+    seq.end()
 }
 
 impl Table {
@@ -558,13 +774,24 @@ impl Table {
             setbacks: vec![0; n],
             fortune: characters.iter().map(|c| c.fortune).collect(),
             advantages: vec![0; n],
-            defending: vec![None; n],
+            defences: vec![Vec::new(); n],
             simplified: false,
             acted: vec![false; n],
             surprise: false,
             last_check: None,
             last_d6: None,
             session: 1,
+            hits: characters.iter().map(|c| c.hits).collect(),
+            out: vec![false; n],
+            finisher_due: vec![false; n],
+            impairment: vec![0; n],
+            under_friction: characters
+                .iter()
+                .map(|c| c.under_friction.clone())
+                .collect(),
+            stance_schticks: vec![Vec::new(); n],
+            scene_over: false,
+            limit_break_after: vec![false; n],
             characters,
         }
     }
@@ -617,19 +844,25 @@ impl Table {
             };
             self.paid_stances[i] = self.unpaid_stances[i];
             self.unpaid_stances[i] = 0;
-            self.shots[i] = (base - i64::from(self.paid_stances[i])).max(self.rules.min_first_shot);
+            self.shots[i] = if self.out[i] {
+                0
+            } else {
+                (base - i64::from(self.paid_stances[i])).max(self.rules.min_first_shot)
+            };
             self.first_shots[i] = self.shots[i];
         }
         self.round += 1;
         self.surprise = false;
-        self.defending.iter_mut().for_each(|d| *d = None);
+        self.scene_over = false;
+        self.limit_break_after.iter_mut().for_each(|l| *l = false);
+        self.defences.iter_mut().for_each(Vec::clear);
         Ok(())
     }
 
     /// A surprise round: the ambushers get 3 shots, everyone else none.
     pub fn start_surprise_round(&mut self, ambushers: &[usize]) {
         for (i, s) in self.shots.iter_mut().enumerate() {
-            *s = if ambushers.contains(&i) {
+            *s = if ambushers.contains(&i) && !self.out[i] {
                 i64::from(self.rules.surprise_shots)
             } else {
                 0
@@ -645,7 +878,12 @@ impl Table {
         if self.simplified {
             return None;
         }
-        self.shots.iter().copied().filter(|s| *s > 0).max()
+        self.shots
+            .iter()
+            .zip(&self.out)
+            .filter(|(s, out)| **s > 0 && !**out)
+            .map(|(s, _)| *s)
+            .max()
     }
 
     /// The moment an Active Defense lasts for: the current shot, or, in simplified initiative
@@ -668,7 +906,7 @@ impl Table {
             return self
                 .reflexes_order()
                 .into_iter()
-                .find(|&i| !self.acted[i])
+                .find(|&i| !self.acted[i] && !self.out[i])
                 .into_iter()
                 .collect();
         }
@@ -676,7 +914,7 @@ impl Table {
             return vec![];
         };
         let mut who: Vec<usize> = (0..self.characters.len())
-            .filter(|&i| self.shots[i] == shot)
+            .filter(|&i| self.shots[i] == shot && !self.out[i])
             .collect();
         if self.rules.villains_first {
             who.sort_by_key(|&i| (!self.characters[i].villain, i));
@@ -692,6 +930,30 @@ impl Table {
     /// Whether `actor` may take an action of this type now, and if not, why.
     pub fn check(&self, actor: usize, kind: ActionType) -> Result<(), String> {
         let c = self.characters.get(actor).ok_or("no such character")?;
+        if self.out[actor] {
+            return Err(format!(
+                "{} is knocked out: no more actions this scene",
+                c.name
+            ));
+        }
+        if self.scene_over {
+            return match kind {
+                ActionType::LimitBreak if self.limit_break_after[actor] => Ok(()),
+                ActionType::LimitBreak => Err(format!(
+                    "the action scene is over: one Limit Break after it is left to whoever \
+                     ended it focused and out of shots, and {} has none left",
+                    c.name
+                )),
+                _ => Err("the action scene is over: roll initiative for the next one".into()),
+            };
+        }
+        if kind == ActionType::Finisher && !self.finisher_due[actor] {
+            return Err(format!(
+                "a Finisher follows knocking an opponent out, and {} has not just done so \
+                 (on a willing or helpless target it is a Limit Break)",
+                c.name
+            ));
+        }
         if self.simplified {
             return self.check_simplified(actor, kind);
         }
@@ -710,9 +972,11 @@ impl Table {
                         .first()
                         .map(|&i| self.characters[i].name.clone());
                     return Err(match next {
-                        Some(n) => {
-                            format!("it is {n}'s shot ({})", self.current_shot().unwrap_or(0))
-                        }
+                        Some(n) => format!(
+                            "it is {} shot ({})",
+                            crate::text::possessive(&n),
+                            self.current_shot().unwrap_or(0)
+                        ),
                         None => "the round is over: roll initiative".to_string(),
                     });
                 }
@@ -765,6 +1029,15 @@ impl Table {
     /// Takes an action: pays its shots (a 3-shot action at shot 1 or 2 leaves 0).
     pub fn act(&mut self, actor: usize, kind: ActionType) -> Result<(), String> {
         self.check(actor, kind)?;
+        if kind == ActionType::Finisher {
+            self.finisher_due[actor] = false;
+        }
+        if self.scene_over {
+            // The one Limit Break after the scene: no shots to pay.
+            self.limit_break_after[actor] = false;
+            self.focused[actor] = false;
+            return Ok(());
+        }
         if self.simplified {
             if kind != ActionType::Finisher {
                 self.acted[actor] = true;
@@ -772,7 +1045,7 @@ impl Table {
             if kind == ActionType::LimitBreak {
                 self.focused[actor] = false;
             }
-            if self.acted.iter().all(|a| *a) {
+            if self.acted.iter().zip(&self.out).all(|(a, out)| *a || *out) {
                 self.round += 1;
                 self.acted.iter_mut().for_each(|a| *a = false);
             }
@@ -802,6 +1075,67 @@ impl Table {
             ));
         }
         Ok(())
+    }
+
+    /// A skill's value as it is used now, by the character or as a difficulty against it: the
+    /// rating, the best of the schticks in effect on it (they never stack), less impairment.
+    pub fn skill_value(&self, who: usize, skill: &str) -> Option<i64> {
+        let c = self.characters.get(who)?;
+        let rating = c.skill(skill)?;
+        let adopted = self.stance_schticks.get(who);
+        let best = c
+            .schticks
+            .iter()
+            .filter(|s| s.skill.eq_ignore_ascii_case(skill))
+            .filter(|s| !s.stance || adopted.is_some_and(|a| a.contains(&s.name)))
+            .map(|s| s.bonus)
+            .max()
+            .unwrap_or(0);
+        Some(rating + best - self.impairment.get(who).copied().unwrap_or(0))
+    }
+
+    /// The defences `who` holds now (on this shot), against `attacker` when one is named.
+    pub fn defences_now(&self, who: usize, attacker: Option<usize>) -> Vec<&Defence> {
+        let now = self.defence_moment();
+        self.defences
+            .get(who)
+            .map(|held| {
+                held.iter()
+                    .filter(|d| Some(d.moment) == now)
+                    .filter(|d| attacker.is_none() || d.against.is_none() || d.against == attacker)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Raises an Active Defense: it joins those held now (defences of other shots lapse, and
+    /// one on the same skill against the same attackers is renewed).
+    pub fn defend(&mut self, who: usize, skill: &str, against: Option<usize>) {
+        let moment = self.defence_moment().unwrap_or(0);
+        if let Some(held) = self.defences.get_mut(who) {
+            held.retain(|d| {
+                d.moment == moment && !(d.skill.eq_ignore_ascii_case(skill) && d.against == against)
+            });
+            held.push(Defence {
+                skill: skill.to_string(),
+                moment,
+                against,
+                answered: false,
+            });
+        }
+    }
+
+    /// An attack by `attacker` on `target` has been made: the target's defences that answered
+    /// it are used for this situation (a later attack is a new one).
+    pub fn attacked(&mut self, attacker: usize, target: usize) {
+        let now = self.defence_moment();
+        if let Some(held) = self.defences.get_mut(target) {
+            for d in held.iter_mut() {
+                if Some(d.moment) == now && (d.against.is_none() || d.against == Some(attacker)) {
+                    d.answered = true;
+                }
+            }
+        }
     }
 
     /// Marks a character focused (after a focus action).
@@ -983,6 +1317,10 @@ mod tests {
             skills: vec![],
             npc: None,
             fortune: 0,
+            hits: None,
+            limitations: vec![],
+            under_friction: vec![],
+            schticks: vec![],
         };
         Table::new(
             rules(),
@@ -1042,8 +1380,14 @@ mod tests {
         t.focus(0);
         t.act(0, ActionType::LimitBreak).expect("limit break");
         assert_eq!(t.shots[0], 0);
+        assert!(
+            t.check(0, ActionType::Finisher).is_err(),
+            "a Finisher needs a knock-out"
+        );
+        t.finisher_due[0] = true;
         t.act(0, ActionType::Finisher)
             .expect("finishers cost nothing");
+        assert!(!t.finisher_due[0], "one Finisher a knock-out");
         assert!(t.check(0, ActionType::Trigger).is_err());
     }
 

@@ -6,6 +6,7 @@
 
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
+use crate::text::possessive;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -73,6 +74,9 @@ pub enum Move {
         /// The action is a focus (a Limit Break may follow).
         #[serde(default)]
         focuses: bool,
+        /// A Stance action that adopts one of the character's stance schticks, by name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stance: Option<String>,
     },
     /// Limit Break: two Basic Actions in quick succession (two rolls; only the first can
     /// show snake eyes).
@@ -91,12 +95,17 @@ pub enum Move {
         /// The check.
         check: Check,
     },
-    /// Trigger Action (Defense): +3 to one skill used as a difficulty, for this shot.
+    /// Trigger Action (Defense): +3 to one skill used as a difficulty, for this shot, against
+    /// one attacker's attack or every attacker's. Several may be held at once (a Dodge against
+    /// one, a Maneuver against another); bonuses to one skill do not stack.
     ActiveDefense {
         /// Who defends.
         actor: usize,
         /// The skill (Dodge, Maneuver...).
         skill: String,
+        /// The attacker whose attack it answers; none: every attacker's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        against: Option<usize>,
     },
     /// Trigger Action (Combo) after a friend's check: a Confident roll of a skill against the
     /// friend's skill; success gives the friend's check +1 (at most +3).
@@ -105,6 +114,10 @@ pub enum Move {
         helper: usize,
         /// The helper's skill.
         skill: String,
+        /// Forgo the roll, for speed of play: allowed when the helper's skill is at least the
+        /// friend's (a Confident roll could not fail); the assist succeeds.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_roll: bool,
     },
     /// Trigger Action (Combo) after one's own failed check: re-roll it; success counts as the
     /// first roll's, failure adds a Setback.
@@ -150,7 +163,48 @@ pub enum Move {
     StanceBeforeRound {
         /// Who adopts it.
         actor: usize,
+        /// One of the character's stance schticks, by name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stance: Option<String>,
     },
+    /// Damage taken: the target's hits go down; at zero it is knocked out, and an opponent who
+    /// dealt it may take a Finisher at no shot cost.
+    Damage {
+        /// Who takes it.
+        target: usize,
+        /// How many hits.
+        hits: i64,
+        /// Who dealt it, if anyone.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<usize>,
+    },
+    /// Another result that leaves the target unable to act this scene (a Setback, a Finisher).
+    KnockOut {
+        /// Who is knocked out.
+        target: usize,
+        /// Who did it, if anyone: an opponent may take a Finisher at no shot cost.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<usize>,
+    },
+    /// An impairment of so many points (0 lifts it): taken from every use of the character's
+    /// skills, defence values included.
+    Impair {
+        /// Who is impaired.
+        target: usize,
+        /// The points.
+        points: i64,
+    },
+    /// The friction conditions a character is under now (faces of the friction table; none:
+    /// playing it safe). A friction check after snake eyes reads them.
+    UnderFriction {
+        /// Who.
+        target: usize,
+        /// The faces whose conditions hold.
+        conditions: Vec<u32>,
+    },
+    /// The action scene ends: shots are over; one who ends it focused and out of shots may
+    /// make one Limit Break after it. Stances kept running are paid again in the next one.
+    EndScene,
 }
 
 /// A check made into the engine's action, and what it spends.
@@ -183,36 +237,132 @@ fn single(throws: &[Vec<u32>]) -> Result<&[u32], String> {
 }
 
 impl Table {
-    /// The difficulty of acting against `target` with `skill`: the higher of its same skill
-    /// and its Dodge, each raised by Active Defense when it defends with it on this shot.
-    pub fn difficulty_against(&self, target: usize, skill: &str) -> Result<i64, String> {
+    /// The difficulty of `attacker` acting against `target` with `skill`: the higher of its
+    /// same skill and its Dodge (as used now: schticks, impairment), each raised by an Active
+    /// Defense it holds on this shot against that attacker (or every attacker); defences on one
+    /// skill do not stack.
+    pub fn difficulty_against(
+        &self,
+        attacker: usize,
+        target: usize,
+        skill: &str,
+    ) -> Result<i64, String> {
         let c = self
             .characters
             .get(target)
             .ok_or("the target is not in the scene")?;
-        let defenses = |name: &str| match &self.defending[target] {
-            Some((s, shot))
-                if s.eq_ignore_ascii_case(name) && Some(*shot) == self.defence_moment() =>
-            {
-                vec![self.rules.active_defense_bonus]
-            }
-            _ => vec![],
+        let held = self.defences_now(target, Some(attacker));
+        let defenses = |name: &str| -> Vec<i64> {
+            held.iter()
+                .filter(|d| d.skill.eq_ignore_ascii_case(name))
+                .map(|_| self.rules.active_defense_bonus)
+                .collect()
         };
         [skill, "Dodge"]
             .into_iter()
-            .filter_map(|n| c.skill(n).map(|v| defended_difficulty(v, &defenses(n))))
+            .filter_map(|n| {
+                self.skill_value(target, n)
+                    .map(|v| defended_difficulty(v, &defenses(n)))
+            })
             .max()
             .ok_or_else(|| format!("{} has neither {skill} nor Dodge", c.name))
     }
 
+    /// Whose rolls a move throws, in throw order (the friction check reads each one's).
+    fn rollers(m: &Move) -> Vec<usize> {
+        match m {
+            Move::Act { actor, .. }
+            | Move::ActionAdvantage { actor, .. }
+            | Move::PushLuck { actor } => vec![*actor],
+            Move::CombinationAction { actor, .. } => vec![*actor, *actor],
+            Move::Assist { helper, .. } => vec![*helper],
+            Move::TeamAction { actors, .. } => actors.clone(),
+            _ => vec![],
+        }
+    }
+
+    /// The friction check of a roll, read for its roller: in place of the table's row alone.
+    fn read_friction(&self, roller: usize, action: &Action, throws: &[Vec<u32>], o: &mut Outcome) {
+        let (Ok(chains), Some(who)) = (action.chains(throws), self.characters.get(roller)) else {
+            return;
+        };
+        if let Some(face) = chains.friction {
+            let plain = self.rules.friction_tag(face);
+            o.tags.retain(|t| *t != plain);
+            let under = self
+                .under_friction
+                .get(roller)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            o.tags.push(self.rules.friction_reading(who, under, face));
+        }
+    }
+
+    /// Adopts a stance schtick: a typed one ends the stance of its type already adopted.
+    fn adopt(&mut self, who: usize, stance: &str) -> String {
+        let c = &self.characters[who];
+        let Some(schtick) = c.schticks.iter().find(|s| s.name == stance).cloned() else {
+            return String::new();
+        };
+        let mut said = format!(
+            "{} adopts {} ({} {:+})",
+            c.name, schtick.name, schtick.skill, schtick.bonus
+        );
+        if let Some(kind) = &schtick.kind {
+            let same_kind = |name: &String| {
+                c.schticks
+                    .iter()
+                    .any(|s| &s.name == name && s.kind.as_ref() == Some(kind))
+            };
+            let ended: Vec<String> = self.stance_schticks[who]
+                .iter()
+                .filter(|n| same_kind(n))
+                .cloned()
+                .collect();
+            if !ended.is_empty() {
+                said.push_str(&format!(
+                    "; {} ends (one {kind} stance at a time)",
+                    ended.join(", ")
+                ));
+            }
+            self.stance_schticks[who].retain(|n| !ended.contains(n));
+            // An ended stance is no longer held (nor paid for in the next scene).
+            let held = &mut self.stances[who];
+            *held = held.saturating_sub(ended.len() as u32);
+            let unpaid = &mut self.unpaid_stances[who];
+            *unpaid = unpaid.saturating_sub(ended.len() as u32);
+        }
+        self.stance_schticks[who].push(schtick.name);
+        said
+    }
+
+    /// Whether `who` may adopt the stance schtick `stance` now.
+    fn may_adopt(&self, who: usize, stance: &str) -> Result<(), String> {
+        let c = &self.characters[who];
+        match c.schticks.iter().find(|s| s.name == stance) {
+            None => Err(format!(
+                "{} has no schtick '{stance}'{}",
+                c.name,
+                stance_names(c)
+            )),
+            Some(s) if !s.stance => Err(format!(
+                "{stance} is not a stance: it is in effect all the time"
+            )),
+            Some(_) if self.stance_schticks[who].iter().any(|n| n == stance) => {
+                Err(format!("{} has adopted {stance} already", c.name))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
     fn rolled(&self, actor: usize, check: &Check, extra_advantage: bool) -> Result<Rolled, String> {
         let c: &Character = &self.characters[seat_of(&Seat::names(self), actor)?];
-        let skill = c
-            .skill(&check.skill)
+        let skill = self
+            .skill_value(actor, &check.skill)
             .ok_or_else(|| format!("{} has no skill '{}'", c.name, check.skill))?;
         let difficulty = match &check.difficulty {
             Difficulty::Number(n) => *n,
-            Difficulty::Against(t) => self.difficulty_against(*t, &check.skill)?,
+            Difficulty::Against(t) => self.difficulty_against(actor, *t, &check.skill)?,
         };
         if check.advantages > self.advantages[actor] {
             return Err(format!(
@@ -274,13 +424,14 @@ impl Table {
                 ]
             }
             Move::ActionAdvantage { actor, check } => vec![self.rolled(*actor, check, true)?],
-            Move::Assist { helper, skill } => {
+            Move::Assist { no_roll: true, .. } => vec![],
+            Move::Assist { helper, skill, .. } => {
                 let last = self
                     .last_check
                     .as_ref()
                     .ok_or("there is no check to assist")?;
-                let friend = self.characters[last.actor]
-                    .skill(&last.skill)
+                let friend = self
+                    .skill_value(last.actor, &last.skill)
                     .unwrap_or(last.action.skill);
                 let check = Check {
                     skill: skill.clone(),
@@ -352,6 +503,9 @@ impl Table {
 
     fn first_shot_line(&self, i: usize, faces: Option<(u32, u32)>) -> String {
         let c = &self.characters[i];
+        if self.out[i] {
+            return format!("{}: knocked out -> no shots", c.name);
+        }
         let how = match faces {
             Some((p, n)) => format!(
                 "Reflexes {} + ({p} − {n}){}",
@@ -412,11 +566,12 @@ impl Table {
                 Some((1, 1)) => {
                     let f = friction.next().copied().unwrap_or(0);
                     tags.push(format!(
-                        "{name}: snake eyes, friction {f}: {}",
-                        self.rules
-                            .friction(f)
-                            .map(|r| format!("{} — {}", r.condition, r.result))
-                            .unwrap_or_default()
+                        "{name}: snake eyes, {}",
+                        self.rules.friction_reading(
+                            &self.characters[i],
+                            &self.under_friction[i],
+                            f
+                        )
                     ));
                 }
                 Some((2, 2)) => tags.push(format!("{name}: double deuces")),
@@ -438,6 +593,12 @@ impl Table {
 
     fn pay(&mut self, actor: usize, kind: ActionType) -> Result<String, String> {
         let name = self.characters[actor].name.clone();
+        if self.scene_over {
+            self.act(actor, kind)?;
+            return Ok(format!(
+                "{name}: a Limit Break after the action scene (no shots: the scene is over)"
+            ));
+        }
         if self.simplified {
             let lost = kind == ActionType::Trigger && !self.acted[actor];
             let round = self.round;
@@ -488,6 +649,24 @@ impl Table {
         said
     }
 
+    /// Knocks `target` out; an opponent who did it may take a Finisher at no shot cost.
+    fn knock_out(&mut self, target: usize, by: Option<usize>) -> Vec<String> {
+        self.out[target] = true;
+        let name = self.characters[target].name.clone();
+        let mut said = vec![format!("{name} is knocked out: no more actions this scene")];
+        if let Some(b) = by
+            && self.characters[b].villain != self.characters[target].villain
+            && !self.out[b]
+        {
+            self.finisher_due[b] = true;
+            said.push(format!(
+                "{} knocked an opponent out: a Finisher at no shot cost may follow",
+                self.characters[b].name
+            ));
+        }
+        said
+    }
+
     fn setback(&mut self, actor: usize, why: &str) -> String {
         self.setbacks[actor] += 1;
         format!(
@@ -508,6 +687,41 @@ impl Table {
             moved_on: false,
             assisted_by: Vec::new(),
         });
+    }
+}
+
+/// ": its stances are A, B" for a refusal, or nothing when it has none.
+/// What being under these friction conditions means, in words.
+fn friction_words(rules: &super::Rules, who: &str, conditions: &[u32]) -> String {
+    if conditions.is_empty() {
+        return format!("{who} plays it safe: under no friction");
+    }
+    let rows: Vec<String> = conditions
+        .iter()
+        .map(|f| {
+            format!(
+                "{f} ({})",
+                rules
+                    .friction(*f)
+                    .map(|r| r.condition.as_str())
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    format!("{who} is under friction: {}", rows.join(", "))
+}
+
+fn stance_names(c: &Character) -> String {
+    let stances: Vec<&str> = c
+        .schticks
+        .iter()
+        .filter(|s| s.stance)
+        .map(|s| s.name.as_str())
+        .collect();
+    if stances.is_empty() {
+        String::new()
+    } else {
+        format!(": its stances are {}", stances.join(", "))
     }
 }
 
@@ -585,6 +799,21 @@ impl Seat for Table {
                 None => format!("Round {} (simplified)", self.round),
             };
         }
+        if self.scene_over {
+            let after: Vec<&str> = (0..self.characters.len())
+                .filter(|&i| self.limit_break_after[i])
+                .map(|i| self.characters[i].name.as_str())
+                .collect();
+            return if after.is_empty() {
+                "The action scene is over: roll initiative for the next one".to_string()
+            } else {
+                format!(
+                    "The action scene is over: a Limit Break after it for {}; roll initiative for \
+                     the next one",
+                    after.join(", ")
+                )
+            };
+        }
         match self.current_shot() {
             None if self.round == 0 => "Roll initiative (or a surprise round)".to_string(),
             None => format!("Round {} is over: roll initiative", self.round),
@@ -637,10 +866,43 @@ impl Seat for Table {
                 if self.focused[i] {
                     status.push("focused".into());
                 }
-                if let Some((skill, shot)) = &self.defending[i]
-                    && Some(*shot) == self.defence_moment()
-                {
-                    status.push(format!("defending {skill}"));
+                for d in self.defences_now(i, None) {
+                    status.push(match d.against {
+                        None => format!("defending {}", d.skill),
+                        Some(a) => format!(
+                            "defending {} against {}",
+                            d.skill,
+                            name_at(&Seat::names(self), a)
+                        ),
+                    });
+                }
+                for stance in &self.stance_schticks[i] {
+                    status.push(format!("stance {stance}"));
+                }
+                if let (Some(most), Some(left)) = (c.hits, self.hits[i]) {
+                    status.push(format!("hits {left}/{most}"));
+                }
+                if self.out[i] {
+                    status.push("knocked out".into());
+                }
+                if self.finisher_due[i] {
+                    status.push("may take a Finisher".into());
+                }
+                if self.impairment[i] != 0 {
+                    status.push(format!("impaired −{}", self.impairment[i]));
+                }
+                if !self.under_friction[i].is_empty() {
+                    status.push(format!(
+                        "under friction {}",
+                        self.under_friction[i]
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                if self.limit_break_after[i] {
+                    status.push("a Limit Break after the scene".into());
                 }
                 if self.advantages[i] > 0 {
                     status.push(format!("Advantage pool {}", self.advantages[i]));
@@ -692,8 +954,15 @@ impl Seat for Table {
             | Move::FortuneReroll { actor } => Some(*actor),
             Move::Assist { helper, .. } => Some(*helper),
             Move::TeamAction { actors, .. } => actors.first().copied(),
-            Move::Initiative | Move::SurpriseRound { .. } | Move::NewSession => None,
-            Move::Focus { actor } | Move::StanceBeforeRound { actor } => Some(*actor),
+            Move::Initiative
+            | Move::SurpriseRound { .. }
+            | Move::NewSession
+            | Move::EndScene
+            | Move::Damage { .. }
+            | Move::KnockOut { .. }
+            | Move::Impair { .. }
+            | Move::UnderFriction { .. } => None,
+            Move::Focus { actor } | Move::StanceBeforeRound { actor, .. } => Some(*actor),
         }
     }
 
@@ -726,6 +995,16 @@ impl Seat for Table {
             Move::SurpriseRound { ambushers } => {
                 vec![Bounded::count("ambushers", ambushers.len() as u64)]
             }
+            Move::Damage { hits, .. } => vec![Bounded::within(
+                "hits",
+                i128::from(*hits),
+                0,
+                crate::rules::bounds::MOST_NUMBER,
+            )],
+            Move::Impair { points, .. } => vec![Bounded::count("points", *points)],
+            Move::UnderFriction { conditions, .. } => {
+                vec![Bounded::count("conditions", conditions.len() as u64)]
+            }
             Move::Act { check: None, .. }
             | Move::Initiative
             | Move::ActiveDefense { .. }
@@ -736,7 +1015,9 @@ impl Seat for Table {
             | Move::FortuneReroll { .. }
             | Move::NewSession
             | Move::Focus { .. }
-            | Move::StanceBeforeRound { .. } => Vec::new(),
+            | Move::StanceBeforeRound { .. }
+            | Move::KnockOut { .. }
+            | Move::EndScene => Vec::new(),
         }
     }
 
@@ -781,6 +1062,7 @@ impl Seat for Table {
                 actor,
                 kind,
                 focuses,
+                stance,
                 ..
             } => {
                 if *focuses {
@@ -789,18 +1071,56 @@ impl Seat for Table {
                 if *kind == ActionType::Finisher && *focuses {
                     return Err("a finisher does not focus".into());
                 }
+                if let Some(stance) = stance {
+                    if *kind != ActionType::Stance {
+                        return Err(format!(
+                            "{stance} is adopted with a Stance action, not a {kind:?} one"
+                        ));
+                    }
+                    self.may_adopt(*actor, stance)?;
+                }
             }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
                 if !self.focused[*actor] {
                     return Err(format!("{} must focus before a Limit Break", names[*actor]));
                 }
             }
-            Move::ActiveDefense { actor, skill } => {
+            Move::ActiveDefense {
+                actor,
+                skill,
+                against,
+            } => {
                 self.characters[*actor]
                     .skill(skill)
                     .ok_or_else(|| format!("{} has no skill '{skill}'", names[*actor]))?;
+                if let Some(a) = against {
+                    seat_of(&names, *a)?;
+                    if a == actor {
+                        return Err(format!("{} cannot defend against themself", names[*actor]));
+                    }
+                }
+                // "One trigger action of each type in each situation": one defence an attack.
+                // A defence against every attacker answers each one's next attack.
+                if self.defences_now(*actor, None).iter().any(|d| {
+                    !d.answered
+                        && (d.against.is_none() || against.is_none() || d.against == *against)
+                }) {
+                    return Err(format!(
+                        "{} has an Active Defense up against {} already, and no attack has \
+                         come since: one defence each attack",
+                        names[*actor],
+                        match against {
+                            Some(a) => format!("{} next attack", possessive(names[*a])),
+                            None => "the next attack".to_string(),
+                        }
+                    ));
+                }
             }
-            Move::Assist { helper, .. } => {
+            Move::Assist {
+                helper,
+                skill,
+                no_roll,
+            } => {
                 if !self.characters[*helper].named {
                     return Err(format!(
                         "{} is unnamed: unnamed characters assist with a Basic Action before the action, without a roll (+1 each, at most +3, as a modifier of the check)",
@@ -832,6 +1152,21 @@ impl Seat for Table {
                         "the check has the most assistance it can take (+{})",
                         self.rules.max_assist_bonus
                     ));
+                }
+                if *no_roll {
+                    let mine = self
+                        .skill_value(*helper, skill)
+                        .ok_or_else(|| format!("{} has no skill '{skill}'", names[*helper]))?;
+                    let friend = self
+                        .skill_value(last.actor, &last.skill)
+                        .unwrap_or(last.action.skill);
+                    if mine < friend {
+                        return Err(format!(
+                            "{}'s {skill} {mine} is below {}'s {} {friend}: the roll is forgone \
+                             only when assisting someone of the same or lower skill",
+                            names[*helper], names[last.actor], last.skill
+                        ));
+                    }
                 }
             }
             Move::PushLuck { actor } => {
@@ -903,7 +1238,62 @@ impl Seat for Table {
             }
             Move::TableD6 { .. } | Move::NewSession => {}
             Move::Focus { actor } => self.can_focus(*actor)?,
-            Move::StanceBeforeRound { .. } => {
+            Move::Damage { target, by, .. } | Move::KnockOut { target, by } => {
+                seat_of(&names, *target)?;
+                if let Some(b) = by {
+                    seat_of(&names, *b)?;
+                    if b == target {
+                        return Err(format!("{} cannot knock themself out", names[*target]));
+                    }
+                }
+                if self.out[*target] {
+                    return Err(format!("{} is knocked out already", names[*target]));
+                }
+                if matches!(m, Move::Damage { .. }) && self.hits[*target].is_none() {
+                    return Err(format!(
+                        "the scene does not count {}'s hits: give the character hits in the \
+                         scene, or knock it out",
+                        names[*target]
+                    ));
+                }
+            }
+            Move::Impair { target, .. } => {
+                seat_of(&names, *target)?;
+            }
+            Move::UnderFriction { target, conditions } => {
+                seat_of(&names, *target)?;
+                let allowed = self.rules.friction_conditions();
+                if let Some(f) = conditions.iter().find(|f| !allowed.contains(f)) {
+                    return Err(format!(
+                        "friction {f} is not a condition one can be under: the conditions are \
+                         the faces {}",
+                        allowed
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+            Move::EndScene => {
+                if self.simplified {
+                    return Err(
+                        "simplified initiative counts no shots: a Limit Break after the scene is \
+                         for one out of shots, so end it in the regular initiative"
+                            .into(),
+                    );
+                }
+                if self.scene_over {
+                    return Err("the action scene is over already".into());
+                }
+                if self.round == 0 {
+                    return Err("no action scene has started: roll initiative first".into());
+                }
+            }
+            Move::StanceBeforeRound { actor, stance } => {
+                if let Some(stance) = stance {
+                    self.may_adopt(*actor, stance)?;
+                }
                 if self.simplified {
                     return Err(
                         "simplified initiative counts no shots: a stance is the character's \
@@ -911,7 +1301,7 @@ impl Seat for Table {
                             .into(),
                     );
                 }
-                if self.round > 0 && !self.round_over() {
+                if self.round > 0 && !self.round_over() && !self.scene_over {
                     return Err(
                         "the round is under way: a stance now is a Stance action on the \
                          character's shot"
@@ -970,6 +1360,7 @@ impl Seat for Table {
     fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
         let checks = self.checks(m)?;
         let names = Seat::names(self);
+        let rollers = Self::rollers(m);
         if !checks.is_empty() {
             let titles: Vec<String> = match m {
                 Move::TeamAction { actors, .. } => {
@@ -989,7 +1380,13 @@ impl Seat for Table {
                         &format!("{:?} roll", checks[k].action.roll),
                     ))
                 },
-                |k, t| checks[k].action.resolve(&self.rules, t),
+                |k, t| {
+                    let mut step = checks[k].action.resolve(&self.rules, t)?;
+                    if let (Step::Done(o), Some(&roller)) = (&mut step, rollers.get(k)) {
+                        self.read_friction(roller, &checks[k].action, t, o);
+                    }
+                    Ok(step)
+                },
             )?;
             let outcomes = match done {
                 Err(plan) => return Ok(Step::ThrowMore(plan)),
@@ -1070,13 +1467,72 @@ impl Seat for Table {
                     self.rules.surprise_shots
                 ),
             )),
-            Move::ActiveDefense { actor, skill } => Ok(no_roll(
+            Move::ActiveDefense {
+                actor,
+                skill,
+                against,
+            } => Ok(no_roll(
                 "active defense",
                 format!(
-                    "{} defends: {skill} +{} as a difficulty this shot",
+                    "{} defends: {skill} +{} as a difficulty this shot{}",
                     name_at(&names, *actor),
-                    self.rules.active_defense_bonus
+                    self.rules.active_defense_bonus,
+                    against
+                        .map(|a| format!(", against {} attack", possessive(&name_at(&names, a))))
+                        .unwrap_or_default()
                 ),
+            )),
+            Move::Assist { helper, skill, .. } => Ok(Step::Done(Outcome {
+                total: 0,
+                success: Some(true),
+                class: "assist without a roll".into(),
+                lines: vec![format!(
+                    "{} assists with {skill} without a roll: the friend's skill is the same or \
+                     lower",
+                    name_at(&names, *helper)
+                )],
+                tags: vec![],
+            })),
+            Move::Damage { target, hits, by } => {
+                let left = self.hits[*target].unwrap_or(0) - hits;
+                Ok(no_roll(
+                    if left <= 0 { "knocked out" } else { "damage" },
+                    format!(
+                        "{} takes {hits} hits{}: {} left",
+                        name_at(&names, *target),
+                        by.map(|b| format!(" from {}", name_at(&names, b)))
+                            .unwrap_or_default(),
+                        left.max(0)
+                    ),
+                ))
+            }
+            Move::KnockOut { target, by } => Ok(no_roll(
+                "knocked out",
+                format!(
+                    "{} is knocked out{}",
+                    name_at(&names, *target),
+                    by.map(|b| format!(" by {}", name_at(&names, b)))
+                        .unwrap_or_default()
+                ),
+            )),
+            Move::Impair { target, points } => Ok(no_roll(
+                "impairment",
+                if *points == 0 {
+                    format!("{}'s impairment is lifted", name_at(&names, *target))
+                } else {
+                    format!(
+                        "{} is impaired −{points}: every use of a skill, defence values too",
+                        name_at(&names, *target)
+                    )
+                },
+            )),
+            Move::UnderFriction { target, conditions } => Ok(no_roll(
+                "friction",
+                friction_words(&self.rules, &name_at(&names, *target), conditions),
+            )),
+            Move::EndScene => Ok(no_roll(
+                "the action scene ends",
+                "the action scene ends: no more shots".into(),
             )),
             Move::NewSession => Ok(no_roll(
                 "new session",
@@ -1086,7 +1542,7 @@ impl Seat for Table {
                 "focused",
                 format!("{} focuses (no shots)", name_at(&names, *actor)),
             )),
-            Move::StanceBeforeRound { actor } => Ok(no_roll(
+            Move::StanceBeforeRound { actor, .. } => Ok(no_roll(
                 "stance",
                 format!(
                     "{} adopts a stance before the round",
@@ -1122,9 +1578,43 @@ impl Seat for Table {
         {
             last.moved_on = true;
         }
+        // A Finisher is taken just after the knock-out, or not at all.
+        let finisher = matches!(
+            m,
+            Move::Act {
+                kind: ActionType::Finisher,
+                ..
+            }
+        );
+        if let Some(a) = mover.filter(|_| !finisher)
+            && let Some(due) = self.finisher_due.get_mut(a)
+        {
+            *due = false;
+        }
         if let Some(kind) = Self::kind_of(m) {
             let actor = self.actor(m).unwrap_or(0);
             said.push(self.pay(actor, kind)?);
+        }
+        // Each check against a character is an attack its defences answered.
+        if let Some(actor) = mover {
+            let targets: Vec<usize> = match m {
+                Move::Act { check: Some(c), .. } | Move::ActionAdvantage { check: c, .. } => {
+                    vec![&c.difficulty]
+                }
+                Move::CombinationAction { first, second, .. } => {
+                    vec![&first.difficulty, &second.difficulty]
+                }
+                _ => vec![],
+            }
+            .into_iter()
+            .filter_map(|d| match d {
+                Difficulty::Against(t) => Some(*t),
+                Difficulty::Number(_) => None,
+            })
+            .collect();
+            for t in targets {
+                self.attacked(actor, t);
+            }
         }
         match m {
             Move::Initiative => {
@@ -1147,6 +1637,7 @@ impl Seat for Table {
                 kind,
                 focuses,
                 check,
+                stance,
             } => {
                 if let (Some(_), Some(r)) = (check, checks.first()) {
                     said.extend(self.spend(*actor, r, outcome.success == Some(true)));
@@ -1157,7 +1648,10 @@ impl Seat for Table {
                 }
                 if *kind == ActionType::Stance {
                     self.stances[*actor] += 1;
-                    said.push(format!("{} adopts a stance", names[*actor]));
+                    said.push(match stance {
+                        Some(stance) => self.adopt(*actor, stance),
+                        None => format!("{} adopts a stance", names[*actor]),
+                    });
                 }
                 if *focuses {
                     self.focus(*actor);
@@ -1175,12 +1669,19 @@ impl Seat for Table {
                     self.remember(*actor, r, outcome);
                 }
             }
-            Move::ActiveDefense { actor, skill } => {
-                let moment = self.defence_moment().unwrap_or(0);
-                self.defending[*actor] = Some((skill.clone(), moment));
+            Move::ActiveDefense {
+                actor,
+                skill,
+                against,
+            } => {
+                self.defend(*actor, skill, *against);
                 said.push(format!(
-                    "{}'s {skill} counts +{} as a difficulty this shot",
-                    names[*actor], self.rules.active_defense_bonus
+                    "{}'s {skill} counts +{} as a difficulty this shot{}",
+                    names[*actor],
+                    self.rules.active_defense_bonus,
+                    against
+                        .map(|a| format!(" against {}", names[a]))
+                        .unwrap_or_default()
                 ));
             }
             Move::Assist { helper, .. } => {
@@ -1265,14 +1766,61 @@ impl Seat for Table {
                     names[*actor], self.fortune[*actor]
                 ));
             }
-            Move::StanceBeforeRound { actor } => {
+            Move::StanceBeforeRound { actor, stance } => {
                 self.stances[*actor] += 1;
                 self.unpaid_stances[*actor] += 1;
+                if let Some(stance) = stance {
+                    said.push(self.adopt(*actor, stance));
+                }
                 said.push(format!(
                     "{} adopts a stance before the round: 1 shot, paid from the first shot of \
                      the next round",
                     names[*actor]
                 ));
+            }
+            Move::Damage { target, hits, by } => {
+                let left = (self.hits[*target].unwrap_or(0) - hits).max(0);
+                self.hits[*target] = Some(left);
+                said.push(format!("{} has {left} hits left", names[*target]));
+                if left == 0 {
+                    said.extend(self.knock_out(*target, *by));
+                }
+            }
+            Move::KnockOut { target, by } => said.extend(self.knock_out(*target, *by)),
+            Move::Impair { target, points } => {
+                self.impairment[*target] = *points;
+                said.push(if *points == 0 {
+                    format!("{}'s impairment is lifted", names[*target])
+                } else {
+                    format!(
+                        "{} is impaired −{points}: every skill, as a defence value too",
+                        names[*target]
+                    )
+                });
+            }
+            Move::UnderFriction { target, conditions } => {
+                let mut faces = conditions.clone();
+                faces.sort_unstable();
+                faces.dedup();
+                said.push(friction_words(&self.rules, &names[*target], &faces));
+                self.under_friction[*target] = faces;
+            }
+            Move::EndScene => {
+                for (i, name) in names.iter().enumerate() {
+                    self.limit_break_after[i] =
+                        self.focused[i] && self.shots[i] == 0 && !self.out[i];
+                    if self.limit_break_after[i] {
+                        said.push(format!(
+                            "{name} ended the scene focused and out of shots: one Limit Break after it"
+                        ));
+                    }
+                }
+                self.shots.iter_mut().for_each(|s| *s = 0);
+                self.scene_over = true;
+                // Stances kept running cost nothing out of action, and are paid again in the
+                // first round of the next action scene.
+                self.unpaid_stances = self.stances.clone();
+                said.push("the action scene ends".into());
             }
             Move::Focus { actor } => {
                 self.focus(*actor);
@@ -1288,6 +1836,14 @@ impl Seat for Table {
                     "session {}: Fortune recovered; Setbacks stay",
                     self.session
                 ));
+                // "After a session, player characters recover all lost Hits."
+                for (i, c) in self.characters.iter().enumerate() {
+                    if !c.is_npc() && c.hits.is_some() && self.hits[i] != c.hits {
+                        self.hits[i] = c.hits;
+                        self.out[i] = false;
+                        said.push(format!("{} recovers all lost Hits", c.name));
+                    }
+                }
             }
         }
         Ok(said)
@@ -1338,9 +1894,14 @@ impl Seat for Table {
                 kind,
                 check: c,
                 focuses,
+                stance,
             } => format!(
-                "{}: {kind:?} action{}{}",
+                "{}: {kind:?} action{}{}{}",
                 who(*actor),
+                stance
+                    .as_ref()
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default(),
                 c.as_ref()
                     .map(|c| format!(", {}", check(c)))
                     .unwrap_or_default(),
@@ -1359,12 +1920,26 @@ impl Seat for Table {
             Move::ActionAdvantage { actor, check: c } => {
                 format!("{}: Action Advantage, {}", who(*actor), check(c))
             }
-            Move::ActiveDefense { actor, skill } => {
-                format!("{}: Active Defense ({skill})", who(*actor))
-            }
-            Move::Assist { helper, skill } => {
-                format!("{}: Assist with {skill}", who(*helper))
-            }
+            Move::ActiveDefense {
+                actor,
+                skill,
+                against,
+            } => format!(
+                "{}: Active Defense ({skill}{})",
+                who(*actor),
+                against
+                    .map(|a| format!(" against {}", who(a)))
+                    .unwrap_or_default()
+            ),
+            Move::Assist {
+                helper,
+                skill,
+                no_roll,
+            } => format!(
+                "{}: Assist with {skill}{}",
+                who(*helper),
+                if *no_roll { " (no roll)" } else { "" }
+            ),
             Move::PushLuck { actor } => format!("{}: Push Luck", who(*actor)),
             Move::TeamAction {
                 actors,
@@ -1386,9 +1961,39 @@ impl Seat for Table {
             Move::FortuneReroll { actor } => format!("{}: Fortune re-roll of the d6", who(*actor)),
             Move::NewSession => "a new session".into(),
             Move::Focus { actor } => format!("{}: focus (no shots)", who(*actor)),
-            Move::StanceBeforeRound { actor } => {
-                format!("{}: stance before the round", who(*actor))
-            }
+            Move::StanceBeforeRound { actor, stance } => format!(
+                "{}: stance before the round{}",
+                who(*actor),
+                stance
+                    .as_ref()
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default()
+            ),
+            Move::Damage { target, hits, by } => format!(
+                "{} takes {hits} hits{}",
+                who(*target),
+                by.map(|b| format!(" from {}", who(b))).unwrap_or_default()
+            ),
+            Move::KnockOut { target, by } => format!(
+                "{} is knocked out{}",
+                who(*target),
+                by.map(|b| format!(" by {}", who(b))).unwrap_or_default()
+            ),
+            Move::Impair { target, points } => format!("{}: impairment {points}", who(*target)),
+            Move::UnderFriction { target, conditions } => format!(
+                "{}: under friction {}",
+                who(*target),
+                if conditions.is_empty() {
+                    "none".to_string()
+                } else {
+                    conditions
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ),
+            Move::EndScene => "the action scene ends".into(),
         }
     }
 
@@ -1455,6 +2060,7 @@ mod tests {
             kind,
             check: c,
             focuses,
+            stance: None,
         })
     }
 
@@ -1658,6 +2264,7 @@ mod tests {
         let defend = mv(Move::ActiveDefense {
             actor: 0,
             skill: "Dodge".into(),
+            against: None,
         });
         let (_, said) = play(&mut t, &defend, &[]);
         assert_eq!(said[0], "Fred: Trigger action, shots 10 -> 9");
@@ -1670,12 +2277,14 @@ mod tests {
             .allowed(&mv(Move::Assist {
                 helper: 3,
                 skill: "Brawl".into(),
+                no_roll: false,
             }))
             .expect_err("unnamed");
         assert_eq!(err, RulesError::Refused("Goons is unnamed: unnamed characters assist with a Basic Action before the action, without a roll (+1 each, at most +3, as a modifier of the check)".into()));
         let assist = mv(Move::Assist {
             helper: 1,
             skill: "Maneuver".into(),
+            no_roll: false,
         });
         let (o, said) = play(&mut t, &assist, &[&[2, 5]]);
         assert_eq!((o.total, o.success), (2, Some(true)));
@@ -1686,7 +2295,8 @@ mod tests {
         assert!(
             t.allowed(&mv(Move::Assist {
                 helper: 2,
-                skill: "Impress".into()
+                skill: "Impress".into(),
+                no_roll: false,
             }))
             .is_err(),
             "not one's own"
@@ -1697,6 +2307,7 @@ mod tests {
         let fumble = mv(Move::Assist {
             helper: 0,
             skill: "Maneuver".into(),
+            no_roll: false,
         });
         let (o, said) = play(&mut t, &fumble, &[&[6, 6], &[1, 5]]);
         assert_eq!(o.success, Some(false), "{o:?}");
@@ -1727,9 +2338,10 @@ mod tests {
         let dodge = mv(Move::ActiveDefense {
             actor: 0,
             skill: "Dodge".into(),
+            against: None,
         });
         play(&mut t, &dodge, &[]);
-        assert_eq!(o6_mut(&mut t).difficulty_against(0, "Maneuver"), Ok(14));
+        assert_eq!(o6_mut(&mut t).difficulty_against(1, 0, "Maneuver"), Ok(14));
         assert!(
             t.tracker()[0]
                 .status
@@ -1738,7 +2350,7 @@ mod tests {
         // Mia's action is the one it meets; with the next action the defence is gone, as it
         // goes on the next shot when shots are counted.
         play(&mut t, &act(1, ActionType::Basic, None, false), &[]);
-        assert_eq!(o6_mut(&mut t).difficulty_against(0, "Maneuver"), Ok(11));
+        assert_eq!(o6_mut(&mut t).difficulty_against(1, 0, "Maneuver"), Ok(11));
         assert!(
             !t.tracker()[0]
                 .status
@@ -1758,6 +2370,7 @@ mod tests {
             &mv(Move::ActiveDefense {
                 actor: 0,
                 skill: "Dodge".into(),
+                against: None,
             }),
             &[],
         );
@@ -1784,7 +2397,10 @@ mod tests {
     fn a_stance_may_be_adopted_before_initiative() {
         let mut t = table("open-d6-fred-and-peter.ron");
         // Before the first initiative, Mia (a stance already) adopts another: no shots now.
-        let stance = mv(Move::StanceBeforeRound { actor: 1 });
+        let stance = mv(Move::StanceBeforeRound {
+            actor: 1,
+            stance: None,
+        });
         let (_, said) = play(&mut t, &stance, &[]);
         assert_eq!(
             said,
@@ -1849,6 +2465,7 @@ mod tests {
             &mv(Move::ActiveDefense {
                 actor: 0,
                 skill: "Dodge".into(),
+                against: None,
             }),
             &[],
         );
@@ -1887,6 +2504,7 @@ mod tests {
             t.allowed(&mv(Move::Assist {
                 helper: 1,
                 skill: "Maneuver".into(),
+                no_roll: false,
             })),
             Err(RulesError::Refused(
                 "the check was re-rolled by Push Luck, a trigger action, and a trigger action is \
@@ -1988,5 +2606,376 @@ mod tests {
             t.allowed(&mv(Move::FortuneInitiative { actor: 3 }))
                 .is_err()
         );
+    }
+    fn defend(actor: usize, skill: &str, against: Option<usize>) -> AnyMove {
+        mv(Move::ActiveDefense {
+            actor,
+            skill: skill.into(),
+            against,
+        })
+    }
+
+    fn refused(t: &TableState, m: &AnyMove) -> String {
+        match t.allowed(m) {
+            Err(e) => e.to_string(),
+            Ok(()) => panic!("{m:?} should be refused"),
+        }
+    }
+
+    #[test]
+    fn several_defences_each_against_its_attacker_one_an_attack() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        // A defence against every attacker is still written as it always was.
+        play(&mut t, &defend(0, "Dodge", None), &[]);
+        assert!(
+            t.canonical_state()
+                .contains(r#""defending":[["Dodge",12],null,null,null]"#),
+            "{}",
+            t.canonical_state()
+        );
+        // It answers Peter's next attack: no second defence against it before that attack.
+        assert_eq!(
+            refused(&t, &defend(0, "Maneuver", Some(2))),
+            "Fred has an Active Defense up against Peter's next attack already, and no attack has come since: one defence each attack"
+        );
+        // Peter's Maneuver meets Dodge 11 + 3: 10 + (5 − 2) = 13 fails by 1.
+        let tag = act(
+            2,
+            ActionType::Basic,
+            Some(check("Maneuver", Difficulty::Against(0))),
+            false,
+        );
+        let (o, _) = play(&mut t, &tag, &[&[5, 2]]);
+        assert_eq!((o.total, o.success), (-1, Some(false)));
+        // Shot 9: Fred holds a Dodge against Peter and a Maneuver against the goons at once.
+        play(&mut t, &defend(0, "Dodge", Some(2)), &[]);
+        play(&mut t, &defend(0, "Maneuver", Some(3)), &[]);
+        let fred = o6(&t);
+        assert_eq!(fred.difficulty_against(2, 0, "Maneuver"), Ok(14));
+        assert_eq!(fred.difficulty_against(3, 0, "Maneuver"), Ok(13));
+        assert_eq!(
+            fred.difficulty_against(1, 0, "Maneuver"),
+            Ok(11),
+            "Mia: none"
+        );
+        assert_eq!(
+            t.tracker()[0].status[2..4],
+            [
+                "defending Dodge against Peter".to_string(),
+                "defending Maneuver against Goons".to_string()
+            ]
+        );
+        assert!(
+            t.canonical_state().contains(
+                r#"[{"against":2,"moment":9,"skill":"Dodge"},{"against":3,"moment":9,"skill":"Maneuver"}]"#
+            ),
+            "{}",
+            t.canonical_state()
+        );
+        assert_eq!(
+            refused(&t, &defend(0, "Dodge", None)),
+            "Fred has an Active Defense up against the next attack already, and no attack has come since: one defence each attack"
+        );
+        assert!(refused(&t, &defend(0, "Dodge", Some(0))).contains("against themself"));
+        // The goons' trigger attack (shot 9 still) meets the Maneuver held against them:
+        // 8 + (4 − 1) = 11 against 13. Their next attack is a new situation; Peter's is not.
+        let jab = act(
+            3,
+            ActionType::Trigger,
+            Some(check("Maneuver", Difficulty::Against(0))),
+            false,
+        );
+        let (o, _) = play(&mut t, &jab, &[&[4, 1]]);
+        assert_eq!((o.total, o.success), (-2, Some(false)));
+        assert!(t.allowed(&defend(0, "Dodge", Some(3))).is_ok());
+        assert!(t.allowed(&defend(0, "Maneuver", Some(2))).is_err());
+        // The defences last for shot 9: with the next shot they are gone.
+        play(&mut t, &act(2, ActionType::Basic, None, false), &[]);
+        assert!(o6(&t).defences_now(0, None).is_empty());
+    }
+
+    #[test]
+    fn friction_reads_the_roller_limitations_and_conditions() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        // Initiative: Fred's snake eyes, friction 2: his Limitation.
+        let (o, _) = play(&mut t, &mv(Move::Initiative), &[&[1, 1, 2, 3, 6, 1], &[2]]);
+        assert!(
+            o.tags.contains(
+                &"Fred: snake eyes, friction 2: Fred's Limitation \"Borrowed pistol jams\" triggers"
+                    .to_string()
+            ),
+            "{:?}",
+            o.tags
+        );
+        let shoot = act(
+            0,
+            ActionType::Trigger,
+            Some(check("Shoot", Difficulty::Number(10))),
+            false,
+        );
+        let friction = |t: &mut TableState, face: u32| {
+            let (o, _) = play(t, &shoot, &[&[1, 1], &[face]]);
+            o.tags.last().cloned().unwrap_or_default()
+        };
+        // Playing it safe: faces 4 to 6 do nothing to Fred; a Limitation number he lacks neither.
+        assert_eq!(
+            friction(&mut t, 6),
+            "friction 6: Fred plays it safe (under no friction): no effect"
+        );
+        assert_eq!(
+            friction(&mut t, 3),
+            "friction 3: a Limitation's number, and Fred has no Limitation 3: no effect"
+        );
+        let under = mv(Move::UnderFriction {
+            target: 0,
+            conditions: vec![5],
+        });
+        let (_, said) = play(&mut t, &under, &[]);
+        assert_eq!(
+            said,
+            [
+                "Fred is under friction: 5 (Lack of maintenance or resources; operating without a nearby base)"
+            ]
+        );
+        assert_eq!(
+            friction(&mut t, 4),
+            "friction 4: Fred is not under it (Improvised gear or plans, lack of resources, and poor supply): no effect"
+        );
+        assert_eq!(
+            friction(&mut t, 5),
+            "friction 5: Fred is under it (Lack of maintenance or resources; operating without a nearby base) — Light friction: something breaks or ceases to work until the end of the scene."
+        );
+        assert!(
+            friction(&mut t, 6).starts_with("friction 6: Fred is under friction — Minor effect")
+        );
+        // The plain row is replaced, never written beside the reading.
+        let (o, _) = play(&mut t, &shoot, &[&[1, 1], &[5]]);
+        assert_eq!(
+            o.tags.iter().filter(|t| t.starts_with("friction")).count(),
+            1
+        );
+        let limitation = mv(Move::UnderFriction {
+            target: 0,
+            conditions: vec![1],
+        });
+        assert!(refused(&t, &limitation).starts_with("friction 1 is not a condition"));
+    }
+
+    #[test]
+    fn hits_knock_outs_and_finishers() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let damage =
+            |target: usize, hits: i64, by: Option<usize>| mv(Move::Damage { target, hits, by });
+        let (_, said) = play(&mut t, &damage(2, 4, Some(0)), &[]);
+        assert_eq!(said, ["Peter has 6 hits left"]);
+        // Knocking out one's own side gives no Finisher.
+        let (_, said) = play(&mut t, &damage(1, 20, Some(0)), &[]);
+        assert_eq!(
+            said,
+            [
+                "Mia has 0 hits left",
+                "Mia is knocked out: no more actions this scene"
+            ]
+        );
+        let finisher = act(0, ActionType::Finisher, None, false);
+        assert!(refused(&t, &finisher).starts_with("a Finisher follows knocking an opponent out"));
+        let ko = mv(Move::KnockOut {
+            target: 2,
+            by: Some(0),
+        });
+        let (_, said) = play(&mut t, &ko, &[]);
+        assert_eq!(
+            said[1],
+            "Fred knocked an opponent out: a Finisher at no shot cost may follow"
+        );
+        assert!(refused(&t, &ko).contains("knocked out already"));
+        // Peter (shot 12) is out: Fred's shot comes next.
+        assert_eq!(t.heading(), "Round 1, shot 10: Fred");
+        let (_, said) = play(&mut t, &finisher, &[]);
+        assert_eq!(said, ["Fred: Finisher action, shots 10 -> 10"]);
+        assert!(refused(&t, &finisher).contains("Fred has not just done so"));
+        // The Finisher lapses with the next action, taken or not.
+        play(&mut t, &ko_by(3, 0), &[]);
+        play(&mut t, &act(0, ActionType::Basic, None, false), &[]);
+        assert!(refused(&t, &finisher).contains("Fred has not just done so"));
+        o6_mut(&mut t).hits[3] = None;
+        assert!(refused(&t, &damage(3, 1, None)).contains("knocked out already"));
+        assert!(refused(&t, &damage(0, 1001, None)).starts_with("hits is 1001"));
+        // A new session: player characters recover their Hits; Peter, a villain, does not.
+        let (_, said) = play(&mut t, &mv(Move::NewSession), &[]);
+        assert_eq!(said[1], "Mia recovers all lost Hits");
+        assert_eq!(o6(&t).out, [false, false, true, true]);
+        assert_eq!(o6(&t).hits[1], Some(14));
+    }
+
+    fn ko_by(target: usize, by: usize) -> AnyMove {
+        mv(Move::KnockOut {
+            target,
+            by: Some(by),
+        })
+    }
+
+    #[test]
+    fn impairment_lowers_skills_and_defence_values() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let impair = |points: i64| mv(Move::Impair { target: 0, points });
+        play(&mut t, &impair(3), &[]);
+        assert_eq!(o6(&t).difficulty_against(2, 0, "Maneuver"), Ok(8));
+        assert!(t.tracker()[0].status.contains(&"impaired −3".to_string()));
+        // Fred's Shoot 9 − 3 + (4 − 1) = 9 against 9.
+        let shoot = act(
+            0,
+            ActionType::Trigger,
+            Some(check("Shoot", Difficulty::Number(9))),
+            false,
+        );
+        let (o, _) = play(&mut t, &shoot, &[&[4, 1]]);
+        assert_eq!((o.total, o.class.as_str()), (0, "marginal success"));
+        let (_, said) = play(&mut t, &impair(0), &[]);
+        assert_eq!(said, ["Fred's impairment is lifted"]);
+        assert_eq!(o6(&t).difficulty_against(2, 0, "Maneuver"), Ok(11));
+        assert!(refused(&t, &impair(-1)).starts_with("points is -1"));
+    }
+
+    #[test]
+    fn schticks_never_stack_and_typed_stances_do_not_either() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let before = |stance: &str| {
+            mv(Move::StanceBeforeRound {
+                actor: 1,
+                stance: Some(stance.into()),
+            })
+        };
+        let (_, said) = play(&mut t, &before("Tiger Stance"), &[]);
+        assert_eq!(said[0], "Mia adopts Tiger Stance (Martial Arts +2)");
+        assert_eq!(o6(&t).skill_value(1, "Martial Arts"), Some(14));
+        play(&mut t, &before("Inner Fire"), &[]);
+        assert_eq!(
+            o6(&t).skill_value(1, "Martial Arts"),
+            Some(14),
+            "+2 and +1: the best"
+        );
+        assert_eq!(
+            refused(&t, &before("Inner Fire")),
+            "Mia has adopted Inner Fire already"
+        );
+        assert_eq!(
+            refused(&t, &before("Iron Body")),
+            "Mia has no schtick 'Iron Body': its stances are Tiger Stance, Crane Stance, Inner Fire"
+        );
+        let (_, said) = play(&mut t, &before("Crane Stance"), &[]);
+        assert_eq!(
+            said[0],
+            "Mia adopts Crane Stance (Dodge +2); Tiger Stance ends (one Martial stance at a time)"
+        );
+        let mia = o6(&t);
+        assert_eq!(mia.skill_value(1, "Martial Arts"), Some(13));
+        assert_eq!(mia.skill_value(1, "Dodge"), Some(14));
+        // Her scene stance and two held schtick stances: three, paid from the first shot.
+        assert_eq!((mia.stances[1], mia.unpaid_stances[1]), (3, 3));
+        first_round(&mut t);
+        assert_eq!(o6(&t).shots[1], 9 - 3);
+        // A Stance action names the stance; another kind of action does not adopt one.
+        let wrong = mv(Move::Act {
+            actor: 1,
+            kind: ActionType::Trigger,
+            check: None,
+            focuses: false,
+            stance: Some("Tiger Stance".into()),
+        });
+        assert!(refused(&t, &wrong).contains("is adopted with a Stance action"));
+    }
+
+    #[test]
+    fn assisting_without_a_roll_needs_the_same_or_more_skill() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let shoot = act(
+            0,
+            ActionType::Trigger,
+            Some(check("Shoot", Difficulty::Number(12))),
+            false,
+        );
+        play(&mut t, &shoot, &[&[3, 2]]);
+        let assist = |helper: usize, skill: &str| {
+            mv(Move::Assist {
+                helper,
+                skill: skill.into(),
+                no_roll: true,
+            })
+        };
+        // Peter's Impress 11 against Fred's Shoot 9: no roll needed. Mia's Maneuver 9 too.
+        let (o, said) = play(&mut t, &assist(1, "Maneuver"), &[]);
+        assert_eq!(
+            (o.success, o.class.as_str()),
+            (Some(true), "assist without a roll")
+        );
+        assert_eq!(
+            said[1],
+            "Mia assists Fred: the check is now 11 against 12 (still a failure)"
+        );
+        // Fred's check, assisted by Mia: Peter may forgo the roll; a lower skill may not.
+        play(
+            &mut t,
+            &mv(Move::ActiveDefense {
+                actor: 1,
+                skill: "Dodge".into(),
+                against: None,
+            }),
+            &[],
+        );
+        let mia_check = act(
+            1,
+            ActionType::Trigger,
+            Some(check("Martial Arts", Difficulty::Number(12))),
+            false,
+        );
+        play(&mut t, &mia_check, &[&[3, 3]]);
+        assert_eq!(
+            refused(&t, &assist(0, "Maneuver")),
+            "Fred's Maneuver 10 is below Mia's Martial Arts 12: the roll is forgone only when assisting someone of the same or lower skill"
+        );
+    }
+
+    #[test]
+    fn a_limit_break_after_the_scene_for_the_focused_out_of_shots() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let end = mv(Move::EndScene);
+        assert_eq!(
+            refused(&t, &end),
+            "no action scene has started: roll initiative first"
+        );
+        first_round(&mut t);
+        play(&mut t, &mv(Move::Focus { actor: 1 }), &[]);
+        play(&mut t, &mv(Move::Focus { actor: 0 }), &[]);
+        o6_mut(&mut t).shots[1] = 0;
+        let (_, said) = play(&mut t, &end, &[]);
+        assert_eq!(
+            said,
+            [
+                "Mia ended the scene focused and out of shots: one Limit Break after it",
+                "the action scene ends"
+            ]
+        );
+        assert_eq!(refused(&t, &end), "the action scene is over already");
+        // Fred is focused but had shots left: no Limit Break after the scene.
+        let limit_break = |actor| act(actor, ActionType::LimitBreak, None, false);
+        assert!(refused(&t, &limit_break(0)).ends_with("Fred has none left"));
+        let (_, said) = play(&mut t, &limit_break(1), &[]);
+        assert_eq!(
+            said,
+            ["Mia: a Limit Break after the action scene (no shots: the scene is over)"]
+        );
+        assert!(refused(&t, &limit_break(1)).ends_with("Mia has none left"));
+        assert!(!o6(&t).focused[1]);
+        // Mia's stance, held into the next action scene, is paid again from its first shot.
+        first_round(&mut t);
+        assert_eq!((o6(&t).shots[1], o6(&t).scene_over), (8, false));
+        let mut simple = table("open-d6-fred-and-peter.ron");
+        o6_mut(&mut simple).use_simplified_initiative();
+        assert!(refused(&simple, &end).starts_with("simplified initiative counts no shots"));
     }
 }
