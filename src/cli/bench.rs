@@ -10,6 +10,7 @@ use crate::dice::DieKind;
 use crate::odds::dist::Dist;
 use crate::odds::notation::Notation;
 use crate::physics::CockedPolicy;
+use crate::physics::baseline::{self, BASELINE_HZ};
 use crate::physics::fairness::{self, LANES, all_cores};
 use crate::physics::headless::Simulator;
 use crate::physics::{SettleRules, ThrowRequest};
@@ -80,9 +81,32 @@ fn physics_case(name: &str, rolls: u32, dice: u32, in_flight: usize) -> Throughp
     }
 }
 
+/// The name of the case the raw rapier baseline is set against (same seeds, one at a time).
+const ANCHORED_CASE: &str = "single d6, one roll at a time";
+
+/// The anchor: the same single-d6 throws (seeds 9000...) with rapier3d's own API at 120 Hz.
+fn baseline_case(rolls: u32) -> Throughput {
+    let rules = SettleRules::default();
+    let mut simulated = 0.0;
+    let start = Instant::now();
+    for i in 0..rolls {
+        simulated += f64::from(black_box(baseline::throw_d6(9_000 + u64::from(i), &rules)).seconds);
+    }
+    Throughput {
+        name: format!("raw rapier3d d6, {BASELINE_HZ} Hz"),
+        rolls,
+        dice_per_roll: 1,
+        in_flight: 1,
+        threads: 1,
+        seconds: start.elapsed().as_secs_f64(),
+        simulated,
+    }
+}
+
 fn physics_benchmarks() -> Vec<Throughput> {
     vec![
-        physics_case("single d6, one roll at a time", 300, 1, 1),
+        physics_case(ANCHORED_CASE, 300, 1, 1),
+        baseline_case(300),
         physics_case("single d6 throws", 4_000, 1, LANES),
         physics_case("10 d6 in one throw", 400, 10, 16),
         physics_case("100 d6 in one throw", 20, 100, 4),
@@ -291,7 +315,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             })
             .collect();
         // The exact odds run on one thread.
-        let out = json!({"build": profile, "threads": 1, "odds": rows, "physics": phys});
+        let mut out = json!({"build": profile, "threads": 1, "odds": rows, "physics": phys});
+        if let Some(ratio) = baseline_ratio(&physics) {
+            out["simulator_to_raw_rapier"] = json!(ratio);
+        }
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
@@ -349,8 +376,23 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 t.simulated / f64::from(t.rolls)
             );
         }
+        if let Some(ratio) = baseline_ratio(&physics) {
+            println!(
+                "  the simulator throws single d6 at {ratio:.2}× the raw rapier3d baseline (same \
+                 throws, one core, this run)"
+            );
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// Single-d6 throws a second, the simulator's over the raw rapier baseline's (same run).
+fn baseline_ratio(physics: &[Throughput]) -> Option<f64> {
+    let ours = physics.iter().find(|t| t.name == ANCHORED_CASE)?;
+    let raw = physics
+        .iter()
+        .find(|t| t.name.starts_with("raw rapier3d"))?;
+    Some(ours.rolls_per_second() / raw.rolls_per_second())
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! others); a random frame spreads that artefact evenly over the faces. The face read is still
 //! the face that ends up on top.
 
+pub mod baseline;
 pub mod fairness;
 pub mod headless;
 pub mod throw;
