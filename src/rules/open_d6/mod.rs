@@ -1045,10 +1045,7 @@ impl Table {
             if kind == ActionType::LimitBreak {
                 self.focused[actor] = false;
             }
-            if self.acted.iter().zip(&self.out).all(|(a, out)| *a || *out) {
-                self.round += 1;
-                self.acted.iter_mut().for_each(|a| *a = false);
-            }
+            self.next_simplified_round_if_done();
             return Ok(());
         }
         let cost = match self.cost_for(actor, kind) {
@@ -1060,6 +1057,14 @@ impl Table {
             self.focused[actor] = false;
         }
         Ok(())
+    }
+
+    /// Simplified initiative: when everyone still in the scene has acted, the next round.
+    pub fn next_simplified_round_if_done(&mut self) {
+        if self.simplified && self.acted.iter().zip(&self.out).all(|(a, out)| *a || *out) {
+            self.round += 1;
+            self.acted.iter_mut().for_each(|a| *a = false);
+        }
     }
 
     /// Whether `actor` may focus now: once in any given round.

@@ -652,6 +652,8 @@ impl Table {
     /// Knocks `target` out; an opponent who did it may take a Finisher at no shot cost.
     fn knock_out(&mut self, target: usize, by: Option<usize>) -> Vec<String> {
         self.out[target] = true;
+        // The one who had yet to act in a simplified round no longer holds it up.
+        self.next_simplified_round_if_done();
         let name = self.characters[target].name.clone();
         let mut said = vec![format!("{name} is knocked out: no more actions this scene")];
         if let Some(b) = by
@@ -2808,6 +2810,19 @@ mod tests {
         assert_eq!(said[1], "Mia recovers all lost Hits");
         assert_eq!(o6(&t).out, [false, false, true, true]);
         assert_eq!(o6(&t).hits[1], Some(14));
+    }
+
+    #[test]
+    fn a_knocked_out_character_does_not_hold_up_a_simplified_round() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        o6_mut(&mut t).use_simplified_initiative();
+        // Reflexes order: Mia 9, Fred 8, Peter 7, the goons 5.
+        for actor in [1, 0, 2] {
+            play(&mut t, &act(actor, ActionType::Basic, None, false), &[]);
+        }
+        assert_eq!((o6(&t).round, o6(&t).acting_now()), (1, vec![3]));
+        play(&mut t, &ko_by(3, 0), &[]);
+        assert_eq!((o6(&t).round, o6(&t).acting_now()), (2, vec![1]));
     }
 
     fn ko_by(target: usize, by: usize) -> AnyMove {
