@@ -86,8 +86,8 @@ pub fn throw_d6(seed: u64, rules: &SettleRules) -> BaselineThrow {
     let mut multibody_joints = MultibodyJointSet::new();
     let mut ccd = CCDSolver::new();
 
-    let still_needed = (rules.still_time / dt).ceil() as u32;
-    let cap = (rules.time_cap / dt).ceil() as u32;
+    let still_needed = rules.still_steps(dt);
+    let cap = rules.cap_steps(dt);
     let mut still = 0;
     let mut steps = 0;
     while steps < cap {
@@ -107,8 +107,7 @@ pub fn throw_d6(seed: u64, rules: &SettleRules) -> BaselineThrow {
         );
         steps += 1;
         let body = &bodies[die];
-        let at_rest =
-            body.linvel().length() < rules.still_speed && body.angvel().length() < rules.still_spin;
+        let at_rest = rules.is_still(body.linvel(), body.angvel());
         still = if at_rest { still + 1 } else { 0 };
         if still >= still_needed {
             break;

@@ -89,6 +89,23 @@ pub struct SettleRules {
     pub cocked: CockedPolicy,
 }
 
+impl SettleRules {
+    /// Whether a die moving at `linear` (cm/s) and spinning at `angular` (rad/s) is still.
+    pub fn is_still(&self, linear: Vec3, angular: Vec3) -> bool {
+        linear.length() < self.still_speed && angular.length() < self.still_spin
+    }
+
+    /// Steps of `dt` seconds a die must stay still to be at rest.
+    pub fn still_steps(&self, dt: f32) -> u32 {
+        (self.still_time / dt).ceil() as u32
+    }
+
+    /// Steps of `dt` seconds before a die not at rest is thrown again.
+    pub fn cap_steps(&self, dt: f32) -> u32 {
+        (self.time_cap / dt).ceil() as u32
+    }
+}
+
 impl Default for SettleRules {
     fn default() -> Self {
         SettleRules {
@@ -442,8 +459,8 @@ fn watch_dice(
     )>,
 ) {
     let dt = (1.0 / STEP_HZ) as f32;
-    let still_steps = (rules.still_time / dt).ceil() as u32;
-    let cap_steps = (rules.time_cap / dt).ceil() as u32;
+    let still_steps = rules.still_steps(dt);
+    let cap_steps = rules.cap_steps(dt);
     for mut roll in &mut rolls {
         if roll.finished {
             continue;
@@ -466,8 +483,7 @@ fn watch_dice(
                 die.falling = false;
                 die.bounces += 1;
             }
-            let at_rest = velocity.linear.length() < rules.still_speed
-                && velocity.angular.length() < rules.still_spin;
+            let at_rest = rules.is_still(velocity.linear, velocity.angular);
             die.still_steps = if at_rest { die.still_steps + 1 } else { 0 };
             // Decide whether it settles, is nudged, or goes back in the hand (and why).
             let throw_again = if !tray::contains(transform.translation, 0.5) {

@@ -54,9 +54,7 @@ fn stances(t: &Table, actor: usize) -> Vec<(String, Option<String>)> {
             t.characters
                 .get(actor)
                 .map(|c| {
-                    c.schticks
-                        .iter()
-                        .filter(|s| s.stance)
+                    c.stance_schticks()
                         .map(|s| {
                             let kind = s
                                 .kind
@@ -90,15 +88,7 @@ fn friction_sets(t: &Table) -> Vec<(String, Vec<u32>)> {
                 "none: playing it safe".to_string()
             } else {
                 set.iter()
-                    .map(|f| {
-                        format!(
-                            "{f} ({})",
-                            t.rules
-                                .friction(*f)
-                                .map(|r| r.condition.as_str())
-                                .unwrap_or_default()
-                        )
-                    })
+                    .map(|f| t.rules.condition_words(*f))
                     .collect::<Vec<_>>()
                     .join(" + ")
             };

@@ -128,6 +128,16 @@ impl Rules {
         )
     }
 
+    /// A friction condition in words: "4 (Improvised gear ...)".
+    pub fn condition_words(&self, face: u32) -> String {
+        format!(
+            "{face} ({})",
+            self.friction(face)
+                .map(|r| r.condition.as_str())
+                .unwrap_or_default()
+        )
+    }
+
     /// The faces a character can be put under (the rows that are not Limitations).
     pub fn friction_conditions(&self) -> Vec<u32> {
         (1..=6)
@@ -578,6 +588,11 @@ impl Character {
     /// Whether the game master plays it.
     pub fn is_npc(&self) -> bool {
         self.npc.unwrap_or(self.villain)
+    }
+
+    /// Its stance schticks (in effect only once adopted).
+    pub fn stance_schticks(&self) -> impl Iterator<Item = &Schtick> {
+        self.schticks.iter().filter(|s| s.stance)
     }
 
     /// A skill's rating, by name.

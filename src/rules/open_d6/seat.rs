@@ -700,26 +700,30 @@ fn friction_words(rules: &super::Rules, who: &str, conditions: &[u32]) -> String
     }
     let rows: Vec<String> = conditions
         .iter()
-        .map(|f| {
-            format!(
-                "{f} ({})",
-                rules
-                    .friction(*f)
-                    .map(|r| r.condition.as_str())
-                    .unwrap_or_default()
-            )
-        })
+        .map(|f| rules.condition_words(*f))
         .collect();
     format!("{who} is under friction: {}", rows.join(", "))
 }
 
+/// The friction faces a move names, in order and once each, as the table keeps them.
+fn friction_faces(conditions: &[u32]) -> Vec<u32> {
+    let mut faces = conditions.to_vec();
+    faces.sort_unstable();
+    faces.dedup();
+    faces
+}
+
+/// What an impairment of `points` (0 lifts it) does to `who`, in words.
+fn impairment_words(who: &str, points: i64) -> String {
+    if points == 0 {
+        format!("{who}'s impairment is lifted")
+    } else {
+        format!("{who} is impaired −{points}: every skill, as a defence value too")
+    }
+}
+
 fn stance_names(c: &Character) -> String {
-    let stances: Vec<&str> = c
-        .schticks
-        .iter()
-        .filter(|s| s.stance)
-        .map(|s| s.name.as_str())
-        .collect();
+    let stances: Vec<&str> = c.stance_schticks().map(|s| s.name.as_str()).collect();
     if stances.is_empty() {
         String::new()
     } else {
@@ -1519,18 +1523,15 @@ impl Seat for Table {
             )),
             Move::Impair { target, points } => Ok(no_roll(
                 "impairment",
-                if *points == 0 {
-                    format!("{}'s impairment is lifted", name_at(&names, *target))
-                } else {
-                    format!(
-                        "{} is impaired −{points}: every use of a skill, defence values too",
-                        name_at(&names, *target)
-                    )
-                },
+                impairment_words(&name_at(&names, *target), *points),
             )),
             Move::UnderFriction { target, conditions } => Ok(no_roll(
                 "friction",
-                friction_words(&self.rules, &name_at(&names, *target), conditions),
+                friction_words(
+                    &self.rules,
+                    &name_at(&names, *target),
+                    &friction_faces(conditions),
+                ),
             )),
             Move::EndScene => Ok(no_roll(
                 "the action scene ends",
@@ -1791,19 +1792,10 @@ impl Seat for Table {
             Move::KnockOut { target, by } => said.extend(self.knock_out(*target, *by)),
             Move::Impair { target, points } => {
                 self.impairment[*target] = *points;
-                said.push(if *points == 0 {
-                    format!("{}'s impairment is lifted", names[*target])
-                } else {
-                    format!(
-                        "{} is impaired −{points}: every skill, as a defence value too",
-                        names[*target]
-                    )
-                });
+                said.push(impairment_words(&names[*target], *points));
             }
             Move::UnderFriction { target, conditions } => {
-                let mut faces = conditions.clone();
-                faces.sort_unstable();
-                faces.dedup();
+                let faces = friction_faces(conditions);
                 said.push(friction_words(&self.rules, &names[*target], &faces));
                 self.under_friction[*target] = faces;
             }
