@@ -13,7 +13,8 @@ bin=${DICETABLE_BIN:-$CARGO_TARGET_DIR/release/dicetable}
 [ -x "$bin" ] || cargo build --release
 data=$(mktemp -d ${BENCH_DATA_DIR:+-p "$BENCH_DATA_DIR"})
 log=$(mktemp)
-"$bin" serve --listen 127.0.0.1:0 --data "$data" ${UNLOAD_AFTER:+--unload-after "$UNLOAD_AFTER"} > "$log" 2>&1 &
+# Every client connects from 127.0.0.1: the per-address limit is raised to hold them all.
+"$bin" serve --listen 127.0.0.1:0 --data "$data" --per-address $((rooms * clients + 16)) ${UNLOAD_AFTER:+--unload-after "$UNLOAD_AFTER"} > "$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$data" "$log"' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done

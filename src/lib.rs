@@ -24,12 +24,16 @@ pub mod seed;
 pub mod server;
 pub mod stream;
 pub mod text;
+#[cfg(feature = "window")]
 pub mod window;
 
+#[cfg(feature = "window")]
 use bevy::prelude::*;
 
+#[cfg(feature = "window")]
 use window::PlayOptions;
 
+#[cfg(feature = "window")]
 /// The window app: the table, its camera and lights, the dice (each throw simulated by the
 /// same headless physics as `roll`), and the capture hooks.
 pub struct AppPlugin {
@@ -37,6 +41,7 @@ pub struct AppPlugin {
     pub options: PlayOptions,
 }
 
+#[cfg(feature = "window")]
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
         let (width, height) = self.options.window_size;

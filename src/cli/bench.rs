@@ -107,7 +107,7 @@ fn physics_benchmarks() -> Vec<Throughput> {
     vec![
         physics_case(ANCHORED_CASE, 300, 1, 1),
         baseline_case(300),
-        physics_case("single d6 throws", 4_000, 1, LANES),
+        physics_case("single d6 throws, 64 in flight", 4_000, 1, 64),
         physics_case("10 d6 in one throw", 400, 10, 16),
         physics_case("100 d6 in one throw", 20, 100, 4),
         fairness_case(1),
@@ -360,7 +360,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     }
     if !physics.is_empty() {
         println!(
-            "\nheadless physics ({profile} build, 240 Hz steps, one thread unless the case names more)"
+            "\nheadless physics ({profile} build, {} Hz steps, one thread unless the case names more)",
+            crate::physics::STEP_HZ
         );
         println!(
             "  {:<32} {:>10} {:>10} {:>10} {:>10}",

@@ -27,9 +27,11 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 5000)]
     pub tries: u64,
     /// In the window: play this many steps at once (for screenshots).
+    #[cfg(feature = "window")]
     #[arg(long, default_value_t = 0)]
     pub steps: u32,
     /// Window options, as for `play`.
+    #[cfg(feature = "window")]
     #[command(flatten)]
     pub window: super::WindowArgs,
 }
@@ -93,8 +95,11 @@ pub fn run(args: DemoArgs) -> ExitCode {
             ExitCode::from(1)
         };
     }
-    super::open_window(args.window.options(crate::window::DemoOptions {
+    #[cfg(feature = "window")]
+    return super::open_window(args.window.options(crate::window::DemoOptions {
         path: Some(path),
         steps: args.steps,
-    }))
+    }));
+    #[cfg(not(feature = "window"))]
+    super::no_window()
 }

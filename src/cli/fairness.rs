@@ -12,7 +12,8 @@ use crate::physics::fairness::{LANES, all_cores, measure};
 /// Arguments of `fairness`.
 #[derive(clap::Args, Debug)]
 pub struct FairnessArgs {
-    /// The die: d4, d6, d8, d10, d12, d20, or the marked cubes d2, d3, dF.
+    /// The die: d4, d6, d8, d10, d10t (the tens die of a d100), d12, d20, or the marked cubes d2,
+    /// d3, dF.
     #[arg(long, default_value = "d20")]
     pub die: String,
     /// How many throws.
@@ -34,7 +35,13 @@ pub struct FairnessArgs {
 
 /// Runs `fairness`.
 pub fn run(args: &FairnessArgs) -> ExitCode {
-    let kind = match DieKind::parse(&args.die) {
+    // The tens die of a d100 is thrown alone only here, to measure it.
+    let parsed = if args.die.trim().eq_ignore_ascii_case("d10t") {
+        Ok(DieKind::D10Tens)
+    } else {
+        DieKind::parse(&args.die)
+    };
+    let kind = match parsed {
         Ok(k) => k,
         Err(e) => {
             eprintln!("error: {e}");

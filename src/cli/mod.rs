@@ -11,14 +11,18 @@ mod replay;
 mod roll;
 mod session;
 
+#[cfg(feature = "window")]
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[cfg(feature = "window")]
 use bevy::prelude::*;
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "window")]
 use crate::AppPlugin;
 use crate::rules::RulesetId;
+#[cfg(feature = "window")]
 use crate::window::PlayOptions;
 
 /// dicetable: physically simulated dice on a virtual table, five action systems, exact odds.
@@ -34,6 +38,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open the table window.
+    #[cfg(feature = "window")]
     Play(PlayArgs),
     /// Throw dice physically, headless, and print the faces.
     Roll(roll::RollArgs),
@@ -63,6 +68,7 @@ pub enum Command {
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7470";
 
 /// Window options shared by `play` and `demo`.
+#[cfg(feature = "window")]
 #[derive(clap::Args, Debug, Default)]
 pub struct WindowArgs {
     /// Save a PNG of the window (with --exit-after-frames).
@@ -117,6 +123,7 @@ pub struct WindowArgs {
     pub no_history: bool,
 }
 
+#[cfg(feature = "window")]
 impl WindowArgs {
     /// The app's options with these window settings (nothing thrown at start).
     pub fn options(self, demo: crate::window::DemoOptions) -> PlayOptions {
@@ -141,6 +148,7 @@ impl WindowArgs {
     }
 }
 
+#[cfg(feature = "window")]
 /// Options of `play`.
 #[derive(clap::Args, Debug, Default)]
 pub struct PlayArgs {
@@ -181,6 +189,7 @@ pub struct PlayArgs {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
+        #[cfg(feature = "window")]
         None => play(PlayArgs {
             window: WindowArgs {
                 width: 1280,
@@ -190,6 +199,9 @@ pub fn run(cli: Cli) -> ExitCode {
             },
             ..PlayArgs::default()
         }),
+        #[cfg(not(feature = "window"))]
+        None => no_window(),
+        #[cfg(feature = "window")]
         Some(Command::Play(args)) => play(args),
         Some(Command::Odds(args)) => odds::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
@@ -205,6 +217,7 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
+#[cfg(feature = "window")]
 fn parse_role(text: &str) -> Result<crate::online::log::Role, String> {
     use crate::online::log::Role;
     match text {
@@ -215,6 +228,7 @@ fn parse_role(text: &str) -> Result<crate::online::log::Role, String> {
     }
 }
 
+#[cfg(feature = "window")]
 fn play(args: PlayArgs) -> ExitCode {
     let join = args.join.map(|url| crate::window::JoinOptions {
         url,
@@ -240,6 +254,7 @@ fn play(args: PlayArgs) -> ExitCode {
 }
 
 /// Opens the table window with these options until it is closed.
+#[cfg(feature = "window")]
 fn open_window(options: PlayOptions) -> ExitCode {
     if let Some(addr) = options.listen {
         let server = crate::stream::server::ServerOptions {
@@ -256,6 +271,17 @@ fn open_window(options: PlayOptions) -> ExitCode {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
+}
+
+/// What a build without the window says where the window was asked for.
+#[cfg(not(feature = "window"))]
+fn no_window() -> ExitCode {
+    eprintln!(
+        "error: this dicetable was built without its window (cargo build --no-default-features): \
+         it runs the headless commands (serve, verify, roll, odds, fairness, replay, session, \
+         demo --check, history, bench, loadtest); see dicetable --help"
+    );
+    ExitCode::from(2)
 }
 
 /// Parses a ruleset id for clap.

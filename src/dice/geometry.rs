@@ -3,7 +3,7 @@
 //!
 //! Units are centimetres. Sizes follow real dice: a d6 is 1.6 cm across.
 
-use bevy::math::{Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use super::DieKind;
 

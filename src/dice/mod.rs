@@ -10,7 +10,7 @@ pub use glyphs::Canvas;
 
 use std::sync::OnceLock;
 
-use bevy::math::{Quat, Vec3};
+use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use geometry::Polyhedron;

@@ -77,7 +77,7 @@ pub enum FeedEvent {
         /// Where they start.
         poses: Vec<[f32; 7]>,
     },
-    /// Where the dice that moved are: every 8 physics steps (30 a second of simulated time),
+    /// Where the dice that moved are: every 4 physics steps (30 a second of simulated time),
     /// positions in cm and orientations (x, y, z, w), rounded to 3 decimals. A die at rest is
     /// not sent again.
     Poses {
@@ -85,7 +85,7 @@ pub enum FeedEvent {
         roll: u64,
         /// The throw.
         throw: u64,
-        /// Physics steps since the throw (240 a second).
+        /// Physics steps since the throw (120 a second).
         step: u32,
         /// Which dice moved (their places in the throw).
         dice: Vec<usize>,

@@ -4,15 +4,14 @@
 //! from the same seed, and the same rule for "at rest": what is left of the ratio is the cost
 //! of everything around rapier.
 
-use bevy::math::{Quat, Vec3};
-use bevy_rapier3d::rapier::prelude::{
-    CCDSolver, CoefficientCombineRule, ColliderBuilder, ColliderSet, DefaultBroadPhase,
-    ImpulseJointSet, IntegrationParameters, IslandManager, MultibodyJointSet, NarrowPhase,
-    PhysicsPipeline, Pose, RigidBodyBuilder, RigidBodySet,
+use glam::Vec3;
+use rapier3d::prelude::{
+    CCDSolver, ColliderSet, DefaultBroadPhase, ImpulseJointSet, IntegrationParameters,
+    IslandManager, MultibodyJointSet, NarrowPhase, PhysicsPipeline, RigidBodySet,
 };
 
-use super::{DIE_ANGULAR_DAMPING, DIE_DENSITY, DIE_SURFACE, GRAVITY, SettleRules};
-use super::{die_collider, throw, tray};
+use super::world::{add_tray, die_body, die_collider_builder};
+use super::{GRAVITY, SettleRules, throw};
 use crate::dice::DieKind;
 
 /// The baseline's step rate (Hz).
@@ -39,37 +38,9 @@ pub fn throw_d6(seed: u64, rules: &SettleRules) -> BaselineThrow {
 
     let mut bodies = RigidBodySet::new();
     let mut colliders = ColliderSet::new();
-    for (_, collider, centre, (friction, restitution)) in tray::colliders() {
-        let body = bodies.insert(RigidBodyBuilder::fixed().translation(centre));
-        colliders.insert_with_parent(
-            ColliderBuilder::new(collider.raw.clone())
-                .friction(friction)
-                .friction_combine_rule(CoefficientCombineRule::Min)
-                .restitution(restitution),
-            body,
-            &mut bodies,
-        );
-    }
-    let rotation: Quat = params.rotation * frame.inverse();
-    let die = bodies.insert(
-        RigidBodyBuilder::dynamic()
-            .pose(Pose::from_parts(params.position, rotation))
-            .linvel(params.linear)
-            .angvel(params.angular)
-            .linear_damping(0.1)
-            .angular_damping(DIE_ANGULAR_DAMPING)
-            .can_sleep(false),
-    );
-    if let Some(shape) = die_collider(DieKind::D6, frame) {
-        colliders.insert_with_parent(
-            ColliderBuilder::new(shape.raw.clone())
-                .density(DIE_DENSITY)
-                .friction(DIE_SURFACE.0)
-                .restitution(DIE_SURFACE.1),
-            die,
-            &mut bodies,
-        );
-    }
+    add_tray(&mut bodies, &mut colliders);
+    let die = bodies.insert(die_body(&params, frame));
+    colliders.insert_with_parent(die_collider_builder(DieKind::D6, frame), die, &mut bodies);
 
     let dt = 1.0 / BASELINE_HZ;
     let params = IntegrationParameters {

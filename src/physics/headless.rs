@@ -1,46 +1,29 @@
-//! The dice physics in an app of its own: Bevy's MinimalPlugins and rapier, every schedule on
-//! the single-threaded executor (the multi-threaded one spends most of a small update parking
-//! threads). Used by `roll`, `fairness`, `bench`, the tests, and the window too.
+//! The headless dice table: rolls in flight, each in a world of its own ([`RollWorld`]), stepped
+//! together a few fixed steps per update. Used by `roll`, `fairness`, `bench`, the table server,
+//! the tests, and the window too (one step per fixed update, drawing where it says).
 //!
-//! Why the window runs this app instead of adding rapier to its own world: bevy_rapier's
-//! results depend on the ECS around the bodies (measured: ten unrelated entities spawned before
-//! a throw changed a d6's face), so a throw is only reproducible in a world that holds nothing
-//! else. A throw that must replay exactly (`roll`, the table) gets a fresh simulator; the
-//! fairness lab keeps many rolls in flight in one, which is deterministic for its seed too.
+//! A roll's world holds its tray and its dice and nothing else, so what a throw does depends on
+//! its seed, dice and gesture alone: not on the rolls in flight beside it, not on what the
+//! program around it holds. A throw that must replay exactly gets the same trajectory in a fresh
+//! simulator, in a busy one, in the window and on a server.
 
-use bevy::ecs::schedule::SingleThreadedExecutor;
-use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
+use super::world::RollWorld;
+use super::{PhysicsError, RollId, RollResult, SettleRules, ThrowRequest};
 
-use super::{
-    DicePhysicsPlugin, FinishedRolls, PhysicalDie, PhysicsError, Roll, RollResult, SettleRules,
-    ThrowRequest, despawn_roll, spawn_roll,
-};
-use crate::dice::DieKind;
+pub use super::world::DiePose;
 
 /// Fixed steps one update runs.
 const STEPS_PER_UPDATE: u32 = 4;
 
 /// A headless dice table.
 pub struct Simulator {
-    app: App,
-    in_flight: usize,
+    rules: SettleRules,
     steps_per_update: u32,
-}
-
-/// Where a thrown die is now.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DiePose {
-    /// What die.
-    pub kind: DieKind,
-    /// Its place in the throw.
-    pub index: usize,
-    /// Position, cm.
-    pub translation: Vec3,
-    /// Orientation of its geometry (the body frame taken out).
-    pub rotation: Quat,
-    /// Speed, cm/s (a sudden drop is an impact, for the table's sounds).
-    pub speed: f32,
+    /// Rolls in flight, in the order they were thrown.
+    rolls: Vec<RollWorld>,
+    /// Rolls finished since the last [`Simulator::take_finished`], in the order they finished.
+    finished: Vec<RollResult>,
+    thrown: u64,
 }
 
 impl Simulator {
@@ -51,63 +34,35 @@ impl Simulator {
 
     /// A simulator running `steps` fixed steps per update (the window steps one at a time).
     pub fn with_steps(rules: SettleRules, steps: u32) -> Simulator {
-        let steps = steps.max(1);
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, TransformPlugin, DicePhysicsPlugin));
-        app.insert_resource(rules);
-        app.insert_resource(TimeUpdateStrategy::FixedTimesteps(steps));
-        app.finish();
-        app.cleanup();
-        let mut schedules = app.world_mut().resource_mut::<Schedules>();
-        for (_, schedule) in schedules.iter_mut() {
-            schedule.set_executor(SingleThreadedExecutor::new());
-        }
         Simulator {
-            app,
-            in_flight: 0,
-            steps_per_update: steps,
+            rules,
+            steps_per_update: steps.max(1),
+            rolls: Vec::new(),
+            finished: Vec::new(),
+            thrown: 0,
         }
     }
 
-    /// Where each die of a roll is, in throw order.
-    pub fn poses(&mut self, roll: Entity) -> Vec<DiePose> {
-        let world = self.app.world_mut();
-        let dice = world
-            .get::<Roll>(roll)
-            .map(|r| r.dice.clone())
-            .unwrap_or_default();
-        dice.iter()
-            .filter_map(|&e| {
-                let die = world.get::<PhysicalDie>(e)?;
-                let t = world.get::<Transform>(e)?;
-                Some(DiePose {
-                    kind: die.kind,
-                    index: die.index,
-                    translation: t.translation,
-                    rotation: die.orientation(t),
-                    speed: world
-                        .get::<bevy_rapier3d::prelude::Velocity>(e)
-                        .map_or(0.0, |v| v.linear.length()),
-                })
-            })
-            .collect()
+    /// Where each die of a roll is, in throw order (nothing once the roll was taken).
+    pub fn poses(&self, roll: RollId) -> Vec<DiePose> {
+        self.rolls
+            .iter()
+            .find(|r| r.id == roll)
+            .map(RollWorld::poses)
+            .unwrap_or_default()
     }
 
     /// Throws a roll; it runs with the next updates.
-    pub fn start(&mut self, request: &ThrowRequest) -> Entity {
-        let world = self.app.world_mut();
-        let roll = {
-            let mut commands = world.commands();
-            spawn_roll(&mut commands, request, |_, _| {})
-        };
-        world.flush();
-        self.in_flight += 1;
-        roll
+    pub fn start(&mut self, request: &ThrowRequest) -> RollId {
+        let id = RollId(self.thrown);
+        self.thrown += 1;
+        self.rolls.push(RollWorld::throw(id, request));
+        id
     }
 
-    /// The simulator's world, for tests that stage a scene.
-    pub fn world_mut(&mut self) -> &mut World {
-        self.app.world_mut()
+    /// Rolls in flight.
+    pub fn in_flight(&self) -> usize {
+        self.rolls.len()
     }
 
     /// Waits for the next finished roll.
@@ -115,34 +70,42 @@ impl Simulator {
         let max_updates = (super::THROW_BUDGET_SECONDS * super::STEP_HZ) as u64
             / u64::from(self.steps_per_update);
         for _ in 0..max_updates {
-            self.update();
-            if let Some(r) = self.take_finished().pop() {
-                return Ok(r);
+            if !self.finished.is_empty() {
+                return Ok(self.finished.remove(0));
             }
+            self.update();
+        }
+        if !self.finished.is_empty() {
+            return Ok(self.finished.remove(0));
         }
         Err(PhysicsError::NotSettled {
             seconds: super::THROW_BUDGET_SECONDS,
         })
     }
 
-    /// Advances every roll by one update (a few fixed steps).
+    /// Advances every roll by one update (a few fixed steps); a roll whose dice have all
+    /// settled stops there and is kept for [`Simulator::take_finished`].
     pub fn update(&mut self) {
-        self.app.update();
-    }
-
-    /// Takes the rolls that finished, and removes their physics worlds.
-    pub fn take_finished(&mut self) -> Vec<RollResult> {
-        let world = self.app.world_mut();
-        let done = std::mem::take(&mut world.resource_mut::<FinishedRolls>().0);
-        for r in &done {
-            if let Some(parts) = world.entity_mut(r.roll).take::<Roll>() {
-                let mut commands = world.commands();
-                despawn_roll(&mut commands, r.roll, &parts);
+        for _ in 0..self.steps_per_update {
+            for roll in &mut self.rolls {
+                roll.step(&self.rules);
+            }
+            let finished = &mut self.finished;
+            self.rolls.retain(|roll| {
+                let result = roll.is_finished().then(|| roll.result()).flatten();
+                let done = result.is_some();
+                finished.extend(result);
+                !done
+            });
+            if self.rolls.is_empty() {
+                break;
             }
         }
-        world.flush();
-        self.in_flight -= done.len().min(self.in_flight);
-        done
+    }
+
+    /// Takes the rolls that finished (their worlds are gone).
+    pub fn take_finished(&mut self) -> Vec<RollResult> {
+        std::mem::take(&mut self.finished)
     }
 
     /// Throws one roll and waits for it.
@@ -162,7 +125,7 @@ impl Simulator {
         let mut requests = requests.into_iter().peekable();
         let lanes = lanes.max(1);
         loop {
-            while self.in_flight < lanes {
+            while self.rolls.len() < lanes {
                 match requests.next() {
                     Some(r) => {
                         self.start(&r);
@@ -170,7 +133,7 @@ impl Simulator {
                     None => break,
                 }
             }
-            if self.in_flight == 0 {
+            if self.rolls.is_empty() && self.finished.is_empty() {
                 return;
             }
             self.update();
@@ -186,6 +149,8 @@ impl Simulator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::DieKind;
+    use glam::{Quat, Vec3};
 
     #[test]
     fn a_throw_that_never_settles_stops_at_its_budget() {
@@ -280,11 +245,11 @@ mod tests {
         }
     }
 
-    /// The first die of a roll in flight.
-    fn first_die(sim: &mut Simulator, roll: Entity) -> Entity {
-        sim.world_mut()
-            .get::<Roll>(roll)
-            .map(|r| r.dice[0])
+    /// The world of a roll in flight, to stage a scene in.
+    fn world_of(sim: &mut Simulator, roll: RollId) -> &mut RollWorld {
+        sim.rolls
+            .iter_mut()
+            .find(|r| r.id == roll)
             .expect("a roll in flight")
     }
 
@@ -293,11 +258,8 @@ mod tests {
         let mut sim = Simulator::new(SettleRules::default());
         let roll = sim.start(&request(11, vec![DieKind::D6]));
         sim.update();
-        let die = first_die(&mut sim, roll);
         // Knock it over the wall.
-        if let Some(mut t) = sim.world_mut().get_mut::<Transform>(die) {
-            t.translation = Vec3::new(30.0, 5.0, 0.0);
-        }
+        world_of(&mut sim, roll).place_die(0, Vec3::new(30.0, 5.0, 0.0), Quat::IDENTITY);
         let r = sim.wait().expect("settles");
         assert_eq!(r.dice[0].rethrows.escaped, 1);
         assert!(r.dice[0].tilt_degrees <= 4.0);
@@ -306,24 +268,12 @@ mod tests {
     /// Throws a d6, builds a 10° ramp in a corner of its tray and sets the die on it, at rest:
     /// friction holds it there, tilted. Returns the result once it settles.
     fn settle_from_a_ramp(rules: SettleRules) -> RollResult {
-        use bevy_rapier3d::prelude::*;
         let mut sim = Simulator::new(rules);
         let roll = sim.start(&request(12, vec![DieKind::D6]));
         let ramp = Quat::from_rotation_z(10f32.to_radians());
-        sim.world_mut().spawn((
-            RapierContextEntityLink(roll),
-            RigidBody::Fixed,
-            Collider::cuboid(3.0, 0.5, 3.0),
-            Transform::from_xyz(13.0, 0.6, 9.0).with_rotation(ramp),
-        ));
-        sim.update();
-        let die = first_die(&mut sim, roll);
-        if let Some(mut t) = sim.world_mut().get_mut::<Transform>(die) {
-            *t = Transform::from_translation(Vec3::new(13.0, 2.2, 9.0)).with_rotation(ramp);
-        }
-        if let Some(mut v) = sim.world_mut().get_mut::<Velocity>(die) {
-            *v = Velocity::zero();
-        }
+        let world = world_of(&mut sim, roll);
+        world.add_fixed_box(Vec3::new(3.0, 0.5, 3.0), Vec3::new(13.0, 0.6, 9.0), ramp);
+        world.place_die(0, Vec3::new(13.0, 2.0, 9.0), ramp);
         sim.wait().expect("settles")
     }
 
@@ -343,6 +293,20 @@ mod tests {
         assert!(r.dice[0].rethrows.nudged >= 1, "{:?}", r.dice[0]);
         assert_eq!(r.dice[0].rethrows.cocked, 0);
         assert!(r.dice[0].tilt_degrees <= 4.0);
+    }
+
+    #[test]
+    fn unrelated_bodies_in_the_world_do_not_change_a_throw() {
+        let dice = vec![DieKind::D6, DieKind::D20, DieKind::D8];
+        let alone = Simulator::new(SettleRules::default())
+            .roll(&request(21, dice.clone()))
+            .expect("settles");
+        let mut sim = Simulator::new(SettleRules::default());
+        let roll = sim.start(&request(21, dice));
+        world_of(&mut sim, roll).add_unrelated_bodies(10);
+        let crowded = sim.wait().expect("settles");
+        assert_eq!(alone.dice, crowded.dice);
+        assert_eq!(alone.duration, crowded.duration);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Throw parameters drawn from a seeded ChaCha generator: where each die starts, how it is
 //! turned (a uniformly random rotation) and how fast it flies and spins.
 
-use bevy::prelude::*;
+use glam::{Quat, Vec3};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -3,8 +3,8 @@
 //!
 //! World units are centimetres (a d6 is 1.6 across), masses grams, gravity 981 cm/s².
 
-use bevy::prelude::*;
-use bevy_rapier3d::prelude::*;
+use glam::Vec3;
+use rapier3d::prelude::SharedShape;
 
 /// Inner width of the tray floor (x), cm: a real tray is 25-30 cm across for 16 mm dice, so
 /// 17.5 d6 widths here, which keeps a die large in a view of the whole tray.
@@ -40,44 +40,44 @@ pub fn contains(p: Vec3, margin: f32) -> bool {
 
 /// The tray's colliders for one physics world: floor, four walls and the lid, each as
 /// (name, collider, centre, (friction, restitution)).
-pub fn colliders() -> Vec<(&'static str, Collider, Vec3, (f32, f32))> {
+pub fn colliders() -> Vec<(&'static str, SharedShape, Vec3, (f32, f32))> {
     let (hw, hd) = (INNER_WIDTH / 2.0, INNER_DEPTH / 2.0);
     let h = SOLID / 2.0;
     let tall = LID_HEIGHT / 2.0 + SOLID;
     vec![
         (
             "floor",
-            Collider::cuboid(hw + SOLID, h, hd + SOLID),
+            SharedShape::cuboid(hw + SOLID, h, hd + SOLID),
             Vec3::new(0.0, -h, 0.0),
             FELT,
         ),
         (
             "lid",
-            Collider::cuboid(hw + SOLID, h, hd + SOLID),
+            SharedShape::cuboid(hw + SOLID, h, hd + SOLID),
             Vec3::new(0.0, LID_HEIGHT + h, 0.0),
             WOOD,
         ),
         (
             "wall -x",
-            Collider::cuboid(h, tall, hd + SOLID),
+            SharedShape::cuboid(h, tall, hd + SOLID),
             Vec3::new(-hw - h, LID_HEIGHT / 2.0, 0.0),
             WOOD,
         ),
         (
             "wall +x",
-            Collider::cuboid(h, tall, hd + SOLID),
+            SharedShape::cuboid(h, tall, hd + SOLID),
             Vec3::new(hw + h, LID_HEIGHT / 2.0, 0.0),
             WOOD,
         ),
         (
             "wall -z",
-            Collider::cuboid(hw + SOLID, tall, h),
+            SharedShape::cuboid(hw + SOLID, tall, h),
             Vec3::new(0.0, LID_HEIGHT / 2.0, -hd - h),
             WOOD,
         ),
         (
             "wall +z",
-            Collider::cuboid(hw + SOLID, tall, h),
+            SharedShape::cuboid(hw + SOLID, tall, h),
             Vec3::new(0.0, LID_HEIGHT / 2.0, hd + h),
             WOOD,
         ),

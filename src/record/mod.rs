@@ -14,10 +14,15 @@ use crate::dice::DieKind;
 /// The version of the record format (and of the replay code).
 pub const FORMAT: u32 = 1;
 
+/// The generation of the physics: raised whenever the same seed, gesture and dice may come to
+/// rest differently (2: each roll a rapier3d world of its own without Bevy, 120 Hz steps), so a
+/// record made by an earlier physics says so when it re-simulates differently.
+pub const PHYSICS_GENERATION: u32 = 2;
+
 /// What build made a record: re-simulation is exact within one build and platform.
 pub fn build_id() -> String {
     format!(
-        "dicetable {} {}-{}",
+        "dicetable {} physics {PHYSICS_GENERATION} {}-{}",
         env!("CARGO_PKG_VERSION"),
         std::env::consts::ARCH,
         std::env::consts::OS

@@ -25,7 +25,7 @@ use crate::script::{Faces, play_move};
 const MAX_UPDATES: u32 = 60 * 120;
 
 /// The window's logic in an app without a window, its clock stepped by hand (a sixtieth of a
-/// second an update: four of the felt's 240 Hz steps).
+/// second an update: two of the felt's 120 Hz steps).
 fn app() -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins);

@@ -331,8 +331,17 @@ impl RoomState {
 
     /// Re-simulates a roll: a difference is noted in `mismatches`.
     fn resimulate(&mut self, seq: u64, record: &RollRecord) {
+        // A difference names the builds when they differ: physics is exact within one build.
         let found = match check_record(record) {
-            Ok(check) => check.differences.first().cloned(),
+            Ok(check) => check
+                .differences
+                .first()
+                .map(|d| {
+                    [d.as_str()]
+                        .into_iter()
+                        .chain(check.notes.iter().map(String::as_str))
+                })
+                .map(|parts| parts.collect::<Vec<_>>().join("; ")),
             Err(e) => Some(e.to_string()),
         };
         if let Some(d) = found {

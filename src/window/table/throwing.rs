@@ -1,5 +1,5 @@
 //! Throwing on the table: a throw the roll path asks for becomes a physical throw in a simulator
-//! of its own (the same headless physics as `roll`, stepped at 240 Hz from the window's fixed
+//! of its own (the same headless physics as `roll`, stepped at 120 Hz from the window's fixed
 //! schedule). When its dice settle, a [`ThrowSettled`] message hands the throw's record to
 //! whoever asked for it (the free-roll box, a move of the scene, a stored replay), which feeds it
 //! to its roll. Nothing here draws: `dice_view` shows the dice where the simulator says.
@@ -75,7 +75,7 @@ impl DiceThrow {
 #[derive(Default)]
 pub struct TableSimulator {
     sim: Option<Simulator>,
-    roll: Option<Entity>,
+    roll: Option<crate::physics::RollId>,
     finished: Option<RollResult>,
     announced: bool,
     thrower: Option<Thrower>,
@@ -121,7 +121,7 @@ pub enum ThrowEvent {
 /// The dice's poses at one step of a throw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoseFrame {
-    /// Physics steps since the throw started (240 a second).
+    /// Physics steps since the throw started (120 a second).
     pub step: u32,
     /// Each die's pose, in throw order.
     pub poses: Vec<Pose>,
@@ -129,7 +129,7 @@ pub struct PoseFrame {
 
 /// Steps between two frames of a throw's trail: 30 frames a second of simulated time, however
 /// fast the window draws.
-pub const TRAIL_STEPS: u32 = 8;
+pub const TRAIL_STEPS: u32 = 4;
 
 /// A die hitting the felt or a wall: how much speed it lost in one step, and where.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -140,7 +140,7 @@ pub struct Impact {
     pub on_wood: bool,
 }
 
-/// Speed a die must lose in one 240 Hz step to be heard (cm/s): rolling on felt is silent.
+/// Speed a die must lose in one 120 Hz step to be heard (cm/s): rolling on felt is silent.
 const HEARD_IMPACT: f32 = 25.0;
 
 impl TableSimulator {
