@@ -60,23 +60,17 @@ impl Simulator {
         id
     }
 
-    /// Rolls in flight.
-    pub fn in_flight(&self) -> usize {
-        self.rolls.len()
-    }
-
     /// Waits for the next finished roll.
     pub fn wait(&mut self) -> Result<RollResult, PhysicsError> {
         let max_updates = (super::THROW_BUDGET_SECONDS * super::STEP_HZ) as u64
             / u64::from(self.steps_per_update);
         for _ in 0..max_updates {
+            if self.finished.is_empty() {
+                self.update();
+            }
             if !self.finished.is_empty() {
                 return Ok(self.finished.remove(0));
             }
-            self.update();
-        }
-        if !self.finished.is_empty() {
-            return Ok(self.finished.remove(0));
         }
         Err(PhysicsError::NotSettled {
             seconds: super::THROW_BUDGET_SECONDS,

@@ -121,35 +121,37 @@ impl Rapier {
             &(),
         );
     }
+}
 
-    /// A fixed body with one collider (tests stage scenes with it).
-    #[cfg(test)]
-    fn add_fixed(&mut self, shape: SharedShape, pose: Pose, (friction, restitution): (f32, f32)) {
-        let body = self
-            .bodies
-            .insert(RigidBodyBuilder::fixed().pose(pose).build());
-        self.colliders.insert_with_parent(
-            ColliderBuilder::new(shape)
-                .friction(friction)
-                .friction_combine_rule(CoefficientCombineRule::Min)
-                .restitution(restitution),
-            body,
-            &mut self.bodies,
-        );
-    }
+/// A fixed body with one collider of a tray's material (felt or wood: the die's friction meets
+/// the lower of the two).
+fn add_fixed(
+    bodies: &mut RigidBodySet,
+    colliders: &mut ColliderSet,
+    shape: SharedShape,
+    pose: Pose,
+    (friction, restitution): (f32, f32),
+) {
+    let body = bodies.insert(RigidBodyBuilder::fixed().pose(pose));
+    colliders.insert_with_parent(
+        ColliderBuilder::new(shape)
+            .friction(friction)
+            .friction_combine_rule(CoefficientCombineRule::Min)
+            .restitution(restitution),
+        body,
+        bodies,
+    );
 }
 
 /// The tray's colliders in a world.
 pub(super) fn add_tray(bodies: &mut RigidBodySet, colliders: &mut ColliderSet) {
-    for (_, shape, centre, (friction, restitution)) in tray::colliders() {
-        let body = bodies.insert(RigidBodyBuilder::fixed().translation(centre));
-        colliders.insert_with_parent(
-            ColliderBuilder::new(shape)
-                .friction(friction)
-                .friction_combine_rule(CoefficientCombineRule::Min)
-                .restitution(restitution),
-            body,
+    for (_, shape, centre, surface) in tray::colliders() {
+        add_fixed(
             bodies,
+            colliders,
+            shape,
+            Pose::from_translation(centre),
+            surface,
         );
     }
 }
@@ -395,7 +397,9 @@ impl RollWorld {
     /// Stages a scene for a test: a fixed box in the world.
     #[cfg(test)]
     pub(super) fn add_fixed_box(&mut self, half: Vec3, centre: Vec3, rotation: Quat) {
-        self.rapier.add_fixed(
+        add_fixed(
+            &mut self.rapier.bodies,
+            &mut self.rapier.colliders,
             SharedShape::cuboid(half.x, half.y, half.z),
             Pose::from_parts(centre, rotation),
             tray::FELT,
@@ -424,7 +428,9 @@ impl RollWorld {
     pub(super) fn add_unrelated_bodies(&mut self, count: usize) {
         for i in 0..count {
             let centre = Vec3::new(1_000.0 + 40.0 * i as f32, 0.0, 0.0);
-            self.rapier.add_fixed(
+            add_fixed(
+                &mut self.rapier.bodies,
+                &mut self.rapier.colliders,
                 SharedShape::cuboid(10.0, 1.0, 10.0),
                 Pose::from_translation(centre),
                 tray::FELT,

@@ -333,15 +333,13 @@ impl RoomState {
     fn resimulate(&mut self, seq: u64, record: &RollRecord) {
         // A difference names the builds when they differ: physics is exact within one build.
         let found = match check_record(record) {
-            Ok(check) => check
-                .differences
-                .first()
-                .map(|d| {
-                    [d.as_str()]
-                        .into_iter()
-                        .chain(check.notes.iter().map(String::as_str))
-                })
-                .map(|parts| parts.collect::<Vec<_>>().join("; ")),
+            Ok(check) => check.differences.first().map(|d| {
+                std::iter::once(d)
+                    .chain(&check.notes)
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }),
             Err(e) => Some(e.to_string()),
         };
         if let Some(d) = found {
