@@ -9,7 +9,6 @@ use serde_json::json;
 use crate::dice::DieKind;
 use crate::odds::dist::Dist;
 use crate::odds::notation::Notation;
-use crate::physics::CockedPolicy;
 use crate::physics::baseline::{self, BASELINE_HZ};
 use crate::physics::fairness::{self, LANES, all_cores};
 use crate::physics::headless::Simulator;
@@ -119,10 +118,7 @@ fn physics_benchmarks() -> Vec<Throughput> {
 fn fairness_case(threads: usize) -> Throughput {
     let throws = 4 * fairness::BLOCK;
     let f = fairness::measure(
-        DieKind::D6,
-        throws,
-        9_000,
-        CockedPolicy::Rethrow,
+        &fairness::Run::new(DieKind::D6, throws, 9_000),
         threads,
         |_| {},
     );

@@ -7,7 +7,8 @@ use serde_json::json;
 
 use crate::dice::DieKind;
 use crate::physics::CockedPolicy;
-use crate::physics::fairness::{LANES, all_cores, measure};
+use crate::physics::fairness::{LANES, Run, all_cores, measure};
+use crate::physics::throw::Hand;
 
 /// Arguments of `fairness`.
 #[derive(clap::Args, Debug)]
@@ -25,6 +26,11 @@ pub struct FairnessArgs {
     /// What happens to a die that lands cocked: thrown again, or nudged.
     #[arg(long, value_enum, default_value = "rethrow")]
     pub cocked: CockedPolicy,
+    /// The hand: the swing drawn from each throw's seed (as `roll` and the table server throw),
+    /// or the softest release or the hardest flick a gesture in the window can make (each
+    /// throw's release point and direction drawn from its seed).
+    #[arg(long, value_enum, default_value = "random")]
+    pub hand: Hand,
     /// Threads to throw on (default: every core). The figures are the same for any number.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -64,9 +70,12 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let threads = args.threads.unwrap_or_else(all_cores);
-    let f = measure(kind, args.throws, args.seed, args.cocked, threads, |n| {
-        bar.set_position(n)
-    });
+    let run = Run {
+        cocked: args.cocked,
+        hand: args.hand,
+        ..Run::new(kind, args.throws, args.seed)
+    };
+    let f = measure(&run, threads, |n| bar.set_position(n));
     bar.finish_and_clear();
     let k = f.counts.len();
     if args.json {
@@ -74,6 +83,7 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
             "die": kind.name(),
             "throws": f.throws,
             "seed": args.seed,
+            "hand": args.hand.name(),
             "counts": f.counts.iter().map(|(v, c)| json!({"face": v, "mark": f.kind.reading(*v), "count": c})).collect::<Vec<_>>(),
             "chi_square": f.chi_square,
             "degrees_of_freedom": k - 1,
@@ -98,10 +108,11 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         println!(
-            "fairness of the {} — {} throws, seed {}",
+            "fairness of the {} — {} throws, seed {}, {} hand",
             f.kind.name(),
             f.throws,
-            args.seed
+            args.seed,
+            args.hand.name()
         );
         let expected = f64::from(f.throws) / k as f64;
         for (v, c) in &f.counts {

@@ -9,6 +9,7 @@ use std::time::Instant;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use super::headless::Simulator;
+use super::throw::{self, Hand};
 use super::{CockedPolicy, RollResult, SettleRules, ThrowRequest};
 use crate::dice::DieKind;
 
@@ -19,6 +20,47 @@ pub const LANES: usize = 1;
 /// The seed of throw `i` of a fairness run: `dicetable roll "1dN" --seed <this>` replays it.
 pub fn throw_seed(seed: u64, i: u32) -> u64 {
     crate::seed::throw_seed(seed, i + 1)
+}
+
+/// What a fairness run throws: which die, how many times, from which seed, with which hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Run {
+    /// The die.
+    pub kind: DieKind,
+    /// How many throws.
+    pub throws: u32,
+    /// The run's seed: throw i is thrown with [`throw_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// What happens to a die that lands cocked.
+    pub cocked: CockedPolicy,
+    /// The hand: the seed's random swing, or a gesture's softest or hardest.
+    pub hand: Hand,
+}
+
+impl Run {
+    /// `throws` throws of `kind` from `seed`, cocked dice thrown again, the random hand.
+    pub fn new(kind: DieKind, throws: u32, seed: u64) -> Run {
+        Run {
+            kind,
+            throws,
+            seed,
+            cocked: CockedPolicy::Rethrow,
+            hand: Hand::Random,
+        }
+    }
+
+    /// The request of throw `i`. An extreme hand's swing is drawn from the throw's seed (its
+    /// own generator, apart from the one the die's turn and scatter are drawn from), so a
+    /// record of the throw (its seed and that swing as the gesture) replays it.
+    pub fn request(&self, i: u32) -> ThrowRequest {
+        let seed = throw_seed(self.seed, i);
+        ThrowRequest {
+            seed,
+            tag: u64::from(i),
+            dice: vec![self.kind],
+            swing: self.hand.swing(&mut throw::generator(!seed)),
+        }
+    }
 }
 
 /// The figures of a fairness run.
@@ -95,23 +137,12 @@ struct Landing {
 }
 
 /// Throws `range` (throw numbers of the run) in a simulator of its own.
-fn throw_block(
-    kind: DieKind,
-    seed: u64,
-    cocked_policy: CockedPolicy,
-    range: std::ops::Range<u32>,
-    done: &AtomicU64,
-) -> Vec<Landing> {
+fn throw_block(run: &Run, range: std::ops::Range<u32>, done: &AtomicU64) -> Vec<Landing> {
     let mut sim = Simulator::new(SettleRules {
-        cocked: cocked_policy,
+        cocked: run.cocked,
         ..SettleRules::default()
     });
-    let requests = range.clone().map(|i| ThrowRequest {
-        seed: throw_seed(seed, i),
-        tag: u64::from(i),
-        dice: vec![kind],
-        swing: None,
-    });
+    let requests = range.clone().map(|i| run.request(i));
     let mut landings = Vec::with_capacity(range.len());
     sim.run_many(LANES, requests, |r: RollResult| {
         if let Some(d) = r.dice.first() {
@@ -137,16 +168,10 @@ pub fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Runs a fairness test of `throws` throws of one die kind on `threads` threads (the same
-/// figures for any number of threads, but the throughput).
-pub fn measure(
-    kind: DieKind,
-    throws: u32,
-    seed: u64,
-    cocked_policy: CockedPolicy,
-    threads: usize,
-    mut progress: impl FnMut(u64),
-) -> Fairness {
+/// Throws a fairness run on `threads` threads (the same figures for any number of threads, but
+/// the throughput).
+pub fn measure(run: &Run, threads: usize, mut progress: impl FnMut(u64)) -> Fairness {
+    let (kind, throws) = (run.kind, run.throws);
     let shape = kind.shape();
     // Faces counted by their mark: a d3's two 1s are one outcome (every mark is on as many
     // faces as any other, so a fair die shows each equally often).
@@ -184,7 +209,7 @@ pub fn measure(
                 loop {
                     let b = next.fetch_add(1, Ordering::Relaxed);
                     let Some(range) = blocks.get(b) else { break };
-                    let landed = throw_block(kind, seed, cocked_policy, range.clone(), &done);
+                    let landed = throw_block(run, range.clone(), &done);
                     if let Ok(mut r) = results.lock() {
                         r[b] = Some(landed);
                     }
@@ -289,8 +314,9 @@ mod tests {
     #[test]
     fn one_thread_and_two_count_the_same() {
         let throws = BLOCK + 150;
-        let one = measure(DieKind::D6, throws, 7, CockedPolicy::Rethrow, 1, |_| {});
-        let two = measure(DieKind::D6, throws, 7, CockedPolicy::Rethrow, 2, |_| {});
+        let run = Run::new(DieKind::D6, throws, 7);
+        let one = measure(&run, 1, |_| {});
+        let two = measure(&run, 2, |_| {});
         assert_eq!((one.threads, two.threads), (1, 2));
         assert_eq!(one.throws, throws);
         assert_eq!(one.counts, two.counts);
@@ -305,7 +331,7 @@ mod tests {
     #[test]
     fn every_die_passes_a_small_fairness_run() {
         for kind in DieKind::SINGLES {
-            let f = measure(kind, 400, 2024, CockedPolicy::Rethrow, 2, |_| {});
+            let f = measure(&Run::new(kind, 400, 2024), 2, |_| {});
             assert_eq!(f.throws, 400);
             assert!(
                 f.counts.iter().all(|(_, c)| *c > 0),

@@ -87,6 +87,75 @@ pub fn random_swing(rng: &mut ChaCha8Rng) -> Swing {
     }
 }
 
+/// Height of the hand above the felt when a gesture throws, cm.
+pub const HAND_HEIGHT: f32 = 16.0;
+/// Slowest and fastest flick of a gesture along the felt, cm/s (a still hand still tosses the
+/// dice at the slowest).
+pub const FLICK_SPEED: (f32, f32) = (45.0, 170.0);
+/// How fast the hand drops as it opens in a gesture, cm/s.
+const FLICK_DROP: f32 = 15.0;
+
+/// The swing of a gesture: the hand opens at `at` (pulled in within [`RELEASE_REACH`], at
+/// [`HAND_HEIGHT`]) moving along the felt in `direction` (its height ignored; none: along +x) at
+/// `speed` cm/s, kept within [`FLICK_SPEED`], dropping slightly.
+pub fn gesture_swing(at: Vec3, direction: Vec3, speed: f32) -> Swing {
+    let (hw, hd) = RELEASE_REACH;
+    let along = Vec3::new(direction.x, 0.0, direction.z)
+        .try_normalize()
+        .unwrap_or(Vec3::X);
+    Swing {
+        release: Vec3::new(at.x.clamp(-hw, hw), HAND_HEIGHT, at.z.clamp(-hd, hd)),
+        velocity: along * speed.clamp(FLICK_SPEED.0, FLICK_SPEED.1) - Vec3::Y * FLICK_DROP,
+    }
+}
+
+/// The hand the fairness lab throws with: the table's random swing, or one of the two
+/// extremes a gesture can make.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hand {
+    /// The swing drawn from each throw's seed, as `roll` and the table server throw.
+    #[default]
+    Random,
+    /// The softest release of a gesture: a still hand, at the slowest flick.
+    Softest,
+    /// The hardest flick of a gesture, at the fastest speed.
+    Hardest,
+}
+
+impl Hand {
+    /// Its name on the command line and in the lab's JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Hand::Random => "random",
+            Hand::Softest => "softest",
+            Hand::Hardest => "hardest",
+        }
+    }
+
+    /// The swing of one throw with this hand (None: the seed's own random swing). An extreme
+    /// hand opens anywhere within reach and throws in any direction along the felt, at its
+    /// speed, all drawn from `rng`.
+    pub fn swing(self, rng: &mut ChaCha8Rng) -> Option<Swing> {
+        let speed = match self {
+            Hand::Random => return None,
+            Hand::Softest => FLICK_SPEED.0,
+            Hand::Hardest => FLICK_SPEED.1,
+        };
+        let (hw, hd) = RELEASE_REACH;
+        let at = Vec3::new(
+            rng.random_range(-hw..=hw),
+            HAND_HEIGHT,
+            rng.random_range(-hd..=hd),
+        );
+        let heading = rng.random_range(0.0..std::f32::consts::TAU);
+        Some(gesture_swing(
+            at,
+            Vec3::new(heading.cos(), 0.0, heading.sin()),
+            speed,
+        ))
+    }
+}
+
 /// Spacing of dice in the hand, cm.
 const HAND_SPACING: f32 = 2.6;
 
@@ -116,11 +185,13 @@ pub fn fit_under_lid(mut swing: Swing, count: usize) -> Swing {
 
 /// The parameters of die `index` of `count` in a swing: the hand's velocity with some scatter,
 /// a uniformly random orientation, and a spin chosen so that the die's turn in the air before
-/// it first touches the felt is itself a uniformly random rotation, plus one to four whole
-/// extra turns. The face up when it lands is then independent of the face up when it left the
-/// hand. (Regular dice spin about a fixed axis in flight; a plain random spin keeps the start
-/// face on the belt of faces around that axis, and a die spun like a top keeps its bottom face
-/// down: measurable memory.)
+/// it first touches the felt is itself a uniformly random rotation, and nothing more. The face
+/// up when it lands is then independent of the face up when it left the hand. (Regular dice
+/// spin about a fixed axis in flight; a plain random spin keeps the start face on the belt of
+/// faces around that axis, and a die spun like a top keeps its bottom face down. Extra whole
+/// turns, which leave the landing orientation as it is, were tried: the faster spin about the
+/// same axis carries on rolling the die after it lands, and the start face came back as a
+/// measurable memory, strongest on the d4 and the d8; see docs/fairness.md.)
 pub fn die_params(rng: &mut ChaCha8Rng, swing: &Swing, index: usize, count: usize) -> ThrowParams {
     let mut jitter = || {
         Vec3::new(
@@ -134,13 +205,12 @@ pub fn die_params(rng: &mut ChaCha8Rng, swing: &Swing, index: usize, count: usiz
     let linear = swing.velocity + scatter;
     let rotation = uniform_rotation(rng);
     let (axis, angle) = uniform_rotation(rng).to_axis_angle();
-    let turns = f32::from(rng.random_range(1u8..=4));
     let flight = fall_time(position.y - LANDING_HEIGHT, linear.y);
     ThrowParams {
         position,
         rotation,
         linear,
-        angular: axis * spin_for_turn(angle + turns * std::f32::consts::TAU, flight),
+        angular: axis * spin_for_turn(angle, flight),
     }
 }
 
@@ -204,6 +274,25 @@ mod tests {
         for b in bands {
             assert!((9_500..10_500).contains(&b), "{bands:?}");
         }
+    }
+
+    #[test]
+    fn the_extreme_hands_throw_at_the_gestures_limits_from_within_reach() {
+        let mut rng = generator(5);
+        assert_eq!(Hand::Random.swing(&mut rng), None);
+        for (hand, speed) in [(Hand::Softest, 45.0), (Hand::Hardest, 170.0)] {
+            for _ in 0..200 {
+                let s = hand.swing(&mut rng).expect("an extreme hand has a swing");
+                let along = Vec3::new(s.velocity.x, 0.0, s.velocity.z).length();
+                assert!((along - speed).abs() < 1e-3, "{hand:?} {s:?}");
+                assert_eq!(s.velocity.y, -15.0);
+                assert_eq!(s.release.y, HAND_HEIGHT);
+                assert!(within_reach(&s), "{hand:?} {s:?}");
+            }
+        }
+        // Any speed asked of a gesture is kept within the flick's range.
+        let slow = gesture_swing(Vec3::ZERO, Vec3::Z, 1.0);
+        assert_eq!(slow.velocity, Vec3::new(0.0, -15.0, 45.0));
     }
 
     #[test]

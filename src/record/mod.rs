@@ -15,9 +15,10 @@ use crate::dice::DieKind;
 pub const FORMAT: u32 = 1;
 
 /// The generation of the physics: raised whenever the same seed, gesture and dice may come to
-/// rest differently (2: each roll a rapier3d world of its own without Bevy, 120 Hz steps), so a
-/// record made by an earlier physics says so when it re-simulates differently.
-pub const PHYSICS_GENERATION: u32 = 2;
+/// rest differently (2: each roll a rapier3d world of its own without Bevy, 120 Hz steps; 3: no
+/// extra whole turns in the throw's spin), so a record made by an earlier physics says so when it
+/// re-simulates differently.
+pub const PHYSICS_GENERATION: u32 = 3;
 
 /// What build made a record: re-simulation is exact within one build and platform.
 pub fn build_id() -> String {

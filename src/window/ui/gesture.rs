@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 
 use super::ThrowControls;
-use crate::physics::throw::Swing;
+use crate::physics::throw::{HAND_HEIGHT, Swing, gesture_swing};
 use crate::physics::tray;
 use crate::window::table::{Hand, TableCamera};
 
@@ -20,12 +20,8 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// Height of the hand above the felt, cm.
-const HAND_HEIGHT: f32 = 16.0;
 /// The flick is measured over this much of the hand's last movement, seconds.
 const FLICK_WINDOW: f64 = 0.1;
-/// Slowest and fastest throw along the felt, cm/s (a still hand still tosses the dice).
-const FLICK_SPEED: (f32, f32) = (45.0, 170.0);
 
 /// The swing of a hand's path: released where the hand is (kept over the tray so the dice
 /// start inside it), at the flick's velocity along the felt, slightly downwards.
@@ -49,12 +45,7 @@ pub fn swing_of(path: &VecDeque<(f64, Vec3)>) -> Option<Swing> {
             .try_normalize()
             .unwrap_or(Vec3::X)
     };
-    let speed = flick.length().clamp(FLICK_SPEED.0, FLICK_SPEED.1);
-    let (hw, hd) = crate::physics::throw::RELEASE_REACH;
-    Some(Swing {
-        release: Vec3::new(p1.x.clamp(-hw, hw), HAND_HEIGHT, p1.z.clamp(-hd, hd)),
-        velocity: direction * speed + Vec3::new(0.0, -15.0, 0.0),
-    })
+    Some(gesture_swing(p1, direction, flick.length()))
 }
 
 /// Where the cursor points on the plane of the hand, if it is over the tray.
@@ -129,6 +120,7 @@ fn pick_up_shake_and_throw(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::physics::throw::FLICK_SPEED;
 
     #[test]
     fn a_flick_sets_direction_and_speed_and_a_still_hand_tosses_inwards() {
