@@ -1,6 +1,8 @@
 //! Throw parameters drawn from a seeded ChaCha generator: where each die starts, how it is
 //! turned (a uniformly random rotation) and how fast it flies and spins.
 
+use std::f32::consts::TAU;
+
 use glam::{Quat, Vec3};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -37,13 +39,12 @@ pub fn generator(seed: u64) -> ChaCha8Rng {
 /// A uniformly random rotation (Shoemake's method), not three random Euler angles.
 pub fn uniform_rotation(rng: &mut ChaCha8Rng) -> Quat {
     let (u1, u2, u3): (f32, f32, f32) = (rng.random(), rng.random(), rng.random());
-    let tau = std::f32::consts::TAU;
     let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
     Quat::from_xyzw(
-        a * (tau * u2).sin(),
-        a * (tau * u2).cos(),
-        b * (tau * u3).sin(),
-        b * (tau * u3).cos(),
+        a * (TAU * u2).sin(),
+        a * (TAU * u2).cos(),
+        b * (TAU * u3).sin(),
+        b * (TAU * u3).cos(),
     )
     .normalize()
 }
@@ -147,7 +148,7 @@ impl Hand {
             HAND_HEIGHT,
             rng.random_range(-hd..=hd),
         );
-        let heading = rng.random_range(0.0..std::f32::consts::TAU);
+        let heading = rng.random_range(0.0..TAU);
         Some(gesture_swing(
             at,
             Vec3::new(heading.cos(), 0.0, heading.sin()),
@@ -184,14 +185,16 @@ pub fn fit_under_lid(mut swing: Swing, count: usize) -> Swing {
 }
 
 /// The parameters of die `index` of `count` in a swing: the hand's velocity with some scatter,
-/// a uniformly random orientation, and a spin chosen so that the die's turn in the air before
-/// it first touches the felt is itself a uniformly random rotation, and nothing more. The face
-/// up when it lands is then independent of the face up when it left the hand. (Regular dice
-/// spin about a fixed axis in flight; a plain random spin keeps the start face on the belt of
-/// faces around that axis, and a die spun like a top keeps its bottom face down. Extra whole
-/// turns, which leave the landing orientation as it is, were tried: the faster spin about the
-/// same axis carries on rolling the die after it lands, and the start face came back as a
-/// measurable memory, strongest on the d4 and the d8; see docs/fairness.md.)
+/// a uniformly random orientation, and a spin chosen so that the die's turn in the air, up to
+/// the moment it first touches the tray (the felt, or a wall it meets first), is itself a
+/// uniformly random rotation. The face up when it lands is then independent of the face up when
+/// it left the hand. (Regular dice spin about a fixed axis in flight; a plain random spin keeps
+/// the start face on the belt of faces around that axis, and a die spun like a top keeps its
+/// bottom face down.) How fast it spins is drawn apart from that turn: the die turns by the
+/// random rotation plus the whole turns that bring its spin nearest a rate of the hand's own
+/// (up to [`HAND_SPIN_MAX`]; [`whole_turns_for`]), so the spin it lands with, which carries on
+/// rolling it after it lands, says next to nothing about the face it started on. (A spin set by the turn alone, or by the
+/// turn and a fixed one to four extra turns, left a start-face memory: see docs/fairness.md.)
 pub fn die_params(rng: &mut ChaCha8Rng, swing: &Swing, index: usize, count: usize) -> ThrowParams {
     let mut jitter = || {
         Vec3::new(
@@ -205,17 +208,51 @@ pub fn die_params(rng: &mut ChaCha8Rng, swing: &Swing, index: usize, count: usiz
     let linear = swing.velocity + scatter;
     let rotation = uniform_rotation(rng);
     let (axis, angle) = uniform_rotation(rng).to_axis_angle();
-    let flight = fall_time(position.y - LANDING_HEIGHT, linear.y);
+    let flight = first_touch_time(position, linear);
+    let hand_turn = rng.random_range(0.0..HAND_SPIN_MAX) * flight;
+    let turn = angle + whole_turns_for(angle, hand_turn) * TAU;
     ThrowParams {
         position,
         rotation,
         linear,
-        angular: axis * spin_for_turn(angle, flight),
+        angular: axis * spin_for_turn(turn, flight),
     }
 }
 
-/// Height of a die's centre when it first touches the felt, roughly, cm.
-const LANDING_HEIGHT: f32 = 0.9;
+/// The fastest a hand spins a die, rad/s (about 11 turns a second: two whole turns in the
+/// random hand's flight of about 0.18 s). Each die's rate is drawn evenly up to it, apart from
+/// its turn; the turn it makes before it first touches the tray comes within half a turn of
+/// that rate's.
+pub const HAND_SPIN_MAX: f32 = 70.0;
+
+/// How many whole turns to add to a die's random turn of `angle` radians (0 to a whole turn) so
+/// that its whole turn in the air comes nearest `hand_turn`, the turn the hand gives it: a
+/// whole number, never below none.
+pub fn whole_turns_for(angle: f32, hand_turn: f32) -> f32 {
+    ((hand_turn - angle) / TAU).round().max(0.0)
+}
+
+/// How far a die's centre is from the felt or a wall when it first touches it, roughly, cm.
+const CENTRE_AT_TOUCH: f32 = 0.9;
+
+/// Seconds until a die thrown from `position` at `linear` (cm/s) first touches the tray: the
+/// felt, or a wall if it meets one in the air first (a hard flick from near a wall does).
+pub fn first_touch_time(position: Vec3, linear: Vec3) -> f32 {
+    let to_wall = |at: f32, speed: f32, half_width: f32| {
+        let wall = half_width - CENTRE_AT_TOUCH;
+        if speed > 0.0 {
+            (wall - at) / speed
+        } else if speed < 0.0 {
+            (-wall - at) / speed
+        } else {
+            f32::INFINITY
+        }
+    };
+    fall_time(position.y - CENTRE_AT_TOUCH, linear.y)
+        .min(to_wall(position.x, linear.x, tray::INNER_WIDTH / 2.0))
+        .min(to_wall(position.z, linear.z, tray::INNER_DEPTH / 2.0))
+        .max(1e-3)
+}
 
 /// Seconds to fall `height` cm starting at vertical speed `vy` (cm/s, up positive).
 pub fn fall_time(height: f32, vy: f32) -> f32 {
@@ -253,12 +290,47 @@ mod tests {
         // Thrown up at 98.1 cm/s, a fall of 0 cm takes 0.2 s (up and back).
         assert!((fall_time(0.0, 98.1) - 0.2).abs() < 1e-4);
         // The spin asked for, slowed by damping step by step, turns the die by the angle asked.
-        let spin = spin_for_turn(std::f32::consts::TAU, 0.5);
+        let spin = spin_for_turn(TAU, 0.5);
         let (dt, c) = (1e-5f32, crate::physics::DIE_ANGULAR_DAMPING);
         let turned: f32 = (0..50_000)
             .map(|i| spin * (-c * i as f32 * dt).exp() * dt)
             .sum();
-        assert!((turned - std::f32::consts::TAU).abs() < 1e-2, "{turned}");
+        assert!((turned - TAU).abs() < 1e-2, "{turned}");
+    }
+
+    #[test]
+    fn a_die_turns_until_it_first_touches_the_felt_or_a_wall() {
+        // Dropped: the fall to the felt.
+        let dropped = first_touch_time(Vec3::new(0.0, 10.9, 0.0), Vec3::ZERO);
+        assert!((dropped - fall_time(10.0, 0.0)).abs() < 1e-6);
+        // Flicked at 100 cm/s towards the +x wall from 5 cm short of touching it: 0.05 s, before
+        // it could reach the felt.
+        let wall = tray::INNER_WIDTH / 2.0 - CENTRE_AT_TOUCH;
+        let flicked = first_touch_time(Vec3::new(wall - 5.0, 16.0, 0.0), Vec3::X * 100.0);
+        assert!((flicked - 0.05).abs() < 1e-5, "{flicked}");
+        // And towards the -z wall likewise.
+        let wall = tray::INNER_DEPTH / 2.0 - CENTRE_AT_TOUCH;
+        let across = first_touch_time(Vec3::new(0.0, 16.0, 2.0 - wall), Vec3::Z * -40.0);
+        assert!((across - 0.05).abs() < 1e-5, "{across}");
+    }
+
+    #[test]
+    fn the_whole_turns_bring_the_spin_nearest_the_hands() {
+        // A quarter turn, a hand giving none: none added; giving two and a bit: two.
+        assert_eq!(whole_turns_for(TAU / 4.0, 0.0), 0.0);
+        assert_eq!(whole_turns_for(TAU / 4.0, 2.0 * TAU + 0.5), 2.0);
+        // Within half a turn of the hand's.
+        let mut rng = generator(9);
+        for _ in 0..1000 {
+            let (angle, hand) = (rng.random_range(0.0..TAU), rng.random_range(0.0..3.0 * TAU));
+            let turn = angle + whole_turns_for(angle, hand) * TAU;
+            assert!(turn >= angle, "{angle} {hand}");
+            // (A hand giving under half a turn may be outdone by the random turn alone.)
+            assert!(
+                hand < TAU / 2.0 || (turn - hand).abs() <= TAU / 2.0 + 1e-4,
+                "{angle} {hand}"
+            );
+        }
     }
 
     #[test]

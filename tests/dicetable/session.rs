@@ -204,13 +204,13 @@ fn every_demo_checks_green() {
 
 #[test]
 fn the_seed_search_finds_the_recorded_seed_of_the_texts_example() {
-    // The d4-pool demo's step 4 is the text's 4d4 + 1d4 = 14 at load 2; seed 1 is the first
-    // seed from 0 whose honest throw comes up 14 (seed 0's does not).
+    // The d4-pool demo's step 4 is the text's 4d4 + 1d4 = 14 at load 2; seed 8 is the first
+    // seed from 0 whose honest throw comes up 14 (seeds 0 to 7 do not).
     let out = dicetable(&[
         "demo", "d4-pool", "--seek", "4", "--from", "0", "--tries", "50",
     ]);
     let text = stdout(&out);
     assert!(out.status.success(), "{text} {}", stderr(&out));
-    assert!(text.starts_with("step 4: seed 1\n"), "{text}");
+    assert!(text.starts_with("step 4: seed 8\n"), "{text}");
     assert!(text.contains("-> hit (total 14)"), "{text}");
 }
