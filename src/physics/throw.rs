@@ -193,8 +193,9 @@ pub fn fit_under_lid(mut swing: Swing, count: usize) -> Swing {
 /// bottom face down.) How fast it spins is drawn apart from that turn: the die turns by the
 /// random rotation plus the whole turns that bring its spin nearest a rate of the hand's own
 /// (up to [`HAND_SPIN_MAX`]; [`whole_turns_for`]), so the spin it lands with, which carries on
-/// rolling it after it lands, says next to nothing about the face it started on. (A spin set by the turn alone, or by the
-/// turn and a fixed one to four extra turns, left a start-face memory: see docs/fairness.md.)
+/// rolling it after it lands, says next to nothing about the face it started on. (A spin set by
+/// the turn alone, or by the turn and a fixed one to four extra turns, left a start-face memory:
+/// see docs/fairness.md.)
 pub fn die_params(rng: &mut ChaCha8Rng, swing: &Swing, index: usize, count: usize) -> ThrowParams {
     let mut jitter = || {
         Vec3::new(
