@@ -8,24 +8,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
+source scripts/table-server.sh
 rooms=${1:-100} clients=${2:-6} interval=${3:-10000} seconds=${4:-30}
 bin=${DICETABLE_BIN:-$CARGO_TARGET_DIR/release/dicetable}
 [ -x "$bin" ] || cargo build --release
-data=$(mktemp -d ${BENCH_DATA_DIR:+-p "$BENCH_DATA_DIR"})
-log=$(mktemp)
-# Every client connects from 127.0.0.1: the per-address limit is raised to hold them all.
-"$bin" serve --listen 127.0.0.1:0 --data "$data" --per-address $((rooms * clients + 16)) ${UNLOAD_AFTER:+--unload-after "$UNLOAD_AFTER"} > "$log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$data" "$log"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$log")
-ticks=$(getconf CLK_TCK)
-cpu() { awk -v t="$ticks" '{print ($14+$15)/t}' "/proc/$server/stat"; }
-before=$(cpu)
+start_table_server "$rooms" "$clients" ${UNLOAD_AFTER:+--unload-after "$UNLOAD_AFTER"}
+before=$(server_cpu)
 start=$(date +%s.%N)
 "$bin" loadtest --url "$url" --rooms "$rooms" --clients "$clients" --interval-ms "$interval" --seconds "$seconds" | tail -4
 end=$(date +%s.%N)
-after=$(cpu)
+after=$(server_cpu)
 peak=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
 echo "server: $(echo "$after - $before" | bc) s of CPU over $(echo "$end - $start" | bc | cut -c1-6) s (connecting included), peak memory $((peak / 1024)) MiB"
 if [ -n "${UNLOAD_AFTER:-}" ]; then
