@@ -1,6 +1,7 @@
 // dicetable's overlay page: draws what the feed says, nothing else. The dice are the table's
 // own meshes and numbered atlases (/dice/...), placed at the poses the physics simulated; the
-// result appears only once the dice have settled on the faces the program read.
+// result appears only once the dice have settled on the faces the program read, with each
+// die's value over it, and the camera frames the settled dice clear of the result card.
 //
 // Two feeds speak the same events: the window's (/overlay, fed by /feed, live as the window
 // throws), and a table server's room (/ROOM/watch, fed by /ROOM/feed): there each throw comes
@@ -8,13 +9,18 @@
 //
 // URL options: dice=0 (results only), history=N (0-20, default 5), odds=1 (the chance of success
 // before the throw), size=S (0.25-4, default 1), pos=tl|tr|bl|br|top|bottom (default br),
-// token=T (when the table has one), passcode=P (a room's, on a table server), fill=1 (the dice
-// fill the page and the card sits at its foot: a room's page shows the tray so, on felt).
+// values=0 (no value over each settled die), quality=full|light (default: light on a phone or
+// a software renderer: cheaper shadows, no multisampling, a lower pixel ratio), token=T (when
+// the table has one), passcode=P (a room's, on a table server), fill=1 (the dice fill the page
+// and the card sits at its foot: a room's page shows the tray so, on felt), top=PX (pixels at
+// the top the page around this one draws over: settled dice are framed below them).
 //
-// Inside a page of the same origin (a room's page), the page is told what the feed says (the
-// table, each outcome, hidden rolls), so it need not follow the feed a second time.
+// Inside a page of the same origin (a room's page), the page is told what the tray shows as it
+// shows it: a throw starting to play (and for how long), each outcome once its dice have
+// landed, hidden rolls, the table, errors.
 
 import { writtenOut } from '/written.js';
+import { legible } from '/legible.js';
 
 const params = new URLSearchParams(location.search);
 const number = (name, fallback, lo, hi) => {
@@ -27,9 +33,12 @@ const opts = {
   odds: params.get('odds') === '1',
   size: number('size', 1, 0.25, 4),
   pos: ['tl', 'tr', 'bl', 'br', 'top', 'bottom'].includes(params.get('pos')) ? params.get('pos') : 'br',
+  values: params.get('values') !== '0',
+  quality: ['full', 'light'].includes(params.get('quality')) ? params.get('quality') : null,
   token: params.get('token'),
   passcode: params.get('passcode'),
   fill: params.get('fill') === '1',
+  top: number('top', 0, 0, 200),
 };
 
 // What the page has done, for tests and benchmarks to read.
@@ -48,6 +57,14 @@ const overlay = {
   played: 0,
   received: 0,
   samples: 0,
+  // Each throw played: its roll and throw, how long its motion lasts (ms), and when it started
+  // and ended playing (ms since the epoch).
+  motions: [],
+  // Each settled die's value as shown over it, and where (page pixels).
+  labels: [],
+  // How the dice are drawn: 'full' or 'light', and the pixel ratio now.
+  quality: null,
+  pixelRatio: null,
   error: null,
 };
 window.overlay = overlay;
@@ -57,6 +74,13 @@ const stage = $('stage');
 stage.className = opts.fill ? 'fill' : opts.pos;
 stage.style.setProperty('--size', String(opts.size));
 const canvas = $('dice');
+const now = () => performance.timeOrigin + performance.now();
+
+// The page around this one (a room's page), told what the tray shows.
+const embedded = window.parent !== window;
+function tell(e) {
+  if (embedded) window.parent.postMessage(e, location.origin);
+}
 
 function notice(text) {
   overlay.notice = text;
@@ -67,7 +91,7 @@ function notice(text) {
 function byline(by) {
   const who = $('who');
   who.textContent = by.who ?? '';
-  who.style.color = by.colour ?? '#ece4d2';
+  who.style.color = legible(by.colour ?? '#ece4d2');
   $('label').textContent = by.label ?? by.what ?? '';
   $('card').classList.remove('empty');
 }
@@ -81,43 +105,114 @@ let camera = null;
 let geometries = {};
 const materials = new Map();
 let meshes = [];
+let blobs = [];
+let blobMaterial = null;
 let dirty = true;
 let current = { roll: 0, throw: 0 };
 let afterRender = [];
+// The values over the settled dice: [{ text, body, ink }], shown once the outcome is.
+let values = [];
+
+/** Whether WebGL here is drawn in software (SwiftShader, llvmpipe): then the light quality. */
+function softwareRenderer() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl');
+    const info = gl?.getExtension('WEBGL_debug_renderer_info');
+    const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|software|softpipe/i.test(name);
+  } catch {
+    return false;
+  }
+}
+
+/** 'light' on a phone-sized or touch screen or a software renderer, 'full' otherwise. */
+function chooseQuality() {
+  if (opts.quality) return opts.quality;
+  const small = Math.min(window.innerWidth, window.innerHeight) < 520;
+  const coarse = window.matchMedia?.('(pointer: coarse)').matches;
+  return small || coarse || softwareRenderer() ? 'light' : 'full';
+}
+
+// The pixel ratio: at most the screen's, capped (a phone's 3 is more than dice need). While
+// dice fly it is lowered when frames come slowly (each frame then costs less), and the ratio
+// learnt is kept for the next throw; the settled dice are drawn at the full ratio, sharp.
+let ratioCap = 1;
+let flyingScale = 1;
+const frameGaps = [];
+
+function setRatio(scale) {
+  const ratio = Math.max(0.35, ratioCap * scale);
+  if (renderer && Math.abs(renderer.getPixelRatio() - ratio) > 0.01) {
+    renderer.setPixelRatio(ratio);
+    resize();
+  }
+  overlay.pixelRatio = ratio;
+}
+
+/** After each few frames of flight: slower than 30 a second lowers the ratio, faster than 50
+ * raises it back. */
+function adaptRatio(gap) {
+  frameGaps.push(gap);
+  if (frameGaps.length < 3) return;
+  const mean = frameGaps.reduce((a, b) => a + b, 0) / frameGaps.length;
+  frameGaps.length = 0;
+  if (mean > 34 && flyingScale > 0.3) flyingScale *= 0.75;
+  else if (mean < 20 && flyingScale < 1) flyingScale = Math.min(1, flyingScale * 1.15);
+  else return;
+  setRatio(flyingScale);
+}
 
 async function startDice() {
   if (!opts.dice) {
-    canvas.classList.add('off');
+    $('view').classList.add('off');
     return;
   }
   try {
-    THREE = await import('/three/three.module.js');
+    THREE = await import('/three/three.min.js');
   } catch (e) {
-    notice('three.js is not installed on the table (run ./play, or npm ci --prefix web): results only');
-    canvas.classList.add('off');
+    notice(`three.js could not be loaded (${e.message}): results only`);
+    $('view').classList.add('off');
     return;
   }
-  renderer = new THREE.WebGLRenderer({ canvas, alpha: true, antialias: true, preserveDrawingBuffer: true });
+  const quality = chooseQuality();
+  overlay.quality = quality;
+  const full = quality === 'full';
+  renderer = new THREE.WebGLRenderer({
+    canvas,
+    alpha: true,
+    antialias: full,
+    powerPreference: 'high-performance',
+  });
   renderer.setClearColor(0x000000, 0);
-  renderer.setPixelRatio(window.devicePixelRatio || 1);
-  renderer.shadowMap.enabled = true;
-  renderer.shadowMap.type = THREE.PCFShadowMap;
   scene = new THREE.Scene();
   // The tray is 28 x 20 cm (x across, z deep); the camera looks down from the near side.
   camera = new THREE.PerspectiveCamera(30, 7 / 5, 1, 500);
-  aim(TRAY_VIEW, 0, 0, true);
+  aim(TRAY_VIEW, 0, 0, TILT.flying, true);
+  ratioCap = Math.min(window.devicePixelRatio || 1, full ? 2 : 1.25);
+  setRatio(1);
+  overlay.flying = () => flyingScale;
   scene.add(new THREE.HemisphereLight(0xfff6e8, 0x302a28, 1.6));
   const key = new THREE.DirectionalLight(0xffffff, 2.2);
   key.position.set(-12, 40, 18);
-  key.castShadow = true;
-  key.shadow.mapSize.set(1024, 1024);
-  Object.assign(key.shadow.camera, { left: -20, right: 20, top: 20, bottom: -20, near: 1, far: 100 });
   scene.add(key);
-  // Shadows on an invisible floor: the dice sit on the stream, not in a box.
-  const floor = new THREE.Mesh(new THREE.PlaneGeometry(80, 80), new THREE.ShadowMaterial({ opacity: 0.3 }));
-  floor.rotation.x = -Math.PI / 2;
-  floor.receiveShadow = true;
-  scene.add(floor);
+  if (full) {
+    // Shadows on an invisible floor: the dice sit on the stream, not in a box.
+    renderer.shadowMap.enabled = true;
+    renderer.shadowMap.type = THREE.PCFShadowMap;
+    key.castShadow = true;
+    key.shadow.mapSize.set(1024, 1024);
+    Object.assign(key.shadow.camera, { left: -20, right: 20, top: 20, bottom: -20, near: 1, far: 100 });
+    const floor = new THREE.Mesh(new THREE.PlaneGeometry(80, 80), new THREE.ShadowMaterial({ opacity: 0.3 }));
+    floor.rotation.x = -Math.PI / 2;
+    floor.receiveShadow = true;
+    scene.add(floor);
+  } else {
+    // A soft round shadow under each die: drawn only where the dice are, not over the page.
+    blobMaterial = new THREE.MeshBasicMaterial({
+      map: blobTexture(), transparent: true, depthWrite: false, color: 0x000000,
+    });
+  }
   const response = await fetch('/dice/geometry.json');
   const arrays = await response.json();
   for (const [kind, a] of Object.entries(arrays)) {
@@ -126,46 +221,145 @@ async function startDice() {
     g.setAttribute('normal', new THREE.Float32BufferAttribute(a.normals.flat(), 3));
     g.setAttribute('uv', new THREE.Float32BufferAttribute(a.uvs.flat(), 2));
     g.setIndex(a.indices);
+    g.computeBoundingSphere();
     geometries[kind] = g;
   }
   resize();
-  window.addEventListener('resize', resize);
+  window.addEventListener('resize', () => { resize(); if (values.length) frameSettled(); });
   requestAnimationFrame(frame);
 }
 
-// The camera, as the window's: the whole tray while dice fly, then it glides in on the
-// settled dice (as close as keeps them all in view, no closer than a 12 cm view).
+/** A radial shadow: dark in the middle, gone at the edge. */
+function blobTexture() {
+  const c = document.createElement('canvas');
+  c.width = c.height = 64;
+  const g = c.getContext('2d');
+  const grad = g.createRadialGradient(32, 32, 2, 32, 32, 32);
+  grad.addColorStop(0, 'rgba(255,255,255,0.55)');
+  grad.addColorStop(0.6, 'rgba(255,255,255,0.22)');
+  grad.addColorStop(1, 'rgba(255,255,255,0)');
+  g.fillStyle = grad;
+  g.fillRect(0, 0, 64, 64);
+  const t = new THREE.CanvasTexture(c);
+  // The gradient is the shadow's opacity; the material's colour is black.
+  t.colorSpace = THREE.SRGBColorSpace;
+  return t;
+}
+
+// The camera, as the window's: the whole tray while dice fly, then it glides in on the settled
+// dice, from higher up so their top faces are seen nearly square, as close as keeps every die
+// and its value in view and clear of the result card, no closer than a 12 cm view.
 const TRAY_VIEW = 30;
 const CLOSEST_VIEW = 12;
-const LOOK = { y: 2, z: 1 };
-let shot = { view: TRAY_VIEW, x: 0, z: 0 };
+const WIDEST_VIEW = 46;
+/** The camera's rise over its run towards the viewer: while dice fly, and over settled dice. */
+const TILT = { flying: 2, settled: 3.5 };
+let shot = { view: TRAY_VIEW, x: 0, z: 0, tilt: TILT.flying };
 let goal = { ...shot };
 
-function aim(view, x, z, now = false) {
-  goal = { view, x, z };
-  if (now) shot = { ...goal };
+function aim(view, x, z, tilt, at = false) {
+  goal = { view, x, z, tilt };
+  if (at) shot = { ...goal };
   dirty = true;
 }
 
+/** Puts `cam` where `s` says: looking at (x, 0, z), `view` cm wide there, from its tilt. */
+function placeAt(cam, s) {
+  const fit = s.view / cam.aspect / (2 * Math.tan((cam.fov * Math.PI) / 360));
+  const n = Math.hypot(s.tilt, 1);
+  cam.position.set(s.x, (fit * s.tilt) / n, s.z + fit / n);
+  cam.lookAt(s.x, 0, s.z);
+  cam.updateMatrixWorld();
+}
+
 function placeCamera() {
-  const k = 0.12;
-  for (const key of ['view', 'x', 'z']) shot[key] += (goal[key] - shot[key]) * k;
-  const moving = ['view', 'x', 'z'].some((key) => Math.abs(goal[key] - shot[key]) > 0.01);
-  // `view` is the width to show; the height follows from the canvas's shape.
-  const fit = shot.view / camera.aspect / (2 * Math.tan((camera.fov * Math.PI) / 360));
-  const n = Math.hypot(LOOK.y, LOOK.z);
-  camera.position.set(shot.x, (fit * LOOK.y) / n, shot.z + (fit * LOOK.z) / n);
-  camera.lookAt(shot.x, 0, shot.z);
+  const k = 0.14;
+  const keys = ['view', 'x', 'z', 'tilt'];
+  for (const key of keys) shot[key] += (goal[key] - shot[key]) * k;
+  const moving = keys.some((key) => Math.abs(goal[key] - shot[key]) > 0.01);
+  if (!moving) shot = { ...goal };
+  placeAt(camera, shot);
   return moving;
 }
 
-function frameSettled(poses) {
-  if (!poses.length) return;
-  const xs = poses.map((p) => p[0]);
-  const zs = poses.map((p) => p[2]);
-  const [x0, x1, z0, z1] = [Math.min(...xs), Math.max(...xs), Math.min(...zs), Math.max(...zs)];
-  const view = Math.min(TRAY_VIEW, Math.max(CLOSEST_VIEW, x1 - x0 + 5, (z1 - z0 + 5) * camera.aspect));
-  aim(view, (x0 + x1) / 2, (z0 + z1) / 2);
+/** Where a world point falls on the canvas, in CSS pixels. */
+function onCanvas(cam, p, w, h) {
+  const v = new THREE.Vector3(p[0], p[1], p[2]).project(cam);
+  return [((v.x + 1) / 2) * w, ((1 - v.y) / 2) * h];
+}
+
+/** The parts of the canvas the card leaves free (CSS pixels), largest first. */
+function freeAreas(w, h) {
+  const card = $('card');
+  const pad = Math.max(6, 0.03 * Math.min(w, h));
+  const whole = { l: pad, t: pad + opts.top, r: w - pad, b: h - pad };
+  if (card.classList.contains('empty')) return [whole];
+  const c = card.getBoundingClientRect();
+  const v = canvas.getBoundingClientRect();
+  const box = { l: c.left - v.left, t: c.top - v.top, r: c.right - v.left, b: c.bottom - v.top };
+  if (box.r <= 0 || box.l >= w || box.b <= 0 || box.t >= h) return [whole];
+  const gap = pad;
+  return [
+    { ...whole, b: Math.min(whole.b, box.t - gap) }, // above the card
+    { ...whole, t: Math.max(whole.t, box.b + gap) }, // below it
+    { ...whole, l: Math.max(whole.l, box.r + gap) }, // right of it
+    { ...whole, r: Math.min(whole.r, box.l - gap) }, // left of it
+  ].filter((a) => a.r - a.l > 40 && a.b - a.t > 40)
+    .sort((a, b) => (b.r - b.l) * (b.b - b.t) - (a.r - a.l) * (a.b - a.t));
+}
+
+/** The points that must be seen of each settled die: its extent, and its value above it. */
+function settledPoints() {
+  const points = [];
+  meshes.forEach((m) => {
+    const r = (m.geometry.boundingSphere?.radius ?? 1.2) * 0.9;
+    const [x, y, z] = [m.position.x, m.position.y, m.position.z];
+    points.push([x - r, y, z], [x + r, y, z], [x, y, z - r], [x, y, z + r]);
+    // Its value stands above it: room for the label's height and width.
+    if (opts.values) points.push([x - r, y + 2.2 * r, z - r], [x + r, y + 2.2 * r, z - r]);
+  });
+  return points;
+}
+
+/** The shot that shows every point inside `area` of a `w` x `h` canvas: found by moving and
+ * zooming a trial camera a few times (a perspective view is not a linear map). */
+function fit(points, area, w, h) {
+  const cam = camera.clone();
+  let s = { view: TRAY_VIEW, x: 0, z: 0, tilt: TILT.settled };
+  const xs = points.map((p) => p[0]);
+  const zs = points.map((p) => p[2]);
+  s.x = (Math.min(...xs) + Math.max(...xs)) / 2;
+  s.z = (Math.min(...zs) + Math.max(...zs)) / 2;
+  for (let i = 0; i < 12; i += 1) {
+    placeAt(cam, s);
+    const seen = points.map((p) => onCanvas(cam, p, w, h));
+    const [l, r] = [Math.min(...seen.map((p) => p[0])), Math.max(...seen.map((p) => p[0]))];
+    const [t, b] = [Math.min(...seen.map((p) => p[1])), Math.max(...seen.map((p) => p[1]))];
+    // Move the dice's middle onto the area's (cm per pixel at the look point; down the screen
+    // the felt is foreshortened by the tilt).
+    const cmPerPx = s.view / w;
+    const foreshortened = Math.hypot(s.tilt, 1) / s.tilt;
+    s.x -= (((area.l + area.r) / 2) - ((l + r) / 2)) * cmPerPx;
+    s.z -= (((area.t + area.b) / 2) - ((t + b) / 2)) * cmPerPx * foreshortened;
+    const grow = Math.max((r - l) / (area.r - area.l), (b - t) / (area.b - area.t));
+    s.view = Math.min(WIDEST_VIEW, Math.max(CLOSEST_VIEW, s.view * grow));
+  }
+  placeAt(cam, s);
+  const seen = points.map((p) => onCanvas(cam, p, w, h));
+  const inside = seen.every(([x, y]) => x >= area.l - 2 && x <= area.r + 2 && y >= area.t - 2 && y <= area.b + 2);
+  return { shot: s, inside };
+}
+
+function frameSettled() {
+  if (!renderer || !meshes.length) return;
+  const w = canvas.clientWidth || 560;
+  const h = canvas.clientHeight || 400;
+  const points = settledPoints();
+  const tries = freeAreas(w, h).map((area) => fit(points, area, w, h));
+  // The closest view that shows everything; failing that, the one that shows the most.
+  const best = tries.filter((t) => t.inside).sort((a, b) => a.shot.view - b.shot.view)[0]
+    ?? tries.sort((a, b) => b.shot.view - a.shot.view)[0];
+  if (best) aim(best.shot.view, best.shot.x, best.shot.z, best.shot.tilt);
 }
 
 function resize() {
@@ -187,38 +381,104 @@ function material(die) {
     map.flipY = false;
     map.colorSpace = THREE.SRGBColorSpace;
     map.anisotropy = 4;
-    materials.set(key, new THREE.MeshStandardMaterial({ map, roughness: 0.18, metalness: 0 }));
+    // Light quality lights the dice more cheaply (no specular reflections).
+    materials.set(key, overlay.quality === 'light'
+      ? new THREE.MeshLambertMaterial({ map })
+      : new THREE.MeshStandardMaterial({ map, roughness: 0.18, metalness: 0 }));
   }
   return materials.get(key);
 }
 
 function showDice(dice, poses) {
   if (!scene) return;
-  for (const m of meshes) scene.remove(m);
+  for (const m of [...meshes, ...blobs]) scene.remove(m);
   meshes = dice.map((die) => {
     const mesh = new THREE.Mesh(geometries[die.kind], material(die));
     mesh.castShadow = true;
+    mesh.userData.die = die;
     scene.add(mesh);
     return mesh;
   });
+  blobs = blobMaterial ? meshes.map(() => {
+    const blob = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), blobMaterial);
+    blob.rotation.x = -Math.PI / 2;
+    blob.renderOrder = -1;
+    scene.add(blob);
+    return blob;
+  }) : [];
   place(poses);
 }
 
 function place(poses, which = null) {
   if (!scene) return;
   poses.forEach((p, k) => {
-    const m = meshes[which ? which[k] : k];
+    const i = which ? which[k] : k;
+    const m = meshes[i];
     if (!m || !p) return;
     m.position.set(p[0], p[1], p[2]);
     m.quaternion.set(p[3], p[4], p[5], p[6]);
+    const blob = blobs[i];
+    if (blob) {
+      // Wider and fainter as the die rises.
+      const r = (m.geometry.boundingSphere?.radius ?? 1.2) * 2.4 + Math.max(0, p[1]) * 0.25;
+      blob.position.set(p[0] + Math.max(0, p[1]) * 0.15, 0.02, p[2] + Math.max(0, p[1]) * 0.1);
+      blob.scale.set(r, r, 1);
+    }
   });
   dirty = true;
+}
+
+// ---- The values over the settled dice ----
+
+function showValues(readings) {
+  values = opts.values && meshes.length === readings.length
+    ? readings.map((text, i) => ({ text, die: meshes[i].userData.die }))
+    : [];
+  const layer = $('values');
+  layer.replaceChildren(...values.map((v) => {
+    const span = document.createElement('span');
+    span.textContent = v.text;
+    span.style.background = v.die?.body ?? '#efe6d2';
+    span.style.color = v.die?.ink ?? '#1b1405';
+    span.style.borderColor = v.die?.ink ?? '#1b1405';
+    return span;
+  }));
+  placeValues();
+}
+
+function hideValues() {
+  values = [];
+  $('values').replaceChildren();
+  overlay.labels = [];
+}
+
+function placeValues() {
+  if (!renderer || !values.length) return;
+  const w = canvas.clientWidth;
+  const h = canvas.clientHeight;
+  const spans = $('values').children;
+  const v = canvas.getBoundingClientRect();
+  overlay.labels = values.map((value, i) => {
+    const m = meshes[i];
+    const r = (m.geometry.boundingSphere?.radius ?? 1.2) * 0.9;
+    const p = [m.position.x, m.position.y, m.position.z];
+    const [cx, cy] = onCanvas(camera, p, w, h);
+    // The die's size on screen: its value sits just above it, in type that grows with it.
+    const [ex] = onCanvas(camera, [p[0] + r, p[1], p[2]], w, h);
+    const across = Math.abs(ex - cx);
+    const [x, y] = [cx, cy - across - 3];
+    spans[i].style.left = `${x}px`;
+    spans[i].style.top = `${y}px`;
+    spans[i].style.fontSize = `${Math.round(Math.min(30, Math.max(15, across * 0.55)) * opts.size)}px`;
+    return { text: value.text, x: v.left + x, y: v.top + y, die: [v.left + cx, v.top + cy] };
+  });
 }
 
 // Dice leave the hand (a `throw`, or a `motion` about to play): the card says "rolling…" on a
 // roll's first throw, the chance of success stays only when asked for.
 function startThrow(e, poses, keepChance) {
   current = { roll: e.roll, throw: e.throw };
+  hideValues();
   if (e.throw === 0) {
     byline(e.by);
     const result = $('result');
@@ -257,27 +517,33 @@ function playNext() {
 function startMotion(e) {
   overlay.received += e.frames.length;
   startThrow(e, e.frames[0], false);
+  const ms = ((e.frames.length - 1) / e.hz) * 1000;
+  tell({ type: 'playing', roll: e.roll, throw: e.throw, ms: renderer ? ms : 0 });
   if (!renderer) return false;
-  aim(TRAY_VIEW, 0, 0);
-  playing = { e, start: performance.now() };
+  aim(TRAY_VIEW, 0, 0, TILT.flying);
+  setRatio(flyingScale);
+  frameGaps.length = 0;
+  playing = { e, start: performance.now(), ms, motion: { roll: e.roll, throw: e.throw, ms, started: now() } };
   return true;
 }
 
 // Where the dice are at the playing throw's time: between two samples, positions eased
 // linearly and orientations along the shortest arc.
-function playFrame(now) {
+function playFrame(at) {
   const { e, start } = playing;
   const last = e.frames.length - 1;
   // A frame's time may come from just before the throw arrived.
-  const at = Math.max(0, ((now - start) / 1000) * e.hz);
-  if (at >= last) {
+  const t = Math.max(0, ((at - start) / 1000) * e.hz);
+  if (t >= last) {
     place(e.frames[last]);
+    playing.motion.ended = now();
+    overlay.motions.push(playing.motion);
     overlay.played += 1;
     playNext();
     return;
   }
-  const i = Math.floor(at);
-  const f = at - i;
+  const i = Math.floor(t);
+  const f = t - i;
   const [a, b] = [e.frames[i], e.frames[i + 1]];
   const poses = a.map((p, k) => {
     const q = b[k] ?? p;
@@ -295,20 +561,35 @@ function showHidden(e) {
   result.className = 'rolling';
   result.textContent = `${e.by.what}, hidden`;
   $('chance').textContent = '';
+  hideValues();
   remember(e, 'hidden');
+  tell(e);
 }
 
-function frame(now) {
+let lastFrame = null;
+
+function frame(at) {
   // Asked first: a frame that fails must not stop the page.
   requestAnimationFrame(frame);
-  if (playing) playFrame(now);
-  if (renderer && placeCamera()) dirty = true;
+  if (playing) {
+    if (lastFrame !== null) adaptRatio(at - lastFrame);
+    lastFrame = at;
+    playFrame(at);
+  } else {
+    lastFrame = null;
+  }
+  let moved = false;
+  if (renderer && placeCamera()) {
+    dirty = true;
+    moved = true;
+  }
   if (dirty && renderer) {
     renderer.render(scene, camera);
     overlay.rendered += 1;
     dirty = false;
     overlay.drawn = meshes.map((m) => [m.position.x, m.position.y, m.position.z,
       m.quaternion.x, m.quaternion.y, m.quaternion.z, m.quaternion.w]);
+    if (values.length || moved) placeValues();
   }
   const done = afterRender;
   afterRender = [];
@@ -328,7 +609,7 @@ function drawHistory() {
     li.style.opacity = String(Math.max(0.25, 1 - rank * 0.18));
     const who = document.createElement('b');
     who.textContent = h.who ? `${h.who}: ` : '';
-    who.style.color = h.colour;
+    who.style.color = legible(h.colour);
     li.append(who, document.createTextNode(`${h.label} → ${h.result}`));
     list.append(li);
   });
@@ -365,13 +646,16 @@ function showOutcome(e) {
   $('chance').replaceChildren(writtenOut(e.shown ?? ''));
   const last = e.record.throws.at(-1);
   if (last && meshes.length === last.poses.length) {
-    const poses = last.poses.map((p) => [...p.t, ...p.r]);
-    place(poses);
-    if (renderer) frameSettled(poses);
+    place(last.poses.map((p) => [...p.t, ...p.r]));
+    showValues(e.readings ?? []);
+    // The card is drawn first: the settled dice are framed clear of it.
+    requestAnimationFrame(() => frameSettled());
+    setRatio(1);
   }
   remember(e);
+  tell(e);
   afterRender.push(() => {
-    overlay.shown = { roll: e.roll, total: e.total, outcome: e.outcome, code: e.code };
+    overlay.shown = { roll: e.roll, total: e.total, outcome: e.outcome, code: e.code, at: now() };
     overlay.outcomes += 1;
     overlay.latencies.push(Date.now() - e.settled_at_ms);
   });
@@ -383,6 +667,15 @@ function handle(e) {
   switch (e.type) {
     case 'hello':
       for (const o of e.recent) remember(o);
+      tell(e);
+      break;
+    case 'table':
+    case 'error':
+      tell(e);
+      if (e.type === 'error') {
+        overlay.error = e.error;
+        notice(e.error);
+      }
       break;
     case 'drafted':
       if (opts.odds && e.chance) {
@@ -393,7 +686,7 @@ function handle(e) {
       break;
     case 'throw':
       startThrow(e, e.poses, opts.odds);
-      if (renderer) aim(TRAY_VIEW, 0, 0);
+      if (renderer) aim(TRAY_VIEW, 0, 0, TILT.flying);
       break;
     case 'poses':
       if (e.roll === current.roll && e.throw === current.throw) place(e.poses, e.dice);
@@ -409,18 +702,10 @@ function handle(e) {
     case 'hidden':
       enqueue(e);
       break;
-    case 'error':
-      overlay.error = e.error;
-      notice(e.error);
-      break;
     default:
       break;
   }
 }
-
-// The events a room's page around this one is told of.
-const embedded = window.parent !== window;
-const TOLD = new Set(['hello', 'table', 'outcome', 'hidden', 'error']);
 
 function connect(delay = 500) {
   // /overlay follows /feed; /ROOM/watch follows /ROOM/feed.
@@ -434,9 +719,7 @@ function connect(delay = 500) {
     overlay.events += 1;
     overlay.bytes += m.data.length;
     try {
-      const e = JSON.parse(m.data);
-      handle(e);
-      if (embedded && TOLD.has(e.type)) window.parent.postMessage(e, location.origin);
+      handle(JSON.parse(m.data));
     } catch (err) {
       console.error('feed event not understood', err, err.stack);
     }

@@ -2,15 +2,17 @@
 // over the room's WebSocket (the protocol the window speaks), proposes throws with the
 // commitment the server gave it and a nonce of its own, and shows the room's log as the server
 // stores it. The tray is the room's watch page (the overlay's renderer, dice exactly as the
-// server threw them), on felt; it tells this page what its feed says (the turn, each roll's
-// replay code).
+// server threw them), on felt; it tells this page what it shows as it shows it, and a throw's
+// outcome, its announcement and its history line wait until its dice have landed there.
 
 import { PROTOCOL, socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
 import { writtenOut } from '/written.js';
 import { logChecker } from '/check.js';
+import { attachHand } from '/gesture.js';
 
 const $ = (id) => document.getElementById(id);
 const room = decodeURIComponent(location.pathname.split('/')[1] || '');
+const now = () => performance.timeOrigin + performance.now();
 
 /** What the page has done, for the tests to read. */
 const seat = {
@@ -30,8 +32,21 @@ const seat = {
   // The latest move catalogue and draft the server sent, and the draft's odds.
   moves: null,
   moveOdds: null,
-  // What Space or Enter throws: 'move' or 'notation'.
-  drafting: 'notation',
+  // What Space, Enter and a flick throw: the form on screen, 'move' or 'notation'.
+  drafting: 'move',
+  // The characters the join form listed (from the server), and the last flick's swing.
+  cast: null,
+  seats: [],
+  lastSwing: null,
+  // Gestures on the tray that threw nothing (taps, slow drags), by kind.
+  misses: { tap: 0, drag: 0 },
+  // When each entry arrived, and when it was told (status, history), ms since the epoch.
+  arrived: {},
+  told: {},
+  // Throws sent, pongs received, and when the latest catalogue was shown.
+  sent: 0,
+  pongs: 0,
+  movesAt: 0,
 };
 window.seat = seat;
 
@@ -67,9 +82,69 @@ function role() {
 
 function showSeatsField() {
   $('seats-field').hidden = role() !== 'player';
+  if (role() === 'player' && $('passcode').value && !seat.cast) askCast();
 }
 
-function join(event) {
+/** The characters a player may take, from the server (the passcode is asked, as for the
+ * room's page): each free one a checkbox, the taken ones said so. */
+let castAsked = null;
+async function askCast() {
+  const passcode = $('passcode').value;
+  if (!passcode || role() !== 'player') return;
+  const asked = {};
+  castAsked = asked;
+  $('seats-help').textContent = 'Finding the characters…';
+  try {
+    const answer = await fetch(`/${encodeURIComponent(room)}/cast`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ passcode }),
+    });
+    const body = await answer.json();
+    if (castAsked !== asked) return;
+    if (!answer.ok) {
+      seat.cast = null;
+      $('seats').replaceChildren();
+      $('seats-help').textContent = `The characters cannot be listed: ${reasonOf(body)}.`;
+      return;
+    }
+    seat.cast = body.characters;
+    showCast();
+  } catch (err) {
+    if (castAsked === asked) $('seats-help').textContent = `The characters cannot be listed: ${err.message}.`;
+  }
+}
+
+function showCast() {
+  const mine = $('name').value.trim();
+  const chosen = new Set([...document.querySelectorAll('#seats input:checked')].map((i) => i.value));
+  $('seats').replaceChildren(...seat.cast.map((c, i) => {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.id = `seat-${i}`;
+    box.value = c.name;
+    const theirs = c.played_by && c.played_by !== mine;
+    box.disabled = Boolean(theirs);
+    box.checked = !theirs && (chosen.has(c.name) || (Boolean(mine) && c.played_by === mine));
+    label.append(box, ` ${c.name}`);
+    if (theirs) {
+      label.classList.add('taken');
+      label.append(` (${c.played_by} plays)`);
+    }
+    return label;
+  }));
+  const free = seat.cast.filter((c) => !c.played_by || c.played_by === mine).map((c) => c.name);
+  $('seats-help').textContent = free.length
+    ? `Free: ${free.join(', ')}.`
+    : 'Every character is taken: join as a spectator, or ask the game master.';
+}
+
+function chosenSeats() {
+  return [...document.querySelectorAll('#seats input:checked')].map((i) => i.value);
+}
+
+async function join(event) {
   event.preventDefault();
   const name = $('name').value.trim();
   if (!name) {
@@ -82,17 +157,27 @@ function join(event) {
     $('passcode').focus();
     return;
   }
-  const seats = role() === 'player'
-    ? $('seats').value.split(',').map((s) => s.trim()).filter(Boolean)
-    : [];
+  if (role() === 'player') {
+    if (!seat.cast) await askCast();
+    const seats = chosenSeats();
+    const free = (seat.cast || []).some((c) => !c.played_by || c.played_by === name);
+    if (seat.cast && !seats.length && free) {
+      say('Choose the character you play.');
+      document.querySelector('#seats input:not(:disabled)')?.focus();
+      return;
+    }
+  }
   joinMsg = {
-    type: 'join', v: PROTOCOL, room, name, role: role(), seats,
+    type: 'join', v: PROTOCOL, room, name, role: role(),
+    seats: role() === 'player' ? chosenSeats() : [],
     passcode: $('passcode').value,
   };
   $('join-button').disabled = true;
   say('Joining…');
   connect();
 }
+
+let dropped = false;
 
 function connect(delay = 250) {
   const ws = new WebSocket(socketUrl(room));
@@ -119,8 +204,12 @@ function connect(delay = 250) {
       $('join-button').disabled = false;
       return;
     }
-    // A dropped connection comes back by itself, and asks for what it missed.
-    $('connection').textContent = 'The connection dropped: joining again…';
+    // A dropped connection comes back by itself, and asks for what it missed. It is told once,
+    // not at every try.
+    if (!dropped) {
+      dropped = true;
+      $('connection').textContent = 'The connection dropped: joining again…';
+    }
     setTimeout(() => connect(Math.min(delay * 2, 5000)), delay);
   };
 }
@@ -128,8 +217,12 @@ function connect(delay = 250) {
 function welcomed(msg) {
   commitment = msg.commitment;
   seat.connected = true;
+  // What the log held when this page came (or came back) is told at once; what comes after is
+  // told when its dice land on the tray.
+  liveAfter = msg.head;
   if (msg.key) keepKey(room, msg.name, msg.key);
-  $('connection').textContent = '';
+  if (dropped) $('connection').textContent = 'Back at the table.';
+  dropped = false;
   if (seat.joined) {
     seat.reconnects += 1;
     return;
@@ -137,27 +230,37 @@ function welcomed(msg) {
   seat.joined = true;
   seat.name = msg.name;
   seat.role = msg.role;
+  seat.seats = msg.seats;
+  document.body.classList.add('joined');
   $('join').hidden = true;
   $('play').hidden = false;
   $('log').hidden = false;
   const as = msg.role === 'player' ? `playing ${msg.seats.join(', ') || 'no one yet'}`
     : msg.role === 'gamemaster' ? 'the game master' : 'watching';
   $('you').textContent = `${msg.name}, ${as}`;
+  const thrower = msg.role !== 'spectator';
   $('hidden-field').hidden = msg.role !== 'gamemaster';
-  $('free-roll').hidden = msg.role === 'spectator';
-  $('move-form').hidden = msg.role === 'spectator';
-  $('hand').hidden = msg.role === 'spectator';
+  $('mode').hidden = !thrower;
+  $('move-form').hidden = !thrower;
+  $('hand').hidden = !thrower;
+  $('tray-hint').textContent = HOW_TO_THROW;
+  if (thrower) hintFor(HOW_TO_THROW, 6000);
+  setMode('move');
   askDraft(null, false);
   const tray = new URL(`/${encodeURIComponent(room)}/watch`, location.href);
   tray.searchParams.set('passcode', joinMsg.passcode);
   tray.searchParams.set('fill', '1');
   tray.searchParams.set('history', '0');
+  // The turn over the tray's top edge: the dice are framed below it.
+  tray.searchParams.set('top', '36');
   $('tray').src = tray.href;
   $('tray').hidden = false;
   $('tray-empty').hidden = true;
   say(`You are at the table in ${room}.`);
   askOdds();
-  $('you').focus();
+  // The tray in view, the form under it: nothing scrolls away.
+  window.scrollTo(0, 0);
+  $('you').focus({ preventScroll: true });
 }
 
 function handle(msg) {
@@ -176,6 +279,9 @@ function handle(msg) {
       break;
     case 'moves':
       if (msg.id === draftAsked) showMoves(msg);
+      break;
+    case 'pong':
+      seat.pongs += 1;
       break;
     case 'draft_odds':
       if (msg.id === draftAsked) showMoveOdds(msg);
@@ -218,10 +324,13 @@ function propose(what, extra = {}, gesture = null) {
   const msg = { type: 'throw', id: nextId++, what, commitment, nonce, ...extra };
   if (gesture) msg.gesture = gesture;
   socket.send(JSON.stringify(msg));
+  seat.sent += 1;
   return true;
 }
-// For the tests: a move as a stale or hand-made page might send it (the server decides).
+// For the tests: a move as a stale or hand-made page might send it (the server decides), and a
+// round trip to the server (whatever was sent before is answered first).
 seat.propose = (move) => propose({ move });
+seat.ping = () => socket?.send(JSON.stringify({ type: 'ping', id: nextId++ }));
 
 function throwNotation(gesture) {
   const notation = $('notation').value.trim();
@@ -252,7 +361,7 @@ function makeMove(gesture) {
   }
 }
 
-/** Throws what was drafted last: the move or the notation. */
+/** Throws what the form on screen shows: the drafted move, or the notation being written. */
 function throwDrafted(event, gesture = null) {
   event?.preventDefault();
   if (!seat.joined || seat.role === 'spectator') return;
@@ -266,6 +375,32 @@ function reveal(of) {
   }
 }
 
+/** Shows the form of `mode` ('move' or 'notation'): what the tray throws from now on. */
+function setMode(mode) {
+  seat.drafting = mode;
+  for (const r of document.querySelectorAll('input[name="mode"]')) r.checked = r.value === mode;
+  $('move-form').hidden = mode !== 'move' || seat.role === 'spectator';
+  $('free-roll').hidden = mode !== 'notation' || seat.role === 'spectator';
+  nameHand();
+}
+
+/** The tray's button says what Space, Enter or a flick throws now. */
+function nameHand() {
+  const what = seat.drafting === 'move'
+    ? (seat.moves ? `the move: ${seat.moves.describe}` : 'the move')
+    : `the free roll: ${$('notation').value.trim() || 'no dice yet'}`;
+  $('hand').setAttribute('aria-label', `Throw ${what}`);
+}
+
+let hintTimer = null;
+/** Says over the tray for a while how to throw, or why a gesture threw nothing. */
+function hintFor(text, ms = 3500) {
+  $('tray-hint').textContent = text;
+  $('tray-hint').hidden = false;
+  clearTimeout(hintTimer);
+  hintTimer = setTimeout(() => { $('tray-hint').hidden = true; }, ms);
+}
+
 // ---- The odds of what is drafted (worked out by the server, never waited on) ----
 
 let oddsAsked = null;
@@ -276,8 +411,6 @@ function showOdds(odds, where = 'odds') {
   const chart = $(`${where}-chart`);
   chart.replaceChildren();
   if (!dist.length) return;
-  const lo = dist[0].value;
-  const hi = dist[dist.length - 1].value;
   const top = Math.max(...dist.map((d) => d.p));
   // At most 60 bars: a wide range is shown by its likelier part.
   const shown = dist.length > 60 ? dist.filter((d) => d.p >= top / 200).slice(0, 60) : dist;
@@ -288,9 +421,9 @@ function showOdds(odds, where = 'odds') {
     bar.title = `${d.value}: ${(100 * d.p).toFixed(2)}%`;
     chart.append(bar);
   }
-  const likeliest = dist.reduce((a, b) => (b.p > a.p ? b : a));
-  let text = `${odds.title}: ${lo} to ${hi}${odds.truncated?.p > 0 ? '+' : ''}, average ` +
-    `${odds.mean.toFixed(2)}, most often ${likeliest.value} (${(100 * likeliest.p).toFixed(1)}%)`;
+  // The server says the distribution in words (the range, rare tails and open-ended dice, the
+  // likeliest result or that all are equally likely).
+  let text = `${odds.title}: ${odds.summary}`;
   if (odds.p_success !== undefined) text += `; success ${(100 * odds.p_success).toFixed(1)}%`;
   $(`${where}-text`).textContent = text;
   chart.setAttribute('aria-label', `The chance of each total: ${text}`);
@@ -340,6 +473,7 @@ function askOdds() {
 
 let oddsDebounce = null;
 $('notation').addEventListener('input', () => {
+  nameHand();
   clearTimeout(oddsDebounce);
   oddsDebounce = setTimeout(askOdds, 150);
 });
@@ -347,7 +481,6 @@ $('notation').addEventListener('input', () => {
 // ---- The moves of the scene (the rules' catalogue, rendered; the server decides) ----
 
 let draftAsked = 0;
-let draftTimer = null;
 
 /** Asks the server for the catalogue and its verdict on `move` (null: the first allowed). */
 function askDraft(move, fresh) {
@@ -368,10 +501,14 @@ function setPath(json, path, value) {
   at[path[path.length - 1]] = value;
 }
 
+// The move this member last asked about, until the server's answer shows it: what a refresh
+// of the form asks about meanwhile, so a change just made is never undone.
+let wanted = null;
+
 function changed(field, value) {
   const move = structuredClone(seat.moves.draft);
   setPath(move, field.path, value);
-  seat.drafting = 'move';
+  wanted = move;
   askDraft(move, false);
 }
 
@@ -483,6 +620,8 @@ function fieldControl(f, i) {
 function showTracker(t) {
   if (!t) return;
   $('turn').textContent = t.heading;
+  $('turn-badge').textContent = t.heading;
+  $('turn-badge').hidden = !t.heading;
   $('tracker-rows').replaceChildren(...t.rows.map((r) => {
     const li = document.createElement('li');
     if (r.acting) li.className = 'acting';
@@ -496,10 +635,16 @@ function showTracker(t) {
 }
 
 function showMoves(m) {
+  if (turnCame(m)) {
+    askDraft(null, false);
+    return;
+  }
   showTracker(m.tracker);
   seat.moves = m;
+  wanted = null;
   seat.moveOdds = null;
-  // The control in focus keeps the focus when the form is drawn again.
+  // The control in focus keeps the focus when the form is drawn again, and the page does not
+  // scroll to it.
   const focused = document.activeElement;
   const focusKey = focused?.closest('#move-fields [data-key]')?.dataset.key;
   const focusIndex = focused?.id?.match(/-(\d+)$/)?.[1];
@@ -516,7 +661,7 @@ function showMoves(m) {
     const inputs = again?.querySelectorAll('input, select') || [];
     const target = inputs.length > 1 && focusIndex !== undefined
       ? [...inputs].find((x) => x.id.endsWith(`-${focusIndex}`)) || inputs[0] : inputs[0];
-    target?.focus();
+    target?.focus({ preventScroll: true });
   }
   const verdict = $('move-verdict');
   if (m.refused) {
@@ -528,6 +673,8 @@ function showMoves(m) {
   }
   $('move-odds-chart').replaceChildren();
   $('move-odds-text').textContent = m.refused ? '' : `Working out the odds of ${m.describe}…`;
+  nameHand();
+  seat.movesAt = now();
 }
 
 function showMoveOdds(msg) {
@@ -543,84 +690,40 @@ function showMoveOdds(msg) {
 $('move-kind').addEventListener('change', () => {
   const k = seat.moves?.kinds[Number($('move-kind').value)];
   if (!k) return;
-  seat.drafting = 'move';
+  wanted = k.template;
   askDraft(k.template, false);
 });
 $('move-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  seat.drafting = 'move';
+  setMode('move');
   makeMove(null);
 });
-$('move-form').addEventListener('focusin', () => { seat.drafting = 'move'; });
-$('free-roll').addEventListener('focusin', () => { seat.drafting = 'notation'; });
-
-// ---- The hand: press on the tray, drag and let go to throw with a flick ----
-
-/** The tray as the hand sees it, cm: its felt, how far from the middle a hand may open (along,
- * across), the hand's height, and the slowest and fastest flick (as the window's hand). */
-const TRAY = { width: 28, depth: 20, reach: [7.5, 2], height: 16, speed: [45, 170] };
-const FLICK_WINDOW = 0.1;
-let handPath = null;
-
-function handAt(event) {
-  const r = $('hand').getBoundingClientRect();
-  return [
-    performance.now() / 1000,
-    ((event.clientX - r.left) / r.width - 0.5) * TRAY.width,
-    ((event.clientY - r.top) / r.height - 0.5) * TRAY.depth,
-  ];
+for (const r of document.querySelectorAll('input[name="mode"]')) {
+  r.addEventListener('change', () => { if (r.checked) setMode(r.value); });
 }
 
-const round2 = (x) => Math.round(x * 100) / 100;
+// ---- The hand: a flick across the tray throws; a tap or a vertical swipe does not ----
 
-/** The swing of the hand's path: released where it let go (kept within reach), at the flick's
- * velocity along the felt, slightly downwards; a still hand tosses towards the middle. */
-function swingOf(path) {
-  const [t1, x1, z1] = path[path.length - 1];
-  const [t0, x0, z0] = path.find(([t]) => t1 - t <= FLICK_WINDOW) || path[path.length - 1];
-  const dt = t1 - t0;
-  let [vx, vz] = dt > 0 ? [(x1 - x0) / dt, (z1 - z0) / dt] : [0, 0];
-  let speed = Math.hypot(vx, vz);
-  if (speed <= 1) {
-    [vx, vz] = Math.hypot(x1, z1) > 0 ? [-x1, -z1] : [1, 0];
-    speed = Math.hypot(vx, vz);
-  }
-  const [lo, hi] = TRAY.speed;
-  const s = Math.min(Math.max(speed, lo), hi) / speed;
-  const clamp = (v, r) => Math.min(Math.max(v, -r), r);
-  return {
-    release: [round2(clamp(x1, TRAY.reach[0])), TRAY.height, round2(clamp(z1, TRAY.reach[1]))],
-    velocity: [round2(vx * s), -15, round2(vz * s)],
-  };
-}
+const HOW_TO_THROW = 'Flick across the felt to throw, or press Space';
 
-$('hand').addEventListener('pointerdown', (event) => {
-  if (!seat.joined || seat.role === 'spectator') return;
-  event.preventDefault();
-  $('hand').setPointerCapture(event.pointerId);
-  $('hand').classList.add('holding');
-  handPath = [handAt(event)];
+attachHand($('hand'), {
+  enabled: () => seat.joined && seat.role !== 'spectator',
+  onFlick: (swing) => {
+    seat.lastSwing = swing;
+    throwDrafted(null, swing);
+  },
+  onMiss: (g) => {
+    seat.misses[g.kind] = (seat.misses[g.kind] || 0) + 1;
+    hintFor(g.kind === 'tap'
+      ? 'A tap throws nothing: flick across the felt'
+      : 'Too gentle to throw: flick faster');
+  },
 });
-$('hand').addEventListener('pointermove', (event) => {
-  if (!handPath) return;
-  handPath.push(handAt(event));
-  if (handPath.length > 64) handPath.shift();
-});
-$('hand').addEventListener('pointerup', (event) => {
-  if (!handPath) return;
-  handPath.push(handAt(event));
-  const swing = swingOf(handPath);
-  handPath = null;
-  $('hand').classList.remove('holding');
-  seat.lastSwing = swing;
-  throwDrafted(null, swing);
-});
-$('hand').addEventListener('pointercancel', () => {
-  handPath = null;
-  $('hand').classList.remove('holding');
+$('hand').addEventListener('keydown', (k) => {
+  if (k.key === ' ' || k.key === 'Enter') throwDrafted(k);
 });
 
-// ---- The log ----
+// ---- The log: kept as it comes, told as the tray shows it ----
 
 function what(record) {
   return record.label || record.what.action || record.what.notation || 'a roll';
@@ -740,8 +843,44 @@ function draw(e) {
 }
 
 function redraw(seq) {
+  if (!items.has(seq)) return;
   const e = seat.entries.find((x) => x.seq === seq);
   if (e) draw(e);
+}
+
+// Entries after `liveAfter` that throw dice wait, in log order, until the tray has shown their
+// outcome (or has said nothing for TRAY_SILENCE_MS, or past a motion's length): then they are
+// told. Entries before it (a page joining late, or catching up) are told at once.
+let liveAfter = Infinity;
+const waiting = [];
+const trayShown = new Set();
+const TRAY_SILENCE_MS = 15000;
+let trayTimer = null;
+let timerFor = null;
+
+function waitForTray(ms = TRAY_SILENCE_MS) {
+  clearTimeout(trayTimer);
+  timerFor = waiting[0]?.e.seq ?? null;
+  trayTimer = setTimeout(() => {
+    // The tray went quiet: what it did not show is told anyway, never lost.
+    if (timerFor !== null) trayShown.add(timerFor);
+    timerFor = null;
+    release();
+  }, ms);
+}
+
+function release() {
+  while (waiting.length) {
+    const w = waiting[0];
+    if (w.onTray && !trayShown.has(w.e.seq)) {
+      if (timerFor !== w.e.seq) waitForTray();
+      return;
+    }
+    waiting.shift();
+    tell(w.e);
+  }
+  clearTimeout(trayTimer);
+  timerFor = null;
 }
 
 function entry(line, shown) {
@@ -754,34 +893,71 @@ function entry(line, shown) {
   if (e.seq <= seat.seq) return;
   seat.seq = e.seq;
   seat.entries.push(e);
+  seat.arrived[e.seq] = now();
   if (typeof shown === 'string') rolledText.set(e.seq, shown);
   const verdict = checkLine(line, e, (nonce) => myNonces.get(nonce));
   checks.set(e.seq, verdict);
   if (verdict.ok) seat.checked += 1;
   else seat.unchecked.push({ seq: e.seq, what: verdict.what });
+  const kind = e.event.kind;
+  const onTray = e.seq > liveAfter && (kind === 'thrown' || kind === 'revealed');
+  waiting.push({ e, onTray });
+  release();
+}
+
+/** Tells an entry: its history line, the heading, the announcement, and the form follows. */
+function tell(e) {
   const d = draw(e);
+  seat.told[e.seq] = now();
   if (d.title) $('heading').textContent = d.title;
-  if (e.event.kind === 'revealed') redraw(e.event.of);
+  const ev = e.event;
+  if (ev.kind === 'revealed') redraw(ev.of);
   // What the table just did, for everyone and for screen readers.
-  if (d.outcome || e.event.kind === 'hidden' || e.event.kind === 'revealed'
-      || e.event.kind === 'played') {
+  if (d.outcome || ev.kind === 'hidden' || ev.kind === 'revealed' || ev.kind === 'played') {
     seat.lastOutcome = d.text;
     say(d.text);
   }
-  // The table moved on: the draft's verdict, choices and odds are asked again (a draft the
-  // table no longer allows gives way to one it does).
-  if (seat.joined && seat.moves) {
-    clearTimeout(draftTimer);
-    draftTimer = setTimeout(() => askDraft(seat.moves.draft, true), 50);
-  }
+  // After this member's own move, the form offers what it may do next (a game master's End
+  // turn never stays drafted); after anyone else's, the draft is asked again, giving way to one
+  // the table allows. Asked once for a run of entries (a page catching up).
+  const mine = ev.by === seat.name && (ev.kind === 'played' || (ev.kind === 'thrown' && ev.what?.move));
+  followTable(Boolean(mine));
 }
 
-// ---- The tray's feed ----
+let afterOwnMove = false;
+let followTimer = null;
+// The draft asked again after the table moved, and who was acting before it.
+let refreshAsked = null;
+let actingBefore = null;
+
+function followTable(mine) {
+  afterOwnMove ||= mine;
+  clearTimeout(followTimer);
+  followTimer = setTimeout(() => {
+    if (!seat.joined || !seat.moves) return;
+    const plain = !afterOwnMove && !wanted;
+    askDraft(afterOwnMove ? null : wanted ?? seat.moves.draft, true);
+    // Only a plain refresh gives way when the turn comes: a change just made stays.
+    refreshAsked = plain ? draftAsked : null;
+    afterOwnMove = false;
+  }, 50);
+}
+
+/** Whether the turn has just come to a character this member moves (then its form offers that
+ * character's first move, not the draft it had). */
+function turnCame(m) {
+  const acting = m.tracker.rows.filter((r) => r.acting).map((r) => r.name);
+  const before = actingBefore;
+  actingBefore = acting.join('|');
+  if (m.id !== refreshAsked || before === null || before === actingBefore) return false;
+  const mine = seat.role === 'gamemaster' ? acting : acting.filter((n) => seat.seats.includes(n));
+  return mine.length > 0;
+}
+
+// ---- The tray: what it shows, as it shows it ----
 
 function showTable(table) {
   if (table.ruleset) $('scene-line').textContent = `Room ${room}, playing by ${table.ruleset}`;
-  // The room's tracker (from the draft's answer) says more than the feed's line.
-  if (!seat.moves) $('turn').textContent = table.turn || '';
 }
 
 window.addEventListener('message', (m) => {
@@ -791,20 +967,36 @@ window.addEventListener('message', (m) => {
     showTable(e);
   } else if (e.type === 'hello') {
     if (e.table) showTable(e.table);
-    for (const o of e.recent || []) { codes.set(o.roll, o.code); redraw(o.roll); }
+    for (const o of e.recent || []) {
+      codes.set(o.roll, o.code);
+      trayShown.add(o.roll);
+      redraw(o.roll);
+    }
+    release();
+  } else if (e.type === 'playing') {
+    // The dice are in the air: their outcome is due when they land.
+    if (waiting[0]?.e.seq === e.roll) waitForTray(e.ms + TRAY_SILENCE_MS);
   } else if (e.type === 'outcome') {
     codes.set(e.roll, e.code);
+    trayShown.add(e.roll);
     redraw(e.roll);
+    release();
+  } else if (e.type === 'hidden') {
+    trayShown.add(e.roll);
+    release();
   }
 });
 
 // ---- Controls ----
 
 for (const r of document.querySelectorAll('input[name="role"]')) r.addEventListener('change', showSeatsField);
+$('passcode').addEventListener('change', () => { seat.cast = null; askCast(); });
+$('name').addEventListener('input', () => { if (seat.cast) showCast(); });
 $('join').addEventListener('submit', join);
-$('free-roll').addEventListener('submit', throwDrafted);
-$('table').addEventListener('keydown', (k) => {
-  if (k.key === ' ' || k.key === 'Enter') throwDrafted(k);
+$('free-roll').addEventListener('submit', (event) => {
+  event.preventDefault();
+  setMode('notation');
+  throwNotation(null);
 });
 
 $('heading').textContent = room ? `Room ${room}` : 'dicetable';

@@ -260,7 +260,6 @@ fn open_window(options: PlayOptions) -> ExitCode {
         let server = crate::stream::server::ServerOptions {
             addr,
             token: options.token.clone(),
-            web_dir: crate::net::pages::default_web_dir(),
         };
         if let Err(e) = server.check() {
             eprintln!("error: {e}");

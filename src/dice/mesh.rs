@@ -221,19 +221,88 @@ pub fn die_mesh(kind: DieKind) -> Mesh {
     .with_inserted_indices(Indices::U32(a.indices))
 }
 
-/// The atlas of a die in a style as a PNG file (for the web page).
+/// The atlas of a die in a style as a PNG file (for the web page): indexed colour, its palette
+/// the atlas's own colours where it has at most 256 or else the 256 blends of its body and ink
+/// (a numeral's edges are such blends; no pixel moves more than [`BLEND_ERROR`]), about half
+/// the bytes of RGB; opaque RGB where neither fits.
 pub fn atlas_png(kind: DieKind, style: DieStyle) -> Result<Vec<u8>, String> {
     let canvas = atlas_pixels(kind, style);
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, canvas.width as u32, canvas.height as u32);
-    encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    let indexed = indexed(&canvas.rgba).or_else(|| blends(&canvas.rgba, style));
+    let (colour, data) = match indexed {
+        Some((palette, indices)) => {
+            encoder.set_palette(palette);
+            (png::ColorType::Indexed, indices)
+        }
+        None => {
+            let rgb = canvas
+                .rgba
+                .chunks(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            (png::ColorType::Rgb, rgb)
+        }
+    };
+    encoder.set_color(colour);
     let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    writer
-        .write_image_data(&canvas.rgba)
-        .map_err(|e| e.to_string())?;
+    writer.write_image_data(&data).map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
     Ok(out)
+}
+
+/// The most a pixel may move when it is put on the nearest of the 256 blends of body and ink.
+pub const BLEND_ERROR: u8 = 3;
+
+/// Opaque RGBA pixels of an atlas as the 256 blends from its body to its ink (a numeral's edge
+/// is a blend of the two) and one index a pixel: each pixel the nearest blend, none moved more
+/// than [`BLEND_ERROR`] in any channel (None if one would).
+fn blends(rgba: &[u8], style: DieStyle) -> Option<(Vec<u8>, Vec<u8>)> {
+    let body = style.body.map(f32::from);
+    let ink = style.ink.map(f32::from);
+    let d = [ink[0] - body[0], ink[1] - body[1], ink[2] - body[2]];
+    let len2 = d.iter().map(|c| c * c).sum::<f32>().max(1.0);
+    let palette: Vec<[u8; 3]> = (0..=255u8)
+        .map(|k| {
+            let t = f32::from(k) / 255.0;
+            [0, 1, 2].map(|c| (body[c] + d[c] * t).round().clamp(0.0, 255.0) as u8)
+        })
+        .collect();
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    for p in rgba.chunks(4) {
+        let along: f32 = (0..3).map(|c| (f32::from(p[c]) - body[c]) * d[c]).sum();
+        let k = ((along / len2).clamp(0.0, 1.0) * 255.0).round() as u8;
+        let near = palette[usize::from(k)];
+        if (0..3).any(|c| p[c].abs_diff(near[c]) > BLEND_ERROR) {
+            return None;
+        }
+        indices.push(k);
+    }
+    Some((palette.concat(), indices))
+}
+
+/// Opaque RGBA pixels as a palette (RGB triples) and one index a pixel, if they have at most
+/// 256 colours.
+fn indexed(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let mut palette: Vec<[u8; 3]> = Vec::new();
+    let mut seen: std::collections::HashMap<[u8; 3], u8> = std::collections::HashMap::new();
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    for p in rgba.chunks(4) {
+        let c = [p[0], p[1], p[2]];
+        let index = match seen.get(&c) {
+            Some(&i) => i,
+            None => {
+                let i = u8::try_from(palette.len()).ok()?;
+                palette.push(c);
+                seen.insert(c, i);
+                i
+            }
+        };
+        indices.push(index);
+    }
+    Some((palette.concat(), indices))
 }
 
 /// Draws the atlas of a die in a style, as RGBA8 pixels with its size.
@@ -382,6 +451,39 @@ pub fn mipmapped_image(canvas: &Canvas, repeat: bool) -> Image {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_web_atlas_is_the_drawn_atlas_within_a_blend_step_in_fewer_bytes() {
+        for kind in DieKind::ALL {
+            let style = DieStyle::IVORY;
+            let png = atlas_png(kind, style).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            let mut decoder = png::Decoder::new(std::io::Cursor::new(&png));
+            decoder.set_transformations(png::Transformations::EXPAND);
+            let mut reader = decoder.read_info().expect("a header");
+            let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+            let info = reader.next_frame(&mut buf).expect("a frame");
+            let drawn = atlas_pixels(kind, style);
+            assert_eq!(
+                (info.width as usize, info.height as usize),
+                (drawn.width, drawn.height)
+            );
+            let rgb: Vec<u8> = drawn
+                .rgba
+                .chunks(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            let out = &buf[..info.buffer_size()];
+            assert_eq!(out.len(), rgb.len(), "{kind:?}");
+            let moved = out.iter().zip(&rgb).map(|(a, b)| a.abs_diff(*b)).max();
+            assert!(
+                moved <= Some(BLEND_ERROR),
+                "{kind:?}: a pixel moved {moved:?}"
+            );
+            assert_eq!(info.color_type, png::ColorType::Rgb, "{kind:?} expanded");
+            // Indexed: a byte a pixel before compression, each atlas under 30 KB.
+            assert!(png.len() < 30_000, "{kind:?}: {} bytes", png.len());
+        }
+    }
 
     #[test]
     fn mesh_uvs_stay_inside_each_faces_cell() {

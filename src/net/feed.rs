@@ -120,6 +120,9 @@ pub enum FeedEvent {
         shown: Option<String>,
         /// The replay code.
         code: String,
+        /// What each die of the last throw reads where it lies (shown over it, as the window's
+        /// "Values over dice" shows them).
+        readings: Vec<String>,
         /// The record.
         record: Box<RollRecord>,
         /// When the app saw the last die settle (ms since the Unix epoch), for latency.
@@ -159,6 +162,22 @@ pub enum FeedEvent {
         /// What is wrong, in words.
         error: String,
     },
+}
+
+/// What each die of a roll's last throw reads where it came to rest ("40" on a tens die, "+"
+/// on a Fate die), in throw order: a page shows each over its die.
+pub fn readings(record: &RollRecord) -> Vec<String> {
+    record
+        .throws
+        .last()
+        .map(|t| {
+            t.dice
+                .iter()
+                .zip(&t.faces)
+                .map(|(kind, face)| kind.reading(*face))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The table as the overlay names it.

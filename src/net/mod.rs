@@ -2,8 +2,9 @@
 //! server (`crate::server`): who may (`auth`: tokens, passcodes, origins, the one constant-time
 //! compare), errors into responses with their stable codes (`error`), the runtime and the
 //! listening socket (`runtime`), the feed's events and its socket loop (`feed`, `socket`), and
-//! the page routes (`pages`).
+//! the page routes (`pages`) and the files they serve, compiled in (`assets`).
 
+pub mod assets;
 pub mod auth;
 pub mod error;
 pub mod feed;

@@ -11,5 +11,6 @@ pub mod notation;
 pub mod poly;
 mod reduce;
 pub mod stop;
+pub mod words;
 
 pub use dist::{Dist, Prob};

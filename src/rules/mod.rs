@@ -376,6 +376,12 @@ impl Odds {
         Ok(odds)
     }
 
+    /// The distribution in a player's words ([`crate::odds::words::summary`]): "3 to 13,
+    /// average 8.00, most often 8 (16.7%)".
+    pub fn summary(&self) -> String {
+        summary_of(&self.distribution)
+    }
+
     /// The odds as JSON, titled: every value of the distribution with its probability (as a
     /// number and an exact fraction), the mean, what open-ended dice leave out, each class.
     /// `odds --json` prints it and the table server's pages read it.
@@ -396,6 +402,7 @@ impl Odds {
             "distribution": distribution(&self.distribution),
             "mean": self.distribution.mean(),
             "truncated": prob(&self.distribution.truncated()),
+            "summary": self.summary(),
             "classes": self.classes.iter().map(|(n, p)| (n.clone(), prob(p))).collect::<serde_json::Map<_, _>>(),
         });
         if let Some(p) = &self.p_success {
@@ -410,6 +417,24 @@ impl Odds {
         }
         out
     }
+}
+
+/// A distribution in a player's words: its chances, what open-ended dice leave out, and
+/// whether every value is exactly as likely as every other.
+pub fn summary_of(d: &Dist) -> String {
+    let chances: Vec<(i64, f64)> = d
+        .iter()
+        .map(|(v, w)| (v, Prob::new(w.clone(), d.denom().clone()).to_f64()))
+        .collect();
+    let open = d.truncated().to_f64();
+    let first = d.iter().next().map(|(_, w)| w.clone());
+    let flat = open == 0.0 && d.iter().all(|(_, w)| Some(w) == first.as_ref());
+    crate::odds::words::summary(&crate::odds::words::Shape {
+        chances: &chances,
+        open,
+        flat,
+        mean: d.mean(),
+    })
 }
 
 /// Passes the turn to the next of `seats` seats; returns true when that starts a new round.

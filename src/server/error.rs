@@ -116,6 +116,28 @@ pub enum ServerError {
 }
 
 impl ServerError {
+    /// The HTTP status of the error, where an HTTP request meets it (a room's cast).
+    pub fn http_status(&self) -> axum::http::StatusCode {
+        use axum::http::StatusCode;
+        match self {
+            ServerError::NoRoom(_) => StatusCode::NOT_FOUND,
+            ServerError::WrongPasscode | ServerError::PasscodeRequired => StatusCode::FORBIDDEN,
+            ServerError::BackingOff(_) | ServerError::TooManyMessages | ServerError::RoomBusy => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            ServerError::Passcode(PasscodeError::Busy) | ServerError::RoomStopped => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ServerError::Store(_)
+            | ServerError::Passcode(_)
+            | ServerError::Internal(_)
+            | ServerError::BrokenLog(_)
+            | ServerError::BadEntry(_)
+            | ServerError::SealedMissing(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            _ => StatusCode::BAD_REQUEST,
+        }
+    }
+
     /// The stable code of the error.
     pub fn code(&self) -> ErrorCode {
         match self {

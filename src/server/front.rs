@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
@@ -18,56 +18,48 @@ use super::guard::Opening;
 use super::store::LogStore;
 use crate::errors::ErrorCode;
 use crate::net::error::HttpError;
-use crate::net::pages::html;
+use crate::net::pages::file;
 use crate::net::runtime::Peer;
 use crate::rules::scene::{Scene, scene_files};
 
-/// The front page.
-const FRONT_HTML: &str = include_str!("../../web/front.html");
-/// A room's page.
-pub const ROOM_HTML: &str = include_str!("../../web/room.html");
-/// The scripts and style both pages load (ours, compiled in).
-const SCRIPTS: [(&str, &str); 4] = [
-    ("common.js", include_str!("../../web/common.js")),
-    ("check.js", include_str!("../../web/check.js")),
-    ("front.js", include_str!("../../web/front.js")),
-    ("room.js", include_str!("../../web/room.js")),
+/// The scripts and style both pages load (compiled in: `crate::net::assets`).
+const FILES: [&str; 6] = [
+    "table.css",
+    "common.js",
+    "check.js",
+    "front.js",
+    "room.js",
+    "gesture.js",
 ];
-const STYLE: &str = include_str!("../../web/table.css");
 /// The first path segments these pages take (a room may not be named so).
-pub const RESERVED: [&str; 6] = [
+pub const RESERVED: [&str; 7] = [
     "api",
     "table.css",
     "common.js",
     "check.js",
     "front.js",
     "room.js",
+    "gesture.js",
 ];
 /// Scenes listed at most (a folder of thousands is not a menu).
 const SCENES_LISTED: usize = 200;
 /// The largest scene file offered, bytes (a room's `create` carries it).
 const SCENE_BYTES: u64 = crate::online::protocol::MAX_MESSAGE as u64 / 2;
 
-/// `/`, the pages' scripts and style, `/api/scenes` and `/api/scenes/{id}`.
+/// `/`, the pages' scripts and style, `/api/odds`, `/api/scenes` and `/api/scenes/{id}`.
 pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
     let mut router = Router::new()
-        .route("/", get(|| async { html(FRONT_HTML) }))
         .route(
-            "/table.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
+            "/",
+            get(|headers: HeaderMap| async move { file("front.html", &headers) }),
         )
         .route("/api/scenes", get(scenes::<S>))
         .route("/api/odds", get(odds))
         .route("/api/scenes/{id}", get(scene_text::<S>));
-    for (file, text) in SCRIPTS {
+    for name in FILES {
         router = router.route(
-            &format!("/{file}"),
-            get(move || async move {
-                (
-                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-                    text,
-                )
-            }),
+            &format!("/{name}"),
+            get(move |headers: HeaderMap| async move { file(name, &headers) }),
         );
     }
     router.with_state(hub)
@@ -228,6 +220,12 @@ async fn odds(
                     "error": e.error,
                     "confidence": crate::odds::notation::estimate::CONFIDENCE,
                     "mean": e.mean,
+                    "summary": crate::odds::words::summary(&crate::odds::words::Shape {
+                        chances: &e.chances,
+                        open: 0.0,
+                        flat: false,
+                        mean: e.mean,
+                    }),
                     "distribution": e.chances.iter()
                         .map(|(v, p)| serde_json::json!({"value": v, "p": p}))
                         .collect::<Vec<_>>(),

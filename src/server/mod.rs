@@ -5,9 +5,11 @@
 //! and sent to everyone in the room, in log order.
 //!
 //! By concern: `session` (the handshake and one connection), `guard` (who may open rooms, wrong
-//! passcodes backing off), `limits` (rates, the hello's time, physics at once), `room_task` (the room's task and its log), `throws` (throws and reveals),
-//! `watch` (the room's page and feed), `error` (every refusal's code), and `serve` here.
+//! passcodes backing off), `limits` (rates, the hello's time, physics at once), `room_task` (the
+//! room's task and its log), `throws` (throws and reveals), `watch` (the room's page and feed),
+//! `cast` (the characters a join form lists), `error` (every refusal's code), and `serve` here.
 
+mod cast;
 mod error;
 mod front;
 pub mod guard;
@@ -56,8 +58,9 @@ impl<S: LogStore> Hub<S> {
     }
 }
 
-/// The router: `GET /{room}` upgrades to the room's WebSocket; `/{room}/watch` is its page and
-/// `/{room}/feed` that page's feed; the overlay's pages and dice are public.
+/// The router: `GET /{room}` upgrades to the room's WebSocket; `/{room}/watch` is its page,
+/// `/{room}/feed` that page's feed and `/{room}/cast` the characters a join form lists; the
+/// overlay's pages and dice are public.
 pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
     let hub = Arc::new(Hub {
         store,
@@ -67,12 +70,13 @@ pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
         tuning: setup.tuning,
         scenes: setup.scenes,
     });
-    let pages = Pages::new(&pages::default_web_dir());
+    let pages = Pages::new();
     Router::new()
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/{room}", get(session::connect::<S>))
         .route("/{room}/watch", get(watch::page))
         .route("/{room}/feed", get(watch::feed::<S>))
+        .route("/{room}/cast", axum::routing::post(cast::cast::<S>))
         .with_state(hub.clone())
         .merge(front::router(hub))
         .merge(pages::router(pages))

@@ -12,7 +12,7 @@ use super::limits::{Bucket, FANOUT, ROOM_BURST, ROOM_RATE};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
-use crate::online::room::{Checks, Claim, Drafted, RoomState};
+use crate::online::room::{CastSeat, Checks, Claim, Drafted, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
 use crate::record::Gesture;
 use crate::rules::play::Move;
@@ -92,6 +92,11 @@ pub enum Command {
         /// Where the answer goes: the catalogue, and the table the odds are worked out at
         /// when the room would throw the draft.
         reply: oneshot::Sender<Result<(Drafted, Option<TableState>), ServerError>>,
+    },
+    /// The characters players may take, and who plays each (a join form's list).
+    Cast {
+        /// Where the answer goes.
+        reply: oneshot::Sender<Vec<CastSeat>>,
     },
     /// The connection closed: its secret goes.
     Leave {
@@ -288,6 +293,9 @@ async fn room_task<S: LogStore>(
         match cmd {
             Command::Leave { conn } => {
                 task.secrets.remove(&conn);
+            }
+            Command::Cast { reply } => {
+                let _ = reply.send(task.state.players_cast());
             }
             Command::Draft {
                 name,

@@ -41,7 +41,7 @@ pub async fn connect<S: LogStore>(
 ) -> Response {
     if ws.is_err() {
         return match check_room_name(&room) {
-            Ok(()) => crate::net::pages::html(super::front::ROOM_HTML),
+            Ok(()) => crate::net::pages::file("room.html", &headers),
             Err(e) => crate::net::error::HttpError::new(
                 axum::http::StatusCode::BAD_REQUEST,
                 e.code(),

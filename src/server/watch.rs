@@ -22,7 +22,9 @@ use crate::dice::looks::{Tint, character_style};
 use crate::dice::mesh::DieStyle;
 use crate::errors::ErrorCode;
 use crate::net::auth::passcode_matches_async;
-use crate::net::feed::{Byline, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, rounded};
+use crate::net::feed::{
+    Byline, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
+};
 use crate::net::pages;
 use crate::net::runtime::Peer;
 use crate::net::socket::{Next, hello_then_forward};
@@ -273,6 +275,7 @@ fn outcome(seq: u64, by: Byline, record: Box<RollRecord>, at_ms: u64) -> FeedEve
         faces: record.faces.clone(),
         shown: crate::roll::read_record(&record).map(|r| r.shown),
         code: record.code(),
+        readings: readings(&record),
         record,
         settled_at_ms: at_ms,
     }
@@ -311,8 +314,8 @@ pub fn catch_up(lines: &[String]) -> Result<(Watch, Vec<FeedEvent>), RoomError> 
 
 /// `GET /{room}/watch`: the room's page for a browser or OBS (the overlay page, following the
 /// room's feed). `?passcode=` the players' passcode; the overlay's options apply.
-pub async fn page() -> Response {
-    pages::html(pages::OVERLAY_HTML)
+pub async fn page(headers: HeaderMap) -> Response {
+    pages::file("overlay.html", &headers)
 }
 
 /// What a room's page sends along.
@@ -344,7 +347,7 @@ pub async fn feed<S: LogStore>(
 }
 
 /// Checks a page's passcode (the players' or the game master's) and finds the running room.
-async fn watch_room<S: LogStore>(
+pub(super) async fn watch_room<S: LogStore>(
     hub: &Arc<Hub<S>>,
     room: &str,
     passcode: String,

@@ -6,7 +6,6 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -43,8 +42,6 @@ pub struct ServerOptions {
     pub addr: SocketAddr,
     /// The token requests must carry (required off loopback).
     pub token: Option<String>,
-    /// The web folder (where `npm ci` put three.js).
-    pub web_dir: PathBuf,
 }
 
 /// Why the stream server does not start.
@@ -142,7 +139,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         jobs: jobs_tx,
         memory: Mutex::new(Memory::default()),
         token: options.token.clone().filter(|t| !t.is_empty()),
-        pages: Pages::new(&options.web_dir),
+        pages: Pages::new(),
         port: addr.port(),
     });
     let app = router(shared.clone());
@@ -402,7 +399,7 @@ mod tests {
             jobs,
             memory: Mutex::new(Memory::default()),
             token: token.map(str::to_string),
-            pages: Pages::new(&pages::default_web_dir()),
+            pages: Pages::new(),
             port: 7470,
         });
         (router(shared), queue)

@@ -612,6 +612,55 @@ fn verify_catches_tampering(dir: &Path, log: &[String]) {
 }
 
 #[test]
+fn the_join_form_lists_a_rooms_characters_to_whoever_has_its_passcode() {
+    let data = data_dir("cast");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    let rt = runtime();
+    let (_gm, _pat) = rt.block_on(async {
+        let gm = gm_opens(&url, Checks::default()).await;
+        (gm, pat_plays_ash(&url).await)
+    });
+    let cast = |room: &str, body: &str| {
+        super::stream::send(
+            "POST",
+            &format!("http://{}/{room}/cast", server.addr),
+            Some(body.as_bytes()),
+            None,
+        )
+    };
+    // The players' characters, in seat order, each with who plays it; the game master's
+    // (the guardian, the ghoul) are not offered.
+    let want = serde_json::json!({"characters": [
+        {"name": "Ash", "played_by": "Pat"},
+        {"name": "Bea", "played_by": null}
+    ]});
+    assert_eq!(
+        cast("crypt", r#"{"passcode": "friends"}"#),
+        (200, want.clone())
+    );
+    assert_eq!(cast("crypt", r#"{"passcode": "gm-secret"}"#), (200, want));
+    // Without the passcode, nothing: each refusal with its code.
+    let (status, body) = cast("crypt", r#"{"passcode": "guess"}"#);
+    assert_eq!(
+        (status, &body["code"]),
+        (403, &serde_json::json!("wrong_passcode"))
+    );
+    let (status, body) = cast("vault", r#"{"passcode": "friends"}"#);
+    assert_eq!(
+        (status, &body["code"]),
+        (404, &serde_json::json!("no_room"))
+    );
+    let (status, body) = cast("crypt", r#"{"code": "friends"}"#);
+    assert_eq!(
+        (status, &body["code"]),
+        (422, &serde_json::json!("invalid"))
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
 fn a_killed_server_loses_no_acknowledged_throw() {
     let data = data_dir("kill");
     let mut server = Server::start(&data, "127.0.0.1:0");

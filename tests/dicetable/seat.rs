@@ -86,7 +86,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
         page["odds"],
         serde_json::json!([
             "2d6+1: 3 to 13, average 8.00, most often 8 (16.7%)",
-            "{1d20+5}>=15: 6 to 25, average 15.50, most often 6 (5.0%); success 55.0%"
+            "{1d20+5}>=15: 6 to 25, average 15.50, each equally likely (5.0%); success 55.0%"
         ])
     );
     // Each throw announced as the log stored it.
@@ -178,6 +178,201 @@ fn a_room_is_opened_and_played_from_the_browser() {
     std::fs::write(&log, stdout(&export)).expect("writes");
     let verify = dicetable(&["verify", log.to_str().expect("a path")]);
     assert!(verify.status.success(), "{}", stdout(&verify));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The floats of a JSON value that is a number (0 otherwise).
+fn num(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
+}
+
+/// What a settled die reads over it, from the log's face: as printed on the die (a d10's 10 is
+/// its 0, a tens die's 4 its 40).
+fn reading(kind: &str, face: i64) -> String {
+    match kind {
+        "d10" => (face % 10).to_string(),
+        "d10t" => format!("{face}0"),
+        _ => face.to_string(),
+    }
+}
+
+/// Checks one throw as the phone showed it: told only after its dice stopped on the tray, each
+/// value over its die as logged, every die and value in the tray and clear of the card.
+fn shown_as_logged(what: &str, shown: &serde_json::Value) {
+    let motions = shown["motions"].as_array().expect("motions");
+    assert!(!motions.is_empty(), "{what}: played on the tray: {shown}");
+    let started = motions
+        .iter()
+        .map(|m| num(&m["started"]))
+        .fold(f64::MAX, f64::min);
+    let ended = motions.iter().map(|m| num(&m["ended"])).fold(0.0, f64::max);
+    let lasted: f64 = motions.iter().map(|m| num(&m["ms"])).sum();
+    let told = num(&shown["told"]);
+    let status = &shown["status"];
+    // The outcome reaches role="status" once the last die stopped moving, never before: at
+    // least the motion's own duration after the dice left the hand.
+    assert!(
+        told >= ended,
+        "{what}: told at {told}, the dice stopped at {ended}"
+    );
+    assert!(
+        num(&status["t"]) >= ended,
+        "{what}: the status changed at {}, the dice stopped at {ended}",
+        status["t"]
+    );
+    assert!(
+        told - started >= lasted - 1.0,
+        "{what}: told {} ms after the dice left the hand; the motion lasts {lasted} ms",
+        told - started
+    );
+    let record = &shown["entry"]["event"]["record"];
+    assert!(
+        status["text"]
+            .as_str()
+            .is_some_and(|t| t.ends_with(&format!("→ {}", record["total"]))
+                || t.contains(&format!("→ {} (", record["total"]))),
+        "{what}: {status}"
+    );
+    // Each settled die's value over it is the log's face.
+    let last = record["throws"]
+        .as_array()
+        .and_then(|t| t.last())
+        .expect("a throw");
+    let want: Vec<String> = last["dice"]
+        .as_array()
+        .expect("dice")
+        .iter()
+        .zip(last["faces"].as_array().expect("faces"))
+        .map(|(d, f)| reading(d.as_str().unwrap_or(""), f.as_i64().unwrap_or(-1)))
+        .collect();
+    let labels = shown["labels"].as_array().expect("labels");
+    let got: Vec<&str> = labels.iter().filter_map(|l| l["text"].as_str()).collect();
+    assert_eq!(got, want, "{what}: the values over the dice");
+    // Each value stands over its die, inside the tray and clear of the outcome card.
+    let (w, h) = (num(&shown["size"][0]), num(&shown["size"][1]));
+    let card = &shown["card"];
+    for l in labels {
+        let (x, y) = (num(&l["x"]), num(&l["y"]));
+        let (dx, dy) = (num(&l["die"][0]), num(&l["die"][1]));
+        assert!((x - dx).abs() < 1.0 && y < dy, "{what}: {l} over its die");
+        assert!(
+            (0.0..=w).contains(&x) && (0.0..=h).contains(&y),
+            "{what}: {l} in the tray {w} x {h}"
+        );
+        assert!(
+            (0.0..=w).contains(&dx) && (0.0..=h).contains(&dy),
+            "{what}: {l}"
+        );
+        let under_card = x >= num(&card["l"])
+            && x <= num(&card["r"])
+            && dy >= num(&card["t"])
+            && y <= num(&card["b"]);
+        assert!(!under_card, "{what}: {l} behind the card {card}");
+    }
+}
+
+#[test]
+fn a_phone_player_sees_the_dice_land_and_throws_only_when_meant() {
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let data = data_dir("phone");
+    std::fs::create_dir_all(&data).expect("dir");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let base = format!("http://{}/", server.addr);
+    let shots = data.join("shots");
+    std::fs::create_dir_all(&shots).expect("dir");
+    let page = super::stream::browser_half("phone.mjs", &[&base, shots.to_str().expect("utf-8")]);
+    eprintln!("{page:#}");
+    assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
+    // axe-core: nothing on the front page or the room page, in every state visited.
+    let violations = page["violations"].as_object().expect("states");
+    assert_eq!(violations.len(), 10, "{violations:?}");
+    for (state, found) in violations {
+        assert_eq!(found, &serde_json::json!([]), "{state}");
+    }
+    // The join form lists the characters players may take, every one free.
+    assert_eq!(
+        page["listed"],
+        serde_json::json!([
+            {"name": "Ana", "free": true},
+            {"name": "Bo", "free": true},
+            {"name": "Cass", "free": true}
+        ])
+    );
+    // The first load after Join, over the wire, by the browser's own count.
+    let bytes = page["firstLoad"]["bytes"].as_u64().expect("bytes");
+    assert!(
+        bytes <= 300_000,
+        "{bytes} bytes: {}",
+        page["firstLoad"]["files"]
+    );
+    // After joining: the tray in view at the top, the move's button on the first screen.
+    let after = &page["afterJoin"];
+    assert_eq!(num(&after["scrollY"]), 0.0, "{after}");
+    assert_eq!(num(&after["tray"][0]), 0.0, "{after}");
+    assert!(
+        num(&after["makeMove"][1]) <= num(&after["height"]),
+        "{after}"
+    );
+    // The first Space throws the move on screen.
+    let space = &page["spaceThrow"];
+    assert_eq!(space["entry"]["event"]["kind"], "thrown");
+    assert_eq!(
+        space["entry"]["event"]["what"]["move"], page["onScreen"]["draft"],
+        "the move on screen ({})",
+        page["onScreen"]["shown"]
+    );
+    shown_as_logged("Space", space);
+    // A tap and a vertical swipe throw nothing; the swipe scrolls the page.
+    let g = &page["gestures"];
+    assert_eq!(g["afterGestures"]["seq"], g["before"]["seq"], "{g}");
+    assert_eq!(g["afterGestures"]["sent"], g["before"]["sent"], "{g}");
+    assert_eq!(
+        num(&g["afterGestures"]["misses"]["tap"]),
+        num(&g["before"]["taps"]) + 1.0,
+        "{g}"
+    );
+    assert!(
+        num(&g["swiped"]["scrollY"]) > num(&g["scrollBeforeSwipe"]),
+        "the swipe scrolled: {g}"
+    );
+    // The game master's form after End turn is not End turn.
+    assert_ne!(page["gmAfterEnd"], "End turn");
+    assert!(page["gmAfterEnd"].is_string(), "{}", page["gmAfterEnd"]);
+    // A flick throws the drafted move (Bo's, the turn having come to him), with its swing.
+    let flicked = &page["flickThrow"]["entry"]["event"];
+    assert_eq!(flicked["what"]["move"], page["flickDraft"]);
+    assert_eq!(flicked["proof"]["gesture"], page["flick"]["swing"]);
+    assert!(
+        flicked["record"]["what"]["action"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("Bo: ")),
+        "{flicked}"
+    );
+    shown_as_logged("flick", &page["flickThrow"]);
+    // No throw moves the page.
+    assert_eq!(page["flick"]["scrollY"], page["scrollBefore"]);
+    assert_eq!(page["flick"]["scrolls"], serde_json::json!([]));
+    assert_eq!(page["scrollAfterRoll"], page["scrollBeforeRoll"]);
+    // Four dice: every value over its die.
+    shown_as_logged("1d20+1d10+1d6+1d4", &page["fourDice"]);
+    assert_eq!(page["fourDice"]["labels"].as_array().map(Vec::len), Some(4));
+    let pictures = [
+        "room-phone-four-dice.png",
+        "room-desktop-four-dice.png",
+        "room-phone-after-throw.png",
+    ];
+    for shot in pictures {
+        assert!(shots.join(shot).exists(), "{shot} taken");
+    }
+    if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
+        for shot in pictures {
+            let _ = std::fs::copy(shots.join(shot), std::path::Path::new(&keep).join(shot));
+        }
+    }
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -24,7 +24,12 @@ fn agent() -> ureq::Agent {
 }
 
 /// Sends a request; its status and JSON body (Null when not JSON).
-fn send(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -> (u16, Value) {
+pub(crate) fn send(
+    method: &str,
+    url: &str,
+    body: Option<&[u8]>,
+    token: Option<&str>,
+) -> (u16, Value) {
     let agent = agent();
     let result = match (method, body) {
         ("GET", _) => {
@@ -79,7 +84,6 @@ pub(crate) fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLin
     server::start(&ServerOptions {
         addr: "127.0.0.1:0".parse().expect("address"),
         token: token.map(str::to_string),
-        web_dir: web_dir(),
     })
     .expect("the server starts")
 }
@@ -221,7 +225,6 @@ fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
     let open = ServerOptions {
         addr: "0.0.0.0:0".parse().expect("address"),
         token: None,
-        web_dir: web_dir(),
     };
     assert!(server::start(&open).is_err());
     let out = crate::dicetable(&["play", "--listen", "0.0.0.0:7999"]);
@@ -337,12 +340,35 @@ impl Served {
     }
 }
 
+#[test]
+fn the_shipped_three_bundle_is_what_esbuild_makes_from_the_lockfile() {
+    if !web_dir().join("node_modules/esbuild").exists() || !available("node") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have node and web/node_modules: ./check installs them"
+        );
+        eprintln!("skipped: no esbuild");
+        return;
+    }
+    let out = Command::new("node")
+        .arg(web_dir().join("bundle.mjs"))
+        .arg("--check")
+        .output()
+        .expect("node");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Whether node, chromium, Xvfb and web/node_modules are here (CI must have them).
 pub(crate) fn browser_ready() -> bool {
     let ready = available("node")
         && Path::new("/usr/bin/chromium").exists()
         && web_dir().join("node_modules/playwright-core").exists()
-        && web_dir().join("node_modules/three").exists()
+        && web_dir().join("node_modules/axe-core").exists()
         && available("Xvfb");
     if !ready {
         assert!(

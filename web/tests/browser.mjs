@@ -1,16 +1,18 @@
 // Starts Debian's chromium headless through playwright-core, the way every browser test here
-// does: no network beyond this machine, WebGL on SwiftShader, a fresh profile.
+// does: no network beyond this machine, WebGL on SwiftShader, a fresh profile. Also: a phone's
+// context (375 x 667, touch), axe-core run in a page and its frames, and the bytes a page
+// loads as the browser's own network events count them.
 import { chromium } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
+const require = createRequire(import.meta.url);
+
+/** The browser's first context (1280 x 720, a mouse); `context.phone()` opens a phone's. */
 export async function launch(extraArgs = []) {
-  const profile = mkdtempSync(join(tmpdir(), 'dicetable-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    viewport: { width: 1280, height: 720 },
     args: [
       '--no-sandbox',
       '--no-first-run',
@@ -24,6 +26,19 @@ export async function launch(extraArgs = []) {
       ...extraArgs,
     ],
   });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const close = context.close.bind(context);
+  context.close = async () => {
+    await close().catch(() => {});
+    await browser.close();
+  };
+  /** A phone: 375 x 667 CSS pixels at a device pixel ratio of 2, touch, no mouse. */
+  context.phone = () => browser.newContext({
+    viewport: { width: 375, height: 667 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   return context;
 }
 
@@ -35,4 +50,56 @@ export async function post(base, path, body) {
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's violations in `page` and its same-origin frames (WCAG 2 A and AA, and best
+ * practice): `[{ id, impact, help, targets }]`, empty when there are none.
+ */
+export async function axe(page) {
+  for (const frame of page.frames()) {
+    try {
+      const has = await frame.evaluate(() => typeof window.axe !== 'undefined');
+      if (!has) await frame.addScriptTag({ content: AXE });
+    } catch {
+      // A frame that is gone or not ours.
+    }
+  }
+  const result = await page.evaluate(async () => window.axe.run(document, {
+    resultTypes: ['violations'],
+    iframes: true,
+  }));
+  return result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+  }));
+}
+
+/**
+ * Counts the bytes `page` receives over the wire (bodies as sent, compressed, and headers), by
+ * the browser's own network events (`Network.loadingFinished`'s encodedDataLength), with each
+ * file's share: `{ bytes(), files(), reset() }`.
+ */
+export async function wireBytes(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const urls = new Map();
+  let files = {};
+  let total = 0;
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.loadingFinished', (e) => {
+    total += e.encodedDataLength;
+    const url = urls.get(e.requestId) ?? '?';
+    const name = url.startsWith('data:') ? 'data:' : new URL(url).pathname;
+    files[name] = (files[name] ?? 0) + e.encodedDataLength;
+  });
+  return {
+    bytes: () => total,
+    files: () => ({ ...files }),
+    reset: () => { total = 0; files = {}; },
+  };
 }

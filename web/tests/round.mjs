@@ -13,11 +13,13 @@
 // room the game master also rolls hidden and reveals it. Prints one JSON line of what each page
 // showed.
 import { launch } from './browser.mjs';
+import {
+  WAIT, joinAs, throwNotation, freeRoll, moveForm, answered, waitAnswer, line, stroke,
+} from './room-page.mjs';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 
 const [base, out] = process.argv.slice(2);
-const WAIT = { timeout: 120000 };
 const context = await launch();
 const errors = [];
 
@@ -37,28 +39,15 @@ const status = (page) => page.getByRole('status').first().textContent();
 const until = (page, text) => page.waitForFunction(
   (t) => document.querySelector('[role="status"]')?.textContent.includes(t), text, WAIT,
 );
-const answered = (page) => page.evaluate(() => window.seat.acks + window.seat.refused.length);
-const waitAnswer = (page, before) => page.waitForFunction(
-  (n) => window.seat.acks + window.seat.refused.length > n, before, WAIT,
-);
 const waitSeq = (page, seq) => page.waitForFunction((n) => window.seat.seq >= n, seq, WAIT);
 /** Waits until the page's draft is the move it shows (the server answered the last change). */
 const drafted = (page, allowed) => page.waitForFunction(
   (ok) => window.seat.moves && (ok === null || !window.seat.moves.refused === ok), allowed, WAIT,
 );
 
-async function joinAs(page, link, { name, role, passcode, seats }) {
-  await page.goto(link);
-  if (role) await page.getByRole('radio', { name: role }).check();
-  await page.getByRole('textbox', { name: 'Name' }).fill(name);
-  await page.getByLabel('Passcode', { exact: true }).fill(passcode);
-  if (seats) await page.getByRole('textbox', { name: 'Seats' }).fill(seats);
-  await page.getByRole('button', { name: 'Join' }).click();
-  await until(page, 'You are at the table');
-}
-
 /** Picks a kind of move in the form and waits for its fields. */
 async function kind(page, label) {
+  await moveForm(page);
   await drafted(page, null);
   const option = await page.getByRole('combobox', { name: 'Move', exact: true }).locator('option')
     .filter({ hasText: label }).first().getAttribute('value');
@@ -70,22 +59,17 @@ async function kind(page, label) {
 
 /** Picks the ruleset's first kind of move (the action) and waits for the rules' verdict. */
 async function firstKind(page) {
+  await moveForm(page);
   await drafted(page, null);
   await page.getByRole('combobox', { name: 'Move', exact: true }).selectOption('0');
   await page.waitForFunction(() => window.seat.moves?.kind === 0, null, WAIT);
 }
 
 async function makeMove(page) {
+  await moveForm(page);
   await drafted(page, true);
   const before = await answered(page);
   await page.getByRole('button', { name: 'Make the move' }).click();
-  await waitAnswer(page, before);
-}
-
-async function throwNotation(page, notation) {
-  const before = await answered(page);
-  await page.getByRole('textbox', { name: 'Notation' }).fill(notation);
-  await page.getByRole('button', { name: 'Throw', exact: true }).click();
   await waitAnswer(page, before);
 }
 
@@ -114,9 +98,9 @@ try {
     const gm = await open({ width: 1280, height: 800 });
     await joinAs(gm, toTable, { name: 'Gwen', passcode: 'gm-secret' });
     const pat = await open({ width: 375, height: 667 });
-    await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: r.pat });
+    await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: [r.pat] });
     const sam = await open({ width: 1920, height: 1080 });
-    await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: r.sam });
+    await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: [r.sam] });
     pages.push(gm, pat, sam);
     const seen = {};
     // Pat's form before anything: the moves of the ruleset, and why Pat may not act yet.
@@ -189,26 +173,26 @@ try {
     }
     await sam.getByRole('combobox', { name: 'Move', exact: true }).focus();
     const beforeKeys = await answered(sam);
-    await sam.locator('#table').focus();
+    await sam.getByRole('button', { name: /^Throw the move/ }).focus();
     await sam.keyboard.press('Space');
     await waitAnswer(sam, beforeKeys);
     await until(sam, 'Sam: ');
     seen.samMoved = await status(sam);
+    await freeRoll(sam);
     await sam.getByRole('textbox', { name: 'Notation' }).fill('3d6');
-    const box = await sam.locator('#hand').boundingBox();
+    const box = await sam.getByRole('button', { name: /^Throw the free roll/ }).boundingBox();
     const beforeFlick = await answered(sam);
-    await sam.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.6);
-    await sam.mouse.down();
-    for (let i = 1; i <= 6; i++) {
-      await sam.mouse.move(box.x + box.width * (0.3 + 0.05 * i), box.y + box.height * (0.6 - 0.03 * i));
-    }
-    await sam.mouse.up();
+    await stroke(sam, line(
+      [box.x + box.width * 0.3, box.y + box.height * 0.6],
+      [box.x + box.width * 0.6, box.y + box.height * 0.42], 6,
+    ), 16, { touch: false });
     await waitAnswer(sam, beforeFlick);
     await until(sam, 'Sam: 3d6');
     seen.samSwing = await sam.evaluate(() => window.seat.lastSwing);
 
     if (rooms.length === 0) {
       // Hidden, then revealed.
+      await freeRoll(gm);
       await gm.getByRole('checkbox', { name: /Hidden/ }).check();
       await throwNotation(gm, '1d20');
       await until(pat, 'Gwen: 1d20, hidden');

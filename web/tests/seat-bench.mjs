@@ -3,9 +3,10 @@
 // Opens a room from the front page; Pat and Sam join from its link in headless chromium. Pat
 // throws 1d6 THROWS times (the Throw button); for each, the time from Pat's click to the first
 // frame in which Sam's tray moves the dice, waiting for Sam's page to finish playing before the
-// next throw. Also the bytes a page loads the first time (the room's page, joined, the dice
-// drawn). Prints one JSON line.
-import { launch } from './browser.mjs';
+// next throw. Also the bytes a page loads the first time over the wire (the room's page, joined,
+// its tray ready), as the browser's network events count them. Prints one JSON line.
+import { launch, wireBytes } from './browser.mjs';
+import { joinAs, freeRoll } from './room-page.mjs';
 
 const [base, throwsArg] = process.argv.slice(2);
 const THROWS = Number(throwsArg || 100);
@@ -13,11 +14,7 @@ const WAIT = { timeout: 120000 };
 const context = await launch();
 
 async function join(page, link, name, seats) {
-  await page.goto(link);
-  await page.getByRole('textbox', { name: 'Name' }).fill(name);
-  await page.getByLabel('Passcode', { exact: true }).fill('friends');
-  await page.getByRole('textbox', { name: 'Seats' }).fill(seats);
-  await page.getByRole('button', { name: 'Join' }).click();
+  await joinAs(page, link, { name, passcode: 'friends', seats: [seats] });
   await page.waitForFunction(() => window.seat?.connected, null, WAIT);
 }
 
@@ -37,25 +34,19 @@ try {
   await front.waitForFunction(() => window.front.opened, null, WAIT);
   const link = new URL(`/${room}`, base).href;
 
-  // Sam's page, loaded fresh: every byte it takes until its tray is ready.
+  // Sam's page, loaded fresh: every byte it takes over the wire until its tray is ready.
   const sam = await context.newPage();
-  let bytes = 0;
-  const files = {};
-  sam.on('response', async (r) => {
-    try {
-      const n = (await r.body()).length;
-      bytes += n;
-      const name = new URL(r.url()).pathname.replace(/\/atlas\/.*/, '/atlas/…');
-      files[name] = (files[name] || 0) + n;
-    } catch { /* a redirect or a socket: no body */ }
-  });
+  const wire = await wireBytes(sam);
   await join(sam, link, 'Sam', 'Bea');
   await sam.waitForFunction(() => {
     const f = document.getElementById('tray');
-    return f?.contentWindow?.overlay?.connected;
+    return f?.contentWindow?.overlay?.connected && f.contentWindow.overlay.quality;
   }, null, WAIT);
+  const bytes = wire.bytes();
+  const files = wire.files();
   const pat = await context.newPage();
   await join(pat, link, 'Pat', 'Ash');
+  await freeRoll(pat);
   await pat.getByRole('textbox', { name: 'Notation' }).fill('1d6');
 
   const latencies = [];

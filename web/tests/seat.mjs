@@ -11,11 +11,11 @@
 // screenshot of each size (OUT_DIR/seat-phone.png, seat-desktop.png) and prints one JSON line of
 // what each page showed.
 import { launch } from './browser.mjs';
+import { WAIT, joinAs, throwNotation, freeRoll } from './room-page.mjs';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 
 const [base, out] = process.argv.slice(2);
-const WAIT = { timeout: 120000 };
 const context = await launch();
 const errors = [];
 
@@ -30,24 +30,6 @@ const status = (page) => page.getByRole('status').first().textContent();
 const until = (page, text) => page.waitForFunction(
   (t) => document.querySelector('[role="status"]')?.textContent.includes(t), text, WAIT,
 );
-
-async function throwNotation(page, notation, how) {
-  const before = await page.evaluate(() => window.seat.acks + window.seat.refused.length);
-  await page.getByRole('textbox', { name: 'Notation' }).fill(notation);
-  if (how === 'enter') await page.getByRole('textbox', { name: 'Notation' }).press('Enter');
-  else await page.getByRole('button', { name: 'Throw' }).click();
-  await page.waitForFunction((n) => window.seat.acks + window.seat.refused.length > n, before, WAIT);
-}
-
-async function joinAs(page, link, { name, role, passcode, seats }) {
-  await page.goto(link);
-  if (role) await page.getByRole('radio', { name: role }).check();
-  await page.getByRole('textbox', { name: 'Name' }).fill(name);
-  await page.getByLabel('Passcode', { exact: true }).fill(passcode);
-  if (seats) await page.getByRole('textbox', { name: 'Seats' }).fill(seats);
-  await page.getByRole('button', { name: 'Join' }).click();
-  await until(page, 'You are at the table');
-}
 
 const history = (page) => page.evaluate(
   () => [...document.querySelectorAll('#history li')].map((li) => li.textContent),
@@ -83,13 +65,14 @@ try {
 
   // Pat on a phone, Sam on a desktop, the game master.
   const pat = await open({ width: 375, height: 667 });
-  await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: 'Ash' });
+  await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: ['Ash'] });
   const sam = await open({ width: 1920, height: 1080 });
-  await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: 'Bea' });
+  await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: ['Bea'] });
   const gm = await open({ width: 1280, height: 800 });
   await joinAs(gm, toTable, { name: 'Gwen', passcode: 'gm-secret' });
 
   // The odds of what Pat drafts, before the throw.
+  await freeRoll(pat);
   const oddsOf = async (notation) => {
     await pat.getByRole('textbox', { name: 'Notation' }).fill(notation);
     await pat.waitForFunction((n) => document.getElementById('odds-text').textContent.startsWith(`${n}:`), notation, WAIT);
@@ -105,6 +88,7 @@ try {
   const samRefused = await status(sam);
 
   // Hidden, then revealed.
+  await freeRoll(gm);
   await gm.getByRole('checkbox', { name: /Hidden/ }).check();
   await throwNotation(gm, '1d6', 'click');
   await until(pat, 'Gwen: 1d6, hidden');

@@ -194,6 +194,24 @@ mod tests {
     }
 
     #[test]
+    fn the_join_form_lists_the_players_characters_and_who_plays_them() {
+        let cast: Vec<(String, Option<String>)> = room()
+            .players_cast()
+            .into_iter()
+            .map(|c| (c.name, c.played_by))
+            .collect();
+        assert_eq!(
+            cast,
+            [
+                ("Vex the Rogue".to_string(), Some("Pat".to_string())),
+                ("Pim".to_string(), Some("Sam".to_string())),
+                ("Bram".to_string(), None),
+                ("Goblin".to_string(), None),
+            ]
+        );
+    }
+
+    #[test]
     fn the_game_master_drafts_for_everyone_and_a_stranger_for_no_one() {
         let room = room();
         let gm = room

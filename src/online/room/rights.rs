@@ -9,6 +9,15 @@ use crate::odds::notation::Notation;
 use crate::online::log::{Proposal, Role};
 use crate::online::seal;
 
+/// A character players may take, as a join form lists it.
+#[derive(serde::Serialize, Clone, Debug, PartialEq)]
+pub struct CastSeat {
+    /// The character's name, as a join names it.
+    pub name: String,
+    /// The member who plays it (None: free to take).
+    pub played_by: Option<String>,
+}
+
 /// Bytes of a member's key.
 pub const KEY_BYTES: usize = 16;
 
@@ -69,6 +78,25 @@ impl RoomState {
                         scene: self.scene.name.clone(),
                         cast: cast.join(", "),
                     })
+            })
+            .collect()
+    }
+
+    /// The characters players may take, in seat order, each with the member who plays it:
+    /// what a join form lists, so a player picks a name instead of guessing one.
+    pub fn players_cast(&self) -> Vec<CastSeat> {
+        self.table
+            .names()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.scene.players_play(*i))
+            .map(|(i, name)| CastSeat {
+                name: name.to_string(),
+                played_by: self
+                    .members
+                    .iter()
+                    .find(|(_, m)| m.seats.contains(&i))
+                    .map(|(who, _)| who.clone()),
             })
             .collect()
     }

@@ -82,7 +82,6 @@ fn start_server(
     let server_options = ServerOptions {
         addr,
         token: options.token.clone(),
-        web_dir: crate::net::pages::default_web_dir(),
     };
     match server::start(&server_options) {
         Ok((addr, link)) => {
@@ -315,6 +314,7 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
             faces: record.faces.clone(),
             shown: crate::roll::read_record(&record).map(|r| r.shown),
             code: record.code(),
+            readings: feed::readings(&record),
             record: Box::new(record.clone()),
             settled_at_ms,
         });

@@ -1,0 +1,26 @@
+// The parts of three.js the overlay page draws with, bundled and minified by web/bundle.mjs
+// into vendor/three.min.js (the one file of three.js the servers serve).
+export {
+  BufferGeometry,
+  CanvasTexture,
+  DirectionalLight,
+  Float32BufferAttribute,
+  HemisphereLight,
+  Mesh,
+  MeshBasicMaterial,
+  MeshLambertMaterial,
+  MeshStandardMaterial,
+  PCFShadowMap,
+  PerspectiveCamera,
+  PlaneGeometry,
+  Quaternion,
+  Raycaster,
+  Plane,
+  SRGBColorSpace,
+  Scene,
+  ShadowMaterial,
+  TextureLoader,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
