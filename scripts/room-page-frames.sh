@@ -23,6 +23,8 @@ done
 mkdir -p "$old/three"
 cp web/node_modules/three/build/three.module.js web/node_modules/three/build/three.core.js "$old/three/"
 source scripts/table-server.sh
-start_table_server 1 4
+# Four browser windows on one address, each with up to six keep-alive connections beside its
+# sockets: the per-address limit must hold them all.
+start_table_server 1 48
 scratch_files+=("$old")
 node web/tests/frames-bench.mjs "http://${url#ws://}/" "$old" "$throws" "$notation"

@@ -8,7 +8,9 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** The browser's first context (1280 x 720, a mouse); `context.phone()` opens a phone's. */
+/** The browser's first context (1280 x 720, a mouse); `context.phone()` opens a phone's and
+ * `context.another()` another desktop's (a window of its own: headless chromium pauses the
+ * animation frames of a window's background tabs). */
 export async function launch(extraArgs = []) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -32,6 +34,8 @@ export async function launch(extraArgs = []) {
     await close().catch(() => {});
     await browser.close();
   };
+  /** Another desktop, 1280 x 720, in a window of its own. */
+  context.another = () => browser.newContext({ viewport: { width: 1280, height: 720 } });
   /** A phone: 375 x 667 CSS pixels at a device pixel ratio of 2, touch, no mouse. */
   context.phone = () => browser.newContext({
     viewport: { width: 375, height: 667 },

@@ -121,11 +121,13 @@ try {
     // The group at the table in one browser, as the room's tests play it: a phone (measured), a
     // game master's laptop and a player's large screen, every tray drawing every throw.
     const phone = await context.phone();
-    const desktops = await context.browser().newContext();
+    // Each in a window of its own: headless chromium pauses a window's background tabs.
     const tag = old ? 'old' : 'new';
+    const laptop = await context.another();
+    const screen = await context.another();
     const w = await watcher(old, phone, `Phone-${tag}`);
-    await watcher(old, desktops, `Laptop-${tag}`, { width: 1280, height: 800 });
-    await watcher(old, desktops, `Screen-${tag}`, { width: 1920, height: 1080 });
+    await watcher(old, laptop, `Laptop-${tag}`, { width: 1280, height: 800 });
+    await watcher(old, screen, `Screen-${tag}`, { width: 1920, height: 1080 });
     const perThrow = [];
     for (let i = 0; i < THROWS; i += 1) {
       const before = await w.tray().evaluate(() => ({ samples: window.overlay.samples, played: window.overlay.played }));
@@ -149,8 +151,7 @@ try {
       ...quality,
       throws: perThrow,
     };
-    await phone.close();
-    await desktops.close();
+    for (const c of [phone, laptop, screen]) await c.close();
   }
   console.log(JSON.stringify({ throws: THROWS, notation, ...pages, ratio: Math.round((pages.new.frames_per_throw / pages.old.frames_per_throw) * 100) / 100 }));
 } finally {
