@@ -9,7 +9,8 @@ BEVY_PACKAGES="pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon
 HEADLESS_PACKAGES="xvfb xauth xdotool mesa-vulkan-drivers libvulkan1"
 # The overlay page's three.js comes from npm; its browser tests drive Debian's chromium.
 WEB_PACKAGES="nodejs npm"
-BROWSER_PACKAGES="chromium"
+# openssl makes the hosting test's self-signed certificates.
+BROWSER_PACKAGES="chromium openssl"
 # The odds are checked against icepool, in a virtual environment (scripts/icepool-python.sh).
 PYTHON_PACKAGES="python3 python3-venv"
 # The online table's tests run two table servers on one NATS JetStream.

@@ -32,6 +32,11 @@ async function loadScenes() {
     const body = await answer.json();
     scenes = body.scenes || [];
     $('owner').hidden = body.opening !== 'passcode';
+    if (body.server_key) {
+      $('server-key').textContent = body.server_key;
+      $('key-note').hidden = false;
+    }
+    window.front.serverKey = body.server_key ?? null;
     if (body.opening === 'closed') {
       say('This server opens rooms only for its own machine: ask its owner for a room.', true);
       $('open-room').disabled = true;

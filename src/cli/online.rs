@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::online::loadtest::{self, Load};
-use crate::online::verify::{Verdict, verify_text};
+use crate::online::verify::{Verdict, verify_signed};
 use crate::server::nats::NatsStore;
 use crate::server::store::{LogStore, SqliteStore};
 
@@ -22,9 +22,13 @@ pub struct ServeArgs {
     /// Keep the room logs in NATS JetStream at this URL instead (several servers, one room).
     #[arg(long)]
     pub nats: Option<String>,
-    /// Print a room's log (JSON lines) and exit.
+    /// Print a room's log (JSON lines), then its head signed by the server's key, and exit.
     #[arg(long, value_name = "ROOM")]
     pub export: Option<String>,
+    /// Print the server's public key (the one that signs exports; made in --data if there is
+    /// none yet) and exit.
+    #[arg(long)]
+    pub print_key: bool,
     /// Let anyone open rooms (by default only this machine, or whoever has --room-passcode).
     #[arg(long)]
     pub open_rooms: bool,
@@ -42,6 +46,13 @@ pub struct ServeArgs {
     /// the server's pings, sent three times as often).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::net::runtime::IDLE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub idle_timeout: u64,
+    /// Serve over TLS (https and wss) with this certificate chain, PEM (as `fullchain.pem`);
+    /// read again when it changes or on SIGHUP.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key, PEM (as `privkey.pem`).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// Seconds a room with nobody in it and no page on it stays in memory (its log stays).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::server::limits::IDLE_UNLOAD.as_secs(), value_parser = clap::value_parser!(u64).range(1..=604_800))]
     pub unload_after: u64,
@@ -52,6 +63,10 @@ pub struct ServeArgs {
 pub struct VerifyArgs {
     /// A room's log, as `serve --export ROOM` printed it.
     pub file: PathBuf,
+    /// The server's public key (`ed25519:…`, from its front page or `serve --print-key`): the
+    /// export's head must be there and signed by it.
+    #[arg(long, value_name = "KEY")]
+    pub key: Option<String>,
 }
 
 /// Arguments of `loadtest`.
@@ -92,6 +107,15 @@ fn fail(message: &str) -> ExitCode {
 
 /// Runs `serve`: SQLite in `--data`, or NATS JetStream with `--nats`.
 pub fn serve(args: &ServeArgs) -> ExitCode {
+    if args.print_key {
+        return match crate::online::signing::ServerKey::load_or_create(&args.data) {
+            Ok(key) => {
+                println!("{}", key.public());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&e.to_string()),
+        };
+    }
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(e) => return fail(&e.to_string()),
@@ -123,6 +147,10 @@ fn serve_with<S: LogStore>(
     args: &ServeArgs,
     at: &str,
 ) -> ExitCode {
+    let key = match crate::online::signing::ServerKey::load_or_create(&args.data) {
+        Ok(key) => key,
+        Err(e) => return fail(&e.to_string()),
+    };
     if let Some(room) = &args.export {
         return match rt.block_on(store.read(room, 0)) {
             Ok(lines) if lines.is_empty() => {
@@ -133,7 +161,10 @@ fn serve_with<S: LogStore>(
                     println!("{l}");
                 }
                 // Last, where the log ends: `verify` tells a copy cut short from a whole one.
-                println!("{}", crate::online::verify::head_line(room, &lines));
+                println!(
+                    "{}",
+                    crate::online::verify::head_line(room, &lines, Some(&key))
+                );
                 ExitCode::SUCCESS
             }
             Err(e) => fail(&e.to_string()),
@@ -158,6 +189,14 @@ fn serve_with<S: LogStore>(
             .scenes
             .clone()
             .unwrap_or_else(crate::rules::scene::default_dir),
+        server_key: Some(key.public()),
+        tls: match (&args.tls_cert, &args.tls_key) {
+            (Some(cert), Some(key)) => Some(crate::net::tls::TlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+            }),
+            _ => None,
+        },
     };
     match rt.block_on(crate::server::serve(args.listen, store, setup)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -171,25 +210,27 @@ pub fn verify(args: &VerifyArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot read {}: {e}", args.file.display())),
     };
-    match verify_text(&text) {
+    match verify_signed(&text, args.key.as_deref()) {
         Verdict::Verified {
             entries,
             rolls,
             unrevealed,
             whole,
+            signer,
         } => {
+            let hidden = if unrevealed > 0 {
+                format!("; {unrevealed} hidden rolls never revealed")
+            } else {
+                String::new()
+            };
+            let head = match (whole, &signer, &args.key) {
+                (false, _, _) => "; no head line: nothing says the log ends here (an export from before heads, or one cut short)".to_string(),
+                (true, Some(by), Some(_)) => format!("; whole: its head is its last entry, signed by the server key {by}"),
+                (true, Some(by), None) => format!("; whole: its head is its last entry, signed by {by} (no --key given: compare that key with the server's front page or `serve --print-key`)"),
+                (true, None, _) => "; whole: the export's head is its last entry (not signed: an export from before signed heads)".to_string(),
+            };
             println!(
-                "verified: {entries} entries, {rolls} rolls re-simulated identically, every seed from its commitment, every outcome and table state by the rules{}{}",
-                if unrevealed > 0 {
-                    format!("; {unrevealed} hidden rolls never revealed")
-                } else {
-                    String::new()
-                },
-                if whole {
-                    "; whole: the export's head is its last entry"
-                } else {
-                    "; no head line: nothing says the log ends here (an export from before heads, or one cut short)"
-                }
+                "verified: {entries} entries, {rolls} rolls re-simulated identically, every seed from its commitment, every outcome and table state by the rules{hidden}{head}"
             );
             ExitCode::SUCCESS
         }

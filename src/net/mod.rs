@@ -1,7 +1,7 @@
 //! The network layer shared by the stream server (`crate::stream`, in the window) and the table
 //! server (`crate::server`): who may (`auth`: tokens, passcodes, origins, the one constant-time
 //! compare), errors into responses with their stable codes (`error`), the runtime and the
-//! listening socket (`runtime`), the feed's events and its socket loop (`feed`, `socket`), and
+//! listening socket (`runtime`) and its TLS (`tls`), the feed's events and its socket loop (`feed`, `socket`), and
 //! the page routes (`pages`) and the files they serve, compiled in (`assets`).
 
 pub mod assets;
@@ -13,3 +13,4 @@ pub mod runtime;
 pub mod socket;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod tls;

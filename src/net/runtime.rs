@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use axum::Router;
 
+use super::tls::Tls;
+
 /// How many threads a runtime drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Threads {
@@ -38,6 +40,9 @@ pub enum NetError {
     /// The server stopped serving.
     #[error("the server stopped: {0}")]
     Serve(std::io::Error),
+    /// TLS could not be set up from its files.
+    #[error(transparent)]
+    Tls(#[from] super::tls::TlsError),
 }
 
 /// A tokio runtime with timers and sockets, its threads named `name`.
@@ -119,19 +124,32 @@ impl Default for ConnectionLimits {
 /// counting the time the server takes to answer it (a roll waiting its turn in a queue is not
 /// an idle client). Handlers may ask who connected ([`Peer`]). Small messages go at once (no
 /// Nagle delay on a room's frames).
+///
+/// With `tls`, every connection is TLS (its handshake within [`HEADER_TIMEOUT`], done beside
+/// the accepting loop so that a slow client holds up no one) and the certificate is kept fresh
+/// from its files.
 pub async fn serve(
     listener: std::net::TcpListener,
     router: Router,
     limits: ConnectionLimits,
+    tls: Option<Tls>,
 ) -> Result<(), NetError> {
     let addr = listener.local_addr().map_err(NetError::Serve)?;
     let listener = tokio::net::TcpListener::from_std(listener)
         .map_err(|error| NetError::Listen { addr, error })?;
+    let (shaken_tx, shaken) = tokio::sync::mpsc::channel(64);
+    let acceptor = tls.map(|tls| {
+        tokio::spawn(tls.certificate.keep_fresh());
+        tls.acceptor
+    });
     let listener = CappedListener {
         listener,
         per_address: limits.per_address.max(1),
         idle: limits.idle.max(Duration::from_millis(100)),
         open: Arc::new(Mutex::new(HashMap::new())),
+        acceptor,
+        shaken_tx,
+        shaken,
     };
     let router = router.layer(axum::middleware::from_fn(while_answering));
     axum::serve(
@@ -223,20 +241,68 @@ async fn while_answering(
 /// Open connections by address.
 type OpenByAddress = Arc<Mutex<HashMap<IpAddr, usize>>>;
 
-/// A listener that closes a connection from an address already holding `per_address`.
+/// A listener that closes a connection from an address already holding `per_address`, and
+/// with TLS, hands on each connection once its handshake is done.
 struct CappedListener {
     listener: tokio::net::TcpListener,
     per_address: usize,
     idle: Duration,
     open: OpenByAddress,
+    acceptor: Option<tokio_rustls::TlsAcceptor>,
+    /// TLS connections whose handshake is done.
+    shaken_tx: tokio::sync::mpsc::Sender<(Counted, SocketAddr)>,
+    shaken: tokio::sync::mpsc::Receiver<(Counted, SocketAddr)>,
+}
+
+/// A connection's bytes: as they come, or through TLS.
+enum Wire {
+    Plain(tokio::net::TcpStream),
+    Tls(Box<tokio_rustls::server::TlsStream<tokio::net::TcpStream>>),
+}
+
+/// One of an address's connections, given back when dropped.
+struct Slot {
+    ip: IpAddr,
+    open: OpenByAddress,
+}
+
+impl Slot {
+    /// Takes one of `ip`'s `per_address` slots, if one is free.
+    fn take(open: &OpenByAddress, ip: IpAddr, per_address: usize) -> Option<Slot> {
+        let admitted = open.lock().is_ok_and(|mut open| {
+            let n = open.entry(ip).or_insert(0);
+            if *n >= per_address {
+                false
+            } else {
+                *n += 1;
+                true
+            }
+        });
+        admitted.then(|| Slot {
+            ip,
+            open: open.clone(),
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.open.lock()
+            && let Some(n) = open.get_mut(&self.ip)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// An accepted connection, counted against its address until it is dropped, with a deadline
 /// for its first request's headers and one for sending anything at all.
 pub struct Counted {
-    stream: tokio::net::TcpStream,
-    ip: IpAddr,
-    open: OpenByAddress,
+    stream: Wire,
+    _slot: Slot,
     /// Until the first request's headers are in: when they must be.
     first_headers: Option<Pin<Box<tokio::time::Sleep>>>,
     /// The last three bytes read, to find the headers' end across reads.
@@ -252,16 +318,10 @@ pub struct Counted {
 }
 
 impl Counted {
-    fn new(
-        stream: tokio::net::TcpStream,
-        ip: IpAddr,
-        open: OpenByAddress,
-        idle: Duration,
-    ) -> Counted {
+    fn new(stream: Wire, slot: Slot, idle: Duration) -> Counted {
         Counted {
             stream,
-            ip,
-            open,
+            _slot: slot,
             first_headers: Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT))),
             tail: Vec::new(),
             idle_until: Box::pin(tokio::time::sleep(idle)),
@@ -285,26 +345,17 @@ fn headers_end_in(tail: &mut Vec<u8>, read: &[u8]) -> bool {
     false
 }
 
-impl Drop for Counted {
-    fn drop(&mut self) {
-        if let Ok(mut open) = self.open.lock()
-            && let Some(n) = open.get_mut(&self.ip)
-        {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                open.remove(&self.ip);
-            }
-        }
-    }
-}
-
 impl axum::serve::Listener for CappedListener {
     type Io = Counted;
     type Addr = SocketAddr;
 
     async fn accept(&mut self) -> (Counted, SocketAddr) {
         loop {
-            let (stream, peer) = match self.listener.accept().await {
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                Some(shaken) = self.shaken.recv() => return shaken,
+            };
+            let (stream, peer) = match accepted {
                 Ok(accepted) => accepted,
                 Err(_) => {
                     // Out of sockets or a connection reset before it was taken: wait a little.
@@ -312,26 +363,86 @@ impl axum::serve::Listener for CappedListener {
                     continue;
                 }
             };
-            let ip = peer.ip();
-            let admitted = self.open.lock().is_ok_and(|mut open| {
-                let n = open.entry(ip).or_insert(0);
-                if *n >= self.per_address {
-                    false
-                } else {
-                    *n += 1;
-                    true
+            let Some(slot) = Slot::take(&self.open, peer.ip(), self.per_address) else {
+                continue;
+            };
+            let _ = stream.set_nodelay(true);
+            let Some(acceptor) = self.acceptor.clone() else {
+                return (Counted::new(Wire::Plain(stream), slot, self.idle), peer);
+            };
+            let (idle, shaken) = (self.idle, self.shaken_tx.clone());
+            tokio::spawn(async move {
+                // A handshake that fails or stalls closes the connection and frees its slot.
+                if let Ok(Ok(tls)) =
+                    tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
+                {
+                    let counted = Counted::new(Wire::Tls(Box::new(tls)), slot, idle);
+                    let _ = shaken.send((counted, peer)).await;
                 }
             });
-            if admitted {
-                let _ = stream.set_nodelay(true);
-                return (Counted::new(stream, ip, self.open.clone(), self.idle), peer);
-            }
-            drop(stream);
         }
     }
 
     fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
+    }
+}
+
+impl tokio::io::AsyncRead for Wire {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Wire::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl tokio::io::AsyncWrite for Wire {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        match self.get_mut() {
+            Wire::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Wire::Plain(s) => Pin::new(s).poll_flush(cx),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Wire::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        match self.get_mut() {
+            Wire::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
+            Wire::Tls(s) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match self {
+            Wire::Plain(s) => s.is_write_vectored(),
+            Wire::Tls(s) => s.is_write_vectored(),
+        }
     }
 }
 
@@ -508,6 +619,7 @@ mod tests {
                     per_address: 4,
                     idle,
                 },
+                None,
             ));
             // The answer comes, then the keep-alive connection, silent, is closed (read_to_end
             // returns only once it is).

@@ -10,4 +10,5 @@ pub mod log;
 pub mod protocol;
 pub mod room;
 pub mod seal;
+pub mod signing;
 pub mod verify;

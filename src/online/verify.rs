@@ -1,13 +1,15 @@
 //! `dicetable verify FILE`: checks a room's log offline, as `serve --export` printed it: the
 //! chain of lines, every seed against its commitment, every throw re-simulated (faces and final
 //! poses bit for bit), every rules outcome and table state, every hidden roll's reveal; and,
-//! where the export ends with its head line, that no entry is missing at the end.
+//! where the export ends with its head line, that no entry is missing at the end; and with the
+//! server's public key (`verify --key`), that the server itself signed that head.
 
 use serde::{Deserialize, Serialize};
 
 use super::log::{Entry, LogError, read_log};
 use super::room::{Checks, RoomState};
 use super::seal;
+use super::signing::{ServerKey, head_signed_by};
 
 /// Where a room's log ended when it was exported: the last entry and its line's hash (the tip
 /// of the chain). `serve --export` prints it last, so a copy cut short is told from a whole one.
@@ -20,6 +22,20 @@ pub struct Head {
     pub seq: u64,
     /// The hash of its line.
     pub hash: String,
+    /// The exporting server's signature of the head (none in exports from before signing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed: Option<HeadSignature>,
+}
+
+/// A head's signature: the server's public key and its Ed25519 signature of the room, the last
+/// entry and its hash ([`super::signing`]).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct HeadSignature {
+    /// The server's public key, `ed25519:` and base64url.
+    pub key: String,
+    /// The signature, base64url.
+    pub signature: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -28,12 +44,19 @@ struct HeadLine {
     head: Head,
 }
 
-/// The head line of a room's log (its lines as stored, oldest first).
-pub fn head_line(room: &str, lines: &[String]) -> String {
+/// The head line of a room's log (its lines as stored, oldest first), signed by `key` if given.
+pub fn head_line(room: &str, lines: &[String], key: Option<&ServerKey>) -> String {
+    let seq = lines.len() as u64;
+    let hash = lines.last().map(|l| seal::line_hash(l)).unwrap_or_default();
+    let signed = key.map(|k| HeadSignature {
+        key: k.public(),
+        signature: k.sign_head(room, seq, &hash),
+    });
     let head = Head {
         room: room.to_string(),
-        seq: lines.len() as u64,
-        hash: lines.last().map(|l| seal::line_hash(l)).unwrap_or_default(),
+        seq,
+        hash,
+        signed,
     };
     serde_json::to_string(&HeadLine { head }).unwrap_or_default()
 }
@@ -65,6 +88,9 @@ pub enum Verdict {
         /// Whether the export's head line vouches that the log ends here (false: no head line,
         /// an export from before heads or one cut short).
         whole: bool,
+        /// The key whose signature of the head checks (none: an unsigned head, or no head). With
+        /// `verify --key` it is that key; without, nothing says it is the server's.
+        signer: Option<String>,
     },
     /// The first entry that does not check.
     Failed(String),
@@ -72,8 +98,19 @@ pub enum Verdict {
     Unreadable(String),
 }
 
-/// Checks a whole log.
+/// Checks a whole log (a signed head's signature too, against the key it names).
 pub fn verify_text(text: &str) -> Verdict {
+    verify_signed(text, None)
+}
+
+/// Checks a whole log and, given the server's public key (`ed25519:…`), that its head is there
+/// and signed by that key: an export cut short, extended or given a new head then fails.
+pub fn verify_signed(text: &str, server_key: Option<&str>) -> Verdict {
+    if let Some(key) = server_key
+        && let Err(e) = super::signing::parse_public(key)
+    {
+        return Verdict::Unreadable(e);
+    }
     let (text, head) = split_head(text);
     // Unreadable: a line that is not an entry at all.
     for (n, line) in text.lines().enumerate() {
@@ -120,8 +157,46 @@ pub fn verify_text(text: &str) -> Verdict {
             ));
         }
     }
+    let signer = match head
+        .as_ref()
+        .and_then(|h| h.signed.as_ref().map(|s| (h, s)))
+    {
+        Some((h, s)) if head_signed_by(&s.key, &s.signature, &h.room, h.seq, &h.hash) => {
+            Some(s.key.clone())
+        }
+        Some(_) => {
+            return Verdict::Failed(
+                "the head's signature does not check: the head was changed after the server \
+                 signed it, or written by someone else"
+                    .into(),
+            );
+        }
+        None => None,
+    };
+    if let Some(key) = server_key {
+        let key = key.trim();
+        match (&head, &signer) {
+            (None, _) => {
+                return Verdict::Failed(format!(
+                    "no head line: nothing signed by {key} says where this log ends"
+                ));
+            }
+            (Some(_), None) => {
+                return Verdict::Failed(format!(
+                    "the head is not signed: nothing signed by {key} vouches for this export"
+                ));
+            }
+            (Some(_), Some(by)) if by != key => {
+                return Verdict::Failed(format!(
+                    "the head is signed by {by}, not by the server key {key}"
+                ));
+            }
+            _ => {}
+        }
+    }
     Verdict::Verified {
         whole: head.is_some(),
+        signer,
         entries: lines.len(),
         rolls: room.history.iter().filter(|h| h.record.is_some()).count(),
         unrevealed: room
@@ -171,7 +246,7 @@ mod tests {
     fn the_head_line_tells_a_whole_export_from_one_cut_short() {
         // The log before its first throw (entries 1-3), which any build verifies.
         let lines: Vec<String> = STORED.lines().take(3).map(str::to_string).collect();
-        let head = head_line("ambush", &lines);
+        let head = head_line("ambush", &lines, None);
         let whole = format!("{}\n{head}\n", lines.join("\n"));
         assert!(matches!(
             verify_text(&whole),
@@ -189,11 +264,89 @@ mod tests {
                     .into()
             )
         );
-        let elsewhere = format!("{}\n{}", lines.join("\n"), head_line("den", &lines));
+        let elsewhere = format!("{}\n{}", lines.join("\n"), head_line("den", &lines, None));
         assert_eq!(
             verify_text(&elsewhere),
             Verdict::Failed("the head line is room 'den', the log room 'ambush'".into())
         );
+    }
+
+    #[test]
+    fn a_signed_head_fails_cut_extended_reheaded_or_under_another_key() {
+        let dir = std::env::temp_dir().join(format!("dicetable-signed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let server = ServerKey::load_or_create(&dir.join("server")).expect("a key");
+        let forger = ServerKey::load_or_create(&dir.join("forger")).expect("a key");
+        let key = server.public();
+        let lines: Vec<String> = STORED.lines().take(3).map(str::to_string).collect();
+        let export = |lines: &[String], head: String| format!("{}\n{head}\n", lines.join("\n"));
+        let signed = export(&lines, head_line("ambush", &lines, Some(&server)));
+
+        let Verdict::Verified { signer, whole, .. } = verify_signed(&signed, Some(&key)) else {
+            panic!("a whole signed export verifies");
+        };
+        assert_eq!((signer, whole), (Some(key.clone()), true));
+        // Without the key the signature is still checked, and named, not vouched for.
+        assert!(matches!(
+            verify_text(&signed),
+            Verdict::Verified { signer: Some(ref k), .. } if *k == key
+        ));
+
+        // Cut short, with the server's head left on.
+        let head = head_line("ambush", &lines, Some(&server));
+        assert_eq!(
+            verify_signed(&export(&lines[..2], head.clone()), Some(&key)),
+            Verdict::Failed(
+                "cut short or extended: the export's head is entry 3, the file ends at entry 2"
+                    .into()
+            )
+        );
+        // Cut short and re-headed: the old signature moved onto a new head does not check.
+        let mut moved: serde_json::Value = serde_json::from_str(&head).expect("JSON");
+        let new_head = head_line("ambush", &lines[..2], None);
+        let mut forged: serde_json::Value = serde_json::from_str(&new_head).expect("JSON");
+        forged["head"]["signed"] = moved["head"]["signed"].take();
+        let reheaded = export(&lines[..2], forged.to_string());
+        assert!(matches!(
+            verify_signed(&reheaded, Some(&key)),
+            Verdict::Failed(ref why) if why.starts_with("the head's signature does not check")
+        ));
+        // Re-headed and signed by another key: fine on its own, refused under the server's.
+        let other = export(&lines[..2], head_line("ambush", &lines[..2], Some(&forger)));
+        assert!(matches!(verify_text(&other), Verdict::Verified { .. }));
+        assert_eq!(
+            verify_signed(&other, Some(&key)),
+            Verdict::Failed(format!(
+                "the head is signed by {}, not by the server key {key}",
+                forger.public()
+            ))
+        );
+        // Re-headed without a signature, or with no head at all.
+        let unsigned = export(&lines[..2], head_line("ambush", &lines[..2], None));
+        assert_eq!(
+            verify_signed(&unsigned, Some(&key)),
+            Verdict::Failed(format!(
+                "the head is not signed: nothing signed by {key} vouches for this export"
+            ))
+        );
+        assert_eq!(
+            verify_signed(&lines.join("\n"), Some(&key)),
+            Verdict::Failed(format!(
+                "no head line: nothing signed by {key} says where this log ends"
+            ))
+        );
+        // Extended past the signed head: an entry added after the server signed entry 2.
+        let extended = export(&lines, head_line("ambush", &lines[..2], Some(&server)));
+        assert!(matches!(
+            verify_signed(&extended, Some(&key)),
+            Verdict::Failed(ref why) if why.starts_with("cut short or extended")
+        ));
+        // A key that is not one.
+        assert!(matches!(
+            verify_signed(&signed, Some("nope")),
+            Verdict::Unreadable(_)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

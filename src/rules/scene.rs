@@ -601,14 +601,97 @@ fn open_d6_character(c: &open_d6::Character) -> Result<(), String> {
     Ok(())
 }
 
-/// The folder of scene files: `scenes/` here, or the one the program was built from.
+/// The scenes that ship with the program, compiled in (the folder `scenes/` of the
+/// repository): a binary installed anywhere has them.
+pub const SHIPPED: &[(&str, &str)] = &[
+    (
+        "action-dice-knight-and-magician.ron",
+        include_str!("../../scenes/action-dice-knight-and-magician.ron"),
+    ),
+    (
+        "d20-check-crypt.ron",
+        include_str!("../../scenes/d20-check-crypt.ron"),
+    ),
+    (
+        "d4-pool-goblin-ambush.ron",
+        include_str!("../../scenes/d4-pool-goblin-ambush.ron"),
+    ),
+    (
+        "open-d6-fred-and-peter.ron",
+        include_str!("../../scenes/open-d6-fred-and-peter.ron"),
+    ),
+    (
+        "step-dice-vault-dangerous.ron",
+        include_str!("../../scenes/step-dice-vault-dangerous.ron"),
+    ),
+    (
+        "step-dice-vault.ron",
+        include_str!("../../scenes/step-dice-vault.ron"),
+    ),
+    (
+        "rules/step-dice-dangerous.ron",
+        include_str!("../../scenes/rules/step-dice-dangerous.ron"),
+    ),
+    (
+        "demos/action-dice.ron",
+        include_str!("../../scenes/demos/action-dice.ron"),
+    ),
+    (
+        "demos/d20-check.ron",
+        include_str!("../../scenes/demos/d20-check.ron"),
+    ),
+    (
+        "demos/d4-pool.ron",
+        include_str!("../../scenes/demos/d4-pool.ron"),
+    ),
+    (
+        "demos/open-d6.ron",
+        include_str!("../../scenes/demos/open-d6.ron"),
+    ),
+    (
+        "demos/step-dice-dangerous.ron",
+        include_str!("../../scenes/demos/step-dice-dangerous.ron"),
+    ),
+    (
+        "demos/step-dice.ron",
+        include_str!("../../scenes/demos/step-dice.ron"),
+    ),
+];
+
+/// The folder of scene files: `scenes/` here when there is one (a checkout, or a folder of the
+/// user's own), else the user's data folder's `scenes/`, where the shipped scenes are written
+/// the first time (one at a time, never over a file already there: edits stay, and a file
+/// deleted comes back as shipped).
 pub fn default_dir() -> std::path::PathBuf {
     let here = Path::new("scenes");
     if here.is_dir() {
-        here.to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")
+        return here.to_path_buf();
     }
+    let dir = crate::history::store::default_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("scenes");
+    if let Err(e) = unpack_shipped(&dir) {
+        eprintln!(
+            "the shipped scenes could not be written to {}: {e}",
+            dir.display()
+        );
+    }
+    dir
+}
+
+/// Writes each shipped scene missing from `dir`.
+pub fn unpack_shipped(dir: &Path) -> std::io::Result<()> {
+    for (name, text) in SHIPPED {
+        let path = dir.join(name);
+        if path.exists() {
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, text)?;
+    }
+    Ok(())
 }
 
 /// The scene files of a folder, sorted by name.
@@ -628,6 +711,40 @@ pub fn scene_files(dir: &Path) -> Vec<std::path::PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_scene_file_of_the_repository_ships_compiled_in_and_unpacks_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        let mut on_disk = Vec::new();
+        for sub in ["", "rules", "demos"] {
+            for f in scene_files(&root.join(sub)) {
+                let name = f.strip_prefix(&root).expect("under scenes/");
+                on_disk.push(name.to_string_lossy().replace('\\', "/"));
+            }
+        }
+        on_disk.sort();
+        let mut shipped: Vec<String> = SHIPPED.iter().map(|(n, _)| n.to_string()).collect();
+        shipped.sort();
+        assert_eq!(shipped, on_disk);
+
+        let dir = std::env::temp_dir().join(format!("dicetable-shipped-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        std::fs::write(dir.join("d20-check-crypt.ron"), "my own").expect("written");
+        unpack_shipped(&dir).expect("unpacked");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("d20-check-crypt.ron")).expect("read"),
+            "my own",
+            "a file already there is kept"
+        );
+        for (name, text) in SHIPPED.iter().filter(|(n, _)| *n != "d20-check-crypt.ron") {
+            assert_eq!(
+                std::fs::read_to_string(dir.join(name)).expect("read"),
+                *text
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn shipped() -> Vec<(std::path::PathBuf, Scene)> {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");

@@ -80,11 +80,13 @@ pub struct SceneChoice {
     pub description: String,
 }
 
-/// What the front page needs: the scenes, and whether this address may open rooms.
+/// What the front page needs: the scenes, whether this address may open rooms, and the key
+/// that signs the server's exports.
 #[derive(Serialize)]
 struct FrontInfo {
     scenes: Vec<SceneChoice>,
     opening: Opening,
+    server_key: Option<String>,
 }
 
 /// A scene file the front page offers (it reads, makes sense and fits in a `create`): its
@@ -136,6 +138,7 @@ async fn scenes<S: LogStore>(State(hub): State<Arc<Hub<S>>>, peer: Peer) -> Resp
     axum::Json(FrontInfo {
         scenes,
         opening: hub.guard.opening_for(peer),
+        server_key: hub.server_key.clone(),
     })
     .into_response()
 }

@@ -46,6 +46,8 @@ pub struct Hub<S: LogStore> {
     tuning: limits::Tuning,
     /// The scenes the front page offers (`serve --scenes`).
     scenes: std::path::PathBuf,
+    /// The public key that signs this server's exports, shown on the front page.
+    server_key: Option<String>,
 }
 
 impl<S: LogStore> Hub<S> {
@@ -69,6 +71,7 @@ pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
         guard: guard::Guard::new(setup.policy),
         tuning: setup.tuning,
         scenes: setup.scenes,
+        server_key: setup.server_key,
     });
     let pages = Pages::new();
     Router::new()
@@ -91,6 +94,10 @@ pub struct Setup {
     pub tuning: limits::Tuning,
     /// The folder of scenes the front page offers (`serve --scenes`).
     pub scenes: std::path::PathBuf,
+    /// TLS: the certificate and key files (`serve --tls-cert --tls-key`); none: plain HTTP.
+    pub tls: Option<crate::net::tls::TlsFiles>,
+    /// The public key that signs the server's exports (`ed25519:…`), shown on the front page.
+    pub server_key: Option<String>,
 }
 
 impl Default for Setup {
@@ -99,6 +106,8 @@ impl Default for Setup {
             policy: guard::Policy::default(),
             tuning: limits::Tuning::default(),
             scenes: crate::rules::scene::default_dir(),
+            tls: None,
+            server_key: None,
         }
     }
 }
@@ -120,17 +129,22 @@ fn check_room_name(room: &str) -> Result<(), ServerError> {
     }
 }
 
-/// Serves until the process ends: prints `listening on ws://ADDR` once bound. Connections are
-/// bounded as `setup.tuning` says.
+/// Serves until the process ends: prints `listening on ws://ADDR` (`wss://` with TLS) once
+/// bound. Connections are bounded as `setup.tuning` says.
 pub async fn serve<S: LogStore>(
     addr: SocketAddr,
     store: Arc<S>,
-    setup: Setup,
+    mut setup: Setup,
 ) -> Result<(), NetError> {
+    let tls = match setup.tls.take() {
+        Some(files) => Some(crate::net::tls::Tls::new(files).map_err(NetError::Tls)?),
+        None => None,
+    };
     let (listener, local) = listen(addr)?;
-    println!("listening on ws://{local}");
+    let scheme = if tls.is_some() { "wss" } else { "ws" };
+    println!("listening on {scheme}://{local}");
     let connections = setup.tuning.connections;
-    crate::net::runtime::serve(listener, router(store, setup), connections).await
+    crate::net::runtime::serve(listener, router(store, setup), connections, tls).await
 }
 
 #[cfg(test)]

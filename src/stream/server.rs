@@ -147,7 +147,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         "dicetable-server",
         Threads::Workers(2),
         move || async move {
-            if let Err(e) = serve(listener, app, ConnectionLimits::default()).await {
+            if let Err(e) = serve(listener, app, ConnectionLimits::default(), None).await {
                 eprintln!("error: {e}");
             }
         },

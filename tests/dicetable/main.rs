@@ -5,6 +5,7 @@ mod cli;
 mod docs;
 mod driven;
 mod history;
+mod hosting;
 mod notation;
 mod online;
 mod seat;

@@ -38,8 +38,15 @@ impl Server {
 
     /// `dicetable ARGS` (a `serve`), once it printed its address.
     pub(crate) fn spawn(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dicetable"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_dicetable"));
+        command.args(args);
+        Server::run(command)
+    }
+
+    /// A `serve` started by `command`, once it printed its address (`ws://` or, with TLS,
+    /// `wss://`).
+    pub(crate) fn run(mut command: Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -63,7 +70,8 @@ impl Server {
                 .next()
                 .expect("serve printed its address")
                 .expect("reads");
-            if let Some(a) = line.strip_prefix("listening on ws://") {
+            let said = line.strip_prefix("listening on ");
+            if let Some(a) = said.and_then(|a| a.split_once("://")).map(|(_, a)| a) {
                 break a.to_string();
             }
         };
@@ -475,7 +483,23 @@ fn three_clients_play_one_table_and_the_log_verifies() {
         exported[..log.len()] == log[..],
         "the export is the log the clients checked"
     );
-    let head: serde_json::Value = serde_json::from_str(&exported[log.len()]).expect("JSON");
+    // The head is signed by the server's key, the one `serve --print-key` prints.
+    let printed = dicetable(&[
+        "serve",
+        "--data",
+        data.to_str().expect("path"),
+        "--print-key",
+    ]);
+    assert!(printed.status.success(), "{printed:?}");
+    let key = stdout(&printed).trim().to_string();
+    assert!(key.starts_with("ed25519:"), "{key}");
+    let mut head: serde_json::Value = serde_json::from_str(&exported[log.len()]).expect("JSON");
+    assert_eq!(head["head"]["signed"]["key"], key.as_str());
+    assert!(head["head"]["signed"]["signature"].is_string());
+    head["head"]
+        .as_object_mut()
+        .expect("an object")
+        .remove("signed");
     assert_eq!(
         head,
         serde_json::json!({"head": {"room": "crypt", "seq": log.len(),
@@ -483,6 +507,15 @@ fn three_clients_play_one_table_and_the_log_verifies() {
     );
     let file = data.join("crypt.jsonl");
     std::fs::write(&file, stdout(&export)).expect("writes");
+    let signed = dicetable(&["verify", "--key", &key, file.to_str().expect("path")]);
+    assert_eq!(signed.status.code(), Some(0), "{signed:?}");
+    assert!(
+        stdout(&signed).contains(&format!(
+            "; whole: its head is its last entry, signed by the server key {key}"
+        )),
+        "{}",
+        stdout(&signed)
+    );
     let ok = dicetable(&["verify", file.to_str().expect("path")]);
     assert_eq!(ok.status.code(), Some(0), "{ok:?}");
     assert!(
@@ -493,7 +526,13 @@ fn three_clients_play_one_table_and_the_log_verifies() {
         "{}",
         stdout(&ok)
     );
-    assert!(stdout(&ok).contains("; whole: the export's head is its last entry"));
+    assert!(
+        stdout(&ok).contains(&format!(
+            "; whole: its head is its last entry, signed by {key} (no --key given"
+        )),
+        "{}",
+        stdout(&ok)
+    );
     // Cut short, its head kept: caught.
     let mut cut = exported.clone();
     cut.remove(log.len() - 1);
@@ -504,6 +543,20 @@ fn three_clients_play_one_table_and_the_log_verifies() {
         stdout(&short).starts_with("FAILED: cut short or extended"),
         "{}",
         stdout(&short)
+    );
+    // Cut short and given a new, unsigned head: fine without the key, refused with it.
+    let mut reheaded = exported[..log.len() - 1].to_vec();
+    reheaded.push(dicetable::online::verify::head_line(
+        "crypt",
+        &log[..log.len() - 1],
+        None,
+    ));
+    std::fs::write(&file, reheaded.join("\n")).expect("writes");
+    let unsigned = dicetable(&["verify", "--key", &key, file.to_str().expect("path")]);
+    assert_eq!(unsigned.status.code(), Some(1), "{unsigned:?}");
+    assert_eq!(
+        stdout(&unsigned).trim(),
+        format!("FAILED: the head is not signed: nothing signed by {key} vouches for this export")
     );
     drop(server);
     verify_catches_tampering(&data, &log);
