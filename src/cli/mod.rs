@@ -7,6 +7,7 @@ mod fairness;
 mod history;
 mod odds;
 mod online;
+mod package_files;
 mod replay;
 mod roll;
 mod session;
@@ -62,6 +63,9 @@ pub enum Command {
     Loadtest(online::LoadtestArgs),
     /// The lasting history: sessions, their rolls, exports (--json, --csv), luck (--luck).
     History(history::HistoryArgs),
+    /// Write the manual pages and shell completions (for the packages).
+    #[command(hide = true)]
+    PackageFiles(package_files::PackageFilesArgs),
 }
 
 /// Where the table serves its overlay and API unless told otherwise.
@@ -214,6 +218,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Verify(args)) => online::verify(&args),
         Some(Command::Loadtest(args)) => online::loadtest(&args),
         Some(Command::History(args)) => history::run(&args),
+        Some(Command::PackageFiles(args)) => package_files::run(&args),
     }
 }
 

@@ -182,10 +182,12 @@ try {
   const handNow = await pat.locator('#hand').boundingBox();
   before = await answered(pat);
   const flickAt = await pat.evaluate(() => window.seat.seq);
-  await pat.evaluate(() => {
+  // Every scroll away from where the page is (the scroll event of scrollTo itself may still
+  // come, at the position it set).
+  await pat.evaluate((y) => {
     window.scrolls = [];
-    window.addEventListener('scroll', () => window.scrolls.push(window.scrollY));
-  });
+    window.addEventListener('scroll', () => { if (window.scrollY !== y) window.scrolls.push(window.scrollY); });
+  }, scrollBefore);
   await stroke(pat, line(
     [handNow.x + handNow.width * 0.2, handNow.y + handNow.height * 0.6],
     [handNow.x + handNow.width * 0.8, handNow.y + handNow.height * 0.45], 8,
