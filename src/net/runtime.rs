@@ -254,11 +254,11 @@ struct CappedListener {
     shaken: tokio::sync::mpsc::Receiver<(Counted, SocketAddr)>,
 }
 
-/// A connection's bytes: as they come, or through TLS.
-enum Wire {
-    Plain(tokio::net::TcpStream),
-    Tls(Box<tokio_rustls::server::TlsStream<tokio::net::TcpStream>>),
-}
+/// A connection's bytes: as they come (left), or through TLS (right).
+type Wire = tokio_util::either::Either<
+    tokio::net::TcpStream,
+    Box<tokio_rustls::server::TlsStream<tokio::net::TcpStream>>,
+>;
 
 /// One of an address's connections, given back when dropped.
 struct Slot {
@@ -368,7 +368,7 @@ impl axum::serve::Listener for CappedListener {
             };
             let _ = stream.set_nodelay(true);
             let Some(acceptor) = self.acceptor.clone() else {
-                return (Counted::new(Wire::Plain(stream), slot, self.idle), peer);
+                return (Counted::new(Wire::Left(stream), slot, self.idle), peer);
             };
             let (idle, shaken) = (self.idle, self.shaken_tx.clone());
             tokio::spawn(async move {
@@ -376,7 +376,7 @@ impl axum::serve::Listener for CappedListener {
                 if let Ok(Ok(tls)) =
                     tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
                 {
-                    let counted = Counted::new(Wire::Tls(Box::new(tls)), slot, idle);
+                    let counted = Counted::new(Wire::Right(Box::new(tls)), slot, idle);
                     let _ = shaken.send((counted, peer)).await;
                 }
             });
@@ -385,64 +385,6 @@ impl axum::serve::Listener for CappedListener {
 
     fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
-    }
-}
-
-impl tokio::io::AsyncRead for Wire {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Wire::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            Wire::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
-        }
-    }
-}
-
-impl tokio::io::AsyncWrite for Wire {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        match self.get_mut() {
-            Wire::Plain(s) => Pin::new(s).poll_write(cx, buf),
-            Wire::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
-        }
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Wire::Plain(s) => Pin::new(s).poll_flush(cx),
-            Wire::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
-        }
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Wire::Plain(s) => Pin::new(s).poll_shutdown(cx),
-            Wire::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
-        }
-    }
-
-    fn poll_write_vectored(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[std::io::IoSlice<'_>],
-    ) -> Poll<std::io::Result<usize>> {
-        match self.get_mut() {
-            Wire::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
-            Wire::Tls(s) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),
-        }
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        match self {
-            Wire::Plain(s) => s.is_write_vectored(),
-            Wire::Tls(s) => s.is_write_vectored(),
-        }
     }
 }
 

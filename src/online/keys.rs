@@ -39,18 +39,24 @@ pub fn save(dir: &Path, url: &str, name: &str, key: &str) -> std::io::Result<()>
     keys.insert(slot(url, name), key.to_string());
     std::fs::create_dir_all(dir)?;
     let text = serde_json::to_string_pretty(&keys).map_err(std::io::Error::other)?;
-    let fresh = dir.join(format!("{FILE}.new"));
-    {
-        use std::io::Write;
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut out = options.open(&fresh)?;
-        out.write_all(text.as_bytes())?;
-        out.sync_all()?;
-    }
-    std::fs::rename(fresh, file(dir))
+    write_private(&file(dir), text.as_bytes())
+}
+
+/// Writes a secret to `path`, readable by its owner only: whole to a new file beside it
+/// (`NAME.new`), synced, then moved into place, so a crash leaves the old file or the new one.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut fresh = path.as_os_str().to_owned();
+    fresh.push(".new");
+    let fresh = PathBuf::from(fresh);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut out = options.open(&fresh)?;
+    out.write_all(bytes)?;
+    out.sync_all()?;
+    std::fs::rename(fresh, path)
 }
 
 #[cfg(test)]

@@ -54,34 +54,27 @@ impl std::fmt::Debug for ServerKey {
 }
 
 impl ServerKey {
-    /// The key in `dir` (its [`KEY_FILE`]), made and written (owner-only) when there is none.
+    /// The key in `dir` (its [`KEY_FILE`]), made and written (owner-only, whole or not at all)
+    /// when there is none; always the key the file holds.
     pub fn load_or_create(dir: &Path) -> Result<ServerKey, KeyError> {
         let path = dir.join(KEY_FILE);
         let io = |error| KeyError::Io {
             path: path.clone(),
             error,
         };
-        match std::fs::read(&path) {
-            Ok(bytes) => Ed25519KeyPair::from_pkcs8(&bytes)
-                .map(|pair| ServerKey { pair })
-                .map_err(|e| KeyError::Invalid {
-                    path: path.clone(),
-                    reason: e.to_string(),
-                }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let rng = ring::rand::SystemRandom::new();
-                let doc = Ed25519KeyPair::generate_pkcs8(&rng).map_err(|_| KeyError::Random)?;
-                std::fs::create_dir_all(dir).map_err(io)?;
-                write_private(&path, doc.as_ref()).map_err(io)?;
-                let pair =
-                    Ed25519KeyPair::from_pkcs8(doc.as_ref()).map_err(|e| KeyError::Invalid {
-                        path: path.clone(),
-                        reason: e.to_string(),
-                    })?;
-                Ok(ServerKey { pair })
-            }
-            Err(e) => Err(io(e)),
+        if !path.exists() {
+            let rng = ring::rand::SystemRandom::new();
+            let doc = Ed25519KeyPair::generate_pkcs8(&rng).map_err(|_| KeyError::Random)?;
+            std::fs::create_dir_all(dir).map_err(io)?;
+            super::keys::write_private(&path, doc.as_ref()).map_err(io)?;
         }
+        let bytes = std::fs::read(&path).map_err(io)?;
+        Ed25519KeyPair::from_pkcs8(&bytes)
+            .map(|pair| ServerKey { pair })
+            .map_err(|e| KeyError::Invalid {
+                path: path.clone(),
+                reason: e.to_string(),
+            })
     }
 
     /// The public key as shown and as `verify --key` takes it: `ed25519:` and base64url.
@@ -97,16 +90,6 @@ impl ServerKey {
         let signature = self.pair.sign(head_message(room, seq, hash).as_bytes());
         base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(signature.as_ref())
     }
-}
-
-/// Writes a new private key file readable by its owner only.
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)?.write_all(bytes)
 }
 
 /// The bytes a head's signature covers.

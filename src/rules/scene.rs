@@ -661,22 +661,29 @@ pub const SHIPPED: &[(&str, &str)] = &[
 /// The folder of scene files: `scenes/` here when there is one (a checkout, or a folder of the
 /// user's own), else the user's data folder's `scenes/`, where the shipped scenes are written
 /// the first time (one at a time, never over a file already there: edits stay, and a file
-/// deleted comes back as shipped).
+/// deleted comes back as shipped at the next start).
+///
+/// Found, and the shipped scenes written, once a process: the window, the server and the demos
+/// ask for it many times.
 pub fn default_dir() -> std::path::PathBuf {
-    let here = Path::new("scenes");
-    if here.is_dir() {
-        return here.to_path_buf();
-    }
-    let dir = crate::history::store::default_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("scenes");
-    if let Err(e) = unpack_shipped(&dir) {
-        eprintln!(
-            "the shipped scenes could not be written to {}: {e}",
-            dir.display()
-        );
-    }
-    dir
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let here = Path::new("scenes");
+        if here.is_dir() {
+            return here.to_path_buf();
+        }
+        let dir = crate::history::store::default_dir()
+            .unwrap_or_else(std::env::temp_dir)
+            .join("scenes");
+        if let Err(e) = unpack_shipped(&dir) {
+            eprintln!(
+                "the shipped scenes could not be written to {}: {e}",
+                dir.display()
+            );
+        }
+        dir
+    })
+    .clone()
 }
 
 /// Writes each shipped scene missing from `dir`.
