@@ -15,6 +15,8 @@ BROWSER_PACKAGES="chromium openssl"
 PYTHON_PACKAGES="python3 python3-venv"
 # The online table's tests run two table servers on one NATS JetStream.
 NATS_PACKAGES="nats-server"
+# The hosting tests put a real reverse proxy in front of the table server.
+PROXY_PACKAGES="nginx"
 
 ensure_packages() {
     if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -64,6 +64,8 @@ codes! {
     Busy => "busy",
     /// Opening a room needs the server owner's leave (its room passcode).
     RoomsClosed => "rooms_closed",
+    /// This address holds as many connections as it may: close one first.
+    TooManyConnections => "too_many_connections",
     /// This address opened as many rooms as it may for now.
     RoomQuota => "room_quota",
     /// The dice did not settle in time for the answer.

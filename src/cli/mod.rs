@@ -111,6 +111,13 @@ pub struct WindowArgs {
     /// required when --listen is not a loopback address.
     #[arg(long)]
     pub token: Option<String>,
+    /// Serve the overlay, the feed and the API over TLS (https, wss) with this certificate
+    /// chain, PEM; read again when it changes.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key, PEM.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// Stream mode: no panels, no table; the dice over a chroma-key colour and the outcome in
     /// a large banner.
     #[arg(long)]
@@ -141,6 +148,10 @@ impl WindowArgs {
             print_ui: self.print_ui,
             listen: self.listen.filter(|_| !self.no_listen),
             token: self.token,
+            tls: self
+                .tls_cert
+                .zip(self.tls_key)
+                .map(|(cert, key)| crate::net::tls::TlsFiles { cert, key }),
             stream: self.stream.then_some(self.chroma),
             demo,
             history_dir: match self.no_history {
@@ -170,9 +181,14 @@ pub struct PlayArgs {
     /// three moves in a row, ending a turn when its character cannot act.
     #[arg(long, num_args = 0..=1, default_missing_value = "1", default_value_t = 0)]
     pub throw: u32,
-    /// Join a table server's room (ws://HOST:PORT/ROOM): the room's scene, tracker and throws.
+    /// Join a table server's room (ws://HOST:PORT/ROOM, or wss:// for one with TLS): the
+    /// room's scene, tracker and throws.
     #[arg(long, value_name = "URL")]
     pub join: Option<String>,
+    /// Over wss://, trust this certificate (PEM) beside the system's: a server's own,
+    /// self-signed certificate, as its owner gave it.
+    #[arg(long, requires = "join", value_name = "FILE")]
+    pub trust_cert: Option<PathBuf>,
     /// Your name in the room.
     #[arg(long, requires = "join", default_value = "player")]
     pub name: String,
@@ -241,6 +257,7 @@ fn play(args: PlayArgs) -> ExitCode {
         passcode: args.passcode,
         role: args.role,
         seats: args.seats,
+        trust: args.trust_cert,
     });
     if let Some(j) = &join
         && let Err(e) = crate::online::client::room_of(&j.url)
@@ -265,6 +282,7 @@ fn open_window(options: PlayOptions) -> ExitCode {
         let server = crate::stream::server::ServerOptions {
             addr,
             token: options.token.clone(),
+            tls: options.tls.clone(),
         };
         if let Err(e) = server.check() {
             eprintln!("error: {e}");

@@ -38,6 +38,20 @@ pub struct ServeArgs {
     /// Connections one address may hold open at once.
     #[arg(long, value_name = "N", default_value_t = crate::net::runtime::PER_ADDRESS)]
     pub per_address: usize,
+    /// A reverse proxy in front of this server (repeat for several): only connections from
+    /// these addresses may name their client, in --proxy-header; every per-address limit then
+    /// applies to that client, and none of them counts as this machine.
+    #[arg(long, value_name = "ADDR")]
+    pub trusted_proxy: Vec<std::net::IpAddr>,
+    /// The header the trusted proxies name their clients in (only that one is read).
+    #[arg(
+        long,
+        value_name = "HEADER",
+        value_enum,
+        default_value_t,
+        requires = "trusted_proxy"
+    )]
+    pub proxy_header: crate::net::proxy::ForwardedHeader,
     /// The scenes the front page offers for new rooms (default: `scenes/` here, or the
     /// repository's, as for `play`).
     #[arg(long, value_name = "DIR")]
@@ -179,6 +193,10 @@ fn serve_with<S: LogStore>(
         connections: crate::net::runtime::ConnectionLimits {
             per_address: args.per_address,
             idle: std::time::Duration::from_secs(args.idle_timeout),
+            proxies: Arc::new(crate::net::proxy::TrustedProxies::new(
+                args.trusted_proxy.clone(),
+                args.proxy_header,
+            )),
         },
         unload_after: std::time::Duration::from_secs(args.unload_after),
     };

@@ -9,8 +9,12 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
+use axum::response::IntoResponse;
 
+use super::error::HttpError;
+use super::proxy::{Client, TrustedProxies};
 use super::tls::Tls;
+use crate::errors::ErrorCode;
 
 /// How many threads a runtime drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,13 +104,16 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// abandoned socket stays silent this long.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// What one connection and one address may hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What one connection and one address may hold, and who may say where a connection comes
+/// from.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConnectionLimits {
-    /// Connections one address may hold open at once.
+    /// Connections one address may hold open at once (behind a trusted proxy: one client).
     pub per_address: usize,
     /// How long a connection may send nothing before it is closed.
     pub idle: Duration,
+    /// The reverse proxies that name their clients (`serve --trusted-proxy`).
+    pub proxies: Arc<TrustedProxies>,
 }
 
 impl Default for ConnectionLimits {
@@ -114,6 +121,7 @@ impl Default for ConnectionLimits {
         ConnectionLimits {
             per_address: PER_ADDRESS,
             idle: IDLE_TIMEOUT,
+            proxies: Arc::new(TrustedProxies::default()),
         }
     }
 }
@@ -144,14 +152,17 @@ pub async fn serve(
     });
     let listener = CappedListener {
         listener,
-        per_address: limits.per_address.max(1),
+        door: Arc::new(Door {
+            open: Arc::new(Mutex::new(HashMap::new())),
+            per_address: limits.per_address.max(1),
+            proxies: limits.proxies,
+        }),
         idle: limits.idle.max(Duration::from_millis(100)),
-        open: Arc::new(Mutex::new(HashMap::new())),
         acceptor,
         shaken_tx,
         shaken,
     };
-    let router = router.layer(axum::middleware::from_fn(while_answering));
+    let router = router.layer(axum::middleware::from_fn(admit));
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<Connection>(),
@@ -160,11 +171,14 @@ pub async fn serve(
     .map_err(NetError::Serve)
 }
 
-/// Who is connected, and the count of their requests the server is still answering.
+/// Who is connected, the count of their requests the server is still answering, and, from a
+/// trusted proxy, the slot of the client it carries now.
 #[derive(Clone, Debug)]
 struct Connection {
     addr: SocketAddr,
     answering: Arc<Answering>,
+    door: Arc<Door>,
+    proxied: Option<Arc<ProxiedClient>>,
 }
 
 impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, CappedListener>>
@@ -174,6 +188,8 @@ impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Capp
         Connection {
             addr: *stream.remote_addr(),
             answering: stream.io().answering.clone(),
+            door: stream.io().door.clone(),
+            proxied: stream.io().proxied.clone(),
         }
     }
 }
@@ -223,31 +239,80 @@ impl Drop for AnsweringGuard {
     }
 }
 
-/// Middleware: marks the connection as owed an answer while the handler works.
-async fn while_answering(
-    request: axum::extract::Request,
+/// Middleware: names the request's client ([`Client`], read by [`Peer`]); through a trusted
+/// proxy, counts the connection against that client (refused with `too_many_connections` when
+/// it holds its share already); marks the connection as owed an answer while the handler works.
+async fn admit(
+    mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    let _guard = request
+    let Some(axum::extract::ConnectInfo(connection)) = request
         .extensions()
         .get::<axum::extract::ConnectInfo<Connection>>()
-        .map(|info| {
-            info.0.answering.begin();
-            AnsweringGuard(info.0.answering.clone())
-        });
+        .cloned()
+    else {
+        return next.run(request).await;
+    };
+    let door = &connection.door;
+    let client = door.proxies.client(connection.addr.ip(), request.headers());
+    if let Some(proxied) = &connection.proxied
+        && !proxied.hold(client.ip, door)
+    {
+        return HttpError::new(
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::TooManyConnections,
+            format!(
+                "this address holds {} connections already: close one first",
+                door.per_address
+            ),
+        )
+        .into_response();
+    }
+    request.extensions_mut().insert(client);
+    connection.answering.begin();
+    let _guard = AnsweringGuard(connection.answering.clone());
     next.run(request).await
 }
 
 /// Open connections by address.
 type OpenByAddress = Arc<Mutex<HashMap<IpAddr, usize>>>;
 
-/// A listener that closes a connection from an address already holding `per_address`, and
-/// with TLS, hands on each connection once its handshake is done.
+/// What one server's connections share: the connections open by address, how many one address
+/// may hold, and the proxies trusted to say whose a connection is.
+#[derive(Debug)]
+struct Door {
+    open: OpenByAddress,
+    per_address: usize,
+    proxies: Arc<TrustedProxies>,
+}
+
+/// The client a trusted proxy's connection carries now, holding one of that client's slots
+/// (a proxy may carry several clients' requests, one after another, on one connection).
+#[derive(Debug, Default)]
+struct ProxiedClient(Mutex<Option<Slot>>);
+
+impl ProxiedClient {
+    /// Holds a slot of `ip`'s (giving back another client's first): whether one was free.
+    fn hold(&self, ip: IpAddr, door: &Door) -> bool {
+        let Ok(mut held) = self.0.lock() else {
+            return false;
+        };
+        if held.as_ref().is_some_and(|slot| slot.ip == ip) {
+            return true;
+        }
+        *held = None;
+        *held = Slot::take(&door.open, ip, door.per_address);
+        held.is_some()
+    }
+}
+
+/// A listener that closes a connection from an address already holding its share (a trusted
+/// proxy's connections are counted by the client they carry instead), and with TLS, hands on
+/// each connection once its handshake is done.
 struct CappedListener {
     listener: tokio::net::TcpListener,
-    per_address: usize,
+    door: Arc<Door>,
     idle: Duration,
-    open: OpenByAddress,
     acceptor: Option<tokio_rustls::TlsAcceptor>,
     /// TLS connections whose handshake is done.
     shaken_tx: tokio::sync::mpsc::Sender<(Counted, SocketAddr)>,
@@ -261,6 +326,7 @@ type Wire = tokio_util::either::Either<
 >;
 
 /// One of an address's connections, given back when dropped.
+#[derive(Debug)]
 struct Slot {
     ip: IpAddr,
     open: OpenByAddress,
@@ -298,11 +364,22 @@ impl Drop for Slot {
     }
 }
 
+/// How a connection was let in: counted against its address, or from a trusted proxy.
+enum Admitted {
+    Direct(Slot),
+    Proxy,
+}
+
 /// An accepted connection, counted against its address until it is dropped, with a deadline
 /// for its first request's headers and one for sending anything at all.
 pub struct Counted {
     stream: Wire,
-    _slot: Slot,
+    /// Its address's slot (None from a trusted proxy, whose clients hold their own).
+    _slot: Option<Slot>,
+    /// From a trusted proxy: the client it carries now.
+    proxied: Option<Arc<ProxiedClient>>,
+    /// The server's connections by address.
+    door: Arc<Door>,
     /// Until the first request's headers are in: when they must be.
     first_headers: Option<Pin<Box<tokio::time::Sleep>>>,
     /// The last three bytes read, to find the headers' end across reads.
@@ -318,10 +395,16 @@ pub struct Counted {
 }
 
 impl Counted {
-    fn new(stream: Wire, slot: Slot, idle: Duration) -> Counted {
+    fn new(stream: Wire, admitted: Admitted, door: Arc<Door>, idle: Duration) -> Counted {
+        let (slot, proxied) = match admitted {
+            Admitted::Direct(slot) => (Some(slot), None),
+            Admitted::Proxy => (None, Some(Arc::new(ProxiedClient::default()))),
+        };
         Counted {
             stream,
             _slot: slot,
+            proxied,
+            door,
             first_headers: Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT))),
             tail: Vec::new(),
             idle_until: Box::pin(tokio::time::sleep(idle)),
@@ -363,20 +446,27 @@ impl axum::serve::Listener for CappedListener {
                     continue;
                 }
             };
-            let Some(slot) = Slot::take(&self.open, peer.ip(), self.per_address) else {
-                continue;
+            let door = &self.door;
+            let admitted = if door.proxies.trusts(peer.ip()) {
+                Admitted::Proxy
+            } else {
+                match Slot::take(&door.open, peer.ip(), door.per_address) {
+                    Some(slot) => Admitted::Direct(slot),
+                    None => continue,
+                }
             };
             let _ = stream.set_nodelay(true);
             let Some(acceptor) = self.acceptor.clone() else {
-                return (Counted::new(Wire::Left(stream), slot, self.idle), peer);
+                let counted = Counted::new(Wire::Left(stream), admitted, door.clone(), self.idle);
+                return (counted, peer);
             };
-            let (idle, shaken) = (self.idle, self.shaken_tx.clone());
+            let (idle, shaken, door) = (self.idle, self.shaken_tx.clone(), door.clone());
             tokio::spawn(async move {
                 // A handshake that fails or stalls closes the connection and frees its slot.
                 if let Ok(Ok(tls)) =
                     tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
                 {
-                    let counted = Counted::new(Wire::Right(Box::new(tls)), slot, idle);
+                    let counted = Counted::new(Wire::Right(Box::new(tls)), admitted, door, idle);
                     let _ = shaken.send((counted, peer)).await;
                 }
             });
@@ -474,19 +564,35 @@ impl tokio::io::AsyncWrite for Counted {
     }
 }
 
-/// Who connected: the peer's address (None in a test that calls the router in-process).
+/// Who sent a request: the client's address (None in a test that calls the router
+/// in-process), the one a trusted proxy named when it came through one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Peer(pub Option<IpAddr>);
+pub struct Peer {
+    /// The client's address.
+    pub ip: Option<IpAddr>,
+    /// Whether a trusted proxy carried it.
+    pub via_proxy: bool,
+}
 
 impl Peer {
-    /// Whether it is this machine's own address, `127.0.0.1` or `::1` (in-process counts too).
-    /// Other loopback addresses (`127.0.0.2`...) are not: containers and proxies use them.
+    /// A client that connected itself, from `ip`.
+    pub fn direct(ip: Option<IpAddr>) -> Peer {
+        Peer {
+            ip,
+            via_proxy: false,
+        }
+    }
+
+    /// Whether it is this machine's own address, `127.0.0.1` or `::1` (in-process counts too),
+    /// connected directly. Other loopback addresses (`127.0.0.2`...) are not: containers and
+    /// proxies use them; nor is anyone a proxy carried, wherever the proxy runs.
     pub fn is_this_machine(self) -> bool {
-        self.0.is_none_or(|ip| {
-            let ip = ip.to_canonical();
-            ip == IpAddr::from(std::net::Ipv4Addr::LOCALHOST)
-                || ip == IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
-        })
+        !self.via_proxy
+            && self.ip.is_none_or(|ip| {
+                let ip = ip.to_canonical();
+                ip == IpAddr::from(std::net::Ipv4Addr::LOCALHOST)
+                    || ip == IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
+            })
     }
 }
 
@@ -497,7 +603,13 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
         parts: &mut axum::http::request::Parts,
         _state: &S,
     ) -> Result<Peer, Self::Rejection> {
-        Ok(Peer(
+        if let Some(client) = parts.extensions.get::<Client>() {
+            return Ok(Peer {
+                ip: Some(client.ip),
+                via_proxy: client.via_proxy,
+            });
+        }
+        Ok(Peer::direct(
             parts
                 .extensions
                 .get::<axum::extract::ConnectInfo<Connection>>()
@@ -560,6 +672,7 @@ mod tests {
                 ConnectionLimits {
                     per_address: 4,
                     idle,
+                    ..ConnectionLimits::default()
                 },
                 None,
             ));

@@ -101,6 +101,39 @@ pub fn load(files: &TlsFiles) -> Result<CertifiedKey, TlsError> {
     })
 }
 
+/// TLS for a client (the window joining a room over `wss://`): the system's trusted roots, and
+/// `trust` (PEM certificates) beside them for a server whose certificate no CA signed.
+pub fn client_config(trust: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, TlsError> {
+    let mut roots = rustls::RootCertStore::empty();
+    // Roots the system's store cannot give are skipped; a store with none still takes `trust`.
+    let system = rustls_native_certs::load_native_certs();
+    roots.add_parsable_certificates(system.certs);
+    if let Some(path) = trust {
+        let pem = read(path)?;
+        let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&pem)
+            .filter_map(Result::ok)
+            .collect();
+        if certs.is_empty() {
+            return Err(TlsError::NoCertificate {
+                path: path.to_path_buf(),
+            });
+        }
+        let (_, refused) = roots.add_parsable_certificates(certs);
+        if refused > 0 {
+            return Err(TlsError::Config(format!(
+                "{} holds a certificate that cannot be trusted as a root",
+                path.display()
+            )));
+        }
+    }
+    let config = rustls::ClientConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| TlsError::Config(e.to_string()))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Arc::new(config))
+}
+
 /// The certificate being served, swapped for a new one when its files change.
 #[derive(Debug)]
 pub struct Reloading {

@@ -4,12 +4,15 @@
 //! what it missed. The window, the load tool and the tests use it.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
+use tokio_tungstenite::{
+    Connector, MaybeTlsStream, WebSocketStream, connect_async_tls_with_config,
+};
 
 use super::log::{Entry, Event, Proposal, Role, SealedRoll};
 use super::protocol::{ClientMsg, DecodeError, PROTOCOL, ServerMsg, decode_server};
@@ -23,7 +26,7 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// How to come in: the room's URL, who, as what, with which passcode.
 #[derive(Clone, Debug)]
 pub struct JoinAs {
-    /// `ws://HOST:PORT/ROOM`.
+    /// `ws://HOST:PORT/ROOM`, or `wss://` for a server with TLS.
     pub url: String,
     /// Your name.
     pub name: String,
@@ -36,6 +39,9 @@ pub struct JoinAs {
     /// The key to the name, given by the server when the name was first taken (None: take
     /// the name now). A client that took it keeps it here for every later join.
     pub key: Option<String>,
+    /// Over `wss://`, a certificate (PEM) to trust beside the system's: a server whose
+    /// certificate is its own (`play --join wss://... --trust-cert FILE`).
+    pub trust: Option<PathBuf>,
 }
 
 /// A room to open instead of joining: the scene's text and the players' passcode (the
@@ -173,10 +179,17 @@ pub struct Client {
     head: u64,
 }
 
-async fn open_socket(url: &str) -> Result<Socket, ClientError> {
+async fn open_socket(url: &str, trust: Option<&std::path::Path>) -> Result<Socket, ClientError> {
+    let connector = match url.starts_with("wss://") {
+        true => Some(Connector::Rustls(
+            crate::net::tls::client_config(trust)
+                .map_err(|e| ClientError::Connection(format!("{url}: {e}")))?,
+        )),
+        false => None,
+    };
     let (socket, _) = tokio::time::timeout(
         Duration::from_secs(10),
-        connect_async_with_config(url, None, true),
+        connect_async_tls_with_config(url, None, true, connector),
     )
     .await
     .map_err(|_| ClientError::Connection(format!("{url}: no answer in 10 s")))?
@@ -261,7 +274,7 @@ impl Client {
 
     /// Says hello and waits for the welcome, then for the log up to the head.
     async fn hello(&mut self, hello: ClientMsg) -> Result<(), ClientError> {
-        let mut socket = open_socket(&self.join.url).await?;
+        let mut socket = open_socket(&self.join.url, self.join.trust.as_deref()).await?;
         let text = serde_json::to_string(&hello).map_err(failed)?;
         socket
             .send(Message::Text(text.into()))

@@ -154,6 +154,7 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
                 seats: vec![],
                 passcode: "gm-pass".into(),
                 key: None,
+                trust: None,
             },
             Some(Create {
                 scene: load.scene.clone(),
@@ -173,6 +174,7 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
                     seats: vec![],
                     passcode: "pass".into(),
                     key: None,
+                    trust: None,
                 },
                 None,
                 Checks::default(),

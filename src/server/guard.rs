@@ -121,7 +121,7 @@ impl Guard {
     pub fn may_try(&self, peer: Peer, room: &str) -> Result<(), ServerError> {
         let now = Instant::now();
         let address = peer
-            .0
+            .ip
             .and_then(|ip| still_waiting(&self.by_address, &ip, now));
         let room = still_waiting(&self.by_room, &room.to_string(), now);
         match address.into_iter().chain(room).max() {
@@ -133,7 +133,7 @@ impl Guard {
     /// A wrong passcode from `peer` at `room`.
     pub fn missed(&self, peer: Peer, room: &str) {
         let now = Instant::now();
-        if let Some(ip) = peer.0 {
+        if let Some(ip) = peer.ip {
             note_miss(
                 &self.by_address,
                 ip,
@@ -181,7 +181,7 @@ impl Guard {
         if !allowed {
             return Err(ServerError::RoomsClosed);
         }
-        let (Some(ip), Ok(mut opened)) = (peer.0, self.opened.lock()) else {
+        let (Some(ip), Ok(mut opened)) = (peer.ip, self.opened.lock()) else {
             return Ok(());
         };
         let now = Instant::now();
@@ -204,7 +204,7 @@ mod tests {
     use super::*;
 
     fn from(last: u8) -> Peer {
-        Peer(Some(IpAddr::from([192, 0, 2, last])))
+        Peer::direct(Some(IpAddr::from([192, 0, 2, last])))
     }
 
     #[test]
@@ -256,9 +256,13 @@ mod tests {
     #[test]
     fn rooms_open_by_the_owners_leave_within_a_quota() {
         let closed = Guard::new(Policy::default());
-        assert_eq!(closed.may_open(Peer(None), None), Ok(()), "in-process");
         assert_eq!(
-            closed.may_open(Peer(Some(IpAddr::from([127, 0, 0, 1]))), None),
+            closed.may_open(Peer::direct(None), None),
+            Ok(()),
+            "in-process"
+        );
+        assert_eq!(
+            closed.may_open(Peer::direct(Some(IpAddr::from([127, 0, 0, 1]))), None),
             Ok(())
         );
         assert_eq!(
@@ -266,9 +270,18 @@ mod tests {
             Err(ServerError::RoomsClosed)
         );
         assert_eq!(
-            closed.may_open(Peer(Some(IpAddr::from([127, 0, 0, 3]))), None),
+            closed.may_open(Peer::direct(Some(IpAddr::from([127, 0, 0, 3]))), None),
             Err(ServerError::RoomsClosed),
             "another loopback address is not this machine's own"
+        );
+        let carried = Peer {
+            ip: Some(IpAddr::from([127, 0, 0, 1])),
+            via_proxy: true,
+        };
+        assert_eq!(
+            closed.may_open(carried, None),
+            Err(ServerError::RoomsClosed),
+            "a proxy's client is never this machine, wherever the proxy runs"
         );
         let with_passcode = Guard::new(Policy {
             open_rooms: false,

@@ -19,8 +19,8 @@ pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 pub const FANOUT: usize = 256;
 
 /// What a server's owner may change of its limits (`serve --per-address`, `--idle-timeout`,
-/// `--unload-after`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `--unload-after`, `--trusted-proxy`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Connections per address, and how long one may send nothing.
     pub connections: crate::net::runtime::ConnectionLimits,

@@ -143,7 +143,7 @@ pub async fn serve<S: LogStore>(
     let (listener, local) = listen(addr)?;
     let scheme = if tls.is_some() { "wss" } else { "ws" };
     println!("listening on {scheme}://{local}");
-    let connections = setup.tuning.connections;
+    let connections = setup.tuning.connections.clone();
     crate::net::runtime::serve(listener, router(store, setup), connections, tls).await
 }
 

@@ -258,7 +258,7 @@ async fn session<S: LogStore>(
                     gesture,
                     hidden,
                     label,
-                    from: peer.0,
+                    from: peer.ip,
                 });
                 let command = Command::Throw {
                     conn,

@@ -42,6 +42,8 @@ pub struct ServerOptions {
     pub addr: SocketAddr,
     /// The token requests must carry (required off loopback).
     pub token: Option<String>,
+    /// Serve https and wss with this certificate (None: plain http).
+    pub tls: Option<crate::net::tls::TlsFiles>,
 }
 
 /// Why the stream server does not start.
@@ -56,12 +58,20 @@ pub enum StartError {
 }
 
 impl ServerOptions {
-    /// Refuses a non-loopback address without a token.
+    /// Refuses a non-loopback address without a token, and TLS files that do not serve.
     pub fn check(&self) -> Result<(), StartError> {
         if !self.addr.ip().is_loopback() && self.token.as_deref().is_none_or(str::is_empty) {
             return Err(StartError::NeedsToken(self.addr));
         }
+        if let Some(files) = &self.tls {
+            crate::net::tls::load(files).map_err(NetError::Tls)?;
+        }
         Ok(())
+    }
+
+    /// How its pages are reached: `https` with TLS, else `http`.
+    pub fn scheme(&self) -> &'static str {
+        if self.tls.is_some() { "https" } else { "http" }
     }
 }
 
@@ -131,6 +141,10 @@ impl TableLink {
 /// chosen when 0 was asked) and the app's link.
 pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartError> {
     options.check()?;
+    let tls = match &options.tls {
+        Some(files) => Some(crate::net::tls::Tls::new(files.clone()).map_err(NetError::Tls)?),
+        None => None,
+    };
     let (listener, addr) = listen(options.addr)?;
     let (jobs_tx, jobs_rx) = mpsc::channel(QUEUE);
     let (feed, _) = broadcast::channel(1024);
@@ -147,7 +161,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         "dicetable-server",
         Threads::Workers(2),
         move || async move {
-            if let Err(e) = serve(listener, app, ConnectionLimits::default(), None).await {
+            if let Err(e) = serve(listener, app, ConnectionLimits::default(), tls).await {
                 eprintln!("error: {e}");
             }
         },

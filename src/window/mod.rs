@@ -84,6 +84,8 @@ pub struct PlayOptions {
     pub listen: Option<std::net::SocketAddr>,
     /// The token the server requires (needed off loopback).
     pub token: Option<String>,
+    /// Its certificate and key, for https and wss (None: plain http).
+    pub tls: Option<crate::net::tls::TlsFiles>,
     /// Stream mode: no panels, no table, this chroma-key colour behind the dice (sRGB).
     pub stream: Option<[u8; 3]>,
     /// A table server's room to join (the room drives the table).

@@ -32,13 +32,14 @@ fn sh(dir: &Path, script: &str) -> Vec<u8> {
 /// A self-signed certificate for 127.0.0.1 (`NAME.pem`, `NAME.key`, a fresh P-256 key), and
 /// the base64 SHA-256 of its public key, as chromium's `--ignore-certificate-errors-spki-list`
 /// takes it.
-fn certificate(dir: &Path, name: &str) -> String {
+pub(crate) fn certificate(dir: &Path, name: &str) -> String {
     sh(
         dir,
         &format!(
             "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
              -keyout {name}.key -out {name}.pem -days 2 -subj /CN=127.0.0.1 \
-             -addext subjectAltName=IP:127.0.0.1 2>/dev/null"
+             -addext subjectAltName=IP:127.0.0.1 -addext basicConstraints=critical,CA:FALSE \
+             2>/dev/null"
         ),
     );
     let der = sh(
@@ -181,4 +182,107 @@ fn the_binary_alone_serves_a_room_over_tls_to_a_browser_and_renews_its_certifica
     );
     drop(server);
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// A request over TLS to `addr` trusting `trust` (None: the system's roots only): the status
+/// line, or why the handshake failed.
+async fn tls_get(
+    addr: std::net::SocketAddr,
+    trust: Option<&Path>,
+    path: &str,
+) -> Result<String, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let config = dicetable::net::tls::client_config(trust).map_err(|e| e.to_string())?;
+    let connector = tokio_rustls::TlsConnector::from(config);
+    let tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| e.to_string())?;
+    let name = rustls::pki_types::ServerName::IpAddress(addr.ip().into());
+    let mut tls = connector
+        .connect(name, tcp)
+        .await
+        .map_err(|e| e.to_string())?;
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        addr.port()
+    );
+    tls.write_all(request.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut answer = Vec::new();
+    let _ = tls.read_to_end(&mut answer).await;
+    let text = String::from_utf8_lossy(&answer);
+    Ok(text.lines().next().unwrap_or_default().to_string())
+}
+
+#[test]
+fn the_windows_server_serves_its_overlay_and_feed_over_tls() {
+    let dir = std::env::temp_dir().join(format!("dicetable-stream-tls-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    certificate(&dir, "overlay");
+    let files = dicetable::net::tls::TlsFiles {
+        cert: dir.join("overlay.pem"),
+        key: dir.join("overlay.key"),
+    };
+    // TLS files that cannot serve stop `play` before its window opens, saying which.
+    let out = super::dicetable(&[
+        "play",
+        "--listen",
+        "127.0.0.1:0",
+        "--tls-cert",
+        "no-such-cert.pem",
+        "--tls-key",
+        "no-such-key.pem",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        super::stderr(&out).contains("cannot read no-such-cert.pem"),
+        "{}",
+        super::stderr(&out)
+    );
+    let (addr, mut link) =
+        dicetable::stream::server::start(&dicetable::stream::server::ServerOptions {
+            addr: "127.0.0.1:0".parse().expect("address"),
+            token: None,
+            tls: Some(files.clone()),
+        })
+        .expect("the server starts with TLS");
+    let rt = super::online::runtime();
+    rt.block_on(async {
+        // Trusting the server's own certificate: the overlay page and the history.
+        let cert = Some(files.cert.as_path());
+        assert_eq!(
+            tls_get(addr, cert, "/overlay").await,
+            Ok("HTTP/1.1 200 OK".into())
+        );
+        assert_eq!(
+            tls_get(addr, cert, "/api/history").await,
+            Ok("HTTP/1.1 200 OK".into())
+        );
+        // Not trusting it: no page.
+        let refused = tls_get(addr, None, "/overlay").await;
+        assert!(
+            refused.as_ref().is_err_and(|e| e.contains("UnknownIssuer")),
+            "{refused:?}"
+        );
+        // The feed over wss: the socket opens and carries the table's events.
+        let config = dicetable::net::tls::client_config(cert).expect("a client config");
+        let (mut feed, _) = tokio_tungstenite::connect_async_tls_with_config(
+            format!("wss://{addr}/feed"),
+            None,
+            true,
+            Some(tokio_tungstenite::Connector::Rustls(config)),
+        )
+        .await
+        .expect("the feed opens over wss");
+        use futures_util::StreamExt;
+        let first = tokio::time::timeout(Duration::from_secs(10), feed.next()).await;
+        assert!(
+            matches!(first, Ok(Some(Ok(tungstenite::Message::Text(_))))),
+            "{first:?}"
+        );
+    });
+    let _ = link.next_job();
+    let _ = std::fs::remove_dir_all(&dir);
 }

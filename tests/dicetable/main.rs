@@ -8,6 +8,7 @@ mod history;
 mod hosting;
 mod notation;
 mod online;
+mod proxy;
 mod seat;
 mod security;
 mod session;

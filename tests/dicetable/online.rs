@@ -136,6 +136,7 @@ pub(crate) fn as_(url: &str, name: &str, role: Role, seats: &[&str], passcode: &
         seats: seats.iter().map(|s| s.to_string()).collect(),
         passcode: passcode.into(),
         key: None,
+        trust: None,
     }
 }
 
@@ -1057,7 +1058,7 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
 }
 
 #[test]
-fn the_window_joins_a_room_and_shows_its_throws() {
+fn the_window_joins_a_room_over_wss_and_shows_its_throws() {
     if !super::driven::available("Xvfb") {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -1068,12 +1069,44 @@ fn the_window_joins_a_room_and_shows_its_throws() {
     }
     let _turn = super::real_time();
     let data = data_dir("window");
-    let server = Server::start(&data, "127.0.0.1:0");
-    let url = server.url("crypt");
+    // Over TLS, with a certificate of the server's own that Pat's window is told to trust.
+    std::fs::create_dir_all(&data).expect("a folder");
+    super::hosting::certificate(&data, "server");
+    let (cert, key) = (data.join("server.pem"), data.join("server.key"));
+    let tls = [
+        "--tls-cert",
+        cert.to_str().expect("path"),
+        "--tls-key",
+        key.to_str().expect("path"),
+    ];
+    let server = Server::start_with(&data, "127.0.0.1:0", &tls);
+    let url = format!("wss://{}/crypt", server.addr);
     let rt = runtime();
-    // The game master opens the room and throws twice before Pat's window joins.
+    // The game master opens the room and throws twice before Pat's window joins; a client
+    // that does not trust the certificate is not let in.
     let mut gm = rt.block_on(async {
-        let mut gm = gm_opens(&url, Checks::default()).await;
+        let untrusting = Client::connect(
+            as_(&url, "Eve", Role::Spectator, &[], "friends"),
+            None,
+            Checks::default(),
+        )
+        .await;
+        let (_, why) = turned_away(untrusting);
+        assert!(why.contains("UnknownIssuer"), "{why}");
+        let mut gm = Client::connect(
+            JoinAs {
+                trust: Some(cert.clone()),
+                ..as_(&url, "Gwen", Role::Gamemaster, &[], "gm-secret")
+            },
+            Some(Create {
+                scene: crypt(),
+                passcode: "friends".into(),
+                room_passcode: None,
+            }),
+            Checks::default(),
+        )
+        .await
+        .expect("the game master opens the room over wss");
         gm.throw(check(3, "DEX", 10), None, false, None)
             .await
             .expect("the Ghoul's check");
@@ -1091,6 +1124,8 @@ fn the_window_joins_a_room_and_shows_its_throws() {
             "play",
             "--join",
             &url,
+            "--trust-cert",
+            cert.to_str().expect("path"),
             "--name",
             "Pat",
             "--passcode",

@@ -40,7 +40,7 @@ async fn page_from(source: [u8; 4], url: &str) -> Value {
 
 /// Sends one raw HTTP/1.1 request (`head`: the request line and headers, Host included) and
 /// reads the status and the JSON body.
-fn http(addr: SocketAddr, head: &str, body: &str) -> (u16, Value) {
+pub(crate) fn http(addr: SocketAddr, head: &str, body: &str) -> (u16, Value) {
     let mut socket = TcpStream::connect(addr).expect("connects");
     socket
         .set_read_timeout(Some(Duration::from_secs(30)))
@@ -362,7 +362,7 @@ fn seats_belong_to_who_took_them() {
 /// A WebSocket to `url` from `source`, its first message `hello`: the first answer that is a
 /// `welcome` or an `error`, and the socket.
 /// A TCP connection to `addr` from `source` (another address of this machine).
-async fn tcp_from(source: [u8; 4], addr: SocketAddr) -> tokio::net::TcpStream {
+pub(crate) async fn tcp_from(source: [u8; 4], addr: SocketAddr) -> tokio::net::TcpStream {
     let socket = tokio::net::TcpSocket::new_v4().expect("socket");
     socket
         .bind(SocketAddr::new(IpAddr::from(source), 0))
@@ -371,7 +371,7 @@ async fn tcp_from(source: [u8; 4], addr: SocketAddr) -> tokio::net::TcpStream {
 }
 
 /// A WebSocket to `url` (`ws://ADDR/...`) from `source`.
-async fn socket_from(
+pub(crate) async fn socket_from(
     source: [u8; 4],
     url: &str,
 ) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
@@ -390,7 +390,7 @@ async fn socket_from(
 
 /// A WebSocket to `url` from `source`, its first message `hello`: the first answer that is a
 /// `welcome` or an `error`, and the socket.
-async fn hello_from(
+pub(crate) async fn hello_from(
     source: [u8; 4],
     url: &str,
     hello: &Value,
@@ -413,7 +413,7 @@ async fn hello_from(
     }
 }
 
-fn join_msg(room: &str, name: &str, passcode: &str) -> Value {
+pub(crate) fn join_msg(room: &str, name: &str, passcode: &str) -> Value {
     json!({"type": "join", "v": 3, "room": room, "name": name, "role": "spectator",
         "passcode": passcode})
 }

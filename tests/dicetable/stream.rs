@@ -84,6 +84,7 @@ pub(crate) fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLin
     server::start(&ServerOptions {
         addr: "127.0.0.1:0".parse().expect("address"),
         token: token.map(str::to_string),
+        tls: None,
     })
     .expect("the server starts")
 }
@@ -225,6 +226,7 @@ fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
     let open = ServerOptions {
         addr: "0.0.0.0:0".parse().expect("address"),
         token: None,
+        tls: None,
     };
     assert!(server::start(&open).is_err());
     let out = crate::dicetable(&["play", "--listen", "0.0.0.0:7999"]);

@@ -19,7 +19,7 @@ use crate::record::Gesture;
 /// `play --join`: where and as whom.
 #[derive(Clone, Debug)]
 pub struct JoinOptions {
-    /// `ws://HOST:PORT/ROOM`.
+    /// `ws://HOST:PORT/ROOM` or `wss://...`.
     pub url: String,
     /// Your name.
     pub name: String,
@@ -29,6 +29,8 @@ pub struct JoinOptions {
     pub role: Role,
     /// The characters you play.
     pub seats: Vec<String>,
+    /// Over `wss://`, a certificate to trust beside the system's.
+    pub trust: Option<std::path::PathBuf>,
 }
 
 /// Why the client could not start.
@@ -118,6 +120,7 @@ async fn run(
         key: keys_dir
             .as_deref()
             .and_then(|dir| keys::load(dir, &join.url, &join.name)),
+        trust: join.trust.clone(),
     };
     let say = |m: FromServer| outbox.send(m).is_ok();
     let mut client = loop {

@@ -180,6 +180,9 @@ impl JoinDialog {
                 .filter(|s| !s.is_empty())
                 .map(str::to_string)
                 .collect(),
+            // The system's roots: a certificate of the server's own is trusted with
+            // `play --join URL --trust-cert FILE`.
+            trust: None,
         })
     }
 }

@@ -82,10 +82,12 @@ fn start_server(
     let server_options = ServerOptions {
         addr,
         token: options.token.clone(),
+        tls: options.tls.clone(),
     };
     match server::start(&server_options) {
         Ok((addr, link)) => {
-            println!("listening on http://{addr} (overlay: http://{addr}/overlay)");
+            let scheme = server_options.scheme();
+            println!("listening on {scheme}://{addr} (overlay: {scheme}://{addr}/overlay)");
             physics.keep_log();
             commands.insert_resource(Link(link));
         }
