@@ -193,6 +193,9 @@ codes! {
     EntryMismatch => "entry_mismatch",
     /// The log store failed.
     StoreFailed => "store_failed",
+    /// The log store cannot be reached for now (NATS away, a new leader being chosen): nothing
+    /// was stored; try again shortly.
+    StoreUnavailable => "store_unavailable",
     /// Another table server wrote to the room first.
     Raced => "raced",
     /// The server failed at something that is not the request's fault.

@@ -19,9 +19,14 @@ pub struct ServeArgs {
     /// The folder of the room logs (SQLite).
     #[arg(long, default_value = "dicetable-data")]
     pub data: PathBuf,
-    /// Keep the room logs in NATS JetStream at this URL instead (several servers, one room).
-    #[arg(long)]
+    /// Keep the room logs in NATS JetStream at this URL instead (several servers, one room);
+    /// several servers of a NATS cluster: comma-separated.
+    #[arg(long, value_name = "URL[,URL...]")]
     pub nats: Option<String>,
+    /// Copies of the room logs the NATS cluster keeps, 1 to 5 (default: as many as the cluster
+    /// allows, up to 3); an append is acknowledged once a majority of them hold it.
+    #[arg(long, value_name = "N", requires = "nats", value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub nats_replicas: Option<u8>,
     /// Print a room's log (JSON lines), then its head signed by the server's key, and exit.
     #[arg(long, value_name = "ROOM")]
     pub export: Option<String>,
@@ -119,6 +124,15 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The copies of the NATS bucket `serve` asks for.
+fn nats_replicas(args: &ServeArgs) -> crate::server::nats::Replicas {
+    use crate::server::nats::Replicas;
+    match args.nats_replicas {
+        Some(n) => Replicas::Exactly(usize::from(n)),
+        None => Replicas::AsManyAsAllowed,
+    }
+}
+
 /// Runs `serve`: SQLite in `--data`, or NATS JetStream with `--nats`.
 pub fn serve(args: &ServeArgs) -> ExitCode {
     if args.print_key {
@@ -135,11 +149,12 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
         Err(e) => return fail(&e.to_string()),
     };
     match &args.nats {
-        Some(url) => match rt.block_on(NatsStore::connect(url)) {
+        Some(url) => match rt.block_on(NatsStore::connect(url, nats_replicas(args))) {
             Ok(store) => {
                 let at = format!(
-                    "room logs in NATS JetStream at {url} (bucket {})",
-                    crate::server::nats::BUCKET
+                    "room logs in NATS JetStream at {url} (bucket {}, {} replicas)",
+                    crate::server::nats::BUCKET,
+                    store.replicas()
                 );
                 serve_with(&rt, Arc::new(store), args, &at)
             }

@@ -108,6 +108,7 @@ impl ClientError {
                     | ErrorCode::Busy
                     | ErrorCode::RoomStopped
                     | ErrorCode::StoreFailed
+                    | ErrorCode::StoreUnavailable
                     | ErrorCode::HelloTimeout
                     | ErrorCode::Raced
                     | ErrorCode::Internal

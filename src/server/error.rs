@@ -125,9 +125,9 @@ impl ServerError {
             ServerError::BackingOff(_) | ServerError::TooManyMessages | ServerError::RoomBusy => {
                 StatusCode::TOO_MANY_REQUESTS
             }
-            ServerError::Passcode(PasscodeError::Busy) | ServerError::RoomStopped => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ServerError::Passcode(PasscodeError::Busy)
+            | ServerError::RoomStopped
+            | ServerError::Store(StoreError::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Store(_)
             | ServerError::Passcode(_)
             | ServerError::Internal(_)
@@ -143,6 +143,7 @@ impl ServerError {
         match self {
             ServerError::Decode(e) => e.code(),
             ServerError::Room(e) => e.code(),
+            ServerError::Store(StoreError::Unavailable(_)) => ErrorCode::StoreUnavailable,
             ServerError::Store(_) => ErrorCode::StoreFailed,
             ServerError::Passcode(PasscodeError::Busy) => ErrorCode::Busy,
             ServerError::Passcode(_) | ServerError::Internal(_) => ErrorCode::Internal,

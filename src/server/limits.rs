@@ -44,6 +44,57 @@ impl Tuning {
     }
 }
 
+/// A room's throws as its log dates them: at most [`ROOM_BURST`] in any span of
+/// `ROOM_BURST / ROOM_RATE` seconds (20 a second, 40 at once). Counted from the entries' own
+/// times, so every server of a room on NATS counts the same throws: a server appends entry `n`
+/// only once it holds entry `n - 1` (the store refuses it otherwise), so its count is whole.
+#[derive(Clone, Debug, Default)]
+pub struct Pace {
+    /// When the room's latest throws were logged (ms since the epoch), oldest first.
+    recent: std::collections::VecDeque<u64>,
+}
+
+impl Pace {
+    /// The span the burst is counted over, in ms.
+    const SPAN_MS: u64 = (ROOM_BURST / ROOM_RATE * 1000.0) as u64;
+
+    /// The pace of a log's latest throws.
+    pub fn of_lines(lines: &[String]) -> Pace {
+        let mut pace = Pace::default();
+        let from = lines.len().saturating_sub(4 * ROOM_BURST as usize);
+        for line in &lines[from..] {
+            if let Ok(entry) = crate::online::log::Entry::parse(line) {
+                pace.note(&entry);
+            }
+        }
+        pace
+    }
+
+    /// Counts an entry of the log, if it is a throw.
+    pub fn note(&mut self, entry: &crate::online::log::Entry) {
+        if matches!(entry.event, crate::online::log::Event::Thrown { .. }) {
+            self.thrown_at(entry.at_ms);
+        }
+    }
+
+    fn thrown_at(&mut self, at_ms: u64) {
+        self.recent.push_back(at_ms);
+        while self.recent.len() > ROOM_BURST as usize {
+            self.recent.pop_front();
+        }
+    }
+
+    /// Whether the room may throw again at `now_ms`.
+    pub fn may_throw(&self, now_ms: u64) -> bool {
+        let in_span = self
+            .recent
+            .iter()
+            .filter(|&&at| at + Self::SPAN_MS > now_ms)
+            .count();
+        in_span < ROOM_BURST as usize
+    }
+}
+
 /// A token bucket: `rate` per second, up to `burst`.
 pub struct Bucket {
     rate: f64,
@@ -121,6 +172,23 @@ pub fn address_slot(ip: std::net::IpAddr) -> std::sync::Arc<tokio::sync::Semapho
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rooms_pace_is_forty_throws_in_any_two_seconds() {
+        let mut pace = Pace::default();
+        // 40 throws logged in the same second (by any servers): the 41st waits.
+        for i in 0..40 {
+            assert!(pace.may_throw(10_000 + i));
+            pace.thrown_at(10_000 + i);
+        }
+        assert!(!pace.may_throw(10_040));
+        assert!(!pace.may_throw(11_999));
+        // Two seconds after the first, one more; sustained, 20 a second.
+        assert!(pace.may_throw(12_000));
+        pace.thrown_at(12_000);
+        assert!(!pace.may_throw(12_000));
+        assert!(pace.may_throw(12_001));
+    }
 
     #[test]
     fn a_bucket_gives_its_burst_then_refuses() {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::error::ServerError;
-use super::limits::{Bucket, FANOUT, ROOM_BURST, ROOM_RATE};
+use super::limits::{FANOUT, Pace};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
@@ -161,6 +161,7 @@ pub async fn running_room<S: LogStore>(
     if lines.is_empty() {
         return Err(ServerError::NoRoom(room.to_string()));
     }
+    let pace = Pace::of_lines(&lines);
     let state = tokio::task::spawn_blocking(move || {
         RoomState::replay(lines.iter().map(String::as_str), Checks::default())
     })
@@ -186,6 +187,7 @@ pub async fn running_room<S: LogStore>(
         hub.store.clone(),
         hub.tuning.unload_after,
         state,
+        pace,
         queue,
         handle.lines.clone(),
         watch,
@@ -245,12 +247,15 @@ pub struct Task<S: LogStore> {
     pub lines: broadcast::Sender<(u64, Arc<str>)>,
     /// Each connection's secret for its next throw.
     pub secrets: HashMap<u64, [u8; SECRET_BYTES]>,
+    /// The room's throws as its log dates them.
+    pub pace: Pace,
 }
 
 async fn room_task<S: LogStore>(
     store: Arc<S>,
     unload_after: std::time::Duration,
     state: RoomState,
+    pace: Pace,
     mut queue: mpsc::Receiver<Command>,
     lines: broadcast::Sender<(u64, Arc<str>)>,
     mut watch: Option<mpsc::Receiver<()>>,
@@ -260,8 +265,8 @@ async fn room_task<S: LogStore>(
         state,
         lines,
         secrets: HashMap::new(),
+        pace,
     };
-    let mut bucket = Bucket::new(ROOM_RATE, ROOM_BURST);
     let idle = tokio::time::sleep(unload_after);
     tokio::pin!(idle);
     loop {
@@ -338,7 +343,7 @@ async fn room_task<S: LogStore>(
                 proposal,
                 reply,
             } => {
-                let result = if bucket.take() {
+                let result = if task.pace.may_throw(now_ms()) {
                     throws::throw(&mut task, conn, &name, *proposal).await
                 } else {
                     Err(ServerError::RoomBusy)
@@ -394,13 +399,13 @@ impl<S: LogStore> Task<S> {
         sealed: Option<SealedRoll>,
     ) -> Result<u64, ServerError> {
         let seq = self.state.seq + 1;
-        let line = Entry {
+        let entry = Entry {
             seq,
             prev: self.state.head.clone(),
             at_ms: now_ms(),
             event,
-        }
-        .to_line();
+        };
+        let line = entry.to_line();
         let mut next = self.state.clone();
         next.apply_line(&line, Checks::default())
             .map_err(ServerError::BadEntry)?;
@@ -417,6 +422,7 @@ impl<S: LogStore> Task<S> {
             Err(e) => return Err(e.into()),
         }
         self.state = next;
+        self.pace.note(&entry);
         let _ = self.lines.send((seq, line.into()));
         Ok(seq)
     }
@@ -426,6 +432,7 @@ impl<S: LogStore> Task<S> {
         let more = self.store.read(&self.state.room, self.state.seq).await?;
         for line in more {
             let entry = self.state.apply_line(&line, Checks::default())?;
+            self.pace.note(&entry);
             let _ = self.lines.send((entry.seq, line.into()));
         }
         Ok(())

@@ -32,6 +32,10 @@ pub enum StoreError {
     /// The storage itself failed.
     #[error("the log store failed: {0}")]
     Failed(String),
+    /// The storage cannot be reached now (NATS away, a new leader being chosen): nothing was
+    /// stored by this call that the server knows of; try again shortly.
+    #[error("the log store is unavailable: {0}")]
+    Unavailable(String),
 }
 
 /// A room log store: rooms, their keys, their append-only logs and sealed rolls.

@@ -2,6 +2,7 @@
 //! per area. They drive the real `dicetable` executable as a user would.
 
 mod cli;
+mod cluster;
 mod docs;
 mod driven;
 mod history;

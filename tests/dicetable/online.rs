@@ -18,6 +18,8 @@ use super::{dicetable, stdout};
 pub(crate) struct Server {
     child: Child,
     pub(crate) addr: String,
+    /// What it printed before its address (where its logs are).
+    pub(crate) preamble: Vec<String>,
     /// What it wrote to its standard error so far (also passed on to the test's).
     said: std::sync::Arc<(std::sync::Mutex<Vec<String>>, std::sync::Condvar)>,
 }
@@ -65,6 +67,7 @@ impl Server {
         });
         let out = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(out).lines();
+        let mut preamble = Vec::new();
         let addr = loop {
             let line = lines
                 .next()
@@ -74,10 +77,16 @@ impl Server {
             if let Some(a) = said.and_then(|a| a.split_once("://")).map(|(_, a)| a) {
                 break a.to_string();
             }
+            preamble.push(line);
         };
         // Keep draining its output.
         std::thread::spawn(move || for _ in lines {});
-        Server { child, addr, said }
+        Server {
+            child,
+            addr,
+            preamble,
+            said,
+        }
     }
 
     /// Waits up to `within` for the server to write a line to its standard error holding
