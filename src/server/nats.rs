@@ -92,15 +92,16 @@ impl NatsStore {
                 Ok(mut existing) => {
                     let info = existing.info().await.map_err(failed)?;
                     let has = info.config.num_replicas;
-                    if has >= n {
+                    if has >= n && !(has > 1 && info.config.allow_direct) {
                         kept = Some(has);
                         break;
                     }
                     let mut config = info.config.clone();
-                    config.num_replicas = n;
+                    config.num_replicas = has.max(n);
+                    config.allow_direct = config.num_replicas == 1;
                     match js.update_stream(&config).await {
                         Ok(_) => {
-                            kept = Some(n);
+                            kept = Some(config.num_replicas);
                             break;
                         }
                         Err(e) => last_refusal = e.to_string(),
@@ -298,7 +299,9 @@ fn bucket_config(replicas: usize) -> stream::Config {
         storage: stream::StorageType::File,
         allow_rollup: true,
         deny_delete: true,
-        allow_direct: true,
+        // A replica may lag its leader: with copies, reads go to the leader, so a server reads
+        // what it has just written (a room it opened, an entry it appended).
+        allow_direct: replicas == 1,
         discard: stream::DiscardPolicy::New,
         num_replicas: replicas,
         ..stream::Config::default()

@@ -918,6 +918,101 @@ fn two_servers_on_nats_serve_one_room_in_one_order() {
     });
 }
 
+#[test]
+fn a_room_stored_on_nats_before_rooms_opened_in_one_write_still_plays_and_verifies() {
+    use dicetable::server::store::{LogStore, SqliteStore};
+    // A room as the older NATS store kept it: `keys.ROOM` and every entry at `room.ROOM.SEQ`,
+    // made here from a room played on SQLite (the same lines, the same passcode hashes).
+    let data = data_dir("older-nats");
+    let rt = runtime();
+    {
+        let server = Server::start(&data, "127.0.0.1:0");
+        rt.block_on(async {
+            let mut gm = gm_opens(&server.url("crypt"), Checks::default()).await;
+            gm.throw(Proposal::Notation("2d6".into()), None, false, None)
+                .await
+                .expect("a throw");
+        });
+    }
+    let nats = Nats::start();
+    let (keys, old) = rt.block_on(async {
+        let sqlite = SqliteStore::open(&data).expect("the SQLite store");
+        let keys = sqlite.keys("crypt").await.expect("reads").expect("keys");
+        let old = sqlite.read("crypt", 0).await.expect("reads");
+        drop(sqlite);
+        // The bucket as a server makes it, then the room written in the older form.
+        let made = dicetable::server::nats::NatsStore::connect(
+            &nats.url,
+            dicetable::server::nats::Replicas::AsManyAsAllowed,
+        )
+        .await;
+        assert!(made.is_ok(), "the bucket is made");
+        let client = async_nats::connect(&nats.url).await.expect("NATS");
+        let kv = async_nats::jetstream::new(client)
+            .get_key_value(dicetable::server::nats::BUCKET)
+            .await
+            .expect("the bucket");
+        let value = serde_json::json!({"passcode": keys.passcode, "gm_passcode": keys.gm_passcode});
+        kv.put("keys.crypt", value.to_string().into())
+            .await
+            .expect("keys");
+        for (i, line) in old.iter().enumerate() {
+            kv.put(format!("room.crypt.{}", i + 1), line.clone().into())
+                .await
+                .expect("an entry");
+        }
+        (keys, old)
+    });
+    assert!(!keys.passcode.is_empty() && old.len() >= 2, "{old:?}");
+    let server = server_on_nats(&nats);
+    rt.block_on(async {
+        // The room opens as it was: its name is taken, Pat joins with its passcode and plays on.
+        let again = Client::connect(
+            as_(
+                &server.url("crypt"),
+                "Gwen",
+                Role::Gamemaster,
+                &[],
+                "gm-secret",
+            ),
+            Some(Create {
+                scene: crypt(),
+                passcode: "x".into(),
+                room_passcode: None,
+            }),
+            Checks::default(),
+        )
+        .await;
+        assert_eq!(turned_away(again).0, Some(ErrorCode::RoomExists));
+        let mut pat = pat_plays_ash(&server.url("crypt")).await;
+        assert_eq!(
+            pat.lines[..old.len()],
+            old[..],
+            "the older entries, as stored"
+        );
+        pat.throw(check(0, "STR", 10), None, false, None)
+            .await
+            .expect("Pat throws");
+    });
+    // Its export, older entries and new, verifies.
+    let dir = data.to_str().expect("path");
+    let out = dicetable(&[
+        "serve", "--nats", &nats.url, "--data", dir, "--export", "crypt",
+    ]);
+    assert!(out.status.success(), "{}", super::stderr(&out));
+    let file = data.join("older.jsonl");
+    std::fs::write(&file, &out.stdout).expect("written");
+    let verified = dicetable(&["verify", file.to_str().expect("path")]);
+    assert_eq!(verified.status.code(), Some(0), "{}", stdout(&verified));
+    let lines = stdout(&out).lines().count();
+    assert_eq!(
+        lines,
+        old.len() + 3,
+        "the older entries, a join, a throw, the head"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 /// A raw WebSocket to a room, for what the library client never sends.
 fn raw(server: &Server, room: &str) -> Raw {
     let (ws, _) = tungstenite::connect(server.url(room)).expect("connects");
