@@ -56,7 +56,7 @@ pub enum Command {
     /// The guided demo of a system: in the window, or checked headless (--check).
     Demo(demo::DemoArgs),
     /// Run a table server: rooms that groups join over the network.
-    Serve(online::ServeArgs),
+    Serve(Box<online::ServeArgs>),
     /// Check a room's log offline: every seed, face, outcome and table state.
     Verify(online::VerifyArgs),
     /// Load a table server on this machine with rooms of headless clients, and measure it.
@@ -118,6 +118,11 @@ pub struct WindowArgs {
     /// The certificate's private key, PEM.
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// Who may frame the overlay (Content-Security-Policy `frame-ancestors`): `'self'`,
+    /// `'none'`, or sites such as `https://example.org` that embed it. OBS shows it as a page,
+    /// not a frame, and needs nothing here.
+    #[arg(long, value_name = "SOURCES", default_value = crate::net::headers::FRAME_ANCESTORS, value_parser = online::frame_ancestors)]
+    pub frame_ancestors: crate::net::headers::Policy,
     /// Stream mode: no panels, no table; the dice over a chroma-key colour and the outcome in
     /// a large banner.
     #[arg(long)]
@@ -152,6 +157,7 @@ impl WindowArgs {
                 .tls_cert
                 .zip(self.tls_key)
                 .map(|(cert, key)| crate::net::tls::TlsFiles { cert, key }),
+            headers: self.frame_ancestors,
             stream: self.stream.then_some(self.chroma),
             demo,
             history_dir: match self.no_history {
@@ -283,6 +289,7 @@ fn open_window(options: PlayOptions) -> ExitCode {
             addr,
             token: options.token.clone(),
             tls: options.tls.clone(),
+            headers: options.headers.clone(),
         };
         if let Err(e) = server.check() {
             eprintln!("error: {e}");

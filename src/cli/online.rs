@@ -72,6 +72,10 @@ pub struct ServeArgs {
     /// The certificate's private key, PEM (as `privkey.pem`).
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// Who may frame the pages (Content-Security-Policy `frame-ancestors`): `'self'` (a room's
+    /// own tray), `'none'`, or sites such as `https://example.org` that embed the table.
+    #[arg(long, value_name = "SOURCES", default_value = crate::net::headers::FRAME_ANCESTORS, value_parser = frame_ancestors)]
+    pub frame_ancestors: crate::net::headers::Policy,
     /// Seconds a room with nobody in it and no page on it stays in memory (its log stays).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::server::limits::IDLE_UNLOAD.as_secs(), value_parser = clap::value_parser!(u64).range(1..=604_800))]
     pub unload_after: u64,
@@ -122,6 +126,11 @@ fn runtime() -> Result<tokio::runtime::Runtime, crate::net::runtime::NetError> {
 fn fail(message: &str) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(2)
+}
+
+/// A `--frame-ancestors` list as the pages' security headers.
+pub fn frame_ancestors(text: &str) -> Result<crate::net::headers::Policy, String> {
+    crate::net::headers::Policy::new(text).map_err(|e| e.to_string())
 }
 
 /// The copies of the NATS bucket `serve` asks for.
@@ -223,6 +232,7 @@ fn serve_with<S: LogStore>(
             .clone()
             .unwrap_or_else(crate::rules::scene::default_dir),
         server_key: Some(key.public()),
+        headers: args.frame_ancestors.clone(),
         tls: match (&args.tls_cert, &args.tls_key) {
             (Some(cert), Some(key)) => Some(crate::net::tls::TlsFiles {
                 cert: cert.clone(),

@@ -133,8 +133,9 @@ const THREE_JS: &[u8] = include_bytes!("../../web/vendor/three.min.js");
 const THREE_PLACEHOLDER: &str = "/three/three.min.js";
 
 /// Our files, by the name they are served under (at the server's root).
-const FILES: [(&str, &str); 12] = [
+const FILES: [(&str, &str); 13] = [
     ("overlay.html", include_str!("../../web/overlay.html")),
+    ("overlay.css", include_str!("../../web/overlay.css")),
     ("overlay.js", include_str!("../../web/overlay.js")),
     ("written.js", include_str!("../../web/written.js")),
     ("room.html", include_str!("../../web/room.html")),

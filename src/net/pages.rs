@@ -20,8 +20,9 @@ use crate::dice::mesh::{DieStyle, MeshArrays, atlas_png, die_mesh_arrays};
 use crate::errors::ErrorCode;
 
 /// The first path segments the pages take (a room may not be named so).
-pub const RESERVED: [&str; 7] = [
+pub const RESERVED: [&str; 8] = [
     "overlay",
+    "overlay.css",
     "overlay.js",
     "written.js",
     "legible.js",
@@ -68,6 +69,7 @@ fn route_to<S: Clone + Send + Sync + 'static>(
 pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> {
     Router::new()
         .route("/overlay", route_to("overlay.html"))
+        .route("/overlay.css", route_to("overlay.css"))
         .route("/overlay.js", route_to("overlay.js"))
         .route("/written.js", route_to("written.js"))
         .route("/legible.js", route_to("legible.js"))

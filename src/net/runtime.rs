@@ -373,9 +373,12 @@ enum Admitted {
 /// An accepted connection, counted against its address until it is dropped, with a deadline
 /// for its first request's headers and one for sending anything at all.
 pub struct Counted {
-    stream: Wire,
+    /// Its bytes (None once handed to the lingering close).
+    stream: Option<Wire>,
+    /// Whether the client ended its side (nothing more will come: no need to linger).
+    ended: bool,
     /// Its address's slot (None from a trusted proxy, whose clients hold their own).
-    _slot: Option<Slot>,
+    slot: Option<Slot>,
     /// From a trusted proxy: the client it carries now.
     proxied: Option<Arc<ProxiedClient>>,
     /// The server's connections by address.
@@ -401,8 +404,9 @@ impl Counted {
             Admitted::Proxy => (None, Some(Arc::new(ProxiedClient::default()))),
         };
         Counted {
-            stream,
-            _slot: slot,
+            stream: Some(stream),
+            ended: false,
+            slot,
             proxied,
             door,
             first_headers: Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT))),
@@ -412,6 +416,60 @@ impl Counted {
             idle,
             answering: Arc::new(Answering::default()),
         }
+    }
+}
+
+/// The error of a connection already closed.
+fn gone() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::NotConnected, "the connection is closed")
+}
+
+/// How long a closed connection still takes (and drops) what its client sends, and how much:
+/// a client in the middle of a message too large for the server gets to read the server's
+/// answer instead of a reset (the "lingering close" of web servers).
+const LINGER: Duration = Duration::from_secs(5);
+/// The most a lingering connection takes before it is reset anyway.
+const LINGER_BYTES: usize = 16 << 20;
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let Some(stream) = self.stream.take() else {
+            return;
+        };
+        // The client closed first: nothing more comes, closing now sends no reset.
+        if self.ended {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        // The slot stays taken while the connection lingers.
+        let slot = self.slot.take();
+        runtime.spawn(async move {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let mut tcp = match stream {
+                tokio_util::either::Either::Left(mut tcp) => {
+                    let _ = tcp.shutdown().await;
+                    tcp
+                }
+                tokio_util::either::Either::Right(mut tls) => {
+                    let _ = tls.shutdown().await;
+                    tls.into_inner().0
+                }
+            };
+            let drain = async {
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut taken = 0;
+                while taken < LINGER_BYTES {
+                    match tcp.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => taken += n,
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(LINGER, drain).await;
+            drop(slot);
+        });
     }
 }
 
@@ -486,9 +544,15 @@ impl tokio::io::AsyncRead for Counted {
     ) -> Poll<std::io::Result<()>> {
         let this = self.get_mut();
         let before = buf.filled().len();
-        match Pin::new(&mut this.stream).poll_read(cx, buf) {
+        let Some(stream) = this.stream.as_mut() else {
+            return Poll::Ready(Err(gone()));
+        };
+        match Pin::new(stream).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
                 let got = &buf.filled()[before..];
+                if got.is_empty() && buf.remaining() > 0 {
+                    this.ended = true;
+                }
                 if !got.is_empty() {
                     this.last_read = tokio::time::Instant::now();
                     let idle = this.idle;
@@ -540,15 +604,24 @@ impl tokio::io::AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        match self.stream.as_mut() {
+            Some(stream) => Pin::new(stream).poll_write(cx, buf),
+            None => Poll::Ready(Err(gone())),
+        }
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
+        match self.stream.as_mut() {
+            Some(stream) => Pin::new(stream).poll_flush(cx),
+            None => Poll::Ready(Err(gone())),
+        }
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.stream).poll_shutdown(cx)
+        match self.stream.as_mut() {
+            Some(stream) => Pin::new(stream).poll_shutdown(cx),
+            None => Poll::Ready(Ok(())),
+        }
     }
 
     fn poll_write_vectored(
@@ -556,11 +629,14 @@ impl tokio::io::AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+        match self.stream.as_mut() {
+            Some(stream) => Pin::new(stream).poll_write_vectored(cx, bufs),
+            None => Poll::Ready(Err(gone())),
+        }
     }
 
     fn is_write_vectored(&self) -> bool {
-        self.stream.is_write_vectored()
+        self.stream.as_ref().is_some_and(|s| s.is_write_vectored())
     }
 }
 

@@ -74,6 +74,7 @@ pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
         server_key: setup.server_key,
     });
     let pages = Pages::new();
+    let headers = Arc::new(setup.headers);
     Router::new()
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/{room}", get(session::connect::<S>))
@@ -83,6 +84,10 @@ pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
         .with_state(hub.clone())
         .merge(front::router(hub))
         .merge(pages::router(pages))
+        .layer(axum::middleware::from_fn_with_state(
+            headers,
+            crate::net::headers::secure,
+        ))
 }
 
 /// How a table server is set up: who opens rooms, its limits, the scenes its front page offers.
@@ -98,6 +103,8 @@ pub struct Setup {
     pub tls: Option<crate::net::tls::TlsFiles>,
     /// The public key that signs the server's exports (`ed25519:…`), shown on the front page.
     pub server_key: Option<String>,
+    /// The pages' security headers (`serve --frame-ancestors`).
+    pub headers: crate::net::headers::Policy,
 }
 
 impl Default for Setup {
@@ -108,6 +115,7 @@ impl Default for Setup {
             scenes: crate::rules::scene::default_dir(),
             tls: None,
             server_key: None,
+            headers: crate::net::headers::Policy::default(),
         }
     }
 }

@@ -22,7 +22,9 @@ use super::{Hub, check_room_name};
 use crate::net::auth::{hash_passcode_async, passcode_matches_async};
 use crate::net::runtime::Peer;
 use crate::online::log::{Entry, Event, LOG_FORMAT, Role, now_ms};
-use crate::online::protocol::{ClientMsg, MAX_MESSAGE, PROTOCOL, Refusal, ServerMsg, decode};
+use crate::online::protocol::{
+    ClientMsg, DecodeError, MAX_MESSAGE, PROTOCOL, Refusal, ServerMsg, decode,
+};
 use crate::online::room::{Drafted, RoomState, normalise_name};
 use crate::online::seal;
 use crate::record::build_id;
@@ -60,7 +62,10 @@ pub async fn connect<S: LogStore>(
         Err(refused) => return refused.into_response(),
     };
     let conn = hub.next_conn.fetch_add(1, Ordering::Relaxed);
+    // Past this, a frame is refused from its header, before its bytes are read (and answered
+    // with `too_large`); up to it, a message over MAX_MESSAGE is read and answered the same.
     ws.max_message_size(4 * MAX_MESSAGE)
+        .max_frame_size(4 * MAX_MESSAGE)
         .on_upgrade(move |socket| session(hub, room, conn, peer, socket))
 }
 
@@ -83,14 +88,24 @@ enum Frame {
     Text(String),
     Skip,
     Binary,
+    /// A message too large to read, of this many bytes: answered, then the connection closes.
+    TooLarge(usize),
     Closed,
 }
 
 fn frame(m: Option<Result<Message, axum::Error>>) -> Frame {
+    use tokio_tungstenite::tungstenite::Error as WsError;
+    use tokio_tungstenite::tungstenite::error::CapacityError;
     match m {
         Some(Ok(Message::Text(t))) => Frame::Text(t.to_string()),
         Some(Ok(Message::Binary(_))) => Frame::Binary,
-        Some(Ok(Message::Close(_)) | Err(_)) | None => Frame::Closed,
+        Some(Err(e)) => match e.into_inner().downcast_ref::<WsError>() {
+            Some(WsError::Capacity(CapacityError::MessageTooLong { size, .. })) => {
+                Frame::TooLarge(*size)
+            }
+            _ => Frame::Closed,
+        },
+        Some(Ok(Message::Close(_))) | None => Frame::Closed,
         Some(Ok(_)) => Frame::Skip,
     }
 }
@@ -110,6 +125,10 @@ async fn next_message(
             }
             Frame::Binary => {
                 say_error(out, &ServerError::NotText).await;
+            }
+            Frame::TooLarge(size) => {
+                say_error(out, &ServerError::Decode(DecodeError::TooLarge(size))).await;
+                return None;
             }
             Frame::Skip => {}
             Frame::Closed => return None,

@@ -44,6 +44,8 @@ pub struct ServerOptions {
     pub token: Option<String>,
     /// Serve https and wss with this certificate (None: plain http).
     pub tls: Option<crate::net::tls::TlsFiles>,
+    /// The pages' security headers (`play --frame-ancestors`).
+    pub headers: crate::net::headers::Policy,
 }
 
 /// Why the stream server does not start.
@@ -156,7 +158,10 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         pages: Pages::new(),
         port: addr.port(),
     });
-    let app = router(shared.clone());
+    let app = router(shared.clone()).layer(middleware::from_fn_with_state(
+        Arc::new(options.headers.clone()),
+        crate::net::headers::secure,
+    ));
     in_own_thread(
         "dicetable-server",
         Threads::Workers(2),

@@ -86,6 +86,8 @@ pub struct PlayOptions {
     pub token: Option<String>,
     /// Its certificate and key, for https and wss (None: plain http).
     pub tls: Option<crate::net::tls::TlsFiles>,
+    /// Its pages' security headers.
+    pub headers: crate::net::headers::Policy,
     /// Stream mode: no panels, no table, this chroma-key colour behind the dice (sRGB).
     pub stream: Option<[u8; 3]>,
     /// A table server's room to join (the room drives the table).

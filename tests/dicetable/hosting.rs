@@ -246,6 +246,7 @@ fn the_windows_server_serves_its_overlay_and_feed_over_tls() {
             addr: "127.0.0.1:0".parse().expect("address"),
             token: None,
             tls: Some(files.clone()),
+            headers: Default::default(),
         })
         .expect("the server starts with TLS");
     let rt = super::online::runtime();

@@ -918,3 +918,116 @@ fn a_store_that_cannot_be_written_stops_the_server_at_start() {
     }
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// The headers of a GET of `url`: (name, value) pairs, names in lower case.
+fn headers_of(url: &str) -> Vec<(String, String)> {
+    let response = ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"));
+    response
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            (
+                name.as_str().to_string(),
+                value.to_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn every_page_carries_its_security_headers_and_frames_only_where_allowed() {
+    let data = data_dir("headers");
+    let embed = "'self' https://embed.example";
+    let server = Server::start_with(&data, "127.0.0.1:0", &["--frame-ancestors", embed]);
+    let base = format!("http://{}", server.addr);
+    runtime().block_on(async {
+        let _gm = gm_opens(&server.url("crypt"), Checks::default()).await;
+    });
+    // Pages: a policy that runs only the server's own scripts and styles, framed only by the
+    // server itself and the site the owner named; everything: nosniff, no Referer onward.
+    for page in ["/", "/crypt", "/crypt/watch", "/overlay"] {
+        let h = headers_of(&format!("{base}{page}"));
+        let csp = header(&h, "content-security-policy").unwrap_or_else(|| panic!("{page}: {h:?}"));
+        for directive in [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "frame-ancestors 'self' https://embed.example",
+        ] {
+            assert!(csp.contains(directive), "{page}: {csp}");
+        }
+        assert!(!csp.contains("unsafe"), "{page}: {csp}");
+        assert_eq!(
+            header(&h, "x-content-type-options"),
+            Some("nosniff"),
+            "{page}"
+        );
+        assert_eq!(header(&h, "referrer-policy"), Some("no-referrer"), "{page}");
+    }
+    for file in ["/room.js", "/table.css", "/overlay.css", "/api/scenes"] {
+        let h = headers_of(&format!("{base}{file}"));
+        assert_eq!(
+            header(&h, "x-content-type-options"),
+            Some("nosniff"),
+            "{file}"
+        );
+        assert_eq!(
+            header(&h, "content-security-policy"),
+            None,
+            "{file}: not a page"
+        );
+    }
+    // The window's server: framed by itself only, by default.
+    let (addr, _link) = server_alone(None);
+    let h = headers_of(&format!("http://{addr}/overlay"));
+    let csp = header(&h, "content-security-policy").expect("a policy");
+    assert!(csp.ends_with("frame-ancestors 'self'"), "{csp}");
+    // A list that would smuggle a directive in is refused before anything starts.
+    let out = dicetable(&["serve", "--frame-ancestors", "'self'; script-src *"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is not a frame-ancestors list"),
+        "{}",
+        stderr(&out)
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Another address of this machine: a client sending messages far over the limit.
+const UPLOADER: [u8; 4] = [127, 0, 0, 7];
+
+#[test]
+fn an_upload_over_the_limit_is_answered_too_large_with_the_limit() {
+    let data = data_dir("uploads");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = |room: &str| server.url(room);
+    runtime().block_on(async {
+        let _gm = gm_opens(&url("crypt"), Checks::default()).await;
+        let mut pat = pat_plays_ash(&url("crypt")).await;
+        // A scene of 300 KB, then 5 MB, as a room's `create`: answered, not just cut off.
+        for size in [300_000, 5_000_000] {
+            let scene = "x".repeat(size);
+            let create = json!({"type": "create", "v": 3, "room": "big", "name": "Mal",
+                "scene": scene, "passcode": "p", "gm_passcode": "g"});
+            let (answer, _) = hello_from(UPLOADER, &url("big"), &create).await;
+            assert_eq!(answer["code"], "too_large", "{size} bytes: {answer}");
+            let message = answer["message"].as_str().unwrap_or_default();
+            assert!(message.contains("at most 65536"), "{message}");
+        }
+        honest_throws(&mut pat, "uploads over the limit").await;
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -85,6 +85,7 @@ pub(crate) fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLin
         addr: "127.0.0.1:0".parse().expect("address"),
         token: token.map(str::to_string),
         tls: None,
+        headers: Default::default(),
     })
     .expect("the server starts")
 }
@@ -227,6 +228,7 @@ fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
         addr: "0.0.0.0:0".parse().expect("address"),
         token: None,
         tls: None,
+        headers: Default::default(),
     };
     assert!(server::start(&open).is_err());
     let out = crate::dicetable(&["play", "--listen", "0.0.0.0:7999"]);

@@ -28,16 +28,36 @@ export async function launch(extraArgs = []) {
       ...extraArgs,
     ],
   });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  // Whatever a page's Content-Security-Policy refuses, in any frame of any window: the pages
+  // must need nothing it forbids, so closing the browser fails the test when it refused any.
+  const refused = [];
+  const watched = async (options) => {
+    const ctx = await browser.newContext(options);
+    await ctx.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(`CSP refused: ${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+      });
+    });
+    ctx.on('console', (msg) => {
+      if (msg.text().startsWith('CSP refused:')) refused.push(`${msg.location().url}: ${msg.text()}`);
+    });
+    return ctx;
+  };
+  const context = await watched({ viewport: { width: 1280, height: 720 } });
   const close = context.close.bind(context);
   context.close = async () => {
     await close().catch(() => {});
     await browser.close();
+    if (refused.length > 0) {
+      throw new Error(`the pages' Content-Security-Policy refused:\n${refused.join('\n')}`);
+    }
   };
+  /** What the pages' policy refused so far. */
+  context.refused = refused;
   /** Another desktop, 1280 x 720, in a window of its own. */
-  context.another = () => browser.newContext({ viewport: { width: 1280, height: 720 } });
+  context.another = () => watched({ viewport: { width: 1280, height: 720 } });
   /** A phone: 375 x 667 CSS pixels at a device pixel ratio of 2, touch, no mouse. */
-  context.phone = () => browser.newContext({
+  context.phone = () => watched({
     viewport: { width: 375, height: 667 },
     deviceScaleFactor: 2,
     isMobile: true,
@@ -66,7 +86,9 @@ export async function axe(page) {
   for (const frame of page.frames()) {
     try {
       const has = await frame.evaluate(() => typeof window.axe !== 'undefined');
-      if (!has) await frame.addScriptTag({ content: AXE });
+      // Evaluated by the browser's own devtools protocol, as a test's tool: a script tag
+      // would be (rightly) refused by the page's Content-Security-Policy.
+      if (!has) await frame.evaluate(`${AXE}\n;0`);
     } catch {
       // A frame that is gone or not ours.
     }

@@ -83,6 +83,7 @@ fn start_server(
         addr,
         token: options.token.clone(),
         tls: options.tls.clone(),
+        headers: options.headers.clone(),
     };
     match server::start(&server_options) {
         Ok((addr, link)) => {
