@@ -118,6 +118,10 @@ pub struct WindowArgs {
     /// The certificate's private key, PEM.
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// With --token, a name the overlay's server is reached by (repeat for several; its
+    /// addresses and `localhost` always work): a request naming any other host is refused.
+    #[arg(long = "host", value_name = "NAME", requires = "token")]
+    pub hosts: Vec<String>,
     /// Who may frame the overlay (Content-Security-Policy `frame-ancestors`): `'self'`,
     /// `'none'`, or sites such as `https://example.org` that embed it. OBS shows it as a page,
     /// not a frame, and needs nothing here.
@@ -158,6 +162,7 @@ impl WindowArgs {
                 .zip(self.tls_key)
                 .map(|(cert, key)| crate::net::tls::TlsFiles { cert, key }),
             headers: self.frame_ancestors,
+            hosts: self.hosts,
             stream: self.stream.then_some(self.chroma),
             demo,
             history_dir: match self.no_history {
@@ -290,6 +295,7 @@ fn open_window(options: PlayOptions) -> ExitCode {
             token: options.token.clone(),
             tls: options.tls.clone(),
             headers: options.headers.clone(),
+            hosts: options.hosts.clone(),
         };
         if let Err(e) = server.check() {
             eprintln!("error: {e}");

@@ -72,6 +72,10 @@ pub struct ServeArgs {
     /// The certificate's private key, PEM (as `privkey.pem`).
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// A name this server is reached by (repeat for several; its addresses and `localhost`
+    /// always work): a request naming any other host is refused (DNS rebinding).
+    #[arg(long = "host", value_name = "NAME")]
+    pub hosts: Vec<String>,
     /// Who may frame the pages (Content-Security-Policy `frame-ancestors`): `'self'` (a room's
     /// own tray), `'none'`, or sites such as `https://example.org` that embed the table.
     #[arg(long, value_name = "SOURCES", default_value = crate::net::headers::FRAME_ANCESTORS, value_parser = frame_ancestors)]
@@ -233,6 +237,7 @@ fn serve_with<S: LogStore>(
             .unwrap_or_else(crate::rules::scene::default_dir),
         server_key: Some(key.public()),
         headers: args.frame_ancestors.clone(),
+        hosts: args.hosts.clone(),
         tls: match (&args.tls_cert, &args.tls_key) {
             (Some(cert), Some(key)) => Some(crate::net::tls::TlsFiles {
                 cert: cert.clone(),

@@ -68,6 +68,34 @@ pub fn host_is_this_machine(headers: &HeaderMap, port: u16) -> bool {
     loopback && given_port == Some(port)
 }
 
+/// Whether a request names a host this server answers to: an IP address as such (a page of
+/// another site re-pointed here by its DNS sends its own name, never an address), `localhost`,
+/// or a name the owner listed (`serve --host`, `play --host`), any port. No `Host` at all is
+/// allowed: every browser sends one.
+pub fn host_is_served(headers: &HeaderMap, names: &[String]) -> bool {
+    let Some(host) = headers.get(header::HOST) else {
+        return true;
+    };
+    let Ok(host) = host.to_str() else {
+        return false;
+    };
+    let host = host.trim().to_ascii_lowercase();
+    if let Some(rest) = host.strip_prefix('[') {
+        // An IPv6 address, with or without a port.
+        return rest
+            .split_once(']')
+            .is_some_and(|(ip, _)| ip.parse::<std::net::Ipv6Addr>().is_ok());
+    }
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host.as_str(),
+    };
+    let name = name.strip_suffix('.').unwrap_or(name);
+    name.parse::<std::net::Ipv4Addr>().is_ok()
+        || name == "localhost"
+        || names.iter().any(|n| n.eq_ignore_ascii_case(name))
+}
+
 /// Whether a request's body is declared JSON (`Content-Type: application/json`, with any
 /// parameters). A page of another site can send `text/plain` without asking first; JSON it
 /// cannot.
@@ -195,6 +223,38 @@ mod tests {
         assert!(!passcode_matches("open sesame!", &kept));
         assert!(!passcode_matches("open sesame", "not a hash"));
         assert!(same("abc", "abc") && !same("abc", "abd") && !same("abc", "ab"));
+    }
+
+    #[test]
+    fn a_server_answers_to_addresses_localhost_and_the_names_listed() {
+        let with = |host: &'static str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::HOST, HeaderValue::from_static(host));
+            h
+        };
+        let names = ["dice.example.org".to_string()];
+        for served in [
+            "127.0.0.1:7480",
+            "192.168.1.20",
+            "[::1]:7480",
+            "[2001:db8::1]",
+            "localhost:7480",
+            "LOCALHOST",
+            "dice.example.org",
+            "Dice.Example.Org.:443",
+        ] {
+            assert!(host_is_served(&with(served), &names), "{served}");
+        }
+        for foreign in [
+            "evil.example:7480",
+            "127.0.0.1.evil.example",
+            "dice.example.org.evil.example",
+            "[::1",
+            "",
+        ] {
+            assert!(!host_is_served(&with(foreign), &names), "{foreign}");
+        }
+        assert!(host_is_served(&HeaderMap::new(), &names), "no Host");
     }
 
     #[test]

@@ -30,8 +30,10 @@ use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use axum::routing::get;
 
+use crate::errors::ErrorCode;
 use crate::net::pages::{self, Pages};
 use crate::net::runtime::{NetError, listen};
 use room_task::RoomHandle;
@@ -75,6 +77,7 @@ pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
     });
     let pages = Pages::new();
     let headers = Arc::new(setup.headers);
+    let hosts = Arc::new(setup.hosts);
     Router::new()
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/{room}", get(session::connect::<S>))
@@ -84,10 +87,39 @@ pub fn router<S: LogStore>(store: Arc<S>, setup: Setup) -> Router {
         .with_state(hub.clone())
         .merge(front::router(hub))
         .merge(pages::router(pages))
+        .layer(axum::middleware::from_fn_with_state(hosts, host_served))
         .layer(axum::middleware::from_fn_with_state(
             headers,
             crate::net::headers::secure,
         ))
+}
+
+/// Middleware: refuses a request naming a host the server does not answer to (a page of another
+/// site re-pointed at this server by its DNS), on every route, before anything else.
+async fn host_served(
+    axum::extract::State(names): axum::extract::State<Arc<Vec<String>>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if crate::net::auth::host_is_served(request.headers(), &names) {
+        return next.run(request).await;
+    }
+    let host = request
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default()
+        .chars()
+        .take(255)
+        .collect::<String>();
+    crate::net::error::HttpError::new(
+        StatusCode::FORBIDDEN,
+        ErrorCode::ForeignHost,
+        format!(
+            "this server answers to its addresses, localhost and the names given with --host, not '{host}'"
+        ),
+    )
+    .into_response()
 }
 
 /// How a table server is set up: who opens rooms, its limits, the scenes its front page offers.
@@ -105,6 +137,8 @@ pub struct Setup {
     pub server_key: Option<String>,
     /// The pages' security headers (`serve --frame-ancestors`).
     pub headers: crate::net::headers::Policy,
+    /// The names the server answers to besides its addresses and `localhost` (`serve --host`).
+    pub hosts: Vec<String>,
 }
 
 impl Default for Setup {
@@ -116,6 +150,7 @@ impl Default for Setup {
             tls: None,
             server_key: None,
             headers: crate::net::headers::Policy::default(),
+            hosts: Vec::new(),
         }
     }
 }

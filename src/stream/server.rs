@@ -46,6 +46,8 @@ pub struct ServerOptions {
     pub tls: Option<crate::net::tls::TlsFiles>,
     /// The pages' security headers (`play --frame-ancestors`).
     pub headers: crate::net::headers::Policy,
+    /// The names it is reached by besides its addresses and `localhost` (`play --host`).
+    pub hosts: Vec<String>,
 }
 
 /// Why the stream server does not start.
@@ -105,6 +107,8 @@ struct Shared {
     pages: Arc<Pages>,
     /// The port served: without a token, requests must name this machine at it.
     port: u16,
+    /// With a token, the names requests may use besides addresses and `localhost`.
+    hosts: Vec<String>,
 }
 
 /// The app's end of the server: jobs to take, events to publish.
@@ -157,6 +161,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         token: options.token.clone().filter(|t| !t.is_empty()),
         pages: Pages::new(),
         port: addr.port(),
+        hosts: options.hosts.clone(),
     });
     let app = router(shared.clone()).layer(middleware::from_fn_with_state(
         Arc::new(options.headers.clone()),
@@ -204,13 +209,19 @@ fn router(shared: Arc<Shared>) -> Router {
 
 /// Without a token, every request names this machine (`127.0.0.1`, `localhost`, `[::1]`) at
 /// the port served: a page of another site re-pointed here by its DNS is refused. With a
-/// token, the token guards and any name goes (other machines reach it by theirs).
+/// token (other machines reach it), a request names an address, `localhost` or a name given
+/// with `play --host`: the token guards, and no page of another site gets the table by its own
+/// name either.
 async fn this_machine_only(
     State(shared): State<Arc<Shared>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if shared.token.is_none() && !auth::host_is_this_machine(request.headers(), shared.port) {
+    let served = match shared.token {
+        None => auth::host_is_this_machine(request.headers(), shared.port),
+        Some(_) => auth::host_is_served(request.headers(), &shared.hosts),
+    };
+    if !served {
         let host = header_text(request.headers(), axum::http::header::HOST);
         return ApiError::ForeignHost(host).into_response();
     }
@@ -420,6 +431,7 @@ mod tests {
             token: token.map(str::to_string),
             pages: Pages::new(),
             port: 7470,
+            hosts: Vec::new(),
         });
         (router(shared), queue)
     }

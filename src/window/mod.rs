@@ -88,6 +88,8 @@ pub struct PlayOptions {
     pub tls: Option<crate::net::tls::TlsFiles>,
     /// Its pages' security headers.
     pub headers: crate::net::headers::Policy,
+    /// With a token, the names it is reached by (`play --host`).
+    pub hosts: Vec<String>,
     /// Stream mode: no panels, no table, this chroma-key colour behind the dice (sRGB).
     pub stream: Option<[u8; 3]>,
     /// A table server's room to join (the room drives the table).

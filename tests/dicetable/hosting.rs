@@ -247,6 +247,7 @@ fn the_windows_server_serves_its_overlay_and_feed_over_tls() {
             token: None,
             tls: Some(files.clone()),
             headers: Default::default(),
+            hosts: Vec::new(),
         })
         .expect("the server starts with TLS");
     let rt = super::online::runtime();

@@ -120,7 +120,7 @@ impl Drop for Nginx {
 
 /// A WebSocket handshake from `source` to `url` with `headers` added: the socket, or the
 /// refusal's HTTP status and `code`.
-async fn open_from(
+pub(crate) async fn open_from(
     source: [u8; 4],
     url: &str,
     headers: &[(&'static str, &str)],

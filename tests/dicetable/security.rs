@@ -1031,3 +1031,64 @@ fn an_upload_over_the_limit_is_answered_too_large_with_the_limit() {
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// Another address of this machine: a page of another site re-pointed at the server.
+const REBOUND: [u8; 4] = [127, 0, 0, 8];
+
+#[test]
+fn a_page_rebound_to_the_table_server_by_its_name_is_refused_on_every_route() {
+    use super::proxy::open_from;
+    let data = data_dir("rebinding");
+    let mut server = Server::start_with(&data, "127.0.0.1:0", &["--host", "dice.example.org"]);
+    let addr: SocketAddr = server.addr.parse().expect("address");
+    let port = addr.port();
+    runtime().block_on(async {
+        let _gm = gm_opens(&server.url("crypt"), Checks::default()).await;
+        let mut pat = pat_plays_ash(&server.url("crypt")).await;
+        // Every route, by a name the owner did not list: refused before anything is done.
+        let evil = format!("evil.example:{port}");
+        for path in [
+            "/",
+            "/api/scenes",
+            "/api/odds?notation=1d20",
+            "/crypt",
+            "/overlay",
+        ] {
+            let head = format!("GET {path} HTTP/1.1\r\nHost: {evil}");
+            assert_eq!(
+                code(http(addr, &head, "")),
+                (403, "foreign_host".into()),
+                "{path}"
+            );
+        }
+        // Not a room opened from this machine under another site's name, nor its socket.
+        let url = server.url("den");
+        let refused = open_from(REBOUND, &url, &[("host", &evil)]).await.err();
+        assert_eq!(refused, Some((403, "foreign_host".into())));
+        let refused = open_from([127, 0, 0, 1], &url, &[("host", &evil)])
+            .await
+            .err();
+        assert_eq!(refused, Some((403, "foreign_host".into())));
+        // Its addresses, localhost and the listed name are served.
+        for host in [
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            "Dice.Example.Org".to_string(),
+        ] {
+            let head = format!("GET /api/scenes HTTP/1.1\r\nHost: {host}");
+            assert_eq!(http(addr, &head, "").0, 200, "{host}");
+        }
+        // A rebound page hammering the server: an honest table plays on.
+        let flood = tokio::task::spawn_blocking(move || {
+            for _ in 0..300 {
+                let head =
+                    format!("GET /api/odds?notation=50d100 HTTP/1.1\r\nHost: evil.example:{port}");
+                assert_eq!(code(http(addr, &head, "")).1, "foreign_host");
+            }
+        });
+        honest_throws(&mut pat, "300 requests of a rebound page").await;
+        flood.await.expect("the flood");
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -86,6 +86,7 @@ pub(crate) fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLin
         token: token.map(str::to_string),
         tls: None,
         headers: Default::default(),
+        hosts: Vec::new(),
     })
     .expect("the server starts")
 }
@@ -229,6 +230,7 @@ fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
         token: None,
         tls: None,
         headers: Default::default(),
+        hosts: Vec::new(),
     };
     assert!(server::start(&open).is_err());
     let out = crate::dicetable(&["play", "--listen", "0.0.0.0:7999"]);

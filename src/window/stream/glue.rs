@@ -84,6 +84,7 @@ fn start_server(
         token: options.token.clone(),
         tls: options.tls.clone(),
         headers: options.headers.clone(),
+        hosts: options.hosts.clone(),
     };
     match server::start(&server_options) {
         Ok((addr, link)) => {
