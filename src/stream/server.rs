@@ -431,7 +431,8 @@ mod tests {
             token: token.map(str::to_string),
             pages: Pages::new(),
             port: 7470,
-            hosts: Vec::new(),
+            // With a token, the table is reached by this name too (`play --host dicetable.lan`).
+            hosts: vec!["dicetable.lan".into()],
         });
         (router(shared), queue)
     }
@@ -519,6 +520,17 @@ mod tests {
         assert_eq!(
             (got, body["code"].as_str()),
             (StatusCode::UNAUTHORIZED, Some("unauthorized"))
+        );
+        // A name the owner did not give is refused, token or not (a page rebound by its DNS).
+        let rebound = Request::post("/api/roll?token=s3cret")
+            .header("host", "evil.example:7470")
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"notation":"3d6"}"#))
+            .expect("request");
+        let (got, body) = answer(router.clone(), rebound).await;
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (StatusCode::FORBIDDEN, Some("foreign_host"))
         );
         let request = Request::post("/api/roll?token=s3cret")
             .header("host", "dicetable.lan:7470")
