@@ -44,20 +44,19 @@ impl Tuning {
     }
 }
 
-/// A room's throws as its log dates them: at most [`ROOM_BURST`] in any span of
-/// `ROOM_BURST / ROOM_RATE` seconds (20 a second, 40 at once). Counted from the entries' own
-/// times, so every server of a room on NATS counts the same throws: a server appends entry `n`
-/// only once it holds entry `n - 1` (the store refuses it otherwise), so its count is whole.
+/// A room's throws as its log dates them: a token bucket of [`ROOM_RATE`] a second, up to
+/// [`ROOM_BURST`] at once, filled and drawn by the entries' own times, so every server of a room
+/// on NATS counts the same throws: a server appends entry `n` only once it holds entry `n - 1`
+/// (the store refuses it otherwise), so its count is whole.
 #[derive(Clone, Debug, Default)]
 pub struct Pace {
-    /// When the room's latest throws were logged (ms since the epoch), oldest first.
-    recent: std::collections::VecDeque<u64>,
+    /// The tokens left after the latest throw logged.
+    tokens: f64,
+    /// When that throw was logged (ms since the epoch); None: no throw yet, a full bucket.
+    at_ms: Option<u64>,
 }
 
 impl Pace {
-    /// The span the burst is counted over, in ms.
-    const SPAN_MS: u64 = (ROOM_BURST / ROOM_RATE * 1000.0) as u64;
-
     /// The pace of a log's latest throws.
     pub fn of_lines(lines: &[String]) -> Pace {
         let mut pace = Pace::default();
@@ -78,20 +77,24 @@ impl Pace {
     }
 
     fn thrown_at(&mut self, at_ms: u64) {
-        self.recent.push_back(at_ms);
-        while self.recent.len() > ROOM_BURST as usize {
-            self.recent.pop_front();
+        self.tokens = self.tokens_at(at_ms) - 1.0;
+        self.at_ms = Some(self.at_ms.map_or(at_ms, |at| at.max(at_ms)));
+    }
+
+    /// The tokens in the bucket at `now_ms`.
+    fn tokens_at(&self, now_ms: u64) -> f64 {
+        match self.at_ms {
+            None => ROOM_BURST,
+            Some(at) => {
+                let refilled = now_ms.saturating_sub(at) as f64 * ROOM_RATE / 1000.0;
+                (self.tokens + refilled).min(ROOM_BURST)
+            }
         }
     }
 
     /// Whether the room may throw again at `now_ms`.
     pub fn may_throw(&self, now_ms: u64) -> bool {
-        let in_span = self
-            .recent
-            .iter()
-            .filter(|&&at| at + Self::SPAN_MS > now_ms)
-            .count();
-        in_span < ROOM_BURST as usize
+        self.tokens_at(now_ms) >= 1.0
     }
 }
 
@@ -174,20 +177,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_rooms_pace_is_forty_throws_in_any_two_seconds() {
+    fn a_rooms_pace_is_forty_throws_at_once_then_twenty_a_second() {
         let mut pace = Pace::default();
-        // 40 throws logged in the same second (by any servers): the 41st waits.
-        for i in 0..40 {
-            assert!(pace.may_throw(10_000 + i));
-            pace.thrown_at(10_000 + i);
+        // 40 throws logged in the same instant (by any servers): the 41st waits.
+        for _ in 0..40 {
+            assert!(pace.may_throw(10_000));
+            pace.thrown_at(10_000);
         }
-        assert!(!pace.may_throw(10_040));
-        assert!(!pace.may_throw(11_999));
-        // Two seconds after the first, one more; sustained, 20 a second.
-        assert!(pace.may_throw(12_000));
-        pace.thrown_at(12_000);
-        assert!(!pace.may_throw(12_000));
-        assert!(pace.may_throw(12_001));
+        assert!(!pace.may_throw(10_000));
+        assert!(!pace.may_throw(10_049));
+        // One more every 50 ms after that: 20 a second.
+        assert!(pace.may_throw(10_050));
+        pace.thrown_at(10_050);
+        assert!(!pace.may_throw(10_099));
+        assert!(pace.may_throw(10_100));
+        // Two seconds of quiet fill the bucket again, never past 40.
+        let mut rested = pace.clone();
+        rested.thrown_at(13_000);
+        assert!((rested.tokens - 39.0).abs() < 1e-9, "{}", rested.tokens);
     }
 
     #[test]
