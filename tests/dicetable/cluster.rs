@@ -5,17 +5,17 @@
 //! back each such room is there whole or not at all (never a name that is both taken and
 //! missing). `./check cluster -- --nocapture` prints the figures.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use dicetable::errors::ErrorCode;
-use dicetable::online::client::{Client, Create, ThrowError};
+use dicetable::online::client::{Client, ThrowError};
 use dicetable::online::log::{Entry, Event, Proposal, Role};
 use dicetable::online::room::Checks;
 
-use super::online::{Server, as_, crypt, data_dir, gm_opens, pat_plays_ash, runtime};
+use super::online::{Server, as_, data_dir, gm_opens, gm_tries_to_open, pat_plays_ash, runtime};
 
 /// A free loopback port.
 fn free_port() -> u16 {
@@ -67,10 +67,7 @@ impl Cluster {
             .iter()
             .map(|n| format!("nats://127.0.0.1:{}", n.route))
             .collect();
-        let bin = ["/usr/sbin/nats-server", "/usr/bin/nats-server"]
-            .into_iter()
-            .find(|p| Path::new(p).exists())
-            .unwrap_or("nats-server");
+        let bin = super::online::nats_server();
         let node = &mut self.nodes[i];
         let child = Command::new(bin)
             .args(["-js", "-a", "127.0.0.1", "-n", &node.name])
@@ -371,22 +368,8 @@ fn a_nats_cluster_loses_its_leader_and_no_acknowledged_throw() {
     rt.block_on(async {
         for i in 0..tries {
             let start = Instant::now();
-            let opened = Client::connect(
-                as_(
-                    &a.url(&format!("outage{i}")),
-                    "Gwen",
-                    Role::Gamemaster,
-                    &[],
-                    "gm-secret",
-                ),
-                Some(Create {
-                    scene: crypt(),
-                    passcode: "friends".into(),
-                    room_passcode: None,
-                }),
-                Checks::default(),
-            )
-            .await;
+            let opened =
+                gm_tries_to_open(&a.url(&format!("outage{i}")), "friends", Checks::default()).await;
             let code = opened.as_ref().err().and_then(|e| e.code());
             eprintln!(
                 "opening outage{i} with NATS away: {:?} after {:?}",

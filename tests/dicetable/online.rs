@@ -149,20 +149,31 @@ pub(crate) fn as_(url: &str, name: &str, role: Role, seats: &[&str], passcode: &
     }
 }
 
-/// Gwen, the game master, opens the room at `url` with the crypt scene (players' passcode
-/// "friends", her own "gm-secret").
-pub(crate) async fn gm_opens(url: &str, checks: Checks) -> Client {
+/// Gwen, the game master, tries to open the room at `url` with the crypt scene (players'
+/// passcode `passcode`, her own "gm-secret").
+pub(crate) async fn gm_tries_to_open(
+    url: &str,
+    passcode: &str,
+    checks: Checks,
+) -> Result<Client, ClientError> {
     Client::connect(
         as_(url, "Gwen", Role::Gamemaster, &[], "gm-secret"),
         Some(Create {
             scene: crypt(),
-            passcode: "friends".into(),
+            passcode: passcode.into(),
             room_passcode: None,
         }),
         checks,
     )
     .await
-    .unwrap_or_else(|e| panic!("the game master opens {url}: {e}"))
+}
+
+/// Gwen, the game master, opens the room at `url` with the crypt scene (players' passcode
+/// "friends", her own "gm-secret").
+pub(crate) async fn gm_opens(url: &str, checks: Checks) -> Client {
+    gm_tries_to_open(url, "friends", checks)
+        .await
+        .unwrap_or_else(|e| panic!("the game master opens {url}: {e}"))
 }
 
 /// Pat joins the crypt as Ash's player (the game master opened it).
@@ -797,6 +808,14 @@ fn a_killed_server_loses_no_acknowledged_throw() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
+/// Debian's `nats-server` (`./check` installs it).
+pub(crate) fn nats_server() -> &'static str {
+    ["/usr/sbin/nats-server", "/usr/bin/nats-server"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .unwrap_or("nats-server")
+}
+
 /// A `nats-server -js` of the test's own on a free loopback port, killed when dropped.
 struct Nats {
     child: Child,
@@ -811,10 +830,7 @@ impl Nats {
             .expect("a free port")
             .port();
         let dir = data_dir("nats");
-        let bin = ["/usr/sbin/nats-server", "/usr/bin/nats-server"]
-            .into_iter()
-            .find(|p| Path::new(p).exists())
-            .unwrap_or("nats-server");
+        let bin = nats_server();
         let child = Command::new(bin)
             .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
             .arg(&dir)
@@ -854,16 +870,7 @@ fn two_servers_on_nats_serve_one_room_in_one_order() {
     rt.block_on(async {
         let mut gm = gm_opens(&a.url("vault"), Checks::default()).await;
         // The room's name is taken on every node.
-        let again = Client::connect(
-            as_(&b.url("vault"), "Gwen", Role::Gamemaster, &[], "gm-secret"),
-            Some(Create {
-                scene: crypt(),
-                passcode: "x".into(),
-                room_passcode: None,
-            }),
-            Checks::default(),
-        )
-        .await;
+        let again = gm_tries_to_open(&b.url("vault"), "x", Checks::default()).await;
         assert_eq!(
             turned_away(again),
             (
@@ -967,22 +974,7 @@ fn a_room_stored_on_nats_before_rooms_opened_in_one_write_still_plays_and_verifi
     let server = server_on_nats(&nats);
     rt.block_on(async {
         // The room opens as it was: its name is taken, Pat joins with its passcode and plays on.
-        let again = Client::connect(
-            as_(
-                &server.url("crypt"),
-                "Gwen",
-                Role::Gamemaster,
-                &[],
-                "gm-secret",
-            ),
-            Some(Create {
-                scene: crypt(),
-                passcode: "x".into(),
-                room_passcode: None,
-            }),
-            Checks::default(),
-        )
-        .await;
+        let again = gm_tries_to_open(&server.url("crypt"), "x", Checks::default()).await;
         assert_eq!(turned_away(again).0, Some(ErrorCode::RoomExists));
         let mut pat = pat_plays_ash(&server.url("crypt")).await;
         assert_eq!(

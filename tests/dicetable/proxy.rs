@@ -8,15 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use futures_util::SinkExt;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use dicetable::online::room::Checks;
 
 use super::online::{Server, crypt, data_dir, gm_opens, runtime};
-use super::security::{http, join_msg, tcp_from};
+use super::security::{hello_with, http, join_msg, open_from};
 
 /// The address nginx connects to the server from: the one trusted proxy.
 const PROXY: &str = "127.0.0.9";
@@ -118,41 +115,6 @@ impl Drop for Nginx {
     }
 }
 
-/// A WebSocket handshake from `source` to `url` with `headers` added: the socket, or the
-/// refusal's HTTP status and `code`.
-pub(crate) async fn open_from(
-    source: [u8; 4],
-    url: &str,
-    headers: &[(&'static str, &str)],
-) -> Result<tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>, (u16, String)> {
-    let addr: SocketAddr = url
-        .trim_start_matches("ws://")
-        .split('/')
-        .next()
-        .and_then(|a| a.parse().ok())
-        .expect("an address");
-    let mut request = url.into_client_request().expect("a request");
-    for (name, value) in headers {
-        request
-            .headers_mut()
-            .insert(*name, value.parse().expect("a header value"));
-    }
-    let stream = tcp_from(source, addr).await;
-    match tokio_tungstenite::client_async(request, stream).await {
-        Ok((ws, _)) => Ok(ws),
-        Err(WsError::Http(answer)) => {
-            let body: Value = answer
-                .body()
-                .as_deref()
-                .and_then(|b| serde_json::from_slice(b).ok())
-                .unwrap_or(Value::Null);
-            let code = body["code"].as_str().unwrap_or_default().to_string();
-            Err((answer.status().as_u16(), code))
-        }
-        Err(e) => panic!("the handshake to {url} failed: {e}"),
-    }
-}
-
 /// `hello` on a socket from `source` with `headers`: the first `welcome` or `error`.
 async fn say_from(
     source: [u8; 4],
@@ -160,21 +122,7 @@ async fn say_from(
     headers: &[(&'static str, &str)],
     hello: &Value,
 ) -> Value {
-    let mut ws = open_from(source, url, headers)
-        .await
-        .unwrap_or_else(|refused| panic!("{url} refused the socket: {refused:?}"));
-    ws.send(Message::text(hello.to_string()))
-        .await
-        .expect("sends");
-    loop {
-        let Some(Ok(Message::Text(text))) = futures_util::StreamExt::next(&mut ws).await else {
-            panic!("no answer to {hello}");
-        };
-        let answer: Value = serde_json::from_str(&text).expect("JSON");
-        if matches!(answer["type"].as_str(), Some("welcome" | "error")) {
-            return answer;
-        }
-    }
+    hello_with(source, url, headers, hello).await.0
 }
 
 fn create(room: &str, room_passcode: Option<&str>) -> Value {

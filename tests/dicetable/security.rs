@@ -375,17 +375,46 @@ pub(crate) async fn socket_from(
     source: [u8; 4],
     url: &str,
 ) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
+    open_from(source, url, &[])
+        .await
+        .unwrap_or_else(|refused| panic!("handshake to {url} refused: {refused:?}"))
+}
+
+/// A WebSocket handshake from `source` to `url` (`ws://ADDR/...`) with `headers` added: the
+/// socket, or the refusal's HTTP status and `code`.
+pub(crate) async fn open_from(
+    source: [u8; 4],
+    url: &str,
+    headers: &[(&'static str, &str)],
+) -> Result<tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>, (u16, String)> {
+    use tokio_tungstenite::tungstenite::Error as WsError;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let addr: SocketAddr = url
         .trim_start_matches("ws://")
         .split('/')
         .next()
         .and_then(|a| a.parse().ok())
         .expect("an address");
+    let mut request = url.into_client_request().expect("a request");
+    for (name, value) in headers {
+        request
+            .headers_mut()
+            .insert(*name, value.parse().expect("a header value"));
+    }
     let stream = tcp_from(source, addr).await;
-    let (ws, _) = tokio_tungstenite::client_async(url, stream)
-        .await
-        .expect("handshake");
-    ws
+    match tokio_tungstenite::client_async(request, stream).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(WsError::Http(answer)) => {
+            let body: Value = answer
+                .body()
+                .as_deref()
+                .and_then(|b| serde_json::from_slice(b).ok())
+                .unwrap_or(Value::Null);
+            let code = body["code"].as_str().unwrap_or_default().to_string();
+            Err((answer.status().as_u16(), code))
+        }
+        Err(e) => panic!("the handshake to {url} failed: {e}"),
+    }
 }
 
 /// A WebSocket to `url` from `source`, its first message `hello`: the first answer that is a
@@ -398,7 +427,22 @@ pub(crate) async fn hello_from(
     Value,
     tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
 ) {
-    let mut ws = socket_from(source, url).await;
+    hello_with(source, url, &[], hello).await
+}
+
+/// As [`hello_from`], the handshake carrying `headers` too.
+pub(crate) async fn hello_with(
+    source: [u8; 4],
+    url: &str,
+    headers: &[(&'static str, &str)],
+    hello: &Value,
+) -> (
+    Value,
+    tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+) {
+    let mut ws = open_from(source, url, headers)
+        .await
+        .unwrap_or_else(|refused| panic!("{url} refused the socket: {refused:?}"));
     ws.send(Message::text(hello.to_string()))
         .await
         .expect("sends");
@@ -1037,7 +1081,6 @@ const REBOUND: [u8; 4] = [127, 0, 0, 8];
 
 #[test]
 fn a_page_rebound_to_the_table_server_by_its_name_is_refused_on_every_route() {
-    use super::proxy::open_from;
     let data = data_dir("rebinding");
     let mut server = Server::start_with(&data, "127.0.0.1:0", &["--host", "dice.example.org"]);
     let addr: SocketAddr = server.addr.parse().expect("address");
