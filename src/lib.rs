@@ -26,6 +26,7 @@ pub mod stream;
 pub mod text;
 #[cfg(feature = "window")]
 pub mod window;
+pub mod work;
 
 #[cfg(feature = "window")]
 use bevy::prelude::*;

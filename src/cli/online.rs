@@ -83,6 +83,10 @@ pub struct ServeArgs {
     /// Seconds a room with nobody in it and no page on it stays in memory (its log stays).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::server::limits::IDLE_UNLOAD.as_secs(), value_parser = clap::value_parser!(u64).range(1..=604_800))]
     pub unload_after: u64,
+    /// Seconds the server works out one exact odds before it answers `timeout` and stops the
+    /// work (a page's odds, a drafted move's).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::server::limits::ODDS_TIME.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub odds_time: u64,
 }
 
 /// Arguments of `verify`.
@@ -227,6 +231,7 @@ fn serve_with<S: LogStore>(
             )),
         },
         unload_after: std::time::Duration::from_secs(args.unload_after),
+        odds_time: std::time::Duration::from_secs(args.odds_time),
     };
     let setup = crate::server::Setup {
         policy,

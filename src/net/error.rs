@@ -44,3 +44,15 @@ impl IntoResponse for HttpError {
         (self.status, Json(body)).into_response()
     }
 }
+
+impl From<crate::work::WorkError> for HttpError {
+    /// A client with as many requests under way as its share allows is told so (429, `busy`);
+    /// a job that broke is the server's fault (500).
+    fn from(e: crate::work::WorkError) -> HttpError {
+        let status = match e {
+            crate::work::WorkError::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
+            crate::work::WorkError::Lost { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        HttpError::new(status, e.code(), e.to_string())
+    }
+}

@@ -121,6 +121,7 @@ struct AtlasQuery {
 /// A die's numbered atlas in a body and ink colour (`?body=rrggbb&ink=rrggbb`), as PNG.
 async fn atlas(
     State(pages): State<Arc<Pages>>,
+    peer: crate::net::runtime::Peer,
     Path(kind): Path<String>,
     query: Result<Query<AtlasQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
@@ -147,7 +148,9 @@ async fn atlas(
     let png = match cached {
         Some(png) => png,
         None => {
-            let made = tokio::task::spawn_blocking(move || atlas_png(kind, style)).await;
+            let made = crate::work::pictures()
+                .run(peer.client(), move |_| atlas_png(kind, style))
+                .await;
             match made {
                 Ok(Ok(png)) => {
                     let png = Arc::new(png);
@@ -162,7 +165,7 @@ async fn atlas(
                     png
                 }
                 Ok(Err(e)) => return failed(e).into_response(),
-                Err(e) => return failed(e.to_string()).into_response(),
+                Err(e) => return HttpError::from(e).into_response(),
             }
         }
     };

@@ -651,6 +651,12 @@ pub struct Peer {
 }
 
 impl Peer {
+    /// Whom its work is counted to in the server's pools (`crate::work`): its address, or the
+    /// server's own share for a request with none (a test calling the router in-process).
+    pub fn client(&self) -> crate::work::Client {
+        self.ip.unwrap_or(crate::work::SERVER)
+    }
+
     /// A client that connected itself, from `ip`.
     pub fn direct(ip: Option<IpAddr>) -> Peer {
         Peer {

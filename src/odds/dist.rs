@@ -233,6 +233,25 @@ impl Dist {
             };
         }
         let weights = super::poly::multiply(&self.weights, &other.weights);
+        self.sum_of(other, weights)
+    }
+
+    /// [`Dist::add`], asking `stop` between the blocks of a large product and refusing one too
+    /// large to work out (see [`super::poly::multiply_until`]).
+    pub fn add_until<S: Stop>(
+        &self,
+        other: &Dist,
+        stop: &S,
+    ) -> Result<Dist, super::poly::Unworked<S::Stopped>> {
+        if self.is_empty() || other.is_empty() {
+            return Ok(self.add(other));
+        }
+        let weights = super::poly::multiply_until(&self.weights, &other.weights, stop)?;
+        Ok(self.sum_of(other, weights))
+    }
+
+    /// The distribution of `self + other` given the product of their weights.
+    fn sum_of(&self, other: &Dist, weights: Vec<BigUint>) -> Dist {
         Dist {
             min: self.min + other.min,
             weights,

@@ -61,6 +61,8 @@ impl Stop for Cancel {
     type Stopped = Abandoned;
 
     fn check(&self) -> Result<(), Abandoned> {
+        // On a pool's thread, also where the work shares its core (`crate::work`).
+        crate::work::pause_point();
         if self.is_cancelled() {
             Err(Abandoned)
         } else {

@@ -280,6 +280,8 @@ impl RollWorld {
 
     /// One step of the world, then the watch over its dice.
     pub fn step(&mut self, rules: &SettleRules) {
+        // On a server's physics pool, where a long throw lets a waiting one have the core.
+        crate::work::pause_point();
         self.rapier.step();
         self.steps += 1;
         self.watch(rules);

@@ -110,6 +110,9 @@ pub enum ServerError {
         "this server opens rooms for its owner only: ask them for its room passcode (serve --room-passcode), or to open rooms to all (serve --open-rooms)"
     )]
     RoomsClosed,
+    /// The client's share of the server's work is taken (`crate::work`).
+    #[error(transparent)]
+    Work(#[from] crate::work::WorkError),
     /// The address opened its rooms for the hour.
     #[error("this address opened {0} rooms in the last hour: wait, or use one of them")]
     RoomQuota(usize),
@@ -122,7 +125,10 @@ impl ServerError {
         match self {
             ServerError::NoRoom(_) => StatusCode::NOT_FOUND,
             ServerError::WrongPasscode | ServerError::PasscodeRequired => StatusCode::FORBIDDEN,
-            ServerError::BackingOff(_) | ServerError::TooManyMessages | ServerError::RoomBusy => {
+            ServerError::BackingOff(_)
+            | ServerError::TooManyMessages
+            | ServerError::RoomBusy
+            | ServerError::Work(crate::work::WorkError::Busy { .. }) => {
                 StatusCode::TOO_MANY_REQUESTS
             }
             ServerError::Passcode(PasscodeError::Busy)
@@ -142,6 +148,7 @@ impl ServerError {
     pub fn code(&self) -> ErrorCode {
         match self {
             ServerError::Decode(e) => e.code(),
+            ServerError::Work(e) => e.code(),
             ServerError::Room(e) => e.code(),
             ServerError::Store(StoreError::Unavailable(_)) => ErrorCode::StoreUnavailable,
             ServerError::Store(_) => ErrorCode::StoreFailed,

@@ -54,7 +54,7 @@ pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
             get(|headers: HeaderMap| async move { file("front.html", &headers) }),
         )
         .route("/api/scenes", get(scenes::<S>))
-        .route("/api/odds", get(odds))
+        .route("/api/odds", get(odds::<S>))
         .route("/api/scenes/{id}", get(scene_text::<S>));
     for name in FILES {
         router = router.route(
@@ -163,19 +163,6 @@ async fn scene_text<S: LogStore>(
     }
 }
 
-/// How long the server works out one notation's odds before it gives up (every notation
-/// within the caps takes far less, but a page must not hold a core for long).
-const ODDS_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Stops the odds' work when the request that wanted them is gone (the page typed on, or left).
-struct CancelOnDrop(crate::odds::stop::Cancel);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
-
 #[derive(serde::Deserialize)]
 struct OddsQuery {
     notation: String,
@@ -187,12 +174,49 @@ struct OddsQuery {
 /// How long an estimate may take: its answer comes within 50 ms.
 const ESTIMATE_TIME: std::time::Duration = std::time::Duration::from_millis(30);
 
+/// A quick estimate of `notation`'s odds as JSON, marked as one.
+fn estimate_json(notation: &crate::odds::notation::Notation) -> Option<serde_json::Value> {
+    let e = crate::odds::notation::estimate::estimate(notation, ESTIMATE_TIME)?;
+    let mut json = serde_json::json!({
+        "title": notation.source(),
+        "estimate": true,
+        "samples": e.samples,
+        "error": e.error,
+        "confidence": crate::odds::notation::estimate::CONFIDENCE,
+        "mean": e.mean,
+        "summary": crate::odds::words::summary(&crate::odds::words::Shape {
+            chances: &e.chances,
+            open: 0.0,
+            flat: false,
+            mean: e.mean,
+        }),
+        "distribution": e.chances.iter()
+            .map(|(v, p)| serde_json::json!({"value": v, "p": p}))
+            .collect::<Vec<_>>(),
+    });
+    if let Some(c) = notation.check() {
+        json["target"] = serde_json::json!(c.target);
+        json["p_success"] = serde_json::json!(e.p_where(|v| c.holds(v)));
+    }
+    Some(json)
+}
+
+/// What became of an odds request's work.
+enum Worked {
+    Odds(serde_json::Value),
+    TooLarge(String),
+    Stopped,
+}
+
 /// `GET /api/odds?notation=…`: the exact odds of a free roll, as `odds --json` prints them;
-/// with `&estimate=1`, a quick estimate to show (marked ≈) while the exact odds come.
-async fn odds(
+/// with `&estimate=1`, a quick estimate to show (marked ≈) while the exact odds come. Both
+/// are worked out in the odds pool, in this client's turn (`crate::work::odds`).
+async fn odds<S: LogStore>(
+    State(hub): State<Arc<Hub<S>>>,
+    peer: Peer,
     query: Result<axum::extract::Query<OddsQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
-    use crate::odds::notation::Notation;
+    use crate::odds::notation::{Notation, OddsError};
     let Ok(axum::extract::Query(query)) = query else {
         return HttpError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -212,67 +236,36 @@ async fn odds(
                 .into_response();
         }
     };
-    if query.estimate.unwrap_or(0) != 0 {
-        let work = tokio::task::spawn_blocking(move || {
-            crate::odds::notation::estimate::estimate(&notation, ESTIMATE_TIME).map(|e| {
-                let check = notation.check();
-                let mut json = serde_json::json!({
-                    "title": notation.source(),
-                    "estimate": true,
-                    "samples": e.samples,
-                    "error": e.error,
-                    "confidence": crate::odds::notation::estimate::CONFIDENCE,
-                    "mean": e.mean,
-                    "summary": crate::odds::words::summary(&crate::odds::words::Shape {
-                        chances: &e.chances,
-                        open: 0.0,
-                        flat: false,
-                        mean: e.mean,
-                    }),
-                    "distribution": e.chances.iter()
-                        .map(|(v, p)| serde_json::json!({"value": v, "p": p}))
-                        .collect::<Vec<_>>(),
-                });
-                if let Some(c) = check {
-                    json["target"] = serde_json::json!(c.target);
-                    json["p_success"] = serde_json::json!(e.p_where(|v| c.holds(v)));
-                }
-                json
-            })
-        });
-        return match work.await {
-            Ok(Some(json)) => axum::Json(json).into_response(),
-            _ => HttpError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                ErrorCode::OddsTooLarge,
-                "no roll of this notation could be read within its caps",
-            )
-            .into_response(),
-        };
-    }
-    // One per core; a page that stops waiting stops its work (see `CancelOnDrop`).
-    let Ok(_slot) = super::limits::odds_slots().acquire().await else {
-        return HttpError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "stopping")
-            .into_response();
-    };
-    let cancel = crate::odds::stop::Cancel::new();
-    let _stop_when_gone = CancelOnDrop(cancel.clone());
-    let work = tokio::task::spawn_blocking(move || {
-        match crate::rules::Odds::of_notation_until(&notation, &cancel) {
-            Ok(odds) => Some(Ok(odds.to_json(notation.source()))),
-            Err(crate::odds::notation::OddsError::TooLarge(why)) => Some(Err(why)),
-            Err(crate::odds::notation::OddsError::Stopped(_)) => None,
+    let estimate = query.estimate.unwrap_or(0) != 0;
+    let work = crate::work::odds().run(peer.client(), move |cancel| {
+        if estimate {
+            return match estimate_json(&notation) {
+                Some(json) => Worked::Odds(json),
+                None => Worked::TooLarge(
+                    "no roll of this notation could be read within its caps".into(),
+                ),
+            };
+        }
+        match crate::rules::Odds::of_notation_until(&notation, cancel) {
+            Ok(odds) => Worked::Odds(odds.to_json(notation.source())),
+            Err(OddsError::TooLarge(why)) => {
+                Worked::TooLarge(format!("exact odds are not worked out: {why}"))
+            }
+            Err(OddsError::Stopped(_)) => Worked::Stopped,
         }
     });
-    match tokio::time::timeout(ODDS_TIME, work).await {
-        Ok(Ok(Some(Ok(json)))) => axum::Json(json).into_response(),
-        Ok(Ok(Some(Err(why)))) => HttpError::new(
+    // Dropping the work at the deadline sets its cancel: it stops at its next check.
+    let deadline = hub.tuning.odds_time;
+    match tokio::time::timeout(deadline, work).await {
+        Ok(Ok(Worked::Odds(json))) => axum::Json(json).into_response(),
+        Ok(Ok(Worked::TooLarge(why))) => HttpError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::OddsTooLarge,
-            format!("exact odds are not worked out: {why}"),
+            why,
         )
         .into_response(),
-        Ok(_) => HttpError::new(
+        Ok(Err(e)) => HttpError::from(e).into_response(),
+        Ok(Ok(Worked::Stopped)) => HttpError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::Internal,
             "the odds could not be worked out",
@@ -284,7 +277,7 @@ async fn odds(
             format!(
                 "the exact odds of {} take longer than {} s to work out here",
                 query.notation,
-                ODDS_TIME.as_secs()
+                deadline.as_secs()
             ),
         )
         .into_response(),

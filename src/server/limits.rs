@@ -1,5 +1,6 @@
 //! What one connection, one room and the whole server may take: messages and throws a second,
-//! the time to say hello, how far a slow reader may fall behind, physics at once.
+//! the time to say hello, how far a slow reader may fall behind. The shares of the cores
+//! (physics, odds, pictures) are `crate::work`'s.
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,9 @@ pub const ROOM_RATE: f64 = 20.0;
 pub const ROOM_BURST: f64 = 40.0;
 /// How long a room with nobody in it and no page on it stays loaded, by default.
 pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
+/// How long exact odds are worked out for a page or a drafted move, by default: every
+/// notation within the caps takes far less, but a page must not hold a core for long.
+pub const ODDS_TIME: Duration = Duration::from_secs(10);
 /// Entries a slow client may fall behind before it is caught up from the store.
 pub const FANOUT: usize = 256;
 
@@ -26,6 +30,8 @@ pub struct Tuning {
     pub connections: crate::net::runtime::ConnectionLimits,
     /// How long a room with nobody in it and no page on it stays in memory.
     pub unload_after: Duration,
+    /// How long exact odds are worked out before the answer is `timeout` and the work stops.
+    pub odds_time: Duration,
 }
 
 impl Default for Tuning {
@@ -33,6 +39,7 @@ impl Default for Tuning {
         Tuning {
             connections: crate::net::runtime::ConnectionLimits::default(),
             unload_after: IDLE_UNLOAD,
+            odds_time: ODDS_TIME,
         }
     }
 }
@@ -130,46 +137,6 @@ impl Bucket {
             false
         }
     }
-}
-
-/// A semaphore with a permit per core.
-fn per_core() -> tokio::sync::Semaphore {
-    tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
-}
-
-/// Throws simulated at once: one per core (more only queue threads and their memory).
-pub fn physics_slots() -> &'static tokio::sync::Semaphore {
-    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    SLOTS.get_or_init(per_core)
-}
-
-/// Odds worked out at once for the pages: one per core; more wait their turn.
-pub fn odds_slots() -> &'static tokio::sync::Semaphore {
-    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    SLOTS.get_or_init(per_core)
-}
-
-/// Addresses remembered before the idle ones are swept.
-const ADDRESSES_KEPT: usize = 1024;
-
-/// One throw at a time for each address: whoever throws from one address in several rooms
-/// takes one physics slot, not all of them, and every other room keeps a slot to throw on.
-pub fn address_slot(ip: std::net::IpAddr) -> std::sync::Arc<tokio::sync::Semaphore> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex};
-    static SLOTS: Mutex<Option<HashMap<std::net::IpAddr, Arc<tokio::sync::Semaphore>>>> =
-        Mutex::new(None);
-    let Ok(mut slots) = SLOTS.lock() else {
-        return Arc::new(tokio::sync::Semaphore::new(1));
-    };
-    let slots = slots.get_or_insert_with(HashMap::new);
-    if slots.len() >= ADDRESSES_KEPT {
-        slots.retain(|_, s| Arc::strong_count(s) > 1);
-    }
-    slots
-        .entry(ip)
-        .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(1)))
-        .clone()
 }
 
 #[cfg(test)]

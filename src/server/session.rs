@@ -249,8 +249,16 @@ async fn session<S: LogStore>(
                         if !say(&out, moves).await {
                             break;
                         }
-                        odds_work =
-                            table.map(|t| tokio::spawn(draft_odds(id, t, draft, out.clone())));
+                        odds_work = table.map(|t| {
+                            tokio::spawn(draft_odds(
+                                hub.tuning.odds_time,
+                                peer.client(),
+                                id,
+                                t,
+                                draft,
+                                out.clone(),
+                            ))
+                        });
                         continue;
                     }
                     Ok(Err(e)) => error_msg(&e),
@@ -348,20 +356,21 @@ fn moves_message(id: u64, d: Drafted) -> ServerMsg {
     }
 }
 
-/// How long the server works out a drafted move's odds before it gives up.
-const DRAFT_ODDS_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Works out a drafted move's exact odds on a blocking thread (one of the odds slots) and
-/// sends them as `draft_odds`.
-async fn draft_odds(id: u64, table: TableState, draft: Move, out: mpsc::Sender<Message>) {
-    let Ok(_slot) = super::limits::odds_slots().acquire().await else {
-        return;
-    };
-    let work = tokio::task::spawn_blocking(move || {
+/// Works out a drafted move's exact odds in the client's turn on the odds pool and sends them
+/// as `draft_odds`.
+async fn draft_odds(
+    deadline: std::time::Duration,
+    client: crate::work::Client,
+    id: u64,
+    table: TableState,
+    draft: Move,
+    out: mpsc::Sender<Message>,
+) {
+    let work = crate::work::odds().run(client, move |_| {
         let title = table.describe(&draft);
         table.odds(&draft).map(|o| o.map(|o| o.to_json(&title)))
     });
-    let msg = match tokio::time::timeout(DRAFT_ODDS_TIME, work).await {
+    let msg = match tokio::time::timeout(deadline, work).await {
         Ok(Ok(Ok(odds))) => ServerMsg::DraftOdds {
             id,
             odds,
@@ -372,12 +381,17 @@ async fn draft_odds(id: u64, table: TableState, draft: Move, out: mpsc::Sender<M
             odds: None,
             error: Some(e.to_string()),
         },
-        Ok(Err(_)) | Err(_) => ServerMsg::DraftOdds {
+        Ok(Err(e)) => ServerMsg::DraftOdds {
+            id,
+            odds: None,
+            error: Some(e.to_string()),
+        },
+        Err(_) => ServerMsg::DraftOdds {
             id,
             odds: None,
             error: Some(format!(
                 "the exact odds take longer than {} s to work out here",
-                DRAFT_ODDS_TIME.as_secs()
+                deadline.as_secs()
             )),
         },
     };

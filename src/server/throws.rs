@@ -3,7 +3,6 @@
 //! and shown when its thrower reveals it.
 
 use super::error::ServerError;
-use super::limits::{address_slot, physics_slots};
 use super::room_task::{Done, Proposed, Task};
 use super::store::LogStore;
 use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SeedProof};
@@ -82,33 +81,21 @@ async fn throw_next<S: LogStore>(
             proof.clone(),
         );
         let (secret, nonce) = (*secret, nonce.to_vec());
-        // The thrower's address's one slot first, then one of the server's.
-        let mine = p.from.map(address_slot);
-        let _mine = match &mine {
-            Some(slot) => Some(
-                slot.acquire()
-                    .await
-                    .map_err(|e| ServerError::Internal(e.to_string()))?,
-            ),
-            None => None,
-        };
-        let _slot = physics_slots()
-            .acquire()
-            .await
-            .map_err(|e| ServerError::Internal(e.to_string()))?;
-        tokio::task::spawn_blocking(move || {
-            state.simulate(Simulation {
-                by: &name,
-                what: &what,
-                label,
-                proof,
-                seq,
-                secret: &secret,
-                nonce: &nonce,
+        // In the thrower's turn on the physics pool (its address's, the server's own for none).
+        let client = p.from.unwrap_or(crate::work::SERVER);
+        crate::work::physics()
+            .run(client, move |_| {
+                state.simulate(Simulation {
+                    by: &name,
+                    what: &what,
+                    label,
+                    proof,
+                    seq,
+                    secret: &secret,
+                    nonce: &nonce,
+                })
             })
-        })
-        .await
-        .map_err(|e| ServerError::Internal(e.to_string()))??
+            .await??
     };
     let (event, sealed) = match simulated {
         Simulated::Played { said, table } => {

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
 
 use super::error::ServerError;
-use super::limits::{FANOUT, physics_slots};
+use super::limits::FANOUT;
 use super::room_task::{RoomHandle, forward_lines, running_room};
 use super::store::LogStore;
 use super::{Hub, check_room_name};
@@ -433,15 +433,13 @@ async fn watch_session<S: LogStore>(
     let feed = futures_util::stream::unfold(Some((new_lines, view)), |state| async move {
         let (mut new_lines, view) = state?;
         let line = new_lines.recv().await?;
-        let Ok(_slot) = physics_slots().acquire().await else {
-            return None;
-        };
-        let seen = tokio::task::spawn_blocking(move || {
-            let mut view = view;
-            let events = view.see(&line, true);
-            (view, events)
-        })
-        .await;
+        let seen = crate::work::physics()
+            .run(peer.client(), move |_| {
+                let mut view = view;
+                let events = view.see(&line, true);
+                (view, events)
+            })
+            .await;
         let Ok((view, events)) = seen else {
             let error = "the room's page stopped: open it again".to_string();
             return Some((Next::Last(vec![failure(ErrorCode::Internal, error)]), None));

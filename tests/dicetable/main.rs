@@ -13,6 +13,7 @@ mod proxy;
 mod seat;
 mod security;
 mod session;
+mod shares;
 mod stream;
 mod window;
 

@@ -4,6 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use dicetable::errors::ErrorCode;
 use dicetable::online::client::{Client, ClientError, Create, JoinAs, ThrowError};
@@ -91,7 +92,7 @@ impl Server {
 
     /// Waits up to `within` for the server to write a line to its standard error holding
     /// `text`: whether it did.
-    pub(crate) fn says(&self, text: &str, within: std::time::Duration) -> bool {
+    pub(crate) fn says(&self, text: &str, within: Duration) -> bool {
         let (lines, changed) = &*self.said;
         let lines = lines.lock().expect("lines");
         let (lines, _) = changed
@@ -104,6 +105,30 @@ impl Server {
 
     pub(crate) fn url(&self, room: &str) -> String {
         format!("ws://{}/{room}", self.addr)
+    }
+
+    /// The process's CPU time so far (user and system, all threads) and its resident memory
+    /// in bytes, from /proc.
+    pub(crate) fn usage(&self) -> (Duration, u64) {
+        let pid = self.child.id();
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // Past the command's name: state is field 3, utime 14 and stime 15, in clock ticks
+        // of 1/100 s (USER_HZ).
+        let fields: Vec<u64> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest)
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(|f| f.parse().unwrap_or(0))
+            .collect();
+        let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let rss_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0);
+        (Duration::from_millis(ticks * 10), rss_kb * 1024)
     }
 
     /// Whether the process still runs.
@@ -758,7 +783,7 @@ fn a_killed_server_loses_no_acknowledged_throw() {
             let data = data.clone();
             let addr = addr.clone();
             move || {
-                std::thread::sleep(std::time::Duration::from_millis(700));
+                std::thread::sleep(Duration::from_millis(700));
                 Server::start(&data, &addr)
             }
         });
@@ -843,7 +868,7 @@ impl Nats {
             if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
                 break;
             }
-            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(50));
         }
         Nats { child, url, dir }
     }
@@ -1136,7 +1161,7 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
         }
     }
     assert!(limited >= 15, "{limited} of 60 limited");
-    std::thread::sleep(std::time::Duration::from_millis(1100));
+    std::thread::sleep(Duration::from_millis(1100));
     assert_eq!(
         say(&mut ws, r#"{"type":"ping","id":99}"#),
         serde_json::json!({"type": "pong", "id": 99})
@@ -1241,9 +1266,9 @@ fn the_window_joins_a_room_over_wss_and_shows_its_throws() {
         ],
     );
     let mut out = Vec::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
+    let deadline = std::time::Instant::now() + Duration::from_secs(240);
     while std::time::Instant::now() < deadline {
-        match lines.recv_timeout(std::time::Duration::from_secs(5)) {
+        match lines.recv_timeout(Duration::from_secs(5)) {
             Ok(l) => out.push(l),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
             Err(_) => break,

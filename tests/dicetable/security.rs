@@ -462,12 +462,13 @@ pub(crate) fn join_msg(room: &str, name: &str, passcode: &str) -> Value {
         "passcode": passcode})
 }
 
-/// Throws a 1d6 ten times; prints and returns the slowest (the p99 of ten).
-async fn honest_throws(pat: &mut Client, during: &str) -> Duration {
+/// Throws a 1d20 twenty times; prints the median and returns the slowest (the p99 of
+/// twenty).
+pub(crate) async fn honest_throws(pat: &mut Client, during: &str) -> Duration {
     let mut times = Vec::new();
-    for _ in 0..10 {
+    for _ in 0..20 {
         let start = Instant::now();
-        pat.throw(Proposal::Notation("1d6".into()), None, false, None)
+        pat.throw(Proposal::Notation("1d20".into()), None, false, None)
             .await
             .unwrap_or_else(|e| panic!("the honest throw during {during}: {e}"));
         times.push(start.elapsed());
@@ -475,7 +476,7 @@ async fn honest_throws(pat: &mut Client, during: &str) -> Duration {
     times.sort();
     let p99 = times[times.len() - 1];
     let median = times[times.len() / 2];
-    eprintln!("honest 1d6 during {during}: median {median:?}, p99 {p99:?} (10 throws)");
+    eprintln!("honest 1d20 during {during}: median {median:?}, p99 {p99:?} (20 throws)");
     p99
 }
 
@@ -628,7 +629,7 @@ fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
 const THROWER: [u8; 4] = [127, 0, 0, 5];
 
 /// Sends a throw on a joined socket; returns at once (the answer comes later).
-async fn propose(
+pub(crate) async fn propose(
     ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
     commitment: &Value,
     what: Value,
@@ -642,7 +643,9 @@ async fn propose(
 }
 
 /// The next `ack` or `refused` on a socket.
-async fn answer_of(ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>) -> Value {
+pub(crate) async fn answer_of(
+    ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+) -> Value {
     loop {
         let Some(Ok(Message::Text(text))) = ws.next().await else {
             panic!("no answer");

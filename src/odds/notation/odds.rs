@@ -267,11 +267,25 @@ fn flatten<'a>(expr: &'a Expr, negative: bool, out: &mut Vec<(bool, &'a Expr)>) 
     }
 }
 
+/// `x + y`, stopping between the blocks of a large product.
+fn whole_sum<S: Stop>(x: &Dist, y: &Dist, stop: &S) -> Worked<Outcomes, S> {
+    use crate::odds::poly::{MOST_PACKED_BITS, Unworked};
+    match x.add_until(y, stop) {
+        Ok(sum) => Ok(Outcomes::Whole(sum)),
+        Err(Unworked::Stopped(s)) => Err(OddsError::Stopped(s)),
+        Err(Unworked::TooLarge(bits)) => too_large(format!(
+            "a sum of two distributions of {} Mbit of weights, more than {}",
+            bits >> 20,
+            MOST_PACKED_BITS >> 20
+        )),
+    }
+}
+
 fn arithmetic<S: Stop>(op: BinaryOp, a: &Outcomes, b: &Outcomes, stop: &S) -> Worked<Outcomes, S> {
     if let (Outcomes::Whole(x), Outcomes::Whole(y)) = (a, b) {
         match op {
-            BinaryOp::Add => return Ok(Outcomes::Whole(x.add(y))),
-            BinaryOp::Subtract => return Ok(Outcomes::Whole(x.sub(y))),
+            BinaryOp::Add => return whole_sum(x, y, stop),
+            BinaryOp::Subtract => return whole_sum(x, &y.neg(), stop),
             BinaryOp::Multiply | BinaryOp::Remainder => {
                 let pairs = x.iter().count().saturating_mul(y.iter().count());
                 if pairs > MOST_PAIRS {

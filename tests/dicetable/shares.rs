@@ -1,0 +1,288 @@
+//! Fair shares under abuse (#45): a handful of loopback addresses (127.0.0.2, 127.0.0.3, …)
+//! ask a real `dicetable serve` for its expensive work (odds, estimates, atlases, physics)
+//! as fast as they can, while an honest player in another room throws 1d20. Each abuse prints
+//! the honest throws' median and p99 and the server's memory (`./check shares -- --nocapture`),
+//! and each asserts the p99 under 1 s and the memory under the bound docs/security.md states.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use dicetable::online::room::Checks;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use super::online::{Server, data_dir, gm_opens, pat_plays_ash, runtime};
+use super::security::{answer_of, hello_from, honest_throws, propose, tcp_from};
+use dicetable::online::client::Client;
+use dicetable::online::log::Proposal;
+
+/// How long each abuse runs while the honest player throws.
+const ABUSE_TIME: Duration = Duration::from_secs(6);
+
+/// The honest player throws 1d20 every 200 ms for [`ABUSE_TIME`]; prints the median and
+/// returns the slowest (over 30 throws, the p99 and more).
+async fn honest_during(pat: &mut Client, during: &str) -> Duration {
+    let mut times = Vec::new();
+    let since = Instant::now();
+    while since.elapsed() < ABUSE_TIME {
+        let start = Instant::now();
+        pat.throw(Proposal::Notation("1d20".into()), None, false, None)
+            .await
+            .unwrap_or_else(|e| panic!("the honest throw during {during}: {e}"));
+        times.push(start.elapsed());
+        tokio::time::sleep(Duration::from_millis(200).saturating_sub(start.elapsed())).await;
+    }
+    times.sort();
+    let (median, slowest) = (times[times.len() / 2], times[times.len() - 1]);
+    eprintln!(
+        "honest 1d20 during {during}: median {median:?}, slowest {slowest:?} ({} throws)",
+        times.len()
+    );
+    slowest
+}
+
+/// The abusers' addresses: four, as a small botnet or a busy house share has.
+const ABUSERS: [[u8; 4]; 4] = [
+    [127, 0, 0, 2],
+    [127, 0, 0, 3],
+    [127, 0, 0, 4],
+    [127, 0, 0, 5],
+];
+
+/// The most the server may hold while abused, over what it held before, and after: the odds
+/// pool's computations, one a core-pair at a time, and what the allocator keeps of them for
+/// the next (docs/security.md, "Fair shares").
+const MEMORY_BOUND: u64 = 384 << 20;
+
+/// `GET path` from `source` on a connection of its own: the status and the JSON body (Null
+/// for a body that is not JSON, such as a picture).
+async fn get_from(source: [u8; 4], addr: SocketAddr, path: &str) -> (u16, Value) {
+    let mut socket = tcp_from(source, addr).await;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    if socket.write_all(request.as_bytes()).await.is_err() {
+        return (0, Value::Null);
+    }
+    let mut got = Vec::new();
+    let _ = socket.read_to_end(&mut got).await;
+    let text = String::from_utf8_lossy(&got);
+    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        return (0, Value::Null);
+    };
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// What the abusers were answered, by status and code, over the run.
+type Tally = std::collections::BTreeMap<String, usize>;
+
+/// `per_address` loops on each abuser's address asking `path(n)` (n counts the asks) until
+/// `stop`; what each ask was answered, counted.
+fn abuse(
+    addr: SocketAddr,
+    per_address: usize,
+    stop: Arc<AtomicBool>,
+    path: fn(usize) -> String,
+) -> tokio::task::JoinHandle<Tally> {
+    tokio::spawn(async move {
+        let mut loops = Vec::new();
+        for (a, source) in ABUSERS.into_iter().enumerate() {
+            for l in 0..per_address {
+                let stop = stop.clone();
+                loops.push(tokio::spawn(async move {
+                    let mut tally = Tally::new();
+                    let mut n = (a * per_address + l) * 100_000;
+                    while !stop.load(Ordering::Relaxed) {
+                        let (status, body) = get_from(source, addr, &path(n)).await;
+                        let code = body["code"].as_str().unwrap_or("-").to_string();
+                        *tally.entry(format!("{status} {code}")).or_default() += 1;
+                        n += 1;
+                    }
+                    tally
+                }));
+            }
+        }
+        let mut all = Tally::new();
+        for one in loops {
+            for (k, v) in one.await.unwrap_or_default() {
+                *all.entry(k).or_default() += v;
+            }
+        }
+        all
+    })
+}
+
+/// The CPU the server used over `window`, as a share of one core.
+fn cpu_share(server: &Server, window: Duration) -> f64 {
+    let (before, _) = server.usage();
+    std::thread::sleep(window);
+    let (after, _) = server.usage();
+    (after - before).as_secs_f64() / window.as_secs_f64()
+}
+
+#[test]
+fn odds_nobody_waits_for_stop_and_expensive_requests_take_turns() {
+    let data = data_dir("shares-odds");
+    let mut server = Server::start_with(&data, "127.0.0.1:0", &["--odds-time", "1"]);
+    let addr: SocketAddr = server.addr.parse().expect("address");
+    runtime().block_on(async {
+        let _gm = gm_opens(&server.url("crypt"), Checks::default()).await;
+        let mut pat = pat_plays_ash(&server.url("crypt")).await;
+        honest_throws(&mut pat, "nothing (the baseline)").await;
+        let (_, resting) = server.usage();
+
+        // Finding 1: exact odds that take 3.5 s, asked with a 1 s deadline, 4 loops an address.
+        let stop = Arc::new(AtomicBool::new(false));
+        let asking = abuse(addr, 4, stop.clone(), |_| {
+            "/api/odds?notation=100d100!!kh50".to_string()
+        });
+        let p99 = honest_during(&mut pat, "exact odds timing out (16 loops, 4 addresses)").await;
+        let (_, held) = server.usage();
+        stop.store(true, Ordering::Relaxed);
+        let tally = asking.await.expect("the askers");
+        let ended = Instant::now();
+        eprintln!(
+            "exact odds answered: {tally:?}; memory {} MiB (resting {} MiB)",
+            held >> 20,
+            resting >> 20
+        );
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(tally.contains_key("504 timeout"), "{tally:?}");
+        assert!(held < resting + MEMORY_BOUND, "{} MiB", held >> 20);
+        // Within a second of the last answer the work is gone: the cores idle, the memory back.
+        std::thread::sleep(Duration::from_secs(1).saturating_sub(ended.elapsed()));
+        let share = cpu_share(&server, Duration::from_millis(500));
+        let (_, after) = server.usage();
+        eprintln!(
+            "1 s after the last timeout: {:.0} % of a core, {} MiB",
+            share * 100.0,
+            after >> 20
+        );
+        assert!(share < 0.1, "{share}");
+        // What the allocator keeps for the next computation, within the bound.
+        assert!(after < resting + MEMORY_BOUND, "{} MiB", after >> 20);
+
+        // Finding 3: quick estimates, 30 loops on each of 4 addresses.
+        let stop = Arc::new(AtomicBool::new(false));
+        let asking = abuse(addr, 30, stop.clone(), |n| {
+            format!(
+                "/api/odds?notation={}d20%2B{}&estimate=1",
+                1 + n % 90,
+                n % 1000
+            )
+        });
+        let p99 = honest_during(&mut pat, "estimates (120 loops, 4 addresses)").await;
+        stop.store(true, Ordering::Relaxed);
+        let tally = asking.await.expect("the askers");
+        let (_, held) = server.usage();
+        eprintln!("estimates answered: {tally:?}; memory {} MiB", held >> 20);
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(tally.contains_key("200 -"), "{tally:?}");
+        assert!(held < resting + MEMORY_BOUND, "{} MiB", held >> 20);
+
+        // Finding 4: atlases in fresh colours, 30 loops on each of 4 addresses.
+        let stop = Arc::new(AtomicBool::new(false));
+        let asking = abuse(addr, 30, stop.clone(), |n| {
+            format!("/dice/atlas/d20.png?body={:06x}&ink=ffffff", n % 0xff_ffff)
+        });
+        let p99 = honest_during(
+            &mut pat,
+            "atlases in fresh colours (120 loops, 4 addresses)",
+        )
+        .await;
+        stop.store(true, Ordering::Relaxed);
+        let tally = asking.await.expect("the askers");
+        let (_, held) = server.usage();
+        eprintln!("atlases answered: {tally:?}; memory {} MiB", held >> 20);
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(tally.contains_key("200 -"), "{tally:?}");
+        assert!(held < resting + MEMORY_BOUND, "{} MiB", held >> 20);
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn a_throw_of_many_dice_shares_the_cores_with_a_throw_of_one() {
+    let data = data_dir("shares-physics");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = |room: &str| server.url(room);
+    runtime().block_on(async {
+        let rooms = ["crypt", "den", "lair", "keep", "vault", "moor"];
+        let mut gms = Vec::new();
+        for room in rooms {
+            gms.push(gm_opens(&url(room), Checks::default()).await);
+        }
+        let mut pat = pat_plays_ash(&url("crypt")).await;
+        honest_throws(&mut pat, "nothing (the baseline)").await;
+        let (_, resting) = server.usage();
+
+        // Finding 2: two addresses throw 100d100 (200 bodies) from a still hand, three more
+        // 100d6 at the fastest hand, each back to back in a room of its own.
+        let fastest = json!({"release": [7.5, 24.0, 2.0], "velocity": [-300.0, 0.0, 0.0]});
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut throwers = Vec::new();
+        for (n, (room, notation, gesture)) in [
+            ("den", "100d100", Value::Null),
+            ("lair", "100d100", Value::Null),
+            ("keep", "100d6", fastest.clone()),
+            ("vault", "100d6", fastest.clone()),
+            ("moor", "100d6", fastest),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let source = [127, 0, 0, 2 + n as u8];
+            let hello = json!({"type": "join", "v": 3, "room": room, "name": "Mal",
+                "role": "player", "passcode": "friends"});
+            let (welcome, mut ws) = hello_from(source, &url(room), &hello).await;
+            assert_eq!(welcome["type"], "welcome", "{welcome}");
+            let stop = stop.clone();
+            throwers.push(tokio::spawn(async move {
+                let mut commitment = welcome["commitment"].clone();
+                let mut times = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    let started = Instant::now();
+                    let what = json!({ "notation": notation });
+                    propose(&mut ws, &commitment, what, gesture.clone()).await;
+                    let answer = answer_of(&mut ws).await;
+                    // 200 bodies from a still hand may not settle in the 60 s simulated: an
+                    // answer too (the secret is kept for the next).
+                    match (answer["type"].as_str(), answer["code"].as_str()) {
+                        (Some("ack"), _) => commitment = answer["commitment"].clone(),
+                        (Some("refused"), Some("throw_failed")) => {}
+                        _ => panic!("{answer}"),
+                    }
+                    times.push(started.elapsed());
+                }
+                (notation, times)
+            }));
+        }
+        let p99 = honest_during(
+            &mut pat,
+            "2 addresses throwing 100d100 and 3 throwing 100d6",
+        )
+        .await;
+        stop.store(true, Ordering::Relaxed);
+        for thrower in throwers {
+            let (notation, times) = thrower.await.expect("a thrower");
+            let slowest = times.iter().max().copied().unwrap_or_default();
+            eprintln!(
+                "  {notation}: {} throws, the slowest {slowest:?}",
+                times.len()
+            );
+            assert!(!times.is_empty(), "every abuser threw");
+        }
+        let (_, held) = server.usage();
+        eprintln!("memory {} MiB (resting {} MiB)", held >> 20, resting >> 20);
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(held < resting + MEMORY_BOUND, "{} MiB", held >> 20);
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
