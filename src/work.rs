@@ -102,6 +102,8 @@ struct State {
     waiting: HashMap<Client, VecDeque<Job>>,
     /// The clients with jobs waiting, in the order their turns come.
     turns: VecDeque<Client>,
+    /// Jobs that go before every turn (a known member's passcode among strangers' guesses).
+    first: VecDeque<Job>,
     /// Each client's jobs started and not ended (at most one).
     started: HashMap<Client, usize>,
     threads: usize,
@@ -118,6 +120,12 @@ impl State {
     /// the client goes to the back of the turns if it has more. Jobs whose asker left are
     /// dropped on the way.
     fn next_job(&mut self) -> Option<Job> {
+        while let Some(job) = self.first.pop_front() {
+            if !job.cancel.is_cancelled() {
+                *self.started.entry(job.client).or_default() += 1;
+                return Some(job);
+            }
+        }
         loop {
             let position = self
                 .turns
@@ -142,7 +150,8 @@ impl State {
     }
 
     fn of_client(&self, client: Client) -> usize {
-        self.waiting.get(&client).map_or(0, VecDeque::len)
+        self.first.iter().filter(|job| job.client == client).count()
+            + self.waiting.get(&client).map_or(0, VecDeque::len)
             + self.started.get(&client).copied().unwrap_or(0)
     }
 }
@@ -295,6 +304,24 @@ impl Pool {
         T: Send + 'static,
         F: FnOnce(&Cancel) -> T + Send + 'static,
     {
+        self.run_in_turn(client, false, job).await
+    }
+
+    /// [`Pool::run`], the job going before every client's turn: for a client the server
+    /// already trusts (a member the room knows), never held up by a crowd of strangers.
+    pub async fn run_first<T, F>(&self, client: Client, job: F) -> Result<T, WorkError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> T + Send + 'static,
+    {
+        self.run_in_turn(client, true, job).await
+    }
+
+    async fn run_in_turn<T, F>(&self, client: Client, first: bool, job: F) -> Result<T, WorkError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> T + Send + 'static,
+    {
         let kind = self.0.shape.kind;
         let cancel = Cancel::new();
         let _stop_when_dropped = CancelOnDrop(cancel.clone());
@@ -303,15 +330,18 @@ impl Pool {
         let run = Box::new(move || {
             let _ = answer.send(job(&asked));
         });
-        self.submit(Job {
-            client,
-            cancel,
-            run,
-        })?;
+        self.submit(
+            Job {
+                client,
+                cancel,
+                run,
+            },
+            first,
+        )?;
         answered.await.map_err(|_| WorkError::Lost { kind })
     }
 
-    fn submit(&self, job: Job) -> Result<(), WorkError> {
+    fn submit(&self, job: Job, first: bool) -> Result<(), WorkError> {
         let shape = self.0.shape;
         let mut state = self.0.lock();
         let waiting = state.of_client(job.client);
@@ -322,9 +352,13 @@ impl Pool {
             });
         }
         let client = job.client;
-        state.waiting.entry(client).or_default().push_back(job);
-        if !state.turns.contains(&client) {
-            state.turns.push_back(client);
+        if first {
+            state.first.push_back(job);
+        } else {
+            state.waiting.entry(client).or_default().push_back(job);
+            if !state.turns.contains(&client) {
+                state.turns.push_back(client);
+            }
         }
         if state.idle == 0 && state.threads < shape.threads {
             self.0.spawn_worker(&mut state);
@@ -336,9 +370,25 @@ impl Pool {
     /// Jobs waiting or started, of every client (for tests and the measurements).
     pub fn load(&self) -> usize {
         let state = self.0.lock();
-        state.waiting.values().map(VecDeque::len).sum::<usize>()
+        state.first.len()
+            + state.waiting.values().map(VecDeque::len).sum::<usize>()
             + state.started.values().sum::<usize>()
     }
+}
+
+/// Passcodes hashed and checked (argon2, 8 MiB and a few milliseconds each): one thread, so
+/// that memory is taken once; three waiting per client, a known member's first.
+pub fn passcodes() -> &'static Pool {
+    static POOL: OnceLock<Pool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        Pool::new(Shape {
+            kind: "passcode",
+            threads: 1,
+            running: 1,
+            per_client: 3,
+            slice: Duration::from_millis(50),
+        })
+    })
 }
 
 /// The machine's cores.

@@ -121,10 +121,6 @@ pub enum PasscodeError {
     Busy,
 }
 
-/// Passcode jobs that may wait for the hashing thread (a few milliseconds each); one more is
-/// refused as [`PasscodeError::Busy`] at once rather than queued behind a flood.
-pub const HASH_QUEUE: usize = 64;
-
 /// Argon2id with 8 MiB and one pass: a guess costs a few milliseconds, a join too.
 fn argon2() -> Argon2<'static> {
     let params = Params::new(8 * 1024, 1, 1, None).unwrap_or_default();
@@ -145,68 +141,41 @@ pub fn passcode_matches(passcode: &str, kept: &str) -> bool {
     argon2().verify_password(passcode.as_bytes(), kept).is_ok()
 }
 
-/// A passcode job for the hashing thread.
-enum HashJob {
-    Hash(
-        String,
-        tokio::sync::oneshot::Sender<Result<String, PasscodeError>>,
-    ),
-    Check(
-        String,
-        String,
-        tokio::sync::oneshot::Sender<Result<bool, PasscodeError>>,
-    ),
-}
-
-/// The one thread that hashes passcodes: argon2 takes 8 MiB a hash, and that memory stays
-/// with the thread that used it, so one thread keeps it once (a crowd joining at once waits
-/// its turn instead of taking the server's memory).
-fn hasher() -> &'static std::sync::mpsc::SyncSender<HashJob> {
-    static HASHER: std::sync::OnceLock<std::sync::mpsc::SyncSender<HashJob>> =
-        std::sync::OnceLock::new();
-    HASHER.get_or_init(|| {
-        let (jobs, queue) = std::sync::mpsc::sync_channel::<HashJob>(HASH_QUEUE);
-        let _ = std::thread::Builder::new()
-            .name("passcodes".into())
-            .spawn(move || {
-                for job in queue {
-                    // A client that left is not waiting: its work is dropped unhashed.
-                    match job {
-                        HashJob::Hash(_, done) if done.is_closed() => {}
-                        HashJob::Check(_, _, done) if done.is_closed() => {}
-                        HashJob::Hash(p, done) => {
-                            let _ = done.send(hash_passcode(&p));
-                        }
-                        HashJob::Check(p, kept, done) => {
-                            let _ = done.send(Ok(passcode_matches(&p, &kept)));
-                        }
-                    }
-                }
-            });
-        jobs
+/// What became of a passcode job on the pool.
+fn worked<T>(done: Result<T, crate::work::WorkError>) -> Result<T, PasscodeError> {
+    done.map_err(|e| match e {
+        crate::work::WorkError::Busy { .. } => PasscodeError::Busy,
+        crate::work::WorkError::Lost { .. } => PasscodeError::Stopped,
     })
 }
 
-/// Queues a job, or says the queue is full.
-fn queue(job: HashJob) -> Result<(), PasscodeError> {
-    hasher().try_send(job).map_err(|e| match e {
-        std::sync::mpsc::TrySendError::Full(_) => PasscodeError::Busy,
-        std::sync::mpsc::TrySendError::Disconnected(_) => PasscodeError::Stopped,
+/// [`hash_passcode`] on the passcode pool (`crate::work::passcodes`), in `client`'s turn.
+pub async fn hash_passcode_async(
+    client: crate::work::Client,
+    passcode: String,
+) -> Result<String, PasscodeError> {
+    worked(
+        crate::work::passcodes()
+            .run(client, move |_| hash_passcode(&passcode))
+            .await,
+    )?
+}
+
+/// [`passcode_matches`] on the passcode pool, in `client`'s turn, or before every turn for
+/// a client the room already knows (`first`): guessers never hold up its members.
+pub async fn passcode_matches_async(
+    client: crate::work::Client,
+    first: bool,
+    passcode: String,
+    kept: String,
+) -> Result<bool, PasscodeError> {
+    let check = move |_: &crate::odds::stop::Cancel| passcode_matches(&passcode, &kept);
+    let pool = crate::work::passcodes();
+    worked(if first {
+        pool.run_first(client, check).await
+    } else {
+        pool.run(client, check).await
     })
-}
-
-/// [`hash_passcode`] on the hashing thread.
-pub async fn hash_passcode_async(passcode: String) -> Result<String, PasscodeError> {
-    let (done, answer) = tokio::sync::oneshot::channel();
-    queue(HashJob::Hash(passcode, done))?;
-    answer.await.map_err(|_| PasscodeError::Stopped)?
-}
-
-/// [`passcode_matches`] on the hashing thread.
-pub async fn passcode_matches_async(passcode: String, kept: String) -> Result<bool, PasscodeError> {
-    let (done, answer) = tokio::sync::oneshot::channel();
-    queue(HashJob::Check(passcode, kept, done))?;
-    answer.await.map_err(|_| PasscodeError::Stopped)?
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Who may knock, and how often: wrong passcodes back off per address and per room (before any
 //! hashing, so a flood of guesses queues no work), and rooms open only with the server owner's
 //! leave (from this machine, with the server's room passcode, or anyone under `--open-rooms`),
-//! a few an hour per address.
+//! a few an hour per address. Guessing never locks out who already got in: an address that
+//! joined a room or opened its page (with the right passcode) is known to that room for a day,
+//! the room's back-off does not apply to it, and its passcode is checked before any stranger's.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -22,6 +24,8 @@ pub const FREE_MISSES_PER_ROOM: u32 = 30;
 pub const LONGEST_WAIT_PER_ROOM: Duration = Duration::from_secs(10);
 /// Rooms one address may open an hour (this machine's owner: no limit).
 pub const ROOMS_PER_ADDRESS_PER_HOUR: usize = 10;
+/// How long an address that got into a room stays known to it.
+const KNOWN_FOR: Duration = Duration::from_secs(24 * 3600);
 /// How long misses are remembered after the last one.
 const FORGET_AFTER: Duration = Duration::from_secs(3600);
 /// Entries the tables keep before the forgotten ones are swept.
@@ -63,6 +67,8 @@ pub struct Guard {
     by_address: Mutex<HashMap<IpAddr, Misses>>,
     by_room: Mutex<HashMap<String, Misses>>,
     opened: Mutex<HashMap<IpAddr, Vec<Instant>>>,
+    /// The addresses that got into each room, and when last.
+    known: Mutex<HashMap<(String, IpAddr), Instant>>,
 }
 
 /// How long to wait after `count` misses, `free` of them free: 1 s, 2 s, 4 s... up to `longest`.
@@ -117,13 +123,42 @@ impl Guard {
         }
     }
 
+    /// Whether `peer` got into `room` (a member or its page) within the last day: guesses at
+    /// the room do not make it wait, and its passcode is checked first.
+    pub fn is_known(&self, peer: Peer, room: &str) -> bool {
+        let (Some(ip), Ok(known)) = (peer.ip, self.known.lock()) else {
+            return false;
+        };
+        known
+            .get(&(room.to_string(), ip))
+            .is_some_and(|at| at.elapsed() < KNOWN_FOR)
+    }
+
+    /// `peer` showed `room`'s passcode: known to the room from now on.
+    pub fn got_in(&self, peer: Peer, room: &str) {
+        let (Some(ip), Ok(mut known)) = (peer.ip, self.known.lock()) else {
+            return;
+        };
+        let now = Instant::now();
+        if known.len() >= SWEEP_AT {
+            known.retain(|_, at| now.duration_since(*at) < KNOWN_FOR);
+        }
+        known.insert((room.to_string(), ip), now);
+    }
+
     /// Whether a passcode may be tried now from `peer` at `room`; if not, how long to wait.
+    /// The address's own misses count always; the room's only for an address the room does
+    /// not know ([`Guard::is_known`]).
     pub fn may_try(&self, peer: Peer, room: &str) -> Result<(), ServerError> {
         let now = Instant::now();
         let address = peer
             .ip
             .and_then(|ip| still_waiting(&self.by_address, &ip, now));
-        let room = still_waiting(&self.by_room, &room.to_string(), now);
+        let room = if self.is_known(peer, room) {
+            None
+        } else {
+            still_waiting(&self.by_room, &room.to_string(), now)
+        };
         match address.into_iter().chain(room).max() {
             Some(wait) => Err(ServerError::BackingOff(wait.as_secs().max(1))),
             None => Ok(()),
@@ -168,6 +203,14 @@ impl Guard {
         if peer.is_this_machine() {
             return Ok(());
         }
+        let room_passcode_given = given.is_some();
+        if room_passcode_given
+            && let Some(wait) = peer
+                .ip
+                .and_then(|ip| still_waiting(&self.by_address, &ip, Instant::now()))
+        {
+            return Err(ServerError::BackingOff(wait.as_secs().max(1)));
+        }
         let allowed = match self.opening_for(peer) {
             Opening::Open => true,
             Opening::Passcode => self
@@ -179,6 +222,16 @@ impl Guard {
             Opening::Closed => false,
         };
         if !allowed {
+            // A wrong room passcode is a guess like a room's: the address backs off.
+            if room_passcode_given && let Some(ip) = peer.ip {
+                note_miss(
+                    &self.by_address,
+                    ip,
+                    FREE_MISSES_PER_ADDRESS,
+                    LONGEST_WAIT_PER_ADDRESS,
+                    Instant::now(),
+                );
+            }
             return Err(ServerError::RoomsClosed);
         }
         let (Some(ip), Ok(mut opened)) = (peer.ip, self.opened.lock()) else {
@@ -251,6 +304,49 @@ mod tests {
             Err(ServerError::BackingOff(1))
         );
         assert_eq!(guard.may_try(from(250), "den"), Ok(()));
+    }
+
+    #[test]
+    fn an_address_that_got_in_is_not_kept_out_by_a_rooms_guessers() {
+        let guard = Guard::new(Policy::default());
+        guard.got_in(from(7), "crypt");
+        for i in 0..FREE_MISSES_PER_ROOM {
+            guard.missed(from(i as u8 + 100), "crypt");
+        }
+        assert_eq!(
+            guard.may_try(from(250), "crypt"),
+            Err(ServerError::BackingOff(1))
+        );
+        assert!(guard.is_known(from(7), "crypt") && !guard.is_known(from(7), "den"));
+        assert_eq!(guard.may_try(from(7), "crypt"), Ok(()));
+        // Its own misses still count.
+        for _ in 0..FREE_MISSES_PER_ADDRESS {
+            guard.missed(from(7), "crypt");
+        }
+        assert_eq!(
+            guard.may_try(from(7), "crypt"),
+            Err(ServerError::BackingOff(1))
+        );
+    }
+
+    #[test]
+    fn the_servers_room_passcode_is_guessed_at_with_back_off() {
+        let guard = Guard::new(Policy {
+            open_rooms: false,
+            room_passcode: Some("owner".into()),
+        });
+        for i in 0..FREE_MISSES_PER_ADDRESS {
+            let guess = format!("guess{i}");
+            assert_eq!(
+                guard.may_open(from(1), Some(&guess)),
+                Err(ServerError::RoomsClosed)
+            );
+        }
+        assert_eq!(
+            guard.may_open(from(1), Some("owner")),
+            Err(ServerError::BackingOff(1))
+        );
+        assert_eq!(guard.may_open(from(2), Some("owner")), Ok(()));
     }
 
     #[test]

@@ -502,6 +502,7 @@ async fn hello<S: LogStore>(
             let name = normalise_name(&name)?;
             hub.guard.may_open(peer, room_passcode.as_deref())?;
             create(hub, room, &name, &scene, &passcode, &gm_passcode).await?;
+            hub.guard.got_in(peer, room);
             (name, Role::Gamemaster, Vec::new(), 0, None)
         }
         ClientMsg::Join {
@@ -523,10 +524,12 @@ async fn hello<S: LogStore>(
                 keys.passcode
             };
             hub.guard.may_try(peer, room)?;
-            if !passcode_matches_async(passcode, kept).await? {
+            let known = hub.guard.is_known(peer, room);
+            if !passcode_matches_async(peer.client(), known, passcode, kept).await? {
                 hub.guard.missed(peer, room);
                 return Err(ServerError::WrongPasscode);
             }
+            hub.guard.got_in(peer, room);
             (name, role, seats, since, key)
         }
         _ => return Err(ServerError::NotJoined),
@@ -592,8 +595,8 @@ async fn create<S: LogStore>(
     // The room must open as every client will open it.
     RoomState::open(&first)?;
     let keys = RoomKeys {
-        passcode: hash_passcode_async(passcode.to_string()).await?,
-        gm_passcode: hash_passcode_async(gm_passcode.to_string()).await?,
+        passcode: hash_passcode_async(crate::work::SERVER, passcode.to_string()).await?,
+        gm_passcode: hash_passcode_async(crate::work::SERVER, gm_passcode.to_string()).await?,
     };
     hub.store.create_room(room, keys, first).await?;
     Ok(())

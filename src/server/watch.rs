@@ -359,11 +359,13 @@ pub(super) async fn watch_room<S: LogStore>(
         return Err(ServerError::PasscodeRequired);
     }
     hub.guard.may_try(peer, room)?;
-    let players = passcode_matches_async(passcode.clone(), keys.passcode).await?;
-    if !players && !passcode_matches_async(passcode, keys.gm_passcode).await? {
+    let (client, known) = (peer.client(), hub.guard.is_known(peer, room));
+    let players = passcode_matches_async(client, known, passcode.clone(), keys.passcode).await?;
+    if !players && !passcode_matches_async(client, known, passcode, keys.gm_passcode).await? {
         hub.guard.missed(peer, room);
         return Err(ServerError::WrongPasscode);
     }
+    hub.guard.got_in(peer, room);
     running_room(hub, room).await
 }
 

@@ -30,7 +30,7 @@ const GUESSER: [u8; 4] = [127, 0, 0, 4];
 const FLOODER: [u8; 4] = [127, 0, 0, 6];
 
 /// The first event a room's page gets, opened from `source`.
-async fn page_from(source: [u8; 4], url: &str) -> Value {
+pub(crate) async fn page_from(source: [u8; 4], url: &str) -> Value {
     let mut ws = socket_from(source, url).await;
     let Some(Ok(Message::Text(text))) = ws.next().await else {
         panic!("no first event");

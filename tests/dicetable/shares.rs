@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::online::{Server, data_dir, gm_opens, pat_plays_ash, runtime};
-use super::security::{answer_of, hello_from, honest_throws, propose, tcp_from};
+use super::security::{
+    answer_of, hello_from, honest_throws, join_msg, page_from, propose, tcp_from,
+};
 use dicetable::online::client::Client;
 use dicetable::online::log::Proposal;
 
@@ -282,6 +284,82 @@ fn a_throw_of_many_dice_shares_the_cores_with_a_throw_of_one() {
         eprintln!("memory {} MiB (resting {} MiB)", held >> 20, resting >> 20);
         assert!(p99 < Duration::from_secs(1), "{p99:?}");
         assert!(held < resting + MEMORY_BOUND, "{} MiB", held >> 20);
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn forty_addresses_guessing_a_passcode_never_keep_its_members_out() {
+    let data = data_dir("shares-guessing");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let _gm = gm_opens(&url, Checks::default()).await;
+        let mut pat = pat_plays_ash(&url).await;
+        // A member on an address of its own, with the key its first join gave; the room's OBS
+        // page on another.
+        const MEMBER: [u8; 4] = [127, 0, 0, 60];
+        const OBS: [u8; 4] = [127, 0, 0, 61];
+        let (welcome, first) = hello_from(MEMBER, &url, &join_msg("crypt", "Lee", "friends")).await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        drop(first);
+        let key = welcome["key"].clone();
+        let feed = format!("{url}/feed?passcode=friends");
+        assert_eq!(page_from(OBS, &feed).await["type"], "hello");
+
+        // Finding 6: 40 addresses guess the room's passcode as fast as they are answered.
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut guessers = Vec::new();
+        for n in 1..=40u8 {
+            let (stop, url) = (stop.clone(), url.clone());
+            guessers.push(tokio::spawn(async move {
+                let mut tally = Tally::new();
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let guess = join_msg("crypt", "Mal", &format!("guess{n}-{i}"));
+                    let (answer, _) = hello_from([127, 0, 1, n], &url, &guess).await;
+                    let code = answer["code"].as_str().unwrap_or("-").to_string();
+                    *tally.entry(code).or_default() += 1;
+                    i += 1;
+                }
+                tally
+            }));
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let mut member_times = Vec::new();
+        let mut page_times = Vec::new();
+        for _ in 0..10 {
+            let mut again = join_msg("crypt", "Lee", "friends");
+            again["key"] = key.clone();
+            let started = Instant::now();
+            let (answer, _) = hello_from(MEMBER, &url, &again).await;
+            member_times.push(started.elapsed());
+            assert_eq!(answer["type"], "welcome", "the member during the guessing: {answer}");
+            let started = Instant::now();
+            let event = page_from(OBS, &feed).await;
+            page_times.push(started.elapsed());
+            assert_eq!(event["type"], "hello", "the OBS page during the guessing: {event}");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        let p99 = honest_during(&mut pat, "40 addresses guessing the room's passcode").await;
+        stop.store(true, Ordering::Relaxed);
+        let mut all = Tally::new();
+        for guesser in guessers {
+            for (k, v) in guesser.await.expect("a guesser") {
+                *all.entry(k).or_default() += v;
+            }
+        }
+        let slowest = |t: &[Duration]| t.iter().max().copied().unwrap_or_default();
+        eprintln!(
+            "guesses answered: {all:?}; the member joined 10 of 10, slowest {:?}; its OBS page 10 of 10, slowest {:?}",
+            slowest(&member_times),
+            slowest(&page_times)
+        );
+        assert!(slowest(&member_times) < Duration::from_secs(1));
+        assert!(slowest(&page_times) < Duration::from_secs(1));
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(all.contains_key("backing_off"), "{all:?}");
     });
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
