@@ -143,6 +143,7 @@ codes! {
     BadGesture => "bad_gesture",
     /// A label over 200 bytes.
     LabelTooLong => "label_too_long",
+    BadLabel => "bad_label",
     /// Too many dice for one roll.
     TooManyDice => "too_many_dice",
     /// Dice notation that does not read.

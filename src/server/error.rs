@@ -87,6 +87,11 @@ pub enum ServerError {
     /// A label over 200 bytes.
     #[error("a label is at most 200 bytes")]
     LabelTooLong,
+    /// A label with a character that cannot be shown as it is.
+    #[error(
+        "a label may not hold control, format or line-break characters (escape codes, direction overrides, newlines)"
+    )]
+    BadLabel,
     /// A hidden roll whose content the store does not have.
     #[error("the content of hidden roll {0} is not in the store")]
     SealedMissing(u64),
@@ -172,6 +177,7 @@ impl ServerError {
             ServerError::AlreadyJoined => ErrorCode::AlreadyJoined,
             ServerError::WrongCommitment(_) => ErrorCode::WrongCommitment,
             ServerError::LabelTooLong => ErrorCode::LabelTooLong,
+            ServerError::BadLabel => ErrorCode::BadLabel,
             ServerError::SealedMissing(_) => ErrorCode::StoreFailed,
             ServerError::BrokenLog(_) | ServerError::BadEntry(_) => ErrorCode::EntryMismatch,
             ServerError::Raced => ErrorCode::Raced,

@@ -38,6 +38,12 @@ pub async fn throw<S: LogStore>(
     if p.label.as_ref().is_some_and(|l| l.len() > 200) {
         return Err(ServerError::LabelTooLong);
     }
+    if p.label
+        .as_deref()
+        .is_some_and(|l| !crate::online::room::label_fits(l))
+    {
+        return Err(ServerError::BadLabel);
+    }
     // Another server may take the place first: then read its entry and throw again.
     let mut tries = 0;
     let (seq, sealed) = loop {

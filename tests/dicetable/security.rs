@@ -298,6 +298,22 @@ fn seats_belong_to_who_took_them() {
         // Look-alikes: full-width letters (NFKC), another case; hidden characters refused.
         assert_eq!(turned_away(join("Ｐａｔ", Role::Spectator, &[], None).await), in_use("Pat"));
         assert_eq!(turned_away(join("pat", Role::Spectator, &[], None).await), in_use("Pat"));
+        // Letters of another script that look the same (UTS #39 skeletons): a Cyrillic "а",
+        // a Cyrillic "Р" with a Greek "α".
+        for alike in ["P\u{430}t", "\u{420}\u{3b1}t"] {
+            assert_eq!(
+                turned_away(join(alike, Role::Spectator, &[], None).await),
+                in_use("Pat"),
+                "{alike:?}"
+            );
+        }
+        // Labels by the names' rule: no direction override, escape code or newline.
+        for label in ["fire\u{202e}erif", "\u{1b}[31mred", "one\ntwo"] {
+            let thrown = pat
+                .throw(Proposal::Notation("1d6".into()), None, false, Some(label.into()))
+                .await;
+            assert_eq!(refused(thrown).0, ErrorCode::BadLabel, "{label:?}");
+        }
         for hidden in ["Pa\u{202e}t", "Pa\u{200b}t", "\u{2066}Pat"] {
             assert_eq!(
                 turned_away(join(hidden, Role::Spectator, &[], None).await).0,

@@ -21,33 +21,46 @@ pub struct CastSeat {
 /// Bytes of a member's key.
 pub const KEY_BYTES: usize = 16;
 
+/// Whether a character has no place in a name or a label: a format character (a direction
+/// override, a zero-width joiner), a control (an escape code, a newline), a line or paragraph
+/// separator, a private-use, surrogate or unassigned one.
+pub fn unfit_char(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        GeneralCategory::Format
+            | GeneralCategory::Control
+            | GeneralCategory::PrivateUse
+            | GeneralCategory::Surrogate
+            | GeneralCategory::Unassigned
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+    )
+}
+
 /// A name as a room keeps it: NFKC (a full-width "Ｐａｔ" is "Pat"), trimmed, 1 to 40
-/// characters; refused with a format character (a direction override, a zero-width joiner), a
-/// control, a private-use or unassigned one. Anything else goes: names are any script's.
+/// characters, none [`unfit_char`]. Anything else goes: names are any script's (a name that
+/// looks like a member's is refused when it is claimed, see [`RoomState::may_claim`]).
 pub fn normalise_name(name: &str) -> Result<String, RoomError> {
     let name: String = name.nfkc().collect();
     let name = name.trim();
-    let unfit = name.chars().any(|c| {
-        matches!(
-            get_general_category(c),
-            GeneralCategory::Format
-                | GeneralCategory::Control
-                | GeneralCategory::PrivateUse
-                | GeneralCategory::Surrogate
-                | GeneralCategory::Unassigned
-                | GeneralCategory::LineSeparator
-                | GeneralCategory::ParagraphSeparator
-        )
-    });
+    let unfit = name.chars().any(unfit_char);
     if unfit || name.is_empty() || name.chars().count() > 40 || name.len() > 40 {
         return Err(RoomError::BadName);
     }
     Ok(name.to_string())
 }
 
-/// What two names that look the same have in common: the name folded to lower case.
+/// Whether a throw's label can be shown as it is: none of its characters [`unfit_char`] (the
+/// same rule as names; its length is checked apart).
+pub fn label_fits(label: &str) -> bool {
+    !label.chars().any(unfit_char)
+}
+
+/// What two names that look the same have in common: the name folded to lower case, then to
+/// its UTS #39 skeleton (a Cyrillic "Pаt" and a Latin "Pat" share one).
 fn folded(name: &str) -> String {
-    name.nfkc().flat_map(char::to_lowercase).collect()
+    let lower: String = name.nfkc().flat_map(char::to_lowercase).collect();
+    unicode_security::confusable_detection::skeleton(&lower).collect()
 }
 
 /// What a join claims, as the server decides it before logging.
