@@ -143,6 +143,7 @@ codes! {
     BadGesture => "bad_gesture",
     /// A label over 200 bytes.
     LabelTooLong => "label_too_long",
+    /// A label with a control, format or line-break character.
     BadLabel => "bad_label",
     /// Too many dice for one roll.
     TooManyDice => "too_many_dice",
