@@ -203,6 +203,10 @@ struct Answering(Mutex<AnsweringState>);
 struct AnsweringState {
     open: usize,
     last_answered: Option<tokio::time::Instant>,
+    /// Requests answered so far: a read after an answer begins the next request.
+    answered: u64,
+    /// The connection became a WebSocket: no more requests, no header deadline.
+    upgraded: bool,
 }
 
 impl Answering {
@@ -216,7 +220,21 @@ impl Answering {
         if let Ok(mut state) = self.0.lock() {
             state.open = state.open.saturating_sub(1);
             state.last_answered = Some(tokio::time::Instant::now());
+            state.answered += 1;
         }
+    }
+
+    fn upgraded(&self) {
+        if let Ok(mut state) = self.0.lock() {
+            state.upgraded = true;
+        }
+    }
+
+    /// Whether bytes read now begin a new request (one was answered since `seen` and the
+    /// connection is still HTTP), and the count of answers to remember.
+    fn next_request(&self, seen: u64) -> Option<u64> {
+        let state = self.0.lock().ok()?;
+        (!state.upgraded && state.answered > seen).then_some(state.answered)
     }
 
     /// When a connection last heard from at `last_read` becomes idle: never while an answer
@@ -271,7 +289,59 @@ async fn admit(
     request.extensions_mut().insert(client);
     connection.answering.begin();
     let _guard = AnsweringGuard(connection.answering.clone());
-    next.run(request).await
+    let request = match body_in_time(request).await {
+        Ok(request) => request,
+        Err(refused) => return refused.into_response(),
+    };
+    let response = next.run(request).await;
+    if response.status() == axum::http::StatusCode::SWITCHING_PROTOCOLS {
+        connection.answering.upgraded();
+    }
+    response
+}
+
+/// How long a request's body may take to arrive whole: at 16 KiB (the largest any route
+/// takes) a client sending slower than about 1.6 KiB a second is cut off.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// The largest body read ahead of its handler (each route's own limit still applies).
+const BODY_READ_MOST: usize = 64 * 1024;
+
+/// Reads a request's body within [`BODY_TIMEOUT`] (a body sent a byte every few seconds
+/// would hold its connection for ever): the request with its body in memory, or the refusal,
+/// `timeout` (408) or `too_large` (413).
+async fn body_in_time(
+    request: axum::extract::Request,
+) -> Result<axum::extract::Request, HttpError> {
+    use axum::http::header;
+    let has_body = request.headers().contains_key(header::TRANSFER_ENCODING)
+        || request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0");
+    if !has_body {
+        return Ok(request);
+    }
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, BODY_READ_MOST)).await {
+        Ok(Ok(bytes)) => Ok(axum::extract::Request::from_parts(
+            parts,
+            axum::body::Body::from(bytes),
+        )),
+        Ok(Err(_)) => Err(HttpError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::TooLarge,
+            format!("a body over {BODY_READ_MOST} bytes"),
+        )),
+        Err(_) => Err(HttpError::new(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::Timeout,
+            format!(
+                "the request's body did not arrive within {} s",
+                BODY_TIMEOUT.as_secs()
+            ),
+        )),
+    }
 }
 
 /// Open connections by address.
@@ -383,8 +453,11 @@ pub struct Counted {
     proxied: Option<Arc<ProxiedClient>>,
     /// The server's connections by address.
     door: Arc<Door>,
-    /// Until the first request's headers are in: when they must be.
+    /// Until a request's headers are in (the first's, and each next one's from its first
+    /// byte): when they must be.
     first_headers: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// The answers given when the latest request began.
+    seen_answered: u64,
     /// The last three bytes read, to find the headers' end across reads.
     tail: Vec<u8>,
     /// When the connection is closed unless it sends something first.
@@ -410,6 +483,7 @@ impl Counted {
             proxied,
             door,
             first_headers: Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT))),
+            seen_answered: 0,
             tail: Vec::new(),
             idle_until: Box::pin(tokio::time::sleep(idle)),
             last_read: tokio::time::Instant::now(),
@@ -557,6 +631,14 @@ impl tokio::io::AsyncRead for Counted {
                     this.last_read = tokio::time::Instant::now();
                     let idle = this.idle;
                     this.idle_until.as_mut().reset(this.last_read + idle);
+                    // A kept-alive connection's next request has its own header deadline.
+                    if this.first_headers.is_none()
+                        && let Some(answered) = this.answering.next_request(this.seen_answered)
+                    {
+                        this.seen_answered = answered;
+                        this.first_headers = Some(Box::pin(tokio::time::sleep(HEADER_TIMEOUT)));
+                        this.tail = Vec::new();
+                    }
                 }
                 if this.first_headers.is_some() && headers_end_in(&mut this.tail, got) {
                     this.first_headers = None;

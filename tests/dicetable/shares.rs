@@ -364,3 +364,117 @@ fn forty_addresses_guessing_a_passcode_never_keep_its_members_out() {
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// Reads one HTTP answer (headers and a Content-Length body) off a kept-alive connection: its
+/// status.
+fn one_answer(socket: &mut std::net::TcpStream) -> u16 {
+    use std::io::Read;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&got).into_owned();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse().ok())?
+                })
+                .unwrap_or(0);
+            if body.len() >= length {
+                return head
+                    .split(' ')
+                    .nth(1)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or(0);
+            }
+        }
+        match socket.read(&mut buf) {
+            Ok(0) | Err(_) => return 0,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// Sends `bytes` one at a time, `every` apart, until the server closes the connection or
+/// answers: how long after the first byte that was, and what was read (the answer, if any).
+fn drip(socket: &mut std::net::TcpStream, bytes: &[u8], every: Duration) -> (Duration, String) {
+    use std::io::{Read, Write};
+    let started = Instant::now();
+    let _ = socket.set_nonblocking(true);
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    for byte in bytes.iter().cycle() {
+        if socket.write_all(&[*byte]).is_err() {
+            break;
+        }
+        let until = Instant::now() + every;
+        let mut closed = false;
+        while Instant::now() < until {
+            match socket.read(&mut buf) {
+                Ok(0) => {
+                    closed = true;
+                    break;
+                }
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(_) => {
+                    closed = true;
+                    break;
+                }
+            }
+        }
+        if closed || started.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+    }
+    (
+        started.elapsed(),
+        String::from_utf8_lossy(&answer).into_owned(),
+    )
+}
+
+#[test]
+fn a_kept_alive_request_or_a_body_sent_a_byte_at_a_time_is_cut_off() {
+    let data = data_dir("shares-slow");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let addr: SocketAddr = server.addr.parse().expect("address");
+    runtime().block_on(async {
+        let _gm = gm_opens(&server.url("crypt"), Checks::default()).await;
+        let mut pat = pat_plays_ash(&server.url("crypt")).await;
+        // Finding 7: a kept-alive connection's second request, its headers a byte every 2 s.
+        let second = tokio::task::spawn_blocking(move || {
+            let mut socket = std::net::TcpStream::connect(addr).expect("connects");
+            let ask = format!("GET /api/scenes HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+            std::io::Write::write_all(&mut socket, ask.as_bytes()).expect("sends");
+            assert_eq!(one_answer(&mut socket), 200);
+            let dripped = format!("GET /api/scenes HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ");
+            drip(&mut socket, dripped.as_bytes(), Duration::from_secs(2))
+        });
+        // A body of 16,000 bytes sent a byte every 2 s.
+        let body = tokio::task::spawn_blocking(move || {
+            let mut socket = std::net::TcpStream::connect(addr).expect("connects");
+            let head = format!(
+                "POST /crypt/cast HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n"
+            );
+            std::io::Write::write_all(&mut socket, head.as_bytes()).expect("sends");
+            drip(&mut socket, b"{", Duration::from_secs(2))
+        });
+        let p99 = honest_during(&mut pat, "two connections sending a byte every 2 s").await;
+        let (second, _) = second.await.expect("the second request");
+        let (body, answer) = body.await.expect("the body");
+        eprintln!(
+            "a kept-alive request's headers dripped: closed after {second:?}; a dripped body: answered after {body:?}"
+        );
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(second < Duration::from_secs(14), "{second:?}");
+        assert!(body < Duration::from_secs(14), "{body:?}");
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("\"code\":\"timeout\""), "{answer}");
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
