@@ -36,6 +36,21 @@ pub fn pings(every: Duration) -> tokio::time::Interval {
     timer
 }
 
+/// How long one message may take to be written to a socket: a client that stopped reading is
+/// dropped after it, with what waited for it (the kernel's buffers full, nothing moves).
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Writes `m`, within [`SEND_TIMEOUT`]: whether it went.
+pub async fn send_in_time<S>(sink: &mut S, m: Message) -> bool
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, sink.send(m)).await,
+        Ok(Ok(()))
+    )
+}
+
 /// Sends `hello`, then every message the `feed` yields, until the page closes or the feed ends;
 /// pings the page every `ping` meanwhile.
 pub async fn hello_then_forward(
@@ -45,7 +60,7 @@ pub async fn hello_then_forward(
     ping: Duration,
 ) {
     let (mut sink, mut stream) = socket.split();
-    if sink.send(hello).await.is_err() {
+    if !send_in_time(&mut sink, hello).await {
         return;
     }
     let mut feed = std::pin::pin!(feed);
@@ -64,7 +79,7 @@ pub async fn hello_then_forward(
             },
         };
         for m in messages {
-            if sink.send(m).await.is_err() {
+            if !send_in_time(&mut sink, m).await {
                 return;
             }
         }

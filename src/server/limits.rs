@@ -21,6 +21,11 @@ pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 pub const ODDS_TIME: Duration = Duration::from_secs(10);
 /// Entries a slow client may fall behind before it is caught up from the store.
 pub const FANOUT: usize = 256;
+/// Entries read from the store at a time to catch a client up.
+pub const CATCH_UP_PAGE: usize = 16;
+/// Messages waiting to be written to one client: past them, its entries wait in the store
+/// (and one that stops reading is dropped after `crate::net::socket::SEND_TIMEOUT`).
+pub const OUTBOX: usize = 16;
 
 /// What a server's owner may change of its limits (`serve --per-address`, `--idle-timeout`,
 /// `--unload-after`, `--trusted-proxy`).

@@ -408,6 +408,31 @@ impl LogStore for NatsStore {
         Ok(lines)
     }
 
+    async fn read_page(
+        &self,
+        room: &str,
+        after: u64,
+        most: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        // One key at a time: a page is a few hundred entries at most.
+        let mut lines = Vec::new();
+        let mut seq = after + 1;
+        if seq == 1 {
+            return self.read(room, after).await.map(|mut all| {
+                all.truncate(most);
+                all
+            });
+        }
+        while lines.len() < most {
+            match self.get_text(format!("room.{room}.{seq}")).await? {
+                Some(line) => lines.push(line),
+                None => break,
+            }
+            seq += 1;
+        }
+        Ok(lines)
+    }
+
     async fn sealed(&self, room: &str, seq: u64) -> Result<Option<SealedRoll>, StoreError> {
         let Some(text) = self.get_text(format!("sealed.{room}.{seq}")).await? else {
             return Ok(None);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::error::ServerError;
-use super::limits::{FANOUT, Pace};
+use super::limits::{CATCH_UP_PAGE, FANOUT, Pace};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
@@ -210,10 +210,18 @@ pub async fn forward_lines<S: LogStore, T>(
     let mut catch_up = true;
     loop {
         if catch_up {
-            for line in store.read(&room, last).await? {
-                last += 1;
-                if out.send(wrap(line)).await.is_err() {
-                    return Ok(());
+            // A page at a time: a client that does not read holds one page and its outbox.
+            loop {
+                let page = store.read_page(&room, last, CATCH_UP_PAGE).await?;
+                let full = page.len() == CATCH_UP_PAGE;
+                for line in page {
+                    last += 1;
+                    if out.send(wrap(line)).await.is_err() {
+                        return Ok(());
+                    }
+                }
+                if !full {
+                    break;
                 }
             }
             catch_up = false;

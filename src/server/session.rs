@@ -15,7 +15,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot};
 
 use super::error::ServerError;
-use super::limits::{Bucket, CONN_BURST, CONN_RATE, FANOUT, HELLO_TIMEOUT};
+use super::limits::{Bucket, CONN_BURST, CONN_RATE, HELLO_TIMEOUT, OUTBOX};
 use super::room_task::{Command, Done, Joined, Proposed, RoomHandle, forward_lines, running_room};
 use super::store::{LogStore, RoomKeys};
 use super::{Hub, check_room_name};
@@ -145,7 +145,7 @@ async fn session<S: LogStore>(
     socket: WebSocket,
 ) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::channel::<Message>(FANOUT);
+    let (out, mut outbox) = mpsc::channel::<Message>(OUTBOX);
     // The writer pings the client now and then, so a live one (which answers) is never idle.
     let mut pings = crate::net::socket::pings(hub.tuning.ping_every());
     let writer = tokio::spawn(async move {
@@ -157,8 +157,9 @@ async fn session<S: LogStore>(
                 },
                 _ = pings.tick() => Message::Ping(Default::default()),
             };
-            if sink.send(m).await.is_err() {
-                break;
+            // A client that stops reading is dropped, and what waited for it with it.
+            if !crate::net::socket::send_in_time(&mut sink, m).await {
+                return;
             }
         }
         let _ = sink.close().await;

@@ -64,6 +64,14 @@ pub trait LogStore: Send + Sync + 'static {
         room: &str,
         after: u64,
     ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// At most `most` lines after `after`, in order: a client catching up on a long log is
+    /// sent it a page at a time, so one that does not read holds a page, not the log.
+    fn read_page(
+        &self,
+        room: &str,
+        after: u64,
+        most: usize,
+    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
     /// A hidden roll's content.
     fn sealed(
         &self,
@@ -370,6 +378,30 @@ impl LogStore for SqliteStore {
         .await
     }
 
+    async fn read_page(
+        &self,
+        room: &str,
+        after: u64,
+        most: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let room = room.to_string();
+        self.query(move |db| {
+            let mut st = db.prepare_cached(
+                "SELECT line FROM entries WHERE room = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+            )?;
+            let rows = st.query_map(
+                params![
+                    room,
+                    i64::try_from(after).unwrap_or(i64::MAX),
+                    i64::try_from(most).unwrap_or(i64::MAX)
+                ],
+                |r| r.get::<_, String>(0),
+            )?;
+            rows.collect()
+        })
+        .await
+    }
+
     async fn sealed(&self, room: &str, seq: u64) -> Result<Option<SealedRoll>, StoreError> {
         let room = room.to_string();
         self.query(move |db| {
@@ -431,6 +463,14 @@ mod tests {
             ["one", "two", "three"]
         );
         assert_eq!(store.read("r", 2).await.expect("reads"), ["three"]);
+        assert_eq!(
+            store.read_page("r", 0, 2).await.expect("reads"),
+            ["one", "two"]
+        );
+        assert_eq!(
+            store.read_page("r", 1, 5).await.expect("reads"),
+            ["two", "three"]
+        );
         assert_eq!(store.keys("r").await.expect("keys"), Some(keys()));
         assert_eq!(store.keys("nope").await.expect("keys"), None);
         assert_eq!(store.sealed("r", 3).await.expect("sealed"), Some(sealed));

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use dicetable::online::room::Checks;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
 
 use super::online::{Server, data_dir, gm_opens, pat_plays_ash, runtime};
 use super::security::{
@@ -474,6 +475,58 @@ fn a_kept_alive_request_or_a_body_sent_a_byte_at_a_time_is_cut_off() {
         assert!(body < Duration::from_secs(14), "{body:?}");
         assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
         assert!(answer.contains("\"code\":\"timeout\""), "{answer}");
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn joins_that_never_read_a_long_log_hold_a_bounded_buffer_each() {
+    let data = data_dir("shares-unread");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let _gm = gm_opens(&url, Checks::default()).await;
+        let mut pat = pat_plays_ash(&url).await;
+        // A long log: 120 throws of 50 dice.
+        for _ in 0..120 {
+            let started = Instant::now();
+            pat.throw(Proposal::Notation("50d6".into()), None, false, None)
+                .await
+                .expect("a throw");
+            tokio::time::sleep(Duration::from_millis(60).saturating_sub(started.elapsed())).await;
+        }
+        let log = std::fs::read_dir(&data)
+            .map(|d| d.flatten().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>())
+            .unwrap_or(0);
+        let (_, resting) = server.usage();
+        // Finding 9: 120 joins from 4 addresses, each asking the whole log and reading nothing.
+        let mut silent = Vec::new();
+        for n in 0..120u8 {
+            let source = ABUSERS[usize::from(n % 4)];
+            let mut ws = super::security::socket_from(source, &url).await;
+            let join = join_msg("crypt", &format!("Mute{n}"), "friends");
+            futures_util::SinkExt::send(
+                &mut ws,
+                Message::text(join.to_string()),
+            )
+            .await
+            .expect("sends its join");
+            silent.push(ws);
+        }
+        let p99 = honest_during(&mut pat, "120 joins reading nothing of the log").await;
+        let (_, held) = server.usage();
+        let each = held.saturating_sub(resting) / 120;
+        eprintln!(
+            "the log: {} KiB on disk; memory {} MiB with the 120 silent joins (resting {} MiB, {} KiB a join)",
+            log >> 10,
+            held >> 20,
+            resting >> 20,
+            each >> 10
+        );
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(held < resting + MEMORY_BOUND, "{} MiB", held >> 20);
+        drop(silent);
     });
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
