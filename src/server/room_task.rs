@@ -25,6 +25,8 @@ pub struct RoomHandle {
     pub commands: mpsc::Sender<Command>,
     /// Each new line, with its `seq`.
     pub lines: broadcast::Sender<(u64, Arc<str>)>,
+    /// The room as its pages last saw it (a page opening again sees only what is new).
+    pub view: Arc<std::sync::Mutex<Option<super::watch::SharedView>>>,
 }
 
 /// What a connection asks of its room's task.
@@ -182,7 +184,11 @@ pub async fn running_room<S: LogStore>(
     rooms.retain(|_, h| !h.commands.is_closed());
     let (commands, queue) = mpsc::channel(64);
     let (lines, _) = broadcast::channel(FANOUT);
-    let handle = RoomHandle { commands, lines };
+    let handle = RoomHandle {
+        commands,
+        lines,
+        view: Arc::default(),
+    };
     tokio::spawn(room_task(
         hub.store.clone(),
         hub.tuning.unload_after,

@@ -41,6 +41,7 @@ pub const SAMPLE_STEPS: u32 = 8;
 pub const RECENT: usize = 20;
 
 /// A page's view of a room: the room as its log makes it, and what the page was last told.
+#[derive(Clone)]
 pub struct Watch {
     room: RoomState,
     table: TableInfo,
@@ -379,18 +380,63 @@ fn failure(code: ErrorCode, error: String) -> Message {
     frame(&FeedEvent::Error { code, error })
 }
 
-/// The first view of a page: the room from its stored lines, the latest outcomes, and how many
-/// lines that was.
+/// A room's view as its pages last saw it, kept with the room: a page opening again reads and
+/// sees only the lines stored since, not the whole log.
+#[derive(Clone)]
+pub struct SharedView {
+    /// The lines seen.
+    since: u64,
+    watch: Watch,
+    recent: Vec<FeedEvent>,
+}
+
+/// `cached` brought up to date with `lines` (the lines after it), or the view of a whole log.
+fn brought_up_to_date(
+    cached: Option<SharedView>,
+    lines: &[String],
+) -> Result<SharedView, RoomError> {
+    let Some(mut view) = cached else {
+        let (watch, recent) = catch_up(lines)?;
+        return Ok(SharedView {
+            since: lines.len() as u64,
+            watch,
+            recent,
+        });
+    };
+    for line in lines {
+        for event in view.watch.see(line, false)? {
+            if matches!(event, FeedEvent::Outcome { .. }) {
+                view.recent.push(event);
+            }
+        }
+    }
+    let keep = view.recent.len().saturating_sub(RECENT);
+    view.recent.drain(..keep);
+    view.since += lines.len() as u64;
+    Ok(view)
+}
+
+/// The first view of a page: the room from its stored lines (from the view its pages share,
+/// brought up to date in the client's turn on the physics pool), the latest outcomes, and how
+/// many lines that was.
 async fn first_view<S: LogStore>(
     hub: &Arc<Hub<S>>,
     room: &str,
+    handle: &RoomHandle,
+    client: crate::work::Client,
 ) -> Result<(Watch, Vec<FeedEvent>, u64), ServerError> {
-    let stored = hub.store.read(room, 0).await?;
-    let since = stored.len() as u64;
-    let (view, recent) = tokio::task::spawn_blocking(move || catch_up(&stored))
-        .await
-        .map_err(|e| ServerError::Internal(e.to_string()))??;
-    Ok((view, recent, since))
+    let cached = handle.view.lock().ok().and_then(|v| v.clone());
+    let since = cached.as_ref().map_or(0, |c| c.since);
+    let stored = hub.store.read(room, since).await?;
+    let view = crate::work::physics()
+        .run(client, move |_| brought_up_to_date(cached, &stored))
+        .await??;
+    if let Ok(mut shared) = handle.view.lock()
+        && shared.as_ref().is_none_or(|s| s.since < view.since)
+    {
+        *shared = Some(view.clone());
+    }
+    Ok((view.watch, view.recent, view.since))
 }
 
 /// One page: the latest outcomes, then every new entry as it is stored, each throw with its
@@ -413,7 +459,7 @@ async fn watch_session<S: LogStore>(
     };
     // Subscribe first, then read: nothing falls between the stored lines and the new ones.
     let lines = handle.lines.subscribe();
-    let (view, recent, since) = match first_view(&hub, &room).await {
+    let (view, recent, since) = match first_view(&hub, &room, &handle, peer.client()).await {
         Ok(first) => first,
         Err(e) => return refuse(socket, e).await,
     };

@@ -531,3 +531,65 @@ fn joins_that_never_read_a_long_log_hold_a_bounded_buffer_each() {
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn room_pages_opening_again_and_again_share_one_view() {
+    let data = data_dir("shares-pages");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let _gm = gm_opens(&url, Checks::default()).await;
+        let mut pat = pat_plays_ash(&url).await;
+        // A played room: 300 throws in its log.
+        for _ in 0..300 {
+            let started = Instant::now();
+            pat.throw(Proposal::Notation("3d6".into()), None, false, None)
+                .await
+                .expect("a throw");
+            tokio::time::sleep(Duration::from_millis(55).saturating_sub(started.elapsed())).await;
+        }
+        let (_, resting) = server.usage();
+        // Finding 5: 32 pages on 4 addresses open the room's feed again and again.
+        let feed = format!("{url}/feed?passcode=friends");
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut pages = Vec::new();
+        for n in 0..32 {
+            let (stop, feed) = (stop.clone(), feed.clone());
+            pages.push(tokio::spawn(async move {
+                let mut tally = Tally::new();
+                while !stop.load(Ordering::Relaxed) {
+                    // Opened, or told its address has as many passcode checks waiting as it
+                    // may (`busy`).
+                    let event = page_from(ABUSERS[n % 4], &feed).await;
+                    let answer = match event["type"].as_str() {
+                        Some("hello") => "hello".to_string(),
+                        _ => event["code"].as_str().unwrap_or("-").to_string(),
+                    };
+                    *tally.entry(answer).or_default() += 1;
+                }
+                tally
+            }));
+        }
+        let p99 = honest_during(&mut pat, "32 pages opening the room's feed again and again").await;
+        stop.store(true, Ordering::Relaxed);
+        let mut tally = Tally::new();
+        for page in pages {
+            for (k, v) in page.await.expect("a page") {
+                *tally.entry(k).or_default() += v;
+            }
+        }
+        let opened = tally.get("hello").copied().unwrap_or(0);
+        let (_, held) = server.usage();
+        eprintln!(
+            "pages answered {tally:?} in {ABUSE_TIME:?} ({:.1} openings a second); memory {} MiB (resting {} MiB)",
+            opened as f64 / ABUSE_TIME.as_secs_f64(),
+            held >> 20,
+            resting >> 20
+        );
+        assert!(opened > 0, "{tally:?}");
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        assert!(held < resting + MEMORY_BOUND, "{} MiB", held >> 20);
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
