@@ -237,6 +237,25 @@ mod tests {
             HeaderValue::from_static("Bearer s3cret"),
         );
         assert!(has_token(&h, None, "s3cret"));
+        // Exactly the token: no space or case folded away (a trailing space after a header's
+        // value is HTTP's own optional whitespace, removed before any handler sees it).
+        let empty = HeaderMap::new();
+        for near in ["s3cret ", " s3cret", "S3cret", "s3cret\0", ""] {
+            assert!(!has_token(&empty, Some(near), "s3cret"), "{near:?}");
+        }
+        for near in [
+            "Bearer  s3cret",
+            "bearer s3cret",
+            "Bearer s3cret\t",
+            "Bearer\ts3cret",
+        ] {
+            let mut h = HeaderMap::new();
+            h.insert(
+                header::AUTHORIZATION,
+                HeaderValue::from_str(near).expect("a header value"),
+            );
+            assert!(!has_token(&h, None, "s3cret"), "{near:?}");
+        }
         let mut h = HeaderMap::new();
         assert!(origin_allowed(&h), "not a browser");
         h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:7480"));

@@ -279,8 +279,25 @@ impl Scene {
         let mut scene: Scene = parse_ron(&name, &text)?;
         let named_a_file = matches!(scene.rules, Some(SceneRules::File(_)));
         if let Some(SceneRules::File(file)) = &scene.rules {
-            let rules_path = path.parent().unwrap_or(Path::new(".")).join(file);
+            let folder = path.parent().unwrap_or(Path::new("."));
+            let rules_path = folder.join(file);
             let rules_name = rules_path.display().to_string();
+            // Only a file inside the scene's own folder: a scene offered by a server (`serve
+            // --scenes`) must not read whatever the server's user can.
+            let inside = match (folder.canonicalize(), rules_path.canonicalize()) {
+                (Ok(folder), Ok(rules)) => rules.starts_with(&folder),
+                // A file that is not there is reported as such below.
+                (_, Err(_)) => true,
+                (Err(_), Ok(_)) => false,
+            };
+            if !inside {
+                return Err(DataError::whole(
+                    &name,
+                    format!(
+                        "its rules file {rules_name} is outside the scene's folder: a scene reads rules files beside it or below"
+                    ),
+                ));
+            }
             let rules_text = std::fs::read_to_string(&rules_path).map_err(|e| {
                 DataError::whole(
                     &name,
@@ -792,6 +809,36 @@ mod tests {
         let path = dir.join("scene.ron");
         std::fs::write(&path, scene).unwrap_or_else(|e| panic!("{e}"));
         path
+    }
+
+    #[test]
+    fn a_scene_reads_no_rules_file_outside_its_folder() {
+        let dir = std::env::temp_dir().join(format!("dicetable-confined-{}", std::process::id()));
+        let scenes = dir.join("scenes");
+        let _ = std::fs::create_dir_all(scenes.join("rules"));
+        let rules = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/rules/step-dice-dangerous.ron"),
+        )
+        .unwrap_or_default();
+        let _ = std::fs::write(dir.join("secret.ron"), &rules);
+        let _ = std::fs::write(scenes.join("rules/own.ron"), &rules);
+        let scene = |file: &str| {
+            VAULT_WITH_FILE.replace(r#"File("rules/own.ron")"#, &format!(r#"File("{file}")"#))
+        };
+        let _ = std::fs::write(scenes.join("inside.ron"), scene("rules/own.ron"));
+        let _ = std::fs::write(scenes.join("outside.ron"), scene("../secret.ron"));
+        let absolute = dir.join("secret.ron").display().to_string();
+        let _ = std::fs::write(scenes.join("absolute.ron"), scene(&absolute));
+        let inside = Scene::load(&scenes.join("inside.ron"));
+        assert!(inside.is_ok(), "{inside:?}");
+        for outside in ["outside.ron", "absolute.ron"] {
+            let error = Scene::load(&scenes.join(outside)).map(|_| ()).unwrap_err();
+            assert!(
+                error.to_string().contains("outside the scene's folder"),
+                "{error}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     const VAULT_WITH_FILE: &str = r#"(name: "Vault", cast: StepDice([(name: "Ana", skills: [("Locks", "d10")])]), rules: File("rules/own.ron"))"#;

@@ -593,3 +593,35 @@ fn room_pages_opening_again_and_again_share_one_view() {
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn rooms_open_to_all_are_a_few_an_hour_for_each_address() {
+    let data = data_dir("shares-open-rooms");
+    let mut server = Server::start_with(&data, "127.0.0.1:0", &["--open-rooms"]);
+    runtime().block_on(async {
+        let create = |room: &str| {
+            json!({"type": "create", "v": 3, "room": room, "name": "Mal",
+                "scene": super::online::crypt(), "passcode": "p", "gm_passcode": "g"})
+        };
+        // Finding 10: one address opens rooms as fast as it can: ten, then room_quota.
+        let mut answers = Vec::new();
+        for n in 0..12 {
+            let room = format!("spam{n}");
+            let (answer, _) = hello_from(ABUSERS[0], &server.url(&room), &create(&room)).await;
+            answers.push(
+                answer["code"]
+                    .as_str()
+                    .unwrap_or(answer["type"].as_str().unwrap_or("-"))
+                    .to_string(),
+            );
+        }
+        let mut expected = vec!["welcome".to_string(); 10];
+        expected.extend(["room_quota".to_string(), "room_quota".to_string()]);
+        assert_eq!(answers, expected);
+        // Another address still opens its own.
+        let (answer, _) = hello_from(ABUSERS[1], &server.url("mine"), &create("mine")).await;
+        assert_eq!(answer["type"], "welcome", "{answer}");
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
