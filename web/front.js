@@ -85,7 +85,8 @@ function missing() {
 function showLinks(room, passcode, name) {
   const roomUrl = new URL(`/${encodeURIComponent(room)}`, location.href).href;
   const watchUrl = new URL(`/${encodeURIComponent(room)}/watch`, location.href);
-  watchUrl.searchParams.set('passcode', passcode);
+  // In the fragment: no request, log or referrer carries it.
+  watchUrl.hash = new URLSearchParams({ passcode }).toString();
   $('room-link').href = roomUrl;
   $('room-link').textContent = roomUrl;
   $('passcode-shown').textContent = passcode;

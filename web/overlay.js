@@ -11,7 +11,9 @@
 // before the throw), size=S (0.25-4, default 1), pos=tl|tr|bl|br|top|bottom (default br),
 // values=0 (no value over each settled die), quality=full|light (default: light on a phone or
 // a software renderer: cheaper shadows, no multisampling, a lower pixel ratio), token=T (when
-// the table has one), passcode=P (a room's, on a table server), fill=1 (the dice fill the page
+// the table has one), passcode=P (a room's, on a table server: best in the address's fragment,
+// /ROOM/watch#passcode=P, which no request, log or referrer carries; the page sends it as the
+// feed's first message, never in a URL), fill=1 (the dice fill the page
 // and the card sits at its foot: a room's page shows the tray so, on felt), top=PX (pixels at
 // the top the page around this one draws over: settled dice are framed below them).
 //
@@ -22,7 +24,9 @@
 import { writtenOut } from '/written.js';
 import { legible } from '/legible.js';
 
+// Options come in the query or the fragment (#passcode=P&fill=1); the fragment's win.
 const params = new URLSearchParams(location.search);
+for (const [name, value] of new URLSearchParams(location.hash.slice(1))) params.set(name, value);
 const number = (name, fallback, lo, hi) => {
   const v = Number(params.get(name));
   return params.has(name) && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
@@ -712,9 +716,13 @@ function connect(delay = 500) {
   const url = new URL('feed', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   if (opts.token) url.searchParams.set('token', opts.token);
-  if (opts.passcode) url.searchParams.set('passcode', opts.passcode);
   const ws = new WebSocket(url);
-  ws.onopen = () => { overlay.connected = true; $('notice').textContent = ''; };
+  ws.onopen = () => {
+    // A room's passcode goes as the first message, not in the socket's URL.
+    if (opts.passcode) ws.send(JSON.stringify({ type: 'passcode', passcode: opts.passcode }));
+    overlay.connected = true;
+    $('notice').textContent = '';
+  };
   ws.onmessage = (m) => {
     overlay.events += 1;
     overlay.bytes += m.data.length;

@@ -248,11 +248,11 @@ function welcomed(msg) {
   setMode('move');
   askDraft(null, false);
   const tray = new URL(`/${encodeURIComponent(room)}/watch`, location.href);
-  tray.searchParams.set('passcode', joinMsg.passcode);
-  tray.searchParams.set('fill', '1');
-  tray.searchParams.set('history', '0');
+  // In the fragment: the passcode reaches the tray's page, never a request, log or referrer.
   // The turn over the tray's top edge: the dice are framed below it.
-  tray.searchParams.set('top', '36');
+  tray.hash = new URLSearchParams({
+    passcode: joinMsg.passcode, fill: '1', history: '0', top: '36',
+  }).toString();
   $('tray').src = tray.href;
   $('tray').hidden = false;
   $('tray-empty').hidden = true;

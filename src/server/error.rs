@@ -46,7 +46,7 @@ pub enum ServerError {
     #[error("wrong passcode")]
     WrongPasscode,
     /// A room's page opened without a passcode.
-    #[error("this room's page needs the passcode: add ?passcode=… to its address")]
+    #[error("this room's page needs the passcode: add #passcode=… to its address")]
     PasscodeRequired,
     /// A room opened without both passcodes.
     #[error("a room needs a passcode and a game master's passcode")]

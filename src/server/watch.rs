@@ -439,6 +439,22 @@ async fn first_view<S: LogStore>(
     Ok((view.watch, view.recent, view.since))
 }
 
+/// A page's first message, `{"type": "passcode", "passcode": "…"}`, within the hello's time:
+/// the passcode (empty when none came, which the check refuses as `passcode_required`).
+async fn first_passcode(socket: &mut WebSocket) -> String {
+    #[derive(serde::Deserialize)]
+    struct Shown {
+        passcode: String,
+    }
+    let first = tokio::time::timeout(super::limits::HELLO_TIMEOUT, socket.recv()).await;
+    match first {
+        Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<Shown>(&text)
+            .map(|shown| shown.passcode)
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
 /// One page: the latest outcomes, then every new entry as it is stored, each throw with its
 /// motion (re-simulated from its record, one per core at a time).
 async fn watch_session<S: LogStore>(
@@ -452,6 +468,13 @@ async fn watch_session<S: LogStore>(
     let refuse = |socket: WebSocket, e: ServerError| async move {
         let nothing = futures_util::stream::empty();
         hello_then_forward(socket, failure(e.code(), e.to_string()), nothing, ping).await;
+    };
+    // The passcode in the socket's query (older pages), else its first message.
+    let mut socket = socket;
+    let passcode = if passcode.is_empty() {
+        first_passcode(&mut socket).await
+    } else {
+        passcode
     };
     let handle = match watch_room(&hub, &room, passcode, peer).await {
         Ok(h) => h,

@@ -1392,6 +1392,13 @@ fn a_browser_follows_a_room_on_its_page() {
     assert_eq!(page["refused"]["error"], "wrong passcode");
     assert_eq!(page["refused"]["notice"], "wrong passcode");
     assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
+    // The passcode went in the page's fragment and the feed's first message: no address the
+    // page asked for carries it.
+    assert_eq!(
+        page["leaked"],
+        serde_json::json!([]),
+        "the passcode in a URL"
+    );
     assert_eq!(page["notice"], serde_json::Value::Null, "three.js loaded");
     // The roll before the page came is in its history; the two after were played whole.
     let before = page["before"].as_array().expect("history");

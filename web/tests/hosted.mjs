@@ -64,7 +64,7 @@ try {
   obs.on('pageerror', (e) => errors.push(`overlay: ${e}`));
   let overlayClosed = 0;
   obs.on('websocket', (ws) => ws.on('close', () => { overlayClosed += 1; }));
-  await obs.goto(`${link}/watch?passcode=friends`);
+  await obs.goto(`${link}/watch#passcode=friends`);
   await obs.waitForFunction(() => window.overlay?.connected, null, WAIT);
   const silentClosedAfterMs = await silentConnection();
   const overlayConnected = await obs.evaluate(() => window.overlay.connected);

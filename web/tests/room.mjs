@@ -1,7 +1,7 @@
 // The room page test's browser half, run by tests/dicetable/online.rs:
 //   node web/tests/room.mjs BASE_URL ROOM PASSCODE OUTCOMES OUT_DIR
-// Opens BASE_URL/ROOM/watch?passcode=PASSCODE in headless chromium (and once with a wrong
-// passcode), prints "ready" once the page follows the room, then waits until the page has
+// Opens BASE_URL/ROOM/watch#passcode=PASSCODE in headless chromium (and once with a wrong
+// passcode, in the older ?passcode= form), prints "ready" once the page follows the room, then waits until the page has
 // shown OUTCOMES new outcomes (the test throws them meanwhile), saves a screenshot without a
 // background (OUT_DIR/room.png), and prints one JSON line of what the page did and showed.
 import { launch } from './browser.mjs';
@@ -21,9 +21,15 @@ try {
   page.on('pageerror', (e) => errors.push(String(e)));
   const consoled = [];
   const frames = [];
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload).slice(0, 300))));
+  // Every address the page asks for: the passcode is in none of them.
+  const asked = [];
+  page.on('request', (r) => asked.push(r.url()));
+  page.on('websocket', (ws) => {
+    asked.push(ws.url());
+    ws.on('framereceived', (f) => frames.push(String(f.payload).slice(0, 300)));
+  });
   page.on('console', (m) => consoled.push(m.text()));
-  await page.goto(new URL(`/${room}/watch?passcode=${encodeURIComponent(passcode)}&history=4&pos=tl`, base).href);
+  await page.goto(new URL(`/${room}/watch#passcode=${encodeURIComponent(passcode)}&history=4&pos=tl`, base).href);
   await page.waitForFunction(() => window.overlay && window.overlay.connected && window.overlay.events > 0, null, { timeout: 60000 });
   const before = await page.evaluate(() => [...document.querySelectorAll('#history li')].map((li) => li.textContent));
   console.log('ready');
@@ -51,7 +57,8 @@ try {
     label: document.getElementById('label').textContent,
     history: [...document.querySelectorAll('#history li')].map((li) => li.textContent),
   }));
-  console.log(JSON.stringify({ refused, before, ...state, errors }));
+  const leaked = asked.filter((url) => url.includes(encodeURIComponent(passcode)) || url.includes('passcode'));
+  console.log(JSON.stringify({ refused, before, ...state, errors, leaked }));
 } finally {
   await context.close();
 }
