@@ -162,7 +162,7 @@ pub enum Unworked<S> {
 }
 
 /// [`multiply`], asking `stop` between blocks: a large product is taken as products of blocks
-/// of [`BLOCK_BITS`], so whoever stops waiting frees the core within one block.
+/// of `BLOCK_BITS` (8 Mbit), so whoever stops waiting frees the core within one block.
 pub fn multiply_until<S: crate::odds::stop::Stop>(
     a: &[BigUint],
     b: &[BigUint],
