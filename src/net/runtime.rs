@@ -155,6 +155,7 @@ pub async fn serve(
         door: Arc::new(Door {
             open: Arc::new(Mutex::new(HashMap::new())),
             per_address: limits.per_address.max(1),
+            capacity: connection_capacity(),
             proxies: limits.proxies,
         }),
         idle: limits.idle.max(Duration::from_millis(100)),
@@ -348,12 +349,57 @@ async fn body_in_time(
 type OpenByAddress = Arc<Mutex<HashMap<IpAddr, usize>>>;
 
 /// What one server's connections share: the connections open by address, how many one address
-/// may hold, and the proxies trusted to say whose a connection is.
+/// may hold, how many the process can hold, and the proxies trusted to say whose a connection
+/// is.
 #[derive(Debug)]
 struct Door {
     open: OpenByAddress,
     per_address: usize,
+    capacity: Capacity,
     proxies: Arc<TrustedProxies>,
+}
+
+/// Open files the server keeps for itself (its store, NATS, TLS files, logs) besides sockets.
+const FILES_RESERVED: u64 = 64;
+/// Connections an address may still open once the server is three quarters full: the last
+/// quarter is kept for visitors with a few, so addresses holding many cannot fill it.
+pub const FEW_CONNECTIONS: usize = 8;
+
+/// How many connections the process can hold at once, and from when only addresses with a few
+/// get in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capacity {
+    /// Connections at most: the open-file limit less [`FILES_RESERVED`].
+    pub most: usize,
+    /// Past this many, an address holding [`FEW_CONNECTIONS`] or more gets no more.
+    pub crowded: usize,
+}
+
+impl Capacity {
+    /// The capacity of an open-file limit.
+    pub fn of_files(files: u64) -> Capacity {
+        let most = usize::try_from(files.saturating_sub(FILES_RESERVED))
+            .unwrap_or(usize::MAX)
+            .max(16);
+        Capacity {
+            most,
+            crowded: most / 4 * 3,
+        }
+    }
+
+    /// Whether an address holding `held` may open one more while `total` are open.
+    fn admits(&self, held: usize, total: usize) -> bool {
+        total < self.most && (total < self.crowded || held < FEW_CONNECTIONS)
+    }
+}
+
+/// The process's open-file limit, raised to the most the system allows it (a default soft
+/// limit of 1,024 is 9 addresses of 120 connections), as connections.
+fn connection_capacity() -> Capacity {
+    let files = rlimit::increase_nofile_limit(u64::MAX)
+        .or_else(|_| rlimit::getrlimit(rlimit::Resource::NOFILE).map(|(soft, _)| soft))
+        .unwrap_or(1024);
+    Capacity::of_files(files)
 }
 
 /// The client a trusted proxy's connection carries now, holding one of that client's slots
@@ -371,7 +417,7 @@ impl ProxiedClient {
             return true;
         }
         *held = None;
-        *held = Slot::take(&door.open, ip, door.per_address);
+        *held = Slot::take(door, ip);
         held.is_some()
     }
 }
@@ -403,11 +449,17 @@ struct Slot {
 }
 
 impl Slot {
-    /// Takes one of `ip`'s `per_address` slots, if one is free.
-    fn take(open: &OpenByAddress, ip: IpAddr, per_address: usize) -> Option<Slot> {
+    /// Takes one of `ip`'s slots, if it holds fewer than the door's per-address share and the
+    /// server has room for it ([`Capacity::admits`]).
+    fn take(door: &Door, ip: IpAddr) -> Option<Slot> {
+        let open = &door.open;
         let admitted = open.lock().is_ok_and(|mut open| {
+            let total: usize = open.values().sum();
             let n = open.entry(ip).or_insert(0);
-            if *n >= per_address {
+            if *n >= door.per_address || !door.capacity.admits(*n, total) {
+                if *n == 0 {
+                    open.remove(&ip);
+                }
                 false
             } else {
                 *n += 1;
@@ -582,7 +634,7 @@ impl axum::serve::Listener for CappedListener {
             let admitted = if door.proxies.trusts(peer.ip()) {
                 Admitted::Proxy
             } else {
-                match Slot::take(&door.open, peer.ip(), door.per_address) {
+                match Slot::take(door, peer.ip()) {
                     Some(slot) => Admitted::Direct(slot),
                     None => continue,
                 }
@@ -785,6 +837,19 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_quarter_of_the_servers_connections_is_for_addresses_with_a_few() {
+        let capacity = Capacity::of_files(1024);
+        assert_eq!((capacity.most, capacity.crowded), (960, 720));
+        // Below three quarters anyone may open more; past it, only an address with a few.
+        assert!(capacity.admits(100, 719));
+        assert!(!capacity.admits(100, 720));
+        assert!(capacity.admits(FEW_CONNECTIONS - 1, 959));
+        assert!(!capacity.admits(0, 960));
+        // A tiny limit still holds a few.
+        assert_eq!(Capacity::of_files(10).most, 16);
+    }
 
     #[test]
     fn the_end_of_the_headers_is_found_across_reads() {

@@ -625,3 +625,56 @@ fn rooms_open_to_all_are_a_few_an_hour_for_each_address() {
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn nine_addresses_holding_connections_leave_room_for_honest_visitors() {
+    let data = data_dir("shares-files");
+    // A server whose open-file limit is 256 (soft and hard): 192 connections at most, the last
+    // 48 for addresses with fewer than 8.
+    let mut command = std::process::Command::new("bash");
+    command.arg("-c").arg(format!(
+        "ulimit -n 256 && exec {} serve --listen 127.0.0.1:0 --data {}",
+        env!("CARGO_BIN_EXE_dicetable"),
+        data.display()
+    ));
+    let mut server = Server::run(command);
+    let addr: SocketAddr = server.addr.parse().expect("address");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let _gm = gm_opens(&url, Checks::default()).await;
+        // Finding 4's last part: 9 addresses each open 40 connections and keep them.
+        let mut held = Vec::new();
+        for n in 1..=9u8 {
+            for _ in 0..40 {
+                held.push(tcp_from([127, 0, 2, n], addr).await);
+            }
+        }
+        // Those the server turned away are closed at once.
+        let mut closed = 0;
+        for socket in &mut held {
+            let mut byte = [0u8; 1];
+            let read = tokio::time::timeout(Duration::from_millis(20), socket.read(&mut byte));
+            if matches!(read.await, Ok(Ok(0) | Err(_))) {
+                closed += 1;
+            }
+        }
+        // Honest visitors from addresses of their own still come in and play.
+        let mut pat = pat_plays_ash(&url).await;
+        for n in 1..=20u8 {
+            let (welcome, _) =
+                hello_from([127, 0, 3, n], &url, &join_msg("crypt", &format!("Fan{n}"), "friends"))
+                    .await;
+            assert_eq!(welcome["type"], "welcome", "{welcome}");
+        }
+        let p99 = honest_throws(&mut pat, "9 addresses holding 40 connections each").await;
+        eprintln!(
+            "of 360 connections from 9 addresses the server kept {} and closed {closed}; 20 visitors joined",
+            360 - closed
+        );
+        assert!(closed > 0, "the server kept every connection");
+        assert!(p99 < Duration::from_secs(1), "{p99:?}");
+        drop(held);
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
