@@ -319,6 +319,19 @@ impl LogStore for NatsStore {
         if self.get_text(format!("keys.{room}")).await?.is_some() {
             return Err(StoreError::Exists(room.into()));
         }
+        // Room names are one room whatever their case: the folded name is claimed first, in a
+        // write that only one server can make (rooms opened before this are compared exactly).
+        let folded = room.to_ascii_lowercase();
+        if !self
+            .create_once(format!("name.{folded}"), room.to_string())
+            .await?
+        {
+            let taken = self.get_text(format!("name.{folded}")).await?;
+            // Claimed by this very name, its open write lost: open it now.
+            if taken.as_deref() != Some(room) {
+                return Err(StoreError::Exists(taken.unwrap_or_else(|| room.into())));
+            }
+        }
         let opened = Opened {
             passcode: keys.passcode,
             gm_passcode: keys.gm_passcode,

@@ -262,6 +262,19 @@ fn create(
     keys: &RoomKeys,
     first: &str,
 ) -> Result<(), StoreError> {
+    // Room names are one room whatever their case ("CaseRoom" is "caseroom"): the one writer
+    // checks before it inserts, so two at once cannot both pass.
+    let taken: Option<String> = tx
+        .query_row(
+            "SELECT room FROM rooms WHERE room = ?1 COLLATE NOCASE LIMIT 1",
+            params![room],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(failed)?;
+    if let Some(taken) = taken {
+        return Err(StoreError::Exists(taken));
+    }
     tx.execute(
         "INSERT INTO rooms (room, passcode, gm_passcode) VALUES (?1, ?2, ?3)",
         params![room, keys.passcode, keys.gm_passcode],
@@ -444,6 +457,15 @@ mod tests {
         assert_eq!(
             store.create_room("r", keys(), "again".into()).await,
             Err(StoreError::Exists("r".into()))
+        );
+        // A name in another case is the same room.
+        store
+            .create_room("CaseRoom", keys(), "one".into())
+            .await
+            .expect("creates");
+        assert_eq!(
+            store.create_room("caseroom", keys(), "again".into()).await,
+            Err(StoreError::Exists("CaseRoom".into()))
         );
         store.append("r", 2, "two".into(), None).await.expect("2");
         let sealed = SealedRoll {

@@ -621,6 +621,16 @@ fn rooms_open_to_all_are_a_few_an_hour_for_each_address() {
         // Another address still opens its own.
         let (answer, _) = hello_from(ABUSERS[1], &server.url("mine"), &create("mine")).await;
         assert_eq!(answer["type"], "welcome", "{answer}");
+        // Finding 12: a room name in another case is the same room.
+        let (answer, _) = hello_from(ABUSERS[2], &server.url("MINE"), &create("MINE")).await;
+        assert_eq!(answer["code"], "room_exists", "{answer}");
+        assert!(
+            answer["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("'mine'"),
+            "{answer}"
+        );
     });
     assert!(server.alive());
     let _ = std::fs::remove_dir_all(&data);
