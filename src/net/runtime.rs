@@ -360,7 +360,7 @@ struct Door {
 }
 
 /// Open files the server keeps for itself (its store, NATS, TLS files, logs) besides sockets.
-const FILES_RESERVED: u64 = 64;
+pub const FILES_RESERVED: u64 = 64;
 /// Connections an address may still open once the server is three quarters full: the last
 /// quarter is kept for visitors with a few, so addresses holding many cannot fill it.
 pub const FEW_CONNECTIONS: usize = 8;
