@@ -16,7 +16,9 @@ use crate::rules::{Odds, RulesetId};
     after_help = "Examples:\n  dicetable odds \"4d6kh3\"\n  dicetable odds \"{2d20kh1+5}>=15\" --json\n  dicetable odds --ruleset open-d6 --action '(roll: Standard, skill: 10, difficulty: 13)'"
 )]
 pub struct OddsArgs {
-    /// Dice notation, e.g. "{3d6+2}>=12" (or give --ruleset and --action).
+    /// Dice notation, e.g. "{3d6+2}>=12" (or give --ruleset and --action); it may start with
+    /// a minus ("-1d4+5").
+    #[arg(allow_hyphen_values = true)]
     pub notation: Option<String>,
     /// A ruleset id: d4-pool, action-dice, step-dice, open-d6, d20-check.
     #[arg(long, value_parser = super::parse_ruleset)]
@@ -47,6 +49,10 @@ enum OddsError {
     /// The notation does not read.
     #[error(transparent)]
     Notation(#[from] crate::odds::notation::NotationError),
+    /// The notation reads but cannot be thrown (a die with no physical shape): refused as
+    /// `roll` refuses it.
+    #[error(transparent)]
+    NotThrown(#[from] crate::roll::RollError),
     /// The exact odds are too large to work out.
     #[error("exact odds are not worked out: {0}")]
     TooLarge(String),
@@ -71,6 +77,8 @@ fn compute(args: &OddsArgs) -> Result<Report, OddsError> {
                 return Err(OddsError::Usage("--action goes with --ruleset"));
             }
             let notation = Notation::parse(text)?;
+            // What cannot be thrown has no odds: the same refusal as `roll`, before any work.
+            crate::roll::notation_dice(&notation)?;
             let odds = Odds::of_notation_until(&notation, &crate::odds::stop::Never).map_err(
                 |e| match e {
                     crate::odds::notation::OddsError::TooLarge(why) => OddsError::TooLarge(why),

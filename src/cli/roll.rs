@@ -12,7 +12,9 @@ use crate::roll::headless::record_notation;
 /// Arguments of `roll`.
 #[derive(clap::Args, Debug)]
 pub struct RollArgs {
-    /// Dice notation, e.g. "3d6+2", "8d10>7" or "{d20+5}>=15".
+    /// Dice notation, e.g. "3d6+2", "8d10>7" or "{d20+5}>=15"; it may start with a minus
+    /// ("-1d4+5").
+    #[arg(allow_hyphen_values = true)]
     pub notation: String,
     /// Seed of the throw (default: a random one, printed so the roll can be replayed).
     #[arg(long)]

@@ -81,6 +81,29 @@ fn odds_human_table_and_errors() {
     ]);
     assert_eq!(bad_ron.status.code(), Some(2));
     assert!(stderr(&bad_ron).contains("1:"), "{}", stderr(&bad_ron));
+    // A notation may start with a minus, for odds and roll alike.
+    let negative = json(&["odds", "-1d4+5", "--json"]);
+    let values: Vec<i64> = negative["distribution"]
+        .as_array()
+        .expect("a distribution")
+        .iter()
+        .map(|v| v["value"].as_i64().expect("a value"))
+        .collect();
+    assert_eq!(values, [1, 2, 3, 4]);
+    let thrown = json(&["roll", "-1d4+5", "--seed", "3", "--json"]);
+    assert!(
+        (1..=4).contains(&thrown["total"].as_i64().expect("a total")),
+        "{thrown}"
+    );
+    // A die with no physical shape: refused by odds as by roll, with the same words.
+    let (odds, roll) = (dicetable(&["odds", "3d7"]), dicetable(&["roll", "3d7"]));
+    assert_eq!((odds.status.code(), roll.status.code()), (Some(2), Some(2)));
+    assert!(
+        stderr(&odds).contains("a d7 has no physical die"),
+        "{}",
+        stderr(&odds)
+    );
+    assert_eq!(stderr(&odds), stderr(&roll));
 }
 
 #[test]
