@@ -290,11 +290,6 @@ impl Pool {
         }))
     }
 
-    /// How this pool shares its work.
-    pub fn shape(&self) -> Shape {
-        self.0.shape
-    }
-
     /// Runs `job` for `client` in its turn and gives its answer. The job is given a [`Cancel`]
     /// that is set once this future is dropped (the asker left, a deadline passed): long work
     /// asks it between steps. Refused at once with [`WorkError::Busy`] when the client has as

@@ -11,6 +11,16 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
+/// The policy up to its `frame-ancestors` sources, written once (a macro, so that the default
+/// policy is one literal).
+macro_rules! csp_before_frame_ancestors {
+    () => {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
+         connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+         frame-ancestors "
+    };
+}
+
 /// Who may frame the pages, by default: their own server only.
 pub const FRAME_ANCESTORS: &str = "'self'";
 
@@ -36,11 +46,7 @@ impl Policy {
         if sources.is_empty() || sources.contains([';', ',']) {
             return Err(bad());
         }
-        let csp = format!(
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
-             connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
-             frame-ancestors {sources}"
-        );
+        let csp = format!("{}{sources}", csp_before_frame_ancestors!());
         let csp = HeaderValue::from_str(&csp).map_err(|_| bad())?;
         Ok(Policy { csp })
     }
@@ -49,11 +55,7 @@ impl Policy {
 impl Default for Policy {
     fn default() -> Self {
         Policy {
-            csp: HeaderValue::from_static(
-                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
-                 connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
-                 frame-ancestors 'self'",
-            ),
+            csp: HeaderValue::from_static(concat!(csp_before_frame_ancestors!(), "'self'")),
         }
     }
 }

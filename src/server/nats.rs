@@ -223,6 +223,50 @@ impl NatsStore {
             .map_err(|e| failed(format!("open.{room} does not read: {e}")))
     }
 
+    /// Where a read after `after` starts: the room's first entry when it starts at the top (a
+    /// room opened in one write keeps it in its `open.` key; older rooms keep it as the
+    /// others), and the `seq` of the next entry's key. None: no such room.
+    async fn read_start(
+        &self,
+        room: &str,
+        after: u64,
+    ) -> Result<Option<(Vec<String>, u64)>, StoreError> {
+        let mut lines = Vec::new();
+        let mut seq = after + 1;
+        if seq == 1 {
+            match self.opened(room).await? {
+                Some(opened) => {
+                    lines.push(opened.first);
+                    seq += 1;
+                }
+                None if self.get_text(format!("keys.{room}")).await?.is_none() => {
+                    return Ok(None);
+                }
+                None => {}
+            }
+        }
+        Ok(Some((lines, seq)))
+    }
+
+    /// Reads entries from `seq` one key at a time into `lines` until they hold `most`: whether
+    /// the log ended first.
+    async fn read_keys(
+        &self,
+        room: &str,
+        seq: &mut u64,
+        lines: &mut Vec<String>,
+        most: usize,
+    ) -> Result<bool, StoreError> {
+        while lines.len() < most {
+            match self.get_text(format!("room.{room}.{seq}")).await? {
+                Some(line) => lines.push(line),
+                None => return Ok(true),
+            }
+            *seq += 1;
+        }
+        Ok(false)
+    }
+
     /// The room's entries from `from` on, in one batch: every `room.<room>.*` key the bucket
     /// holds, delivered together, kept from `from` while they follow on.
     async fn read_batch(&self, room: &str, from: u64) -> Result<Vec<String>, StoreError> {
@@ -392,30 +436,14 @@ impl LogStore for NatsStore {
     }
 
     async fn read(&self, room: &str, after: u64) -> Result<Vec<String>, StoreError> {
-        let mut lines = Vec::new();
-        let mut seq = after + 1;
-        if seq == 1 {
-            match self.opened(room).await? {
-                Some(opened) => {
-                    lines.push(opened.first);
-                    seq += 1;
-                }
-                // Older rooms keep their first entry as the others.
-                None if self.get_text(format!("keys.{room}")).await?.is_none() => {
-                    return Ok(lines);
-                }
-                None => {}
-            }
-        }
+        let Some((mut lines, mut seq)) = self.read_start(room, after).await? else {
+            return Ok(Vec::new());
+        };
         // A few entries one by one (a room catching up on what another server appended);
         // past that, the rest in one batch (a room loaded, a long absence).
-        let single_until = seq + SINGLE_READS;
-        while seq < single_until {
-            match self.get_text(format!("room.{room}.{seq}")).await? {
-                Some(line) => lines.push(line),
-                None => return Ok(lines),
-            }
-            seq += 1;
+        let singles = lines.len() + SINGLE_READS as usize;
+        if self.read_keys(room, &mut seq, &mut lines, singles).await? {
+            return Ok(lines);
         }
         lines.extend(self.read_batch(room, seq).await?);
         Ok(lines)
@@ -427,22 +455,12 @@ impl LogStore for NatsStore {
         after: u64,
         most: usize,
     ) -> Result<Vec<String>, StoreError> {
-        // One key at a time: a page is a few hundred entries at most.
-        let mut lines = Vec::new();
-        let mut seq = after + 1;
-        if seq == 1 {
-            return self.read(room, after).await.map(|mut all| {
-                all.truncate(most);
-                all
-            });
-        }
-        while lines.len() < most {
-            match self.get_text(format!("room.{room}.{seq}")).await? {
-                Some(line) => lines.push(line),
-                None => break,
-            }
-            seq += 1;
-        }
+        // One key at a time: a page is a few dozen entries.
+        let Some((mut lines, mut seq)) = self.read_start(room, after).await? else {
+            return Ok(Vec::new());
+        };
+        self.read_keys(room, &mut seq, &mut lines, most).await?;
+        lines.truncate(most);
         Ok(lines)
     }
 

@@ -377,18 +377,7 @@ impl LogStore for SqliteStore {
     }
 
     async fn read(&self, room: &str, after: u64) -> Result<Vec<String>, StoreError> {
-        let room = room.to_string();
-        self.query(move |db| {
-            let mut st = db.prepare_cached(
-                "SELECT line FROM entries WHERE room = ?1 AND seq > ?2 ORDER BY seq",
-            )?;
-            let rows = st.query_map(
-                params![room, i64::try_from(after).unwrap_or(i64::MAX)],
-                |r| r.get::<_, String>(0),
-            )?;
-            rows.collect()
-        })
-        .await
+        self.read_page(room, after, usize::MAX).await
     }
 
     async fn read_page(

@@ -84,6 +84,29 @@ async fn get_from(source: [u8; 4], addr: SocketAddr, path: &str) -> (u16, Value)
 /// What the abusers were answered, by status and code, over the run.
 type Tally = std::collections::BTreeMap<String, usize>;
 
+/// What all the loops were answered, each loop's count added up.
+async fn tallied(loops: Vec<tokio::task::JoinHandle<Tally>>) -> Tally {
+    let mut all = Tally::new();
+    for one in loops {
+        for (answer, count) in one.await.expect("an abusing loop") {
+            *all.entry(answer).or_default() += count;
+        }
+    }
+    all
+}
+
+/// The honest player throws `notation` `count` times, one every 60 ms (within a connection's
+/// and a room's 20 a second): a played room's log.
+async fn play_a_long_log(pat: &mut Client, notation: &str, count: usize) {
+    for _ in 0..count {
+        let started = Instant::now();
+        pat.throw(Proposal::Notation(notation.into()), None, false, None)
+            .await
+            .expect("a throw");
+        tokio::time::sleep(Duration::from_millis(60).saturating_sub(started.elapsed())).await;
+    }
+}
+
 /// `per_address` loops on each abuser's address asking `path(n)` (n counts the asks) until
 /// `stop`; what each ask was answered, counted.
 fn abuse(
@@ -110,13 +133,7 @@ fn abuse(
                 }));
             }
         }
-        let mut all = Tally::new();
-        for one in loops {
-            for (k, v) in one.await.unwrap_or_default() {
-                *all.entry(k).or_default() += v;
-            }
-        }
-        all
+        tallied(loops).await
     })
 }
 
@@ -345,12 +362,7 @@ fn forty_addresses_guessing_a_passcode_never_keep_its_members_out() {
         }
         let p99 = honest_during(&mut pat, "40 addresses guessing the room's passcode").await;
         stop.store(true, Ordering::Relaxed);
-        let mut all = Tally::new();
-        for guesser in guessers {
-            for (k, v) in guesser.await.expect("a guesser") {
-                *all.entry(k).or_default() += v;
-            }
-        }
+        let all = tallied(guessers).await;
         let slowest = |t: &[Duration]| t.iter().max().copied().unwrap_or_default();
         eprintln!(
             "guesses answered: {all:?}; the member joined 10 of 10, slowest {:?}; its OBS page 10 of 10, slowest {:?}",
@@ -489,13 +501,7 @@ fn joins_that_never_read_a_long_log_hold_a_bounded_buffer_each() {
         let _gm = gm_opens(&url, Checks::default()).await;
         let mut pat = pat_plays_ash(&url).await;
         // A long log: 120 throws of 50 dice.
-        for _ in 0..120 {
-            let started = Instant::now();
-            pat.throw(Proposal::Notation("50d6".into()), None, false, None)
-                .await
-                .expect("a throw");
-            tokio::time::sleep(Duration::from_millis(60).saturating_sub(started.elapsed())).await;
-        }
+        play_a_long_log(&mut pat, "50d6", 120).await;
         let log = std::fs::read_dir(&data)
             .map(|d| d.flatten().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>())
             .unwrap_or(0);
@@ -541,13 +547,7 @@ fn room_pages_opening_again_and_again_share_one_view() {
         let _gm = gm_opens(&url, Checks::default()).await;
         let mut pat = pat_plays_ash(&url).await;
         // A played room: 300 throws in its log.
-        for _ in 0..300 {
-            let started = Instant::now();
-            pat.throw(Proposal::Notation("3d6".into()), None, false, None)
-                .await
-                .expect("a throw");
-            tokio::time::sleep(Duration::from_millis(55).saturating_sub(started.elapsed())).await;
-        }
+        play_a_long_log(&mut pat, "3d6", 300).await;
         let (_, resting) = server.usage();
         // Finding 5: 32 pages on 4 addresses open the room's feed again and again.
         let feed = format!("{url}/feed?passcode=friends");
@@ -572,12 +572,7 @@ fn room_pages_opening_again_and_again_share_one_view() {
         }
         let p99 = honest_during(&mut pat, "32 pages opening the room's feed again and again").await;
         stop.store(true, Ordering::Relaxed);
-        let mut tally = Tally::new();
-        for page in pages {
-            for (k, v) in page.await.expect("a page") {
-                *tally.entry(k).or_default() += v;
-            }
-        }
+        let tally = tallied(pages).await;
         let opened = tally.get("hello").copied().unwrap_or(0);
         let (_, held) = server.usage();
         eprintln!(

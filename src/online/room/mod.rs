@@ -11,7 +11,7 @@ mod simulate;
 
 pub use draft::{Drafted, Tracker};
 pub use error::RoomError;
-pub use rights::{CastSeat, Claim, KEY_BYTES, label_fits, normalise_name, unfit_char};
+pub use rights::{CastSeat, Claim, KEY_BYTES, label_fits, normalise_name};
 pub use simulate::{Simulated, Simulation};
 
 use std::collections::BTreeMap;
