@@ -24,7 +24,7 @@ pub const KEY_BYTES: usize = 16;
 /// Whether a character has no place in a name or a label: a format character (a direction
 /// override, a zero-width joiner), a control (an escape code, a newline), a line or paragraph
 /// separator, a private-use, surrogate or unassigned one.
-pub fn unfit_char(c: char) -> bool {
+fn unfit_char(c: char) -> bool {
     matches!(
         get_general_category(c),
         GeneralCategory::Format
@@ -38,7 +38,7 @@ pub fn unfit_char(c: char) -> bool {
 }
 
 /// A name as a room keeps it: NFKC (a full-width "Ｐａｔ" is "Pat"), trimmed, 1 to 40
-/// characters, none [`unfit_char`]. Anything else goes: names are any script's (a name that
+/// characters, none of them `unfit_char`. Anything else goes: names are any script's (a name that
 /// looks like a member's is refused when it is claimed, see [`RoomState::may_claim`]).
 pub fn normalise_name(name: &str) -> Result<String, RoomError> {
     let name: String = name.nfkc().collect();
@@ -50,7 +50,7 @@ pub fn normalise_name(name: &str) -> Result<String, RoomError> {
     Ok(name.to_string())
 }
 
-/// Whether a throw's label can be shown as it is: none of its characters [`unfit_char`] (the
+/// Whether a throw's label can be shown as it is: none of its characters `unfit_char` (the
 /// same rule as names; its length is checked apart).
 pub fn label_fits(label: &str) -> bool {
     !label.chars().any(unfit_char)
