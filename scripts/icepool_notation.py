@@ -117,6 +117,23 @@ CASES = [
     ("{4d6+3d8}k4", lambda: icepool.Pool([d(6)] * 4 + [d(8)] * 3).highest(4).sum(), 0),
     ("{2d4+1d6}dh1", lambda: icepool.Pool([d(4), d(4), d(6)]).lowest(2).sum(), 0),
     ("{2d4>3, 1d6}", lambda: 2 @ marked(d(4), lambda x: x >= 3) + d(6), 0),
+    # A group of one roll with a target counts each die, the numbers added to it (Roll20:
+    # "{3d20+5}>21 - roll 3 d20's, for each roll add 5 and then count a success for each
+    # result of 21 or more").
+    ("{3d20+5}>21", lambda: 3 @ marked(d(20) + 5, lambda x: x >= 21), 0),
+    ("{3d6+1}<3", lambda: 3 @ marked(d(6) + 1, lambda x: x <= 3), 0),
+    ("{2d6+1d8-2}>4", lambda: 2 @ marked(d(6) - 2, lambda x: x >= 4) + marked(d(8) - 2, lambda x: x >= 4), 0),
+    ("{5d6!!}>8", lambda: 5 @ marked(d(6).explode(depth=deep(Fraction(1, 6))), lambda x: x >= 8), Fraction(1, 6)),
+    ("{2d6!}>4", lambda: 2 @ chain_successes(d(6), lambda x: x >= 6, deep(Fraction(1, 6)), lambda x: x >= 4), Fraction(1, 6)),
+    # A target no face meets counts 0 (with a note beside the answer).
+    ("2d6>8", lambda: 2 @ marked(d(6), lambda x: x >= 8), 0),
+    # Several critical markers, the power, counts and sides worked out, no dice.
+    ("1d20cs20cs10", lambda: d(20), 0),
+    ("1d4**2", lambda: d(4).map(lambda x: x ** 2), 0),
+    ("2**1d4", lambda: d(4).map(lambda x: 2 ** x), 0),
+    ("(1+1)d6", lambda: 2 @ d(6), 0),
+    ("2d(2+4)", lambda: 2 @ d(6), 0),
+    ("0d6+1d4", lambda: d(4), 0),
     # Math.
     ("2d6*2", lambda: (2 @ d(6)).map(lambda x: x * 2), 0),
     ("floor(3d6/2)", lambda: (3 @ d(6)).map(lambda x: x // 2), 0),
@@ -157,14 +174,15 @@ CASES = [
 ]
 
 
-#: Checks: a group compared, `{…}>T`, is its total, passed or failed: (notation, the total's
-#: builder, whether a total passes).
+#: Checks: a total compared, Roll20's way (`{…,0d0}>T`: the roll of nothing never counts) or a
+#: group of one die, is its total, passed or failed: (notation, the total's builder, whether a
+#: total passes).
 CHECKS = [
-    ("{3d4+2}>9", lambda: 3 @ d(4) + 2, lambda total: total >= 9),
+    ("{3d4+2,0d0}>9", lambda: 3 @ d(4) + 2, lambda total: total >= 9),
     ("{1d20+5}>15", lambda: d(20) + 5, lambda total: total >= 15),
-    ("{2d6}<5", lambda: 2 @ d(6), lambda total: total <= 5),
-    ("{2d20kh1+3}>=15", lambda: d(20).pool(2).highest(1).sum() + 3, lambda total: total >= 15),
-    ("{4dF+1}>1", lambda: 4 @ fate() + 1, lambda total: total >= 1),
+    ("{1d12}<5", lambda: d(12), lambda total: total <= 5),
+    ("{2d20kh1+3,0d0}>=15", lambda: d(20).pool(2).highest(1).sum() + 3, lambda total: total >= 15),
+    ("{4dF+1,0d0}>1", lambda: 4 @ fate() + 1, lambda total: total >= 1),
 ]
 
 

@@ -31,6 +31,16 @@ pub struct BenchArgs {
     /// Time the exact odds of this notation instead of the standard cases (repeatable).
     #[arg(long = "notation", value_name = "NOTATION")]
     pub notations: Vec<String>,
+    /// Whether every throw settles: each die kind at 1, 10, 40 and 100 dice, and a mixed 100,
+    /// over `--seeds` seeds each, on every core (exit 1 when any throw does not settle).
+    #[arg(long, conflicts_with_all = ["odds_only", "physics_only", "notations"])]
+    pub settle: bool,
+    /// Seeds a case for `--settle` (1 to N).
+    #[arg(long, default_value_t = 50, requires = "settle")]
+    pub seeds: u64,
+    /// Only this case of `--settle` (as it prints its name: 100d4, mixed 100).
+    #[arg(long, requires = "settle")]
+    pub case: Option<String>,
 }
 
 /// Throughput of one physics case.
@@ -263,6 +273,9 @@ fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
 
 /// Runs `bench`.
 pub fn run(args: &BenchArgs) -> ExitCode {
+    if args.settle {
+        return super::settle::run(args.seeds, args.case.as_deref(), args.json);
+    }
     let odds = if args.physics_only {
         Vec::new()
     } else {

@@ -11,6 +11,7 @@ mod package_files;
 mod replay;
 mod roll;
 mod session;
+mod settle;
 
 #[cfg(feature = "window")]
 use std::path::PathBuf;

@@ -107,9 +107,64 @@ fn compute(args: &OddsArgs) -> Result<Report, OddsError> {
     }
 }
 
-/// Runs `odds`.
+/// How long `odds` on a terminal waits for the exact answer before it shows the estimate.
+const QUIET_FOR: std::time::Duration = std::time::Duration::from_millis(300);
+/// How long the estimate rolls on paper.
+const ESTIMATE_FOR: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The estimate shown while the exact odds are worked out: one line, marked ≈, with its stated
+/// error. None when nothing could be rolled.
+fn estimate_text(notation: &Notation) -> Option<String> {
+    let e = crate::odds::notation::estimate::estimate(notation, ESTIMATE_FOR)?;
+    let (lo, hi) = (e.chances.first()?.0, e.chances.last()?.0);
+    let (mode, p) = e
+        .chances
+        .iter()
+        .copied()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let measure = notation.measure().word();
+    Some(format!(
+        "≈ {measure} {lo} to {hi}, mean {:.2}, most often {mode} ({:.1}%): {} rolls on paper, \
+         every chance within ±{:.2}% ({}% sure); working out the exact odds…\n",
+        e.mean,
+        p * 100.0,
+        e.samples,
+        e.error * 100.0,
+        crate::odds::notation::estimate::CONFIDENCE * 100.0,
+    ))
+}
+
+/// Runs `odds`: on a terminal, a notation whose exact odds take a while shows the estimate at
+/// once, then the exact answer when it comes (`--json` and a pipe get the exact answer only).
 pub fn run(args: &OddsArgs) -> ExitCode {
-    match compute(args) {
+    use std::io::{IsTerminal, Write};
+    let early = (!args.json && std::io::stdout().is_terminal())
+        .then_some(args.notation.as_deref())
+        .flatten()
+        .and_then(|text| Notation::parse(text).ok())
+        .filter(|n| crate::roll::notation_dice(n).is_ok());
+    let result = std::thread::scope(|scope| {
+        let (done, answer) = std::sync::mpsc::channel();
+        scope.spawn(move || {
+            // The asker may have gone (a closed terminal): nothing to tell it then.
+            let _ = done.send(compute(args));
+        });
+        if let Some(notation) = early {
+            match answer.recv_timeout(QUIET_FOR) {
+                Ok(ready) => return ready,
+                Err(_) => {
+                    if let Some(text) = estimate_text(&notation) {
+                        print!("{text}");
+                        let _ = std::io::stdout().flush();
+                    }
+                }
+            }
+        }
+        answer
+            .recv()
+            .unwrap_or(Err(OddsError::Usage("the odds could not be worked out")))
+    });
+    match result {
         Ok(report) => {
             if args.json {
                 println!(
@@ -178,6 +233,9 @@ fn distribution_text(measure: &str, d: &Dist, target: Option<i64>) -> String {
 fn to_text(r: &Report) -> String {
     let o = &r.odds;
     let mut out = format!("odds of {}\n\n", r.title);
+    for note in &o.notes {
+        out.push_str(&format!("note: {note}\n\n"));
+    }
     out.push_str(&distribution_text(&o.measure, &o.distribution, o.target));
     out.push_str(&format!("\nmean {:.4}\n", o.distribution.mean()));
     let cut = o.distribution.truncated();
@@ -238,7 +296,7 @@ mod tests {
 
     #[test]
     fn notation_json_has_the_contract_fields() {
-        let r = compute(&args(Some("{2d6}>=8"), None, None)).expect("odds");
+        let r = compute(&args(Some("{2d6,0d0}>=8"), None, None)).expect("odds");
         let j = to_json(&r);
         // 2d6 >= 8: 15/36 = 5/12.
         assert_eq!(j["exact_success"], "5/12");

@@ -49,6 +49,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     if args.json {
+        let notes = notation.notes();
         let dice: Vec<_> = roll
             .roll
             .dice()
@@ -58,14 +59,22 @@ pub fn run(args: &RollArgs) -> ExitCode {
             .enumerate()
             .map(|(slot, ((d, (times, rethrows)), faces))| {
                 let shown = result.dice.iter().filter(|s| s.slot == slot);
-                json!({
+                // What the player saw on each throw: a marked cube's number or mark (a Fate
+                // die's −, blank, + as -1, 0, 1), not the cube's face.
+                let seen: Vec<Option<i64>> = faces.iter().map(|f| d.face_value(*f)).collect();
+                let mut die = json!({
                     "die": d.name(),
-                    "faces": faces,
+                    "faces": seen,
                     "value": shown.clone().map(|s| s.value).sum::<i64>(),
                     "kept": shown.clone().any(|s| s.kept),
                     "settle_time": times,
                     "rethrows": rethrows,
-                })
+                });
+                if d.physical_sides() != d.sides() {
+                    // The faces of the cube the marks are on, as the record holds them.
+                    die["cube_faces"] = json!(faces);
+                }
+                die
             })
             .collect();
         let out = json!({
@@ -78,6 +87,7 @@ pub fn run(args: &RollArgs) -> ExitCode {
             "measure": result.measure.word(),
             "total": result.total,
             "success": result.success,
+            "notes": notes,
             "code": record.code(),
             "record": record,
         });
@@ -110,6 +120,9 @@ pub fn run(args: &RollArgs) -> ExitCode {
             );
         }
         println!("{}", result.shown);
+        for note in notation.notes() {
+            println!("note: {note}");
+        }
         println!(
             "replay: dicetable roll \"{}\" --seed {seed}",
             notation.source()

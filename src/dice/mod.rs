@@ -194,6 +194,11 @@ impl DieKind {
     }
 }
 
+/// Most physical dice one throw puts in the tray (a d100 is two: its tens and its units), for
+/// every command, the window, the roll API, rooms and the rules' moves alike: every die kind
+/// settles at this count for every seed measured (`dicetable bench --settle`, docs/performance.md).
+pub const MOST_IN_A_THROW: usize = 100;
+
 /// A die of the rules or the notation that no physical die makes (a d7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(

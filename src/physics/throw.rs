@@ -88,6 +88,35 @@ pub fn random_swing(rng: &mut ChaCha8Rng) -> Swing {
     }
 }
 
+/// How far from each wall a die thrown again may leave the hand, cm.
+const RETHROW_MARGIN: f32 = 2.5;
+/// Lowest and highest a die thrown again leaves the hand, cm above the felt.
+const RETHROW_HEIGHT: (f32, f32) = (8.0, 14.0);
+/// Slowest and fastest a die thrown again is tossed along the felt, cm/s.
+const RETHROW_SPEED: (f32, f32) = (20.0, 80.0);
+
+/// The swing of one die thrown again (it came to rest cocked, left the tray or never rested):
+/// picked up and tossed in again, as a player does, from over any part of the tray and in any
+/// direction, gently. The first throw's swing would send it back where the handful went; with
+/// a hundred dice there, a die thrown there again lands leaning on the others, again and again.
+pub fn rethrow_swing(rng: &mut ChaCha8Rng) -> Swing {
+    let (hw, hd) = (
+        tray::INNER_WIDTH / 2.0 - RETHROW_MARGIN,
+        tray::INNER_DEPTH / 2.0 - RETHROW_MARGIN,
+    );
+    let release = Vec3::new(
+        rng.random_range(-hw..hw),
+        rng.random_range(RETHROW_HEIGHT.0..RETHROW_HEIGHT.1),
+        rng.random_range(-hd..hd),
+    );
+    let heading = rng.random_range(0.0..TAU);
+    let speed = rng.random_range(RETHROW_SPEED.0..RETHROW_SPEED.1);
+    Swing {
+        release,
+        velocity: Vec3::new(heading.cos() * speed, -10.0, heading.sin() * speed),
+    }
+}
+
 /// Height of the hand above the felt when a gesture throws, cm.
 pub const HAND_HEIGHT: f32 = 16.0;
 /// Slowest and fastest flick of a gesture along the felt, cm/s (a still hand still tosses the

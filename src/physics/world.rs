@@ -16,7 +16,7 @@ use rapier3d::prelude::{
     SharedShape,
 };
 
-use super::throw::{self, Swing, ThrowParams};
+use super::throw::{self, ThrowParams};
 use super::{
     BOUNCE_SPEED, CockedPolicy, DIE_ANGULAR_DAMPING, DIE_DENSITY, DIE_SURFACE, DieState, GRAVITY,
     Rethrows, RollId, RollResult, STEP_HZ, SettleRules, SettledDie, ThrowRequest, die_collider,
@@ -199,7 +199,6 @@ pub struct RollWorld {
     pub steps: u32,
     rapier: Rapier,
     rng: ChaCha8Rng,
-    swing: Swing,
 }
 
 impl RollWorld {
@@ -250,7 +249,6 @@ impl RollWorld {
             steps: 0,
             rapier,
             rng,
-            swing,
         }
     }
 
@@ -292,7 +290,6 @@ impl RollWorld {
     fn watch(&mut self, rules: &SettleRules) {
         let dt = (1.0 / STEP_HZ) as f32;
         let (still_needed, cap) = (rules.still_steps(dt), rules.cap_steps(dt));
-        let count = self.dice.len();
         for die in &mut self.dice {
             if matches!(die.state, DieState::Settled(_)) {
                 continue;
@@ -347,8 +344,10 @@ impl RollWorld {
                     Again::Cocked => &mut die.rethrows.cocked,
                     Again::TimedOut => &mut die.rethrows.timed_out,
                 } += 1;
-                // Back in the hand, with fresh parameters from the roll's generator.
-                let params = throw::die_params(&mut self.rng, &self.swing, die.index, count);
+                // Picked up and tossed in again over any part of the tray, with fresh
+                // parameters from the roll's generator.
+                let swing = throw::rethrow_swing(&mut self.rng);
+                let params = throw::die_params(&mut self.rng, &swing, 0, 1);
                 body.set_position(
                     Pose::from_parts(params.position, params.rotation * die.frame.inverse()),
                     true,

@@ -17,9 +17,10 @@ pub const FORMAT: u32 = 1;
 /// The generation of the physics: raised whenever the same seed, gesture and dice may come to
 /// rest differently (2: each roll a rapier3d world of its own without Bevy, 120 Hz steps; 3: no
 /// extra whole turns in the throw's spin; 4: the random turn made by the die's first touch of the
-/// felt or a wall, with the whole turns that bring its spin nearest the hand's), so a record made
+/// felt or a wall, with the whole turns that bring its spin nearest the hand's; 5: a die thrown
+/// again is tossed in over any part of the tray, not sent after the handful), so a record made
 /// by an earlier physics says so when it re-simulates differently.
-pub const PHYSICS_GENERATION: u32 = 4;
+pub const PHYSICS_GENERATION: u32 = 5;
 
 /// What build made a record: re-simulation is exact within one build and platform.
 pub fn build_id() -> String {

@@ -33,7 +33,7 @@ use crate::record::{Cocked, Gesture, Pose, ThrowRecord};
 use crate::rules::{DieRole, RulesError};
 
 /// Most throws one roll may take (open-ended sixes keep coming, a tie keeps tying).
-pub const MAX_THROWS: u32 = 64;
+pub const MAX_THROWS: u32 = crate::odds::notation::MOST_THROWS;
 
 /// Why a roll could not go on. The text is for people; [`RollError::code`] is for programs.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -47,12 +47,24 @@ pub enum RollError {
     /// Faces that do not fit the notation's dice.
     #[error(transparent)]
     NotationFaces(#[from] FacesError),
-    /// A notation without dice.
-    #[error("the notation throws no dice")]
+    /// A notation without dice (`0d6+3`): a table throws dice, and its result is known.
+    #[error(
+        "the notation throws no dice: a roll throws at least one (0d0 stands for no dice beside \
+         others, as in {{3d6+5,0d0}}>15)"
+    )]
     NoDice,
     /// A die of a size no physical die has.
     #[error(transparent)]
     NoPhysicalDie(#[from] NoPhysicalDie),
+    /// More physical dice than one throw holds.
+    #[error(
+        "a throw holds at most {} dice in all (a d% is two: its tens and its units); this one has {dice}",
+        crate::dice::MOST_IN_A_THROW
+    )]
+    TooManyDice {
+        /// The physical dice it would throw.
+        dice: usize,
+    },
     /// Open-ended dice or follow-ups kept coming.
     #[error("more than {MAX_THROWS} throws for one roll")]
     TooManyThrows,
@@ -104,6 +116,7 @@ impl RollError {
             RollError::NotationFaces(_) => ErrorCode::BadFaces,
             RollError::NoDice => ErrorCode::NoDice,
             RollError::NoPhysicalDie(_) => ErrorCode::NoSuchDie,
+            RollError::TooManyDice { .. } => ErrorCode::TooManyDice,
             RollError::TooManyThrows => ErrorCode::TooManyThrows,
             RollError::OtherDice { .. } => ErrorCode::OtherDice,
             RollError::OtherSeed { .. } => ErrorCode::OtherSeed,

@@ -8,12 +8,21 @@ use crate::dice::looks::notation_tint;
 use crate::odds::notation::{Die, Notation, NotationDie, NotationResult, rethrows};
 use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 
-/// The physical dice of a notation, in throw order (a d100 is two): the one count the roll
-/// API's and the rooms' limits use.
+/// The physical dice of a notation's first throw, in throw order (a d100 is two): refused when
+/// it throws no dice at all (`0d6+3`), a die has no physical shape (a d7) or the throw holds
+/// more than
+/// [`crate::dice::MOST_IN_A_THROW`] dice. Every command, the window, the roll and odds API and
+/// rooms ask this before any work, so they refuse the same notations the same way.
 pub fn notation_dice(notation: &Notation) -> Result<Vec<DieKind>, RollError> {
     let mut dice = Vec::new();
     for d in notation.dice() {
         dice.extend(physical_kinds(&d)?);
+    }
+    if dice.is_empty() {
+        return Err(RollError::NoDice);
+    }
+    if dice.len() > crate::dice::MOST_IN_A_THROW {
+        return Err(RollError::TooManyDice { dice: dice.len() });
     }
     Ok(dice)
 }
@@ -49,9 +58,6 @@ impl NotationRoll {
     /// Starts a notation with `seed`: every die in the first throw.
     pub fn start(notation: &Notation, seed: u64) -> Result<NotationRoll, RollError> {
         let dice = notation.dice();
-        if dice.is_empty() {
-            return Err(RollError::NoDice);
-        }
         notation_dice(notation)?;
         Ok(NotationRoll {
             notation: notation.clone(),
@@ -295,5 +301,104 @@ mod tests {
             NotationRoll::start(&Notation::parse("2d7").expect("parses"), 1),
             Err(RollError::NoPhysicalDie(crate::dice::NoPhysicalDie(7)))
         );
+    }
+
+    /// Notations of every form, small enough to throw quickly: rolls of 0 to 3 dice of every
+    /// kind with every kind of modifier, numbers, groups (totals kept, a total compared, each
+    /// die counted), functions and arithmetic between two of them.
+    fn any_notation() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let die = prop::sample::select(vec![
+            "d2", "d3", "d4", "d6", "d8", "d10", "d12", "d20", "d%", "dF",
+        ]);
+        let modifier = prop::sample::select(vec![
+            "", "r1", "ro<2", "!", "!!", "!p", "kh1", "dl1", ">3", "<2", "=4", ">3f1", "cs>5cf2",
+            "cs2cs4", "min2", "max5", "sd", "!kh2", "r<2!", "!!>5",
+        ]);
+        let roll = (0u32..4, die, modifier).prop_map(|(n, d, m)| format!("{n}{d}{m}"));
+        let term = prop_oneof![
+            roll.clone(),
+            (0i64..10).prop_map(|n| n.to_string()),
+            roll.clone().prop_map(|r| format!("{{{r}+2}}>5")),
+            (roll.clone(), roll.clone()).prop_map(|(a, b)| format!("{{{a},{b}}}kh1")),
+            roll.clone().prop_map(|r| format!("{{{r},0d0}}>4")),
+            roll.clone().prop_map(|r| format!("floor({r}/2)")),
+            roll.clone().prop_map(|r| format!("({r})**2")),
+            roll.clone().prop_map(|r| format!("abs({r}-3)")),
+        ];
+        let op = prop::sample::select(vec!["+", "-", "*", "%"]);
+        (term.clone(), op, term).prop_map(|(a, op, b)| format!("{a}{op}{b}"))
+    }
+
+    /// The notation, when the table throws it and its exact odds are worked out (a notation
+    /// refused, or too large for exact odds, is left out).
+    fn accepted(text: &str) -> Option<(Notation, crate::odds::dist::Dist)> {
+        let n = Notation::parse(text).ok()?;
+        notation_dice(&n).ok()?;
+        let dist = n.distribution().ok()?;
+        Some((n, dist))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+        /// Any faces the dice can show, read by the roll's own path, give a result the odds
+        /// give a chance above 0 (the faces drawn at random, as many throws as the roll asks).
+        #[test]
+        fn every_result_read_has_a_chance_in_the_odds(
+            text in any_notation(),
+            faces in proptest::collection::vec(0u32..1000, 400),
+        ) {
+            let Some((n, dist)) = accepted(&text) else {
+                return Ok(());
+            };
+            let mut roll = NotationRoll::start(&n, 1).map_err(|e| {
+                proptest::test_runner::TestCaseError::fail(format!("{text}: {e}"))
+            })?;
+            let mut draws = faces.iter().cycle();
+            while let Some(order) = roll.order() {
+                let values: Vec<u32> = order
+                    .dice
+                    .iter()
+                    .map(|kind| {
+                        let draw = draws.next().copied().unwrap_or(0);
+                        match kind {
+                            DieKind::D10 | DieKind::D10Tens => draw % 10,
+                            k => 1 + draw % k.faces(),
+                        }
+                    })
+                    .collect();
+                if roll.feed_values(&values) == Err(RollError::TooManyThrows) {
+                    // Below one in a billion for any accepted form: drawn faces are not thrown
+                    // ones, and a cycle of them can keep a die exploding.
+                    return Ok(());
+                }
+            }
+            let total = roll.result().map(|r| r.total);
+            proptest::prop_assert!(
+                total.is_some_and(|t| dist.p(t).to_f64() > 0.0),
+                "{text}: {total:?} has no chance in its odds"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// The same, thrown physically: what the dice settle on is a result the odds give a
+        /// chance above 0.
+        #[test]
+        fn every_result_thrown_has_a_chance_in_the_odds(text in any_notation(), seed in 0u64..1_000_000) {
+            let Some((n, dist)) = accepted(&text) else {
+                return Ok(());
+            };
+            let (rolled, _) = crate::roll::headless::record_notation(&n, seed, None, Cocked::Rethrow)
+                .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{text} seed {seed}: {e}")))?;
+            let total = rolled.roll.result().map(|r| r.total);
+            proptest::prop_assert!(
+                total.is_some_and(|t| dist.p(t).to_f64() > 0.0),
+                "{text} seed {seed}: {total:?} has no chance in its odds"
+            );
+        }
     }
 }

@@ -330,6 +330,9 @@ pub struct Odds {
     pub classes: Vec<(String, Prob)>,
     /// A second distribution where the rules have one (damage).
     pub secondary: Option<(String, Dist)>,
+    /// What a reader should know beside the answer: a notation's count that can never be
+    /// above 0, with the way to write the total's compare (`Notation::notes`).
+    pub notes: Vec<String>,
 }
 
 impl Odds {
@@ -342,6 +345,7 @@ impl Odds {
             p_success: None,
             classes: Vec::new(),
             secondary: None,
+            notes: Vec::new(),
         }
     }
 
@@ -365,6 +369,7 @@ impl Odds {
     ) -> Result<Odds, crate::odds::notation::OddsError<S::Stopped>> {
         let dist = notation.shared_distribution_until(stop)?;
         let mut odds = Odds::of(notation.measure().word(), (*dist).clone());
+        odds.notes = notation.notes().to_vec();
         if let Some(c) = notation.check() {
             let p = dist.p_where(|v| c.holds(v));
             odds = odds
@@ -414,6 +419,9 @@ impl Odds {
         }
         if let Some((name, d)) = &self.secondary {
             out[name.as_str()] = json!({ "distribution": distribution(d), "mean": d.mean() });
+        }
+        if !self.notes.is_empty() {
+            out["notes"] = json!(self.notes);
         }
         out
     }

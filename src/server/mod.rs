@@ -257,10 +257,13 @@ mod tests {
     #[tokio::test]
     async fn odds_are_worked_out_for_what_can_be_thrown() {
         let ask = |path: &str| Request::get(path).body(Body::empty()).expect("request");
-        let (status, body) =
-            answer(test_router(), ask("/api/odds?notation=%7B2d6%7D%3E%3D7")).await;
+        let (status, body) = answer(
+            test_router(),
+            ask("/api/odds?notation=%7B2d6%2C0d0%7D%3E%3D7"),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!(body["title"], "{2d6}>=7");
+        assert_eq!(body["title"], "{2d6,0d0}>=7");
         assert_eq!(body["mean"], 7.0);
         assert_eq!(body["exact_success"], "7/12");
         assert_eq!(
@@ -270,7 +273,7 @@ mod tests {
         // An estimate comes at once, within its stated error of the exact 7/12.
         let (status, body) = answer(
             test_router(),
-            ask("/api/odds?notation=%7B2d6%7D%3E%3D7&estimate=1"),
+            ask("/api/odds?notation=%7B2d6%2C0d0%7D%3E%3D7&estimate=1"),
         )
         .await;
         assert_eq!(
@@ -293,12 +296,11 @@ mod tests {
         assert_eq!(body["measure"], "successes");
         for (path, code) in [
             ("/api/odds?notation=2d7", ErrorCode::NoSuchDie),
-            // Refused at once (98,029,801 pairs of values to multiply), so no clock decides
+            // Refused at once (6,130,576 pairs of values to multiply), so no clock decides
             // the answer on a busy machine.
-            (
-                "/api/odds?notation=100d100*100d100",
-                ErrorCode::OddsTooLarge,
-            ),
+            ("/api/odds?notation=25d100*25d100", ErrorCode::OddsTooLarge),
+            // 200 dice: more than a throw holds, so no odds either.
+            ("/api/odds?notation=100d100", ErrorCode::TooManyDice),
             ("/api/odds?notation=2x", ErrorCode::BadNotation),
             ("/api/odds", ErrorCode::Invalid),
         ] {

@@ -15,7 +15,7 @@ use crate::rules::RulesError;
 /// The largest request body, bytes.
 pub const MAX_BODY: usize = 16 * 1024;
 /// The most physical dice one API roll may throw.
-pub const MAX_DICE: usize = 100;
+pub const MAX_DICE: usize = crate::dice::MOST_IN_A_THROW;
 /// The longest name.
 const MAX_WHO: usize = 64;
 /// The longest label.
@@ -90,15 +90,10 @@ pub enum ApiError {
     /// JSON, but not a request: unknown or missing fields, a name or colour out of range.
     #[error("{0}")]
     Invalid(String),
-    /// The notation does not read, or throws a die no physical die makes.
-    #[error("bad notation: {0}")]
+    /// The notation does not read, or cannot be thrown (a die no physical die makes, too many
+    /// dice, none): the roll path's own words.
+    #[error("{0}")]
     BadNotation(RollError),
-    /// A notation that throws no dice.
-    #[error("the notation throws no dice")]
-    NoDice,
-    /// More physical dice than one roll may throw.
-    #[error("too many dice: {0} (the limit is {MAX_DICE})")]
-    TooManyDice(usize),
     /// Over [`MAX_BODY`].
     #[error("the request body is over {} KiB", MAX_BODY / 1024)]
     TooLarge,
@@ -148,8 +143,6 @@ impl ApiError {
             ApiError::Malformed(_) => StatusCode::BAD_REQUEST,
             ApiError::Invalid(_)
             | ApiError::BadNotation(_)
-            | ApiError::NoDice
-            | ApiError::TooManyDice(_)
             | ApiError::Refused(RulesError::OutOfRange(_) | RulesError::TooManyDice { .. }) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
@@ -172,8 +165,6 @@ impl ApiError {
             ApiError::Malformed(_) => ErrorCode::Malformed,
             ApiError::Invalid(_) => ErrorCode::Invalid,
             ApiError::BadNotation(e) => e.code(),
-            ApiError::NoDice => ErrorCode::NoDice,
-            ApiError::TooManyDice(_) => ErrorCode::TooManyDice,
             ApiError::TooLarge => ErrorCode::TooLarge,
             ApiError::QueueFull(_) => ErrorCode::QueueFull,
             ApiError::Unauthorized => ErrorCode::Unauthorized,
@@ -244,13 +235,7 @@ pub fn asker(
 pub fn roll_order(body: &[u8]) -> Result<RollOrder, ApiError> {
     let body: RollBody = parse(body)?;
     let notation = Notation::parse(&body.notation).map_err(|e| ApiError::BadNotation(e.into()))?;
-    let dice = crate::roll::notation_dice(&notation).map_err(ApiError::BadNotation)?;
-    if dice.is_empty() {
-        return Err(ApiError::NoDice);
-    }
-    if dice.len() > MAX_DICE {
-        return Err(ApiError::TooManyDice(dice.len()));
-    }
+    crate::roll::notation_dice(&notation).map_err(ApiError::BadNotation)?;
     Ok(RollOrder {
         notation,
         asker: asker(body.who, body.label, body.colour)?,
@@ -304,9 +289,15 @@ mod tests {
         );
         let (s, m) = refused(r#"{"notation":"60d6+41d8"}"#);
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
-        assert_eq!(m, "too many dice: 101 (the limit is 100)");
+        assert_eq!(
+            m,
+            "a throw holds at most 100 dice in all (a d% is two: its tens and its units); this one has 101"
+        );
         let (_, m) = refused(r#"{"notation":"51d100"}"#);
-        assert_eq!(m, "too many dice: 102 (the limit is 100)");
+        assert_eq!(
+            m,
+            "a throw holds at most 100 dice in all (a d% is two: its tens and its units); this one has 102"
+        );
         let (s, m) = refused(r#"{"label":"x"}"#);
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(m, "missing field `notation` at line 1 column 13");

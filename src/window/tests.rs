@@ -229,7 +229,7 @@ fn the_free_roll_odds_are_worked_out_off_the_frame() {
     let mut app = app();
     app.world_mut()
         .resource_mut::<FreeRoll>()
-        .set_text("{3d6}>=10");
+        .set_text("{3d6,0d0}>=10");
     let mut updates = 0;
     while app.world().resource::<FreeRoll>().dist().is_none() {
         assert!(updates < MAX_UPDATES, "the odds never came");
@@ -238,7 +238,7 @@ fn the_free_roll_odds_are_worked_out_off_the_frame() {
     }
     let free = app.world().resource::<FreeRoll>();
     assert!(matches!(free.odds, FreeOdds::Ready { .. }));
-    let expected = Notation::parse("{3d6}>=10").expect("parses");
+    let expected = Notation::parse("{3d6,0d0}>=10").expect("parses");
     assert_eq!(free.dist(), Some(&expected.distribution().expect("odds")));
     assert_eq!(
         expected.p_success().map(|p| p.exact()),

@@ -13,8 +13,9 @@ fn json(args: &[&str]) -> Value {
 
 #[test]
 fn odds_of_a_notation_as_json() {
-    // 3d6 >= 11: 108/216 = 1/2 (the sums 11..18 mirror 3..10).
-    let j = json(&["odds", "{3d6}>=11", "--json"]);
+    // 3d6 >= 11: 108/216 = 1/2 (the sums 11..18 mirror 3..10): a total compared, Roll20's
+    // way, beside a roll of nothing.
+    let j = json(&["odds", "{3d6,0d0}>=11", "--json"]);
     assert_eq!(j["exact_success"], "1/2");
     assert_eq!(j["mean"], 10.5);
     let dist = j["distribution"].as_array().expect("distribution");
@@ -108,7 +109,7 @@ fn odds_human_table_and_errors() {
 
 #[test]
 fn roll_is_physical_and_replays_from_its_seed() {
-    let args = ["roll", "{2d6+d20+d%+1}>=10", "--seed", "77", "--json"];
+    let args = ["roll", "{2d6+d20+d%+1,0d0}>=10", "--seed", "77", "--json"];
     let first = json(&args);
     let again = json(&args);
     assert_eq!(first, again, "same seed, same roll");
@@ -129,7 +130,7 @@ fn roll_is_physical_and_replays_from_its_seed() {
         Some(values.iter().sum::<i64>() + 1 >= 10)
     );
     assert_eq!(first["seed"], 77);
-    let other = json(&["roll", "{2d6+d20+d%+1}>=10", "--seed", "78", "--json"]);
+    let other = json(&["roll", "{2d6+d20+d%+1,0d0}>=10", "--seed", "78", "--json"]);
     assert_ne!(first["dice"], other["dice"]);
 }
 

@@ -102,7 +102,7 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             br#"{"notation":"3q6"}"#,
             422,
             "bad_notation",
-            "bad notation",
+            "bad dice notation",
         ),
         (
             br#"{"notation":"2d7"}"#,
@@ -114,7 +114,7 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             br#"{"notation":"60d6+41d8"}"#,
             422,
             "too_many_dice",
-            "too many dice: 101 (the limit is 100)",
+            "a throw holds at most 100 dice in all (a d% is two: its tens and its units); this one has 101",
         ),
         (
             br#"{"notation":"3d6","cheat":1}"#,

@@ -21,11 +21,12 @@
 use super::{
     BinaryOp, CompareOp, ComparePoint, DiceRoll, Die, Explode, ExplodeMode, Expr, Function, Group,
     Keep, MAX_DEPTH, MAX_DICE, MAX_LABEL_CHARS, MAX_NOTATION_CHARS, MAX_NUMBER, MAX_RESULT,
-    MAX_TERMS, NotationError, SIDES, Sort, ThrowRules,
+    MAX_TERMS, MOST_THROWS, MOST_UNFINISHED, NotationError, SIDES, Sort, ThrowRules,
 };
 
-/// Parses `text` (the caps first, then the grammar, then the checks).
-pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
+/// Parses `text` (the caps first, then the grammar, then the checks): the expression, and the
+/// notes a reader should see beside its answer (a count that can never be above 0, say).
+pub(super) fn parse(text: &str) -> Result<(Expr, Vec<String>), NotationError> {
     let length = text.chars().count();
     if length > MAX_NOTATION_CHARS {
         let start: String = text.chars().take(MAX_NOTATION_CHARS).collect();
@@ -44,6 +45,8 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
         depth: 0,
         terms: 0,
         rounding: 0,
+        unfinished: 0.0,
+        notes: Vec::new(),
     };
     parser.skip_spaces();
     if parser.peek().is_none() {
@@ -54,9 +57,13 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
     match parser.peek() {
         None => {}
         Some(c @ ('>' | '<' | '=')) => {
+            let written: String = parser.chars[..parser.pos].iter().collect();
+            let compared: String = parser.chars[parser.pos..].iter().collect();
             return Err(parser.error(&format!(
                 "'{c}' counts dice and follows dice (8d10>7) or a group: to compare a total, \
-                 write it as a group, {{1d20+5}}>15"
+                 write it as a group of it and a roll of nothing, {{{},0d0}}{}",
+                written.trim(),
+                compared.trim()
             )));
         }
         Some(',') => return Err(parser.error("a ',' separates the rolls of a group {...}")),
@@ -73,7 +80,7 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
             text: text.to_string(),
         });
     }
-    Ok(expr)
+    Ok((expr, parser.notes))
 }
 
 /// The words a refusal about target and failure numbers uses for what carries them.
@@ -113,6 +120,10 @@ struct Parser {
     /// `floor`, `ceil` and `round` open around the position: a division inside them is
     /// rounded to a whole number.
     rounding: usize,
+    /// The chance, at most, that the rolls read so far need more than [`MOST_THROWS`] throws.
+    unfinished: f64,
+    /// What a reader should know beside the answer.
+    notes: Vec<String>,
 }
 
 impl Parser {
@@ -269,7 +280,36 @@ impl Parser {
             return self.unary();
         }
         let atom = self.atom()?;
-        self.label(atom)
+        let base = self.label(atom)?;
+        self.power(base)
+    }
+
+    /// `A ** B`, if a `**` follows (right to left: `2**3**2` is 2 to the 9th), with an exponent
+    /// that is a whole number, 0 or more, whatever the dice show.
+    fn power(&mut self, base: Expr) -> Result<Expr, NotationError> {
+        self.skip_spaces();
+        if !self.looking_at("**") {
+            return Ok(base);
+        }
+        self.pos += 2;
+        self.skip_spaces();
+        let at = self.pos;
+        let exponent = self.unary()?;
+        let (lo, _) = range(&exponent);
+        if lo < 0.0 {
+            return Err(self.error_at(
+                at,
+                "an exponent can be below 0 here; a power's exponent is 0 or more (1d4**2)",
+            ));
+        }
+        if !whole(&exponent) {
+            return Err(self.error_at(at, "a power's exponent is a whole number"));
+        }
+        Ok(Expr::Binary(
+            BinaryOp::Power,
+            Box::new(base),
+            Box::new(exponent),
+        ))
     }
 
     fn label(&mut self, atom: Expr) -> Result<Expr, NotationError> {
@@ -311,13 +351,17 @@ impl Parser {
         match self.peek() {
             Some('{') => self.group(),
             Some('(') => {
-                self.enter()?;
-                self.pos += 1;
-                let inner = self.expr()?;
-                if !self.eat(')') {
-                    return Err(self.error("expected ')'"));
+                let start = self.pos;
+                let inner = self.bracketed()?;
+                if self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'d'))
+                    && self
+                        .peek_at(1)
+                        .is_some_and(|c| c.is_ascii_digit() || matches!(c, '%' | 'f' | 'F' | '('))
+                {
+                    let count = self.worked_out(&inner, start, "the number of dice")?;
+                    self.pos += 1;
+                    return self.roll(count.max(0).unsigned_abs(), start);
                 }
-                self.depth -= 1;
                 Ok(inner)
             }
             Some(c) if c.is_ascii_digit() || c.eq_ignore_ascii_case(&'d') => {
@@ -342,6 +386,43 @@ impl Parser {
             ))),
             None => Err(self.error("expected dice like 2d6 or a number after this")),
         }
+    }
+
+    /// `(A)`: an expression in brackets.
+    fn bracketed(&mut self) -> Result<Expr, NotationError> {
+        self.enter()?;
+        self.pos += 1;
+        let inner = self.expr()?;
+        if !self.eat(')') {
+            return Err(self.error("expected ')'"));
+        }
+        self.depth -= 1;
+        Ok(inner)
+    }
+
+    /// A count or a number of sides worked out from the arithmetic in brackets (`(1+1)d6`,
+    /// `2d(2+4)`): a whole number, 0 or more, that throws no dice.
+    fn worked_out(&self, expr: &Expr, at: usize, what: &str) -> Result<i64, NotationError> {
+        let mut dice = Vec::new();
+        super::collect_dice(expr, &mut dice);
+        if !dice.is_empty() {
+            return Err(self.error_at(
+                at,
+                &format!("{what} is worked out from numbers, not from dice"),
+            ));
+        }
+        let value = super::odds::distribution(expr, &crate::odds::stop::Never)
+            .ok()
+            .and_then(|d| {
+                let mut values = d.iter().map(|(v, _)| v);
+                let first = values.next()?;
+                values.next().is_none().then_some(first)
+            })
+            .ok_or_else(|| self.error_at(at, &format!("{what} must be a whole number")))?;
+        if value < 0 {
+            return Err(self.error_at(at, &format!("{what} is 0 or more, not {value}")));
+        }
+        Ok(value)
     }
 
     fn call(&mut self) -> Result<Expr, NotationError> {
@@ -388,8 +469,8 @@ impl Parser {
     }
 
     fn roll(&mut self, count: u64, start: usize) -> Result<Expr, NotationError> {
-        if count == 0 || count > u64::from(MAX_DICE) {
-            return Err(self.error_at(start, &format!("a term throws from 1 to {MAX_DICE} dice")));
+        if count > u64::from(MAX_DICE) {
+            return Err(self.error_at(start, &format!("a term throws from 0 to {MAX_DICE} dice")));
         }
         let count = count as u32;
         let die = if self.eat('%') {
@@ -398,11 +479,19 @@ impl Parser {
             self.pos += 1;
             Die::Fate
         } else {
-            let (s, at) = self.number().ok_or_else(|| {
-                self.error("expected the number of sides after 'd' (d4, d6, d20, d%, dF)")
-            })?;
-            if !SIDES.contains(&(s.min(u64::from(u32::MAX)) as u32)) {
-                return Err(self.error_at(at, "a die has from 2 to 100 sides"));
+            let (s, at) = if self.peek() == Some('(') {
+                let at = self.pos;
+                let inner = self.bracketed()?;
+                let sides = self.worked_out(&inner, at, "the number of sides")?;
+                (sides.unsigned_abs(), at)
+            } else {
+                self.number().ok_or_else(|| {
+                    self.error("expected the number of sides after 'd' (d4, d6, d20, d%, dF)")
+                })?
+            };
+            // No dice of no sides is nothing, as in Roll20 (`0d0`, for `{3d6+5,0d0}>15`).
+            if !(SIDES.contains(&(s.min(u64::from(u32::MAX)) as u32)) || (s == 0 && count == 0)) {
+                return Err(self.error_at(at, "a die has from 2 to 100 sides (0d0 is no dice)"));
             }
             Die::Numbered(s as u32)
         };
@@ -413,8 +502,8 @@ impl Parser {
             keep: Keep::All,
             target: None,
             failure: None,
-            critical_success: None,
-            critical_failure: None,
+            critical_success: Vec::new(),
+            critical_failure: Vec::new(),
             sort: Sort::Thrown,
         };
         let mut sorted = false;
@@ -475,13 +564,10 @@ impl Parser {
                 let point = self
                     .point()?
                     .ok_or_else(|| self.error("expected the faces, like cs>19 or cf1"))?;
-                let slot = if which == Some('s') {
-                    &mut roll.critical_success
+                if which == Some('s') {
+                    roll.critical_success.push(point);
                 } else {
-                    &mut roll.critical_failure
-                };
-                if slot.replace(point).is_some() {
-                    return Err(self.error_at(at, "each critical marker is given once"));
+                    roll.critical_failure.push(point);
                 }
             } else if self.looking_at("min") || self.looking_at("max") {
                 let is_min = self.looking_at("min");
@@ -521,8 +607,72 @@ impl Parser {
             }
         }
         self.failures_with_target(start, &roll.target, &roll.failure, &ROLL_COUNTS)?;
-        self.check_throw(&roll, start)?;
+        if roll.count > 0 {
+            self.check_throw(&roll, start)?;
+            self.check_finishes(&roll, start)?;
+        }
+        if never_counts(&roll) {
+            let written: String = self.chars[start..self.pos].iter().collect();
+            let (dice, compared) =
+                written.split_at(written.find(['>', '<', '=']).unwrap_or(written.len()));
+            let (dice, compared) = (dice.trim(), compared.trim());
+            self.notes.push(format!(
+                "no face of a {} meets {}, so {written} always counts 0 dice. To compare the \
+                 total, write it as a group with a roll of nothing: {{{dice},0d0}}{compared}",
+                die_name(roll.die),
+                roll.target.map(|t| t.to_string()).unwrap_or_default(),
+            ));
+        }
         Ok(Expr::Roll(Box::new(roll)))
+    }
+
+    /// Refuses a roll whose dice are thrown again so often that the notation's chance of
+    /// needing more than [`MOST_THROWS`] throws would reach [`MOST_UNFINISHED`]. A die thrown
+    /// again with chance `p` each time needs more than `n` throws with chance `p^n`; the dice
+    /// are thrown together, so the chance for the notation is at most the sum over its dice.
+    fn check_finishes(&mut self, roll: &DiceRoll, start: usize) -> Result<(), NotationError> {
+        let values = die_values(roll.die);
+        let faces = values.len() as f64;
+        let share = |holds: &dyn Fn(i64) -> bool| {
+            values.iter().filter(|v| holds(**v)).count() as f64 / faces
+        };
+        let rerolled = share(&|v| roll.throw.rerolls.iter().any(|r| r.holds(v)));
+        let exploding = share(&|v| roll.throw.explode.is_some_and(|e| e.on.holds(v)));
+        let again = share(&|v| {
+            roll.throw.rerolls.iter().any(|r| r.holds(v))
+                || roll.throw.explode.is_some_and(|e| e.on.holds(v))
+        });
+        let throws = f64::from(MOST_THROWS);
+        let per_die = if roll.throw.reroll_once {
+            // Each face a die keeps takes at most two throws: it needs more than n throws only
+            // after n/2 explosions, each with at most this chance.
+            (exploding + rerolled * exploding)
+                .min(1.0)
+                .powf((throws / 2.0).floor())
+        } else {
+            again.powf(throws)
+        };
+        self.unfinished += f64::from(roll.count) * per_die;
+        if self.unfinished >= MOST_UNFINISHED {
+            let one_in = 1.0 / self.unfinished.min(1.0);
+            let (what, share) = if roll.throw.explode.is_some() && rerolled == 0.0 {
+                ("explodes", exploding)
+            } else {
+                ("is thrown again", again)
+            };
+            return Err(self.error_at(
+                start,
+                &format!(
+                    "each die {what} on {} of its {} faces, so about 1 roll in {} would need \
+                     more than {MOST_THROWS} throws (the most one roll makes); throw again on \
+                     fewer faces, or reroll once (ro)",
+                    (share * faces).round(),
+                    faces,
+                    one_in_words(one_in)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Refuses a roll whose dice would never stop being thrown again.
@@ -555,30 +705,6 @@ impl Parser {
             return Err(self.error_at(
                 start,
                 "every face it keeps explodes, so its dice would never stop",
-            ));
-        }
-        // A target no face can meet counts nothing, ever: most likely a total's comparison
-        // written the old way.
-        let compounds = roll
-            .throw
-            .explode
-            .is_some_and(|e| e.mode == ExplodeMode::Compound);
-        if let Some(target) = roll.target
-            && !compounds
-            && !values.iter().any(|v| target.holds(*v))
-        {
-            return Err(self.error_at(
-                start,
-                &format!(
-                    "no face of a {} meets {target}, so it would always count 0 dice: to \
-                     compare the total, write it as a group, {{{}d{}}}{target}",
-                    die_name(roll.die),
-                    roll.count,
-                    match roll.die {
-                        Die::Numbered(s) => s.to_string(),
-                        Die::Fate => "F".to_string(),
-                    }
-                ),
             ));
         }
         if let (Some(lo), Some(hi)) = (roll.throw.min, roll.throw.max)
@@ -752,8 +878,200 @@ impl Parser {
             }
         }
         self.failures_with_target(start, &group.target, &group.failure, &GROUP_COUNTS)?;
+        if single && group.target.is_some() && !is_a_check(&group.members[0]) {
+            return self.each_die(group, start);
+        }
         Ok(Expr::Group(Box::new(group)))
     }
+
+    /// A group of one roll with a target, as Roll20 reads it: each die counted on its own, with
+    /// the roll's numbers added to it (`{3d20+5}>21` counts the d20s showing 16 or more). Read
+    /// as the dice's own targets, shifted by the numbers (`3d20>16`); the dice shown are the
+    /// faces thrown. A group whose dice can never count gets a note showing how a total is
+    /// compared (`{3d6+5,0d0}>15`).
+    fn each_die(&mut self, group: Group, start: usize) -> Result<Expr, NotationError> {
+        let written: String = self.chars[start..self.pos].iter().collect();
+        let refuse = |why: &str| {
+            self.error_at(
+                start,
+                &format!(
+                    "a group of one roll with a target counts each of its dice, with the numbers \
+                     added to each ({{3d20+5}}>21), so it holds dice and numbers added together; \
+                     {why}"
+                ),
+            )
+        };
+        let member = &group.members[0];
+        let Some(offset) = offset(member, false) else {
+            return Err(refuse(
+                "to compare a total, add a roll of nothing as a second roll: {3d6*2,0d0}>15",
+            ));
+        };
+        let shift = |point: Option<ComparePoint>| {
+            point.map(|p| ComparePoint {
+                op: p.op,
+                target: p.target.saturating_sub(offset),
+            })
+        };
+        let (target, failure) = (shift(group.target), shift(group.failure));
+        let mut rolls = 0;
+        let counted = each_die_counts(member, target, failure, &mut rolls)
+            .ok_or_else(|| refuse("its dice count no targets of their own"))?;
+        let counted = match (group.keep, counted) {
+            (Keep::All, counted) => counted,
+            (keep, Expr::Roll(mut r)) if r.keep == Keep::All => {
+                r.keep = keep;
+                Expr::Roll(r)
+            }
+            _ => {
+                return Err(refuse(
+                    "to keep among several rolls' dice and count them, write one roll: \
+                     {4d6}k3>4",
+                ));
+            }
+        };
+        let mut rolled = Vec::new();
+        collect_rolls(&counted, &mut rolled);
+        if rolled.iter().all(|r| never_counts(r)) {
+            let (inner, compared) = written.split_at(written.rfind('}').unwrap_or(0));
+            self.notes.push(format!(
+                "{written} counts each die with the numbers added to it, as Roll20 reads a group \
+                 of one roll, and no die can reach it: it always counts 0. To compare the \
+                 total, add a roll of nothing as a second roll: {inner},0d0{compared}"
+            ));
+        }
+        Ok(counted)
+    }
+}
+
+/// Whether a group of one roll is a check, its total compared: it holds one die whose throws
+/// make one value (no explosion that adds a die of its own), so counting each die is comparing
+/// the total.
+fn is_a_check(member: &Expr) -> bool {
+    let mut rolls = Vec::new();
+    collect_rolls(member, &mut rolls);
+    let dice: u32 = rolls.iter().map(|r| r.count).sum();
+    dice == 1
+        && rolls.iter().all(|r| {
+            r.target.is_none()
+                && r.throw
+                    .explode
+                    .is_none_or(|e| e.mode == ExplodeMode::Compound)
+        })
+}
+
+/// The rolls of an expression, in order.
+fn collect_rolls<'a>(expr: &'a Expr, out: &mut Vec<&'a DiceRoll>) {
+    match expr {
+        Expr::Number(_) => {}
+        Expr::Roll(r) => out.push(r),
+        Expr::Group(g) => g.members.iter().for_each(|m| collect_rolls(m, out)),
+        Expr::Negate(inner) | Expr::Call(_, inner) | Expr::Labeled(inner, _) => {
+            collect_rolls(inner, out)
+        }
+        Expr::Binary(_, a, b) => {
+            collect_rolls(a, out);
+            collect_rolls(b, out);
+        }
+    }
+}
+
+/// The number a group of one roll adds to each of its dice: its numbers with their signs
+/// (`3d20+5-1` adds 4). None when it is not dice and numbers added together (dice subtracted
+/// or multiplied, a group inside).
+fn offset(expr: &Expr, negative: bool) -> Option<i64> {
+    let mut dice = Vec::new();
+    super::collect_dice(expr, &mut dice);
+    if dice.is_empty() && !matches!(expr, Expr::Roll(_)) {
+        let value = constant(expr)?;
+        return Some(if negative { -value } else { value });
+    }
+    match expr {
+        Expr::Roll(_) if !negative => Some(0),
+        Expr::Labeled(inner, _) => offset(inner, negative),
+        Expr::Binary(BinaryOp::Add, a, b) => Some(offset(a, negative)? + offset(b, negative)?),
+        Expr::Binary(BinaryOp::Subtract, a, b) => {
+            Some(offset(a, negative)? + offset(b, !negative)?)
+        }
+        _ => None,
+    }
+}
+
+/// The value of an expression without dice, if it is a whole number.
+pub(super) fn constant(expr: &Expr) -> Option<i64> {
+    let dist = super::odds::distribution(expr, &crate::odds::stop::Never).ok()?;
+    let mut values = dist.iter().map(|(v, _)| v);
+    let first = values.next()?;
+    values.next().is_none().then_some(first)
+}
+
+/// A group of one roll's dice, each counting `target` and `failure` (already shifted by the
+/// numbers), with the numbers left out: the rolls added together. None when a roll counts a
+/// target of its own.
+fn each_die_counts(
+    expr: &Expr,
+    target: Option<ComparePoint>,
+    failure: Option<ComparePoint>,
+    rolls: &mut usize,
+) -> Option<Expr> {
+    let mut dice = Vec::new();
+    super::collect_dice(expr, &mut dice);
+    if dice.is_empty() && !matches!(expr, Expr::Roll(_)) {
+        // A number: added to each die already.
+        return Some(Expr::Number(0));
+    }
+    match expr {
+        Expr::Roll(r) if r.target.is_none() => {
+            *rolls += 1;
+            Some(Expr::Roll(Box::new(DiceRoll {
+                target,
+                failure,
+                ..(**r).clone()
+            })))
+        }
+        Expr::Labeled(inner, label) => Some(Expr::Labeled(
+            Box::new(each_die_counts(inner, target, failure, rolls)?),
+            label.clone(),
+        )),
+        Expr::Binary(BinaryOp::Add | BinaryOp::Subtract, a, b) => {
+            let a = each_die_counts(a, target, failure, rolls)?;
+            let b = each_die_counts(b, target, failure, rolls)?;
+            Some(match (a, b) {
+                (Expr::Number(0), b) => b,
+                (a, Expr::Number(0)) => a,
+                (a, b) => Expr::Binary(BinaryOp::Add, Box::new(a), Box::new(b)),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether a roll counting a target can never count a die: no value its dice can show meets
+/// it (a compounding die's value has no top, so it can).
+fn never_counts(roll: &DiceRoll) -> bool {
+    let Some(target) = roll.target else {
+        return false;
+    };
+    if roll.count == 0
+        || roll
+            .throw
+            .explode
+            .is_some_and(|e| e.mode == ExplodeMode::Compound)
+    {
+        return false;
+    }
+    let penetrates = roll
+        .throw
+        .explode
+        .is_some_and(|e| e.mode == ExplodeMode::Penetrate);
+    die_values(roll.die)
+        .into_iter()
+        .flat_map(|v| if penetrates { vec![v, v - 1] } else { vec![v] })
+        .map(|v| {
+            let v = roll.throw.min.map_or(v, |m| v.max(m));
+            roll.throw.max.map_or(v, |m| v.min(m))
+        })
+        .all(|v| !target.holds(v))
 }
 
 /// How many dice a group's one roll keeps among, when it is rolls added together with no
@@ -764,6 +1082,20 @@ pub(super) fn single_roll_dice(expr: &Expr) -> Option<usize> {
         Expr::Labeled(inner, _) => single_roll_dice(inner),
         Expr::Binary(BinaryOp::Add, a, b) => Some(single_roll_dice(a)? + single_roll_dice(b)?),
         _ => None,
+    }
+}
+
+/// Whether an expression's values are whole numbers whatever the dice show: no division outside
+/// a rounding function.
+fn whole(expr: &Expr) -> bool {
+    match expr {
+        Expr::Number(_) | Expr::Roll(_) | Expr::Group(_) => true,
+        Expr::Call(Function::Abs, inner) | Expr::Negate(inner) | Expr::Labeled(inner, _) => {
+            whole(inner)
+        }
+        Expr::Call(..) => true,
+        Expr::Binary(BinaryOp::Divide, ..) => false,
+        Expr::Binary(_, a, b) => whole(a) && whole(b),
     }
 }
 
@@ -796,7 +1128,19 @@ fn die_bottom(die: Die) -> i64 {
 }
 
 /// Most throws a die's chain may take (the physical roll's cap on throws bounds it too).
-const MOST_LINKS: f64 = 64.0;
+const MOST_LINKS: f64 = MOST_THROWS as f64;
+
+/// "26", "41,000", "3.2 million": how rare something is, for a person.
+fn one_in_words(n: f64) -> String {
+    if n < 1e4 {
+        format!("{}", n.round())
+    } else if n < 1e6 {
+        let thousands = (n / 1e3).round() as u64;
+        format!("{thousands},000")
+    } else {
+        format!("{:.1} million", n / 1e6)
+    }
+}
 
 /// The smallest and largest value an expression can take (a bound: large enough to hold every
 /// result, used to refuse divisions by a range holding 0 and results too large).
@@ -885,6 +1229,24 @@ pub(super) fn range(expr: &Expr) -> (f64, f64) {
                 BinaryOp::Remainder => {
                     let size = b0.abs().max(b1.abs());
                     (if a0 < 0.0 { -size } else { 0.0 }, size)
+                }
+                BinaryOp::Power => {
+                    // Exponents are whole and 0 or more: the extremes are at the corners, and
+                    // a negative base to an odd power is at most the largest size negated.
+                    let corners = [a0.powf(b0), a0.powf(b1), a1.powf(b0), a1.powf(b1)];
+                    let size = a0.abs().max(a1.abs()).powf(b1.max(1.0)).max(1.0);
+                    if a0 < 0.0 {
+                        (-size, size)
+                    } else {
+                        (
+                            corners
+                                .iter()
+                                .copied()
+                                .fold(f64::INFINITY, f64::min)
+                                .min(1.0),
+                            corners.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                        )
+                    }
                 }
             }
         }

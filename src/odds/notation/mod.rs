@@ -44,6 +44,15 @@ pub const MAX_NUMBER: i64 = 1_000_000;
 /// Largest result (in size) a notation may reach: products of large terms are refused before
 /// they are thrown, so no total overflows.
 pub const MAX_RESULT: i64 = 1_000_000_000_000;
+/// Most physical throws one roll of a notation makes: the first, then each throw of the dice
+/// rerolled or exploding (they are thrown together, so a roll takes as many throws as its
+/// longest chain of faces).
+pub const MOST_THROWS: u32 = 64;
+/// The largest chance, for any notation accepted, that a roll would need more than
+/// [`MOST_THROWS`] throws: a notation whose dice are thrown again so often that it could come to
+/// that more often is refused before anything is thrown, so an accepted roll never fails
+/// half-way (with its odds saying what it would have given).
+pub const MOST_UNFINISHED: f64 = 1e-9;
 /// Most characters of an inline label `[fire]`.
 pub const MAX_LABEL_CHARS: usize = 40;
 
@@ -62,6 +71,9 @@ pub struct Notation {
     /// The expression.
     pub expr: Expr,
     source: String,
+    /// What a reader should know beside the answer: a count that can never be above 0, with
+    /// the way to write what was probably meant.
+    notes: Vec<String>,
 }
 
 /// An expression: numbers, rolls and groups, with arithmetic, functions and labels.
@@ -96,6 +108,14 @@ pub enum BinaryOp {
     Divide,
     /// `%`: the remainder, with the sign of the left side (as Roll20's JavaScript).
     Remainder,
+    /// `**`: the power, to a whole exponent that is never negative (`1d4**2`).
+    Power,
+}
+
+/// `base` to the power `exponent` (a whole number, 0 or more: the grammar refuses others),
+/// exact. Like JavaScript's `**`, 0 to the power 0 is 1.
+pub(crate) fn power(base: &num_rational::BigRational, exponent: u32) -> num_rational::BigRational {
+    num_traits::Pow::pow(base, exponent)
 }
 
 /// The functions Roll20 offers.
@@ -137,10 +157,11 @@ pub struct DiceRoll {
     pub target: Option<ComparePoint>,
     /// `f<N`: dice meeting it subtract one success.
     pub failure: Option<ComparePoint>,
-    /// `cs>N`: dice shown as critical successes (default: the top face).
-    pub critical_success: Option<ComparePoint>,
-    /// `cf<N`: dice shown as critical failures (default: the bottom face).
-    pub critical_failure: Option<ComparePoint>,
+    /// `cs>N`: dice shown as critical successes, a face meeting any of them (`cs20cs10`, as
+    /// Roll20's example); none given: the top face.
+    pub critical_success: Vec<ComparePoint>,
+    /// `cf<N`: dice shown as critical failures, likewise; none given: the bottom face.
+    pub critical_failure: Vec<ComparePoint>,
     /// `s`, `sa`, `sd`: the order the dice are shown in.
     pub sort: Sort,
 }
@@ -319,11 +340,18 @@ impl Measure {
 impl Notation {
     /// Parses notation text.
     pub fn parse(text: &str) -> Result<Notation, NotationError> {
-        let expr = grammar::parse(text)?;
+        let (expr, notes) = grammar::parse(text)?;
         Ok(Notation {
             expr,
             source: text.trim().to_string(),
+            notes,
         })
+    }
+
+    /// What a reader should know beside the answer (shown with the odds and the roll): a count
+    /// that can never be above 0 (`2d6>8`, `{3d6+5}>15`) and how to write the total's compare.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The text this was parsed from.
@@ -342,19 +370,35 @@ impl Notation {
         }
     }
 
-    /// The target of a check: a group of one roll with a target and no failures
-    /// (`{1d20+5}>15`), whose one success (Roll20's reading) is a pass. Its result is the
-    /// group's total, passed or failed; its odds are those of the total, with the chance to
-    /// pass.
+    /// The target of a check, whose one success (Roll20's reading) is a pass: a group with a
+    /// target and no failures holding one die with one value (`{1d20+5}>15`: counting each die
+    /// is comparing the total), or one roll beside rolls of nothing that never count
+    /// (`{3d6+5,0d0}>15`, Roll20's way to compare a total). Its result is that roll's total,
+    /// passed or failed; its odds are those of the total, with the chance to pass.
     pub fn check(&self) -> Option<ComparePoint> {
         let mut expr = &self.expr;
         while let Expr::Labeled(inner, _) = expr {
             expr = inner;
         }
-        match expr {
-            Expr::Group(g) if g.members.len() == 1 && g.failure.is_none() => g.target,
-            _ => None,
+        let Expr::Group(g) = expr else {
+            return None;
+        };
+        let target = g.target.filter(|_| g.failure.is_none())?;
+        if let [_] = g.members.as_slice() {
+            return Some(target);
         }
+        let has_dice = |m: &Expr| {
+            let mut dice = Vec::new();
+            collect_dice(m, &mut dice);
+            !dice.is_empty()
+        };
+        let rolled = g.members.iter().filter(|m| has_dice(m)).count();
+        let nothing = g
+            .members
+            .iter()
+            .filter(|m| !has_dice(m))
+            .all(|m| grammar::constant(m) == Some(0) && !target.holds(0));
+        (g.keep == Keep::All && rolled == 1 && nothing).then_some(target)
     }
 
     /// The exact distribution of the result, or why it is not worked out.
@@ -472,7 +516,7 @@ fn without_labels(expr: &Expr) -> Expr {
     }
 }
 
-fn collect_dice(expr: &Expr, out: &mut Vec<NotationDie>) {
+pub(super) fn collect_dice(expr: &Expr, out: &mut Vec<NotationDie>) {
     match expr {
         Expr::Number(_) => {}
         Expr::Roll(r) => out.extend((0..r.count).map(|_| NotationDie {

@@ -286,7 +286,7 @@ fn arithmetic<S: Stop>(op: BinaryOp, a: &Outcomes, b: &Outcomes, stop: &S) -> Wo
         match op {
             BinaryOp::Add => return whole_sum(x, y, stop),
             BinaryOp::Subtract => return whole_sum(x, &y.neg(), stop),
-            BinaryOp::Multiply | BinaryOp::Remainder => {
+            BinaryOp::Multiply | BinaryOp::Remainder | BinaryOp::Power => {
                 let pairs = x.iter().count().saturating_mul(y.iter().count());
                 if pairs > MOST_PAIRS {
                     return too_large(format!(
@@ -299,6 +299,11 @@ fn arithmetic<S: Stop>(op: BinaryOp, a: &Outcomes, b: &Outcomes, stop: &S) -> Wo
                     for (v, wv) in y.iter() {
                         let value = if op == BinaryOp::Multiply {
                             u.saturating_mul(v)
+                        } else if op == BinaryOp::Power {
+                            let Ok(exponent) = u32::try_from(v) else {
+                                return too_large(format!("an exponent of {v}"));
+                            };
+                            u.saturating_pow(exponent)
                         } else if v == 0 {
                             return too_large("a remainder of a division by 0".to_string());
                         } else {
@@ -327,6 +332,13 @@ fn arithmetic<S: Stop>(op: BinaryOp, a: &Outcomes, b: &Outcomes, stop: &S) -> Wo
                 BinaryOp::Add => u + v,
                 BinaryOp::Subtract => u - v,
                 BinaryOp::Multiply => u * v,
+                BinaryOp::Power => {
+                    let Some(exponent) = v.is_integer().then(|| v.to_integer().to_u32()).flatten()
+                    else {
+                        return too_large(format!("an exponent of {v}"));
+                    };
+                    super::power(u, exponent)
+                }
                 _ if v.is_zero() => return too_large("a division by 0".to_string()),
                 BinaryOp::Divide => u / v,
                 BinaryOp::Remainder => u - v * (u / v).trunc(),
@@ -413,6 +425,10 @@ fn score(roll: &DiceRoll) -> impl Fn(i64) -> i64 + '_ {
 }
 
 fn roll<S: Stop>(roll: &DiceRoll, stop: &S) -> Worked<Dist, S> {
+    if roll.count == 0 {
+        // No dice (`0d6`, `0d0`): nothing to add, nothing to count.
+        return Ok(Dist::constant(0));
+    }
     if let Some((sides, open)) = plain(roll) {
         return Ok(Dist::constant(0).plus_dice(sides, roll.count, open, false));
     }

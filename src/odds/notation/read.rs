@@ -243,6 +243,14 @@ impl Reader<'_> {
                         let quotient = (&x / &y).trunc();
                         (&x - &y * quotient, "%")
                     }
+                    BinaryOp::Power => {
+                        let exponent = y
+                            .to_integer()
+                            .to_u32()
+                            .filter(|_| y.is_integer())
+                            .ok_or_else(|| format!("an exponent of {y}"))?;
+                        (super::power(&x, exponent), "**")
+                    }
                 };
                 Ok((value, format!("{tx}{sign}{ty}")))
             }
@@ -271,12 +279,15 @@ impl Reader<'_> {
                 ));
             }
             let critical = |face: i64| {
-                let success = roll
-                    .critical_success
-                    .map_or(roll.die != Die::Fate && face == top, |c| c.holds(face));
-                let failure = roll
-                    .critical_failure
-                    .map_or(roll.die != Die::Fate && face == bottom, |c| c.holds(face));
+                let marked = |points: &[ComparePoint], default: i64| {
+                    if points.is_empty() {
+                        roll.die != Die::Fate && face == default
+                    } else {
+                        points.iter().any(|c| c.holds(face))
+                    }
+                };
+                let success = marked(&roll.critical_success, top);
+                let failure = marked(&roll.critical_failure, bottom);
                 if success {
                     Some(Critical::Success)
                 } else if failure {
@@ -409,8 +420,13 @@ impl Reader<'_> {
             };
             return Ok((value, text));
         }
-        if let [(only, _, _)] = members.as_slice() {
-            self.group_total = Some(only.clone());
+        if members.len() == 1 || group.keep == Keep::All {
+            // A check's total: its one roll's (the others of `{3d6+5,0d0}` are nothing).
+            self.group_total = Some(
+                members
+                    .iter()
+                    .fold(BigRational::zero(), |sum, (v, _, _)| sum + v),
+            );
         }
         let values: Vec<BigRational> = members.iter().map(|(v, _, _)| v.clone()).collect();
         let kept = kept_indices(&values, group.keep);

@@ -189,17 +189,20 @@ fn roll20s_readings() {
     assert_eq!(p("1d10<3", 1), "3/10");
     // Failures subtract: 1d6>5f1 is -1 on a 1.
     assert_eq!(p("1d6>5f1", -1), "1/6");
-    // A group of one roll compares its total: one success when 15 or more.
-    let check = parse("{3d6+5}>15");
+    // A group of one roll and a roll of nothing compares its total (Roll20's idiom): one
+    // success when 15 or more, shown as the check it is.
+    let check = parse("{3d6+5,0d0}>15");
     assert_eq!(check.check().map(|c| c.target), Some(15));
     assert_eq!(
         check.p_success().map(|p| p.exact()),
         Some(dist("3d6").p_where(|v| v >= 10).exact())
     );
+    // A group of one die compares its total too: counting each die is the same.
+    assert_eq!(parse("{1d20+5}>15").check().map(|c| c.target), Some(15));
     // A comparison after a total is refused, with the way to write it.
     let refused = Notation::parse("1d20+5>15").expect_err("a total compared");
     assert!(
-        refused.message.contains("{1d20+5}>15"),
+        refused.message.contains("{1d20+5,0d0}>15"),
         "{}",
         refused.message
     );
@@ -297,7 +300,6 @@ fn dice_that_never_stop_are_refused() {
         ("3d6f1", "target number"),
         ("1d6min4max2", "above max"),
         ("{1d6+2}k1", "dice added together"),
-        ("2d6 >= 8 ", "group"),
         ("1d6rr", "compare"),
     ] {
         match Notation::parse(text) {
@@ -496,7 +498,7 @@ fn errors_point_at_the_character() {
         ("{d6,d6}kh3", 9),
         ("{d6,d6", 6),
         ("", 0),
-        ("0d6", 0),
+        ("1d0", 2),
         ("2d6 2", 4),
         ("101d6", 0),
         ("2d6q", 3),
@@ -563,4 +565,195 @@ fn odds_sum_to_one_and_report_what_is_cut() {
         assert!(cut < 1e-12, "{text}: cut {cut}");
         assert!(total <= *d.denom(), "{text}");
     }
+}
+
+/// `count / total` in lowest terms, as [`crate::odds::dist::Prob::exact`] writes it.
+fn fraction(count: u64, total: u64) -> String {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let g = gcd(count, total);
+    match count {
+        0 => "0".to_string(),
+        c if c == total => "1".to_string(),
+        c => format!("{}/{}", c / g, total / g),
+    }
+}
+
+/// Every way `n` dice of `sides` can fall, each counted by `score`: how many ways give each
+/// result (the test's own count, apart from the program's).
+fn ways(n: u32, sides: u64, score: impl Fn(&[u64]) -> i64) -> BTreeMap<i64, u64> {
+    let mut out = BTreeMap::new();
+    let mut faces = vec![1u64; n as usize];
+    loop {
+        *out.entry(score(&faces)).or_insert(0) += 1;
+        let mut i = 0;
+        loop {
+            if i == faces.len() {
+                return out;
+            }
+            if faces[i] < sides {
+                faces[i] += 1;
+                break;
+            }
+            faces[i] = 1;
+            i += 1;
+        }
+    }
+}
+
+/// Asserts the notation's exact distribution is the ways counted, over `total`.
+fn assert_ways(text: &str, ways: &BTreeMap<i64, u64>) {
+    let total: u64 = ways.values().sum();
+    let d = dist(text);
+    let got: Vec<(i64, String)> = d.iter().map(|(v, _)| (v, d.p(v).exact())).collect();
+    let want: Vec<(i64, String)> = ways
+        .iter()
+        .map(|(v, w)| (*v, fraction(*w, total)))
+        .collect();
+    assert_eq!(got, want, "{text}");
+}
+
+#[test]
+fn forms_roll20_accepts_are_read_as_roll20_reads_them() {
+    // Several critical markers: 1d20cs20cs10 marks a 20 and a 10, and still a 1 as a failure.
+    let n = parse("1d20cs20cs10");
+    let critical = |face: u32| {
+        n.evaluate(&[vec![face]])
+            .map(|r| r.dice[0].critical)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert_eq!(
+        [critical(20), critical(10), critical(15), critical(1)],
+        [
+            Some(Critical::Success),
+            Some(Critical::Success),
+            None,
+            Some(Critical::Failure)
+        ]
+    );
+    assert_ways("1d20cs20cs10", &ways(1, 20, |f| f[0] as i64));
+    // The power: 1d4**2 squares the die; right to left, 2**3**2 is 2 to the 9th.
+    assert_ways("1d4**2", &ways(1, 4, |f| (f[0] * f[0]) as i64));
+    assert_eq!(p("2**3**2", 512), "1");
+    assert_eq!(p("-2**2", -4), "1");
+    assert_ways("2**1d4", &ways(1, 4, |f| 1 << f[0]));
+    assert!(
+        Notation::parse("2**(1d4-2)").is_err(),
+        "a negative exponent"
+    );
+    // Counts and sides worked out from numbers.
+    let two_d6 = ways(2, 6, |f| (f[0] + f[1]) as i64);
+    assert_ways("(1+1)d6", &two_d6);
+    assert_ways("2d(2+4)", &two_d6);
+    assert_ways("(3-1)d(3*2)", &two_d6);
+    assert!(Notation::parse("(1d2)d6").is_err(), "a count thrown");
+    // No dice: nothing, as in Roll20.
+    assert_eq!(p("0d6+3", 3), "1");
+    assert_eq!(p("0d0", 0), "1");
+    assert!(Notation::parse("1d0").is_err(), "a die of no sides");
+    // A target no face meets counts 0, with a note showing the total's compare.
+    let never = parse("2d6>8");
+    assert_eq!(p("2d6>8", 0), "1");
+    assert!(
+        never.notes().iter().any(|n| n.contains("{2d6,0d0}>8")),
+        "{:?}",
+        never.notes()
+    );
+    assert!(parse("2d6>5").notes().is_empty());
+}
+
+#[test]
+fn a_group_of_one_roll_with_a_target_counts_each_die() {
+    // Roll20: "{3d20+5}>21 – roll 3 d20's, for each roll add 5 and then count a success for
+    // each result of 21 or more".
+    assert_ways(
+        "{3d20+5}>21",
+        &ways(3, 20, |f| f.iter().filter(|v| **v + 5 >= 21).count() as i64),
+    );
+    assert_ways(
+        "{3d6+1}<3",
+        &ways(3, 6, |f| f.iter().filter(|v| **v < 3).count() as i64),
+    );
+    // Mixed dice, counted by hand: a d6 meets 4+2 on 6 (1 in 6), a d8 on 6, 7, 8 (3 in 8).
+    let d = dist("{2d6+1d8-2}>4");
+    let (a, b) = (1.0 / 6.0, 3.0 / 8.0);
+    let expect = [
+        (1.0 - a) * (1.0 - a) * (1.0 - b),
+        2.0 * a * (1.0 - a) * (1.0 - b) + (1.0 - a) * (1.0 - a) * b,
+        a * a * (1.0 - b) + 2.0 * a * (1.0 - a) * b,
+        a * a * b,
+    ];
+    for (k, want) in expect.iter().enumerate() {
+        let got = d.p(k as i64).to_f64();
+        assert!((got - want).abs() < 1e-15, "{k}: {got} against {want}");
+    }
+    // Exploding: each extra throw is a die of its own and counts on its own.
+    let one_die = |p_meets: f64, p_explodes: f64| {
+        // Successes of one exploding die, by a sum over how many times it explodes (the
+        // exploding face meets the target here): k explosions, then a face that does not
+        // explode, which meets the target with the chance left.
+        let mut out = vec![0.0; 40];
+        let p_stop_meets = p_meets - p_explodes;
+        let p_stop_misses = 1.0 - p_meets;
+        for k in 0..38usize {
+            let reach = p_explodes.powi(k as i32);
+            out[k] += reach * p_stop_misses;
+            out[k + 1] += reach * p_stop_meets;
+        }
+        out
+    };
+    let convolve = |a: &[f64], b: &[f64]| {
+        let mut out = vec![0.0; a.len() + b.len()];
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                out[i + j] += x * y;
+            }
+        }
+        out
+    };
+    let die = one_die(3.0 / 6.0, 1.0 / 6.0);
+    let two = convolve(&die, &die);
+    let d = dist("{2d6!}>4");
+    for (k, want) in two.iter().enumerate().take(12) {
+        let got = d.p(k as i64).to_f64();
+        assert!(
+            (got - want).abs() < 1e-13,
+            "{{2d6!}}>4 {k}: {got} against {want}"
+        );
+    }
+    // Compounding: each die's added throws reach 8 when the first is a 6 and the next is not a
+    // 1 (6 + 2 or more): 1/6 × 5/6 = 5/36, five dice.
+    let d = dist("{5d6!!}>8");
+    for k in 0..=5i32 {
+        let choose = [1.0, 5.0, 10.0, 10.0, 5.0, 1.0][k as usize];
+        let want = choose * (5.0f64 / 36.0).powi(k) * (31.0f64 / 36.0).powi(5 - k);
+        let got = d.p(i64::from(k)).to_f64();
+        assert!((got - want).abs() < 1e-13, "{k}: {got} against {want}");
+    }
+    // A group whose dice can never count gets a note with Roll20's way to compare a total.
+    let never = parse("{3d6+5}>15");
+    assert_eq!(p("{3d6+5}>15", 0), "1");
+    assert!(
+        never.notes().iter().any(|n| n.contains("{3d6+5,0d0}>15")),
+        "{:?}",
+        never.notes()
+    );
+    // The idiom: a total compared, a check; 3d6 of 10 or more, counted by hand.
+    let idiom = parse("{3d6+5,0d0}>15");
+    let meets = ways(3, 6, |f| i64::from(f.iter().sum::<u64>() >= 10));
+    assert_eq!(
+        idiom.p_success().map(|p| p.exact()),
+        Some(fraction(meets[&1], 216))
+    );
+    assert!(idiom.notes().is_empty());
+    // Read as Roll20: the thrown faces, each marked.
+    let r = parse("{3d20+5}>21")
+        .evaluate(&[vec![16], vec![15], vec![20]])
+        .expect("reads");
+    assert_eq!(r.total, 2);
+    assert_eq!(
+        r.dice.iter().map(|d| d.success).collect::<Vec<_>>(),
+        [true, false, true]
+    );
 }

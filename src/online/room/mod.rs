@@ -25,7 +25,7 @@ use crate::rules::scene::Scene;
 use crate::rules::table::TableState;
 
 /// Most dice a free roll may throw in a room.
-pub const MAX_ROOM_DICE: usize = 100;
+pub const MAX_ROOM_DICE: usize = crate::dice::MOST_IN_A_THROW;
 
 /// Someone in the room.
 #[derive(Clone, Debug, PartialEq)]

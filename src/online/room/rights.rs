@@ -273,13 +273,8 @@ impl RoomState {
         match what {
             Proposal::Notation(text) => {
                 let n = Notation::parse(text)?;
-                let dice = n.dice().len();
-                if dice == 0 || dice > MAX_ROOM_DICE {
-                    return Err(RoomError::TooManyDice {
-                        dice,
-                        limit: MAX_ROOM_DICE,
-                    });
-                }
+                // The throw's physical dice: at least one, the one cap, dice the table has.
+                crate::roll::notation_dice(&n)?;
                 Ok(())
             }
             Proposal::Move(mv) => {

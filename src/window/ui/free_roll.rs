@@ -1,7 +1,7 @@
 //! The free-roll box: dice notation, its exact odds as a bar chart (target marked, the total
 //! that came up highlighted), a Throw button and the outcome. The odds are worked out off the
 //! frame (Bevy's async compute pool): the panel says "computing…" meanwhile, and the work for
-//! text typed over is asked to stop, so typing `100d100!kh50` never stalls the table nor the
+//! text typed over is asked to stop, so typing `100d20!kh50` never stalls the table nor the
 //! odds of what is typed next.
 
 use std::sync::Arc;
@@ -135,7 +135,7 @@ impl Default for FreeRoll {
             code: None,
             estimate: None,
         };
-        free.set_text("{2d6+3}>=10");
+        free.set_text("{1d20+5}>=15");
         free
     }
 }
@@ -241,8 +241,12 @@ impl FreeRoll {
     }
 }
 
+/// A notation the table can throw: read, and its dice checked as every roll checks them (a d7,
+/// too many dice, none at all), so the panel never shows odds of a throw that cannot be made.
 fn parse(text: &str) -> Result<Notation, String> {
-    Notation::parse(text).map_err(|e| e.to_string())
+    let notation = Notation::parse(text).map_err(|e| e.to_string())?;
+    crate::roll::notation_dice(&notation).map_err(|e| e.to_string())?;
+    Ok(notation)
 }
 
 /// Takes the odds in once worked out (the task belongs to the text now in the box: earlier
@@ -289,6 +293,16 @@ fn start_from_the_command_line(
     }
 }
 
+/// The notation box's help, on hover: Roll20's notation in a few lines, the difference between
+/// counting each die and comparing a total first (docs/notation.md has every form).
+const NOTATION_HELP: &str = "Roll20's dice notation:\n\
+    3d6+2, 4d6kh3 (keep the 3 highest), 2d20kl1, 3d6! (explode), 3d6r1 (reroll 1s), 4dF, d%\n\
+    8d10>7: count the dice showing 7 or more\n\
+    {3d20+5}>21: count each d20 that reaches 21 with 5 added\n\
+    {3d6+5,0d0}>15: compare the total (one success on 15 or more)\n\
+    {1d20+5}>15: a check (one die: its total, passed or failed)\n\
+    floor(3d6/2), 1d4**2, (1+1)d6, 1d20cs20cs19, [fire] labels";
+
 /// The panel's free-roll part.
 pub(super) fn show(
     ui: &mut egui::Ui,
@@ -297,10 +311,12 @@ pub(super) fn show(
     busy: bool,
     throws: &mut MessageWriter<ThrowNotation>,
 ) {
-    let edit = ui.add(
-        egui::TextEdit::singleline(&mut free.text)
-            .hint_text("e.g. 4d6kh3, {d20+5}>15, 8d10>7, 4dF"),
-    );
+    let edit = ui
+        .add(
+            egui::TextEdit::singleline(&mut free.text)
+                .hint_text("e.g. 4d6kh3, {d20+5}>15, 8d10>7, 4dF"),
+        )
+        .on_hover_text(NOTATION_HELP);
     super::ui_map::mark(ui, "notation", edit.rect);
     super::ui_map::mark_text(ui, "notation", &free.text);
     if edit.changed() {
@@ -309,6 +325,14 @@ pub(super) fn show(
     }
     if let (Some((seed, _)), Ok(n)) = (free.code, &free.parsed) {
         ui.label(format!("Replay code: {} with seed {seed}", n.source()));
+    }
+    if let Ok(n) = &free.parsed {
+        for note in n.notes() {
+            ui.colored_label(
+                egui::Color32::from_rgb(230, 190, 90),
+                format!("Note: {note}"),
+            );
+        }
     }
     let throw = ui.add_enabled(
         free.parsed.is_ok() && !busy,
@@ -479,13 +503,13 @@ mod tests {
         app.insert_resource(FreeRoll::default());
         app.add_systems(Update, collect_free_roll_odds);
         let mut free = app.world_mut().resource_mut::<FreeRoll>();
-        free.set_text("100d100!kh50");
+        free.set_text("100d20!kh50");
         let FreeOdds::Computing(Some(work)) = &free.odds else {
             panic!("the odds of a long keep are worked out off the frame");
         };
         let old = work.cancel.clone();
         std::thread::sleep(std::time::Duration::from_millis(100));
-        free.set_text("{2d6} >= 7");
+        free.set_text("{2d6,0d0} >= 7");
         assert!(old.is_cancelled());
         let mut updates = 0;
         while app.world().resource::<FreeRoll>().dist().is_none() {
