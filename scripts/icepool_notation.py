@@ -56,6 +56,11 @@ def chain_successes(die, explodes, depth, succeed, fail=lambda _: False):
     return die.map(lambda x: mark(x) + rest if explodes(x) else mark(x))
 
 
+def matched_sets(faces, at_least):
+    """Roll20's `mt`: how many values at least `at_least` of the dice show."""
+    return sum(1 for v in set(faces) if faces.count(v) >= at_least)
+
+
 def kept(kept_from, read):
     """The dice of a roll, each a die, kept and read by `read(sorted faces)`."""
     return icepool.map(lambda *faces: read(sorted(faces)), *kept_from)
@@ -134,6 +139,10 @@ CASES = [
     ("(1+1)d6", lambda: 2 @ d(6), 0),
     ("2d(2+4)", lambda: 2 @ d(6), 0),
     ("0d6+1d4", lambda: d(4), 0),
+    # Matching: m shows sets of equal dice (the sum is unchanged), mt counts the sets.
+    ("3d6m", lambda: 3 @ d(6), 0),
+    ("4d6mt", lambda: d(6).pool(4).expand().map(lambda faces: matched_sets(faces, 2)), 0),
+    ("5d4mt3", lambda: d(4).pool(5).expand().map(lambda faces: matched_sets(faces, 3)), 0),
     # Math.
     ("2d6*2", lambda: (2 @ d(6)).map(lambda x: x * 2), 0),
     ("floor(3d6/2)", lambda: (3 @ d(6)).map(lambda x: x // 2), 0),

@@ -208,6 +208,9 @@ impl NotationRoll {
                 (None, crate::odds::notation::Measure::Successes) => {
                     Some(crate::text::plural(r.total, "success", "successes"))
                 }
+                (None, crate::odds::notation::Measure::Matches) => {
+                    Some(crate::text::plural(r.total, "match", "matches"))
+                }
                 (None, crate::odds::notation::Measure::Total) => None,
             };
         }
@@ -313,7 +316,7 @@ mod tests {
         ]);
         let modifier = prop::sample::select(vec![
             "", "r1", "ro<2", "!", "!!", "!p", "kh1", "dl1", ">3", "<2", "=4", ">3f1", "cs>5cf2",
-            "cs2cs4", "min2", "max5", "sd", "!kh2", "r<2!", "!!>5",
+            "cs2cs4", "min2", "max5", "sd", "!kh2", "r<2!", "!!>5", "m", "mt", "mt3", "r1mt",
         ]);
         let roll = (0u32..4, die, modifier).prop_map(|(n, d, m)| format!("{n}{d}{m}"));
         let term = prop_oneof![

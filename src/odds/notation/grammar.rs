@@ -21,7 +21,7 @@
 use super::{
     BinaryOp, CompareOp, ComparePoint, DiceRoll, Die, Explode, ExplodeMode, Expr, Function, Group,
     Keep, MAX_DEPTH, MAX_DICE, MAX_LABEL_CHARS, MAX_NOTATION_CHARS, MAX_NUMBER, MAX_RESULT,
-    MAX_TERMS, MOST_THROWS, MOST_UNFINISHED, NotationError, SIDES, Sort, ThrowRules,
+    MAX_TERMS, MOST_THROWS, MOST_UNFINISHED, Matching, NotationError, SIDES, Sort, ThrowRules,
 };
 
 /// Parses `text` (the caps first, then the grammar, then the checks): the expression, and the
@@ -505,6 +505,7 @@ impl Parser {
             critical_success: Vec::new(),
             critical_failure: Vec::new(),
             sort: Sort::Thrown,
+            matching: None,
         };
         let mut sorted = false;
         loop {
@@ -581,6 +582,25 @@ impl Parser {
                 if slot.replace(n).is_some() {
                     return Err(self.error_at(at, "min and max are given once each"));
                 }
+            } else if lower == 'm' {
+                if roll.matching.is_some() {
+                    return Err(self.error_at(at, "a roll matches once: m or mt"));
+                }
+                self.pos += 1;
+                let counts = self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'t'));
+                if counts {
+                    self.pos += 1;
+                }
+                let at_least = if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    let (n, n_at) = self.count("how many dice make a match")?;
+                    if !(2..=i64::from(MAX_DICE)).contains(&n) {
+                        return Err(self.error_at(n_at, "a match is 2 dice or more"));
+                    }
+                    n as u32
+                } else {
+                    2
+                };
+                roll.matching = Some(Matching { counts, at_least });
             } else if lower == 's' {
                 if sorted {
                     return Err(self.error("the dice are sorted once"));
@@ -607,6 +627,9 @@ impl Parser {
             }
         }
         self.failures_with_target(start, &roll.target, &roll.failure, &ROLL_COUNTS)?;
+        if let Some(why) = match_refusal(&roll) {
+            return Err(self.error_at(start, why));
+        }
         if roll.count > 0 {
             self.check_throw(&roll, start)?;
             self.check_finishes(&roll, start)?;
@@ -941,6 +964,38 @@ impl Parser {
             ));
         }
         Ok(counted)
+    }
+}
+
+/// Why `mt` is refused with the roll's other modifiers: matches are counted among all of a
+/// roll's dice, each one value (a keep, a target or dice added by explosions would need a count
+/// over pools of other sizes).
+pub(super) const MATCH_REFUSALS: [&str; 3] = [
+    "mt counts matches, a target counts dice: a roll does one or the other",
+    "mt counts matches among all the dice: keep or drop them in a group instead ({4d6mt}kh1 \
+     is not read either), or show them with m",
+    "mt counts matches among dice of one value each: an explosion that adds dice (! or !p) is \
+     not read with it; compound them with !!",
+];
+
+/// Why a roll's matching cannot be read, if it cannot.
+fn match_refusal(roll: &DiceRoll) -> Option<&'static str> {
+    let counts = roll.matching.is_some_and(|m| m.counts);
+    if !counts {
+        return None;
+    }
+    if roll.target.is_some() {
+        Some(MATCH_REFUSALS[0])
+    } else if roll.keep != Keep::All {
+        Some(MATCH_REFUSALS[1])
+    } else if roll
+        .throw
+        .explode
+        .is_some_and(|e| e.mode != ExplodeMode::Compound)
+    {
+        Some(MATCH_REFUSALS[2])
+    } else {
+        None
     }
 }
 

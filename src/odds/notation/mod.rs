@@ -164,6 +164,18 @@ pub struct DiceRoll {
     pub critical_failure: Vec<ComparePoint>,
     /// `s`, `sa`, `sd`: the order the dice are shown in.
     pub sort: Sort,
+    /// `m`, `mt`: dice showing the same value make a match (shown; `mt` counts them).
+    pub matching: Option<Matching>,
+}
+
+/// `m` and `mt` (Roll20's matching): the dice of a roll showing the same value, at least
+/// [`Matching::at_least`] of them, make a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Matching {
+    /// `mt`: the roll's result is how many matches there are, not the dice's sum.
+    pub counts: bool,
+    /// Fewest dice of one value that make a match (`4d6m3`; 2 when not written).
+    pub at_least: u32,
 }
 
 /// How each die of a roll is thrown: what the throw process needs to know.
@@ -325,6 +337,8 @@ pub enum Measure {
     Total,
     /// A count of successes (target numbers).
     Successes,
+    /// A count of matches (`4d6mt`: sets of dice showing the same value).
+    Matches,
 }
 
 impl Measure {
@@ -333,6 +347,7 @@ impl Measure {
         match self {
             Measure::Total => "total",
             Measure::Successes => "successes",
+            Measure::Matches => "matches",
         }
     }
 }
@@ -363,10 +378,10 @@ impl Notation {
     /// roll or group counts them (`8d10>7`, `{1d20+5, 1d20+5}>15`). A check (`{1d20+5}>15`)
     /// is its total, passed or failed.
     pub fn measure(&self) -> Measure {
-        if self.check().is_none() && counts_successes(&self.expr) {
-            Measure::Successes
-        } else {
+        if self.check().is_some() {
             Measure::Total
+        } else {
+            measure_of(&self.expr)
         }
     }
 
@@ -487,13 +502,15 @@ impl Notation {
     }
 }
 
-/// Whether an expression's value is a count of successes.
-fn counts_successes(expr: &Expr) -> bool {
+/// What an expression's value counts: successes when its outermost roll or group counts a
+/// target, matches when its roll counts them (`mt`), else a total.
+fn measure_of(expr: &Expr) -> Measure {
     match expr {
-        Expr::Roll(r) => r.target.is_some(),
-        Expr::Group(g) => g.target.is_some(),
-        Expr::Labeled(inner, _) => counts_successes(inner),
-        _ => false,
+        Expr::Roll(r) if r.target.is_some() => Measure::Successes,
+        Expr::Roll(r) if r.matching.is_some_and(|m| m.counts) => Measure::Matches,
+        Expr::Group(g) if g.target.is_some() => Measure::Successes,
+        Expr::Labeled(inner, _) => measure_of(inner),
+        _ => Measure::Total,
     }
 }
 

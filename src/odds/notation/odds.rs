@@ -177,6 +177,88 @@ fn outcomes<S: Stop>(expr: &Expr, stop: &S) -> Worked<Outcomes, S> {
     })
 }
 
+/// Most steps the count of matches may take, as bounded before it starts (values × dice² ×
+/// matches): 4d6mt is bounded by 450, 100d20mt by about 10 million (it takes 0.04 s: most
+/// states are empty); past the bound the exact count is refused (the roll still throws).
+const MOST_MATCH_STEPS: usize = 20_000_000;
+
+/// `NdXmt`: how many values at least `at_least` of the dice show. Each die's value is drawn
+/// alike (its rerolls, clamps and compounding), so the count runs over the values one by one:
+/// the ordered ways for `k` dice to show the values so far with `s` matches, weighted by each
+/// value's chance; adding `c` dice of the next value multiplies by the ways to place them among
+/// `k + c` and by its weight to the power `c`. All whole numbers over the die's denominator to
+/// the power `n`.
+fn matches<S: Stop>(roll: &DiceRoll, stop: &S) -> Worked<Dist, S> {
+    let at_least = roll.matching.map_or(2, |m| m.at_least.max(1)) as usize;
+    let throw = Throw::of(roll);
+    let clamp = |v: i64| {
+        let v = roll.throw.min.map_or(v, |m| v.max(m));
+        roll.throw.max.map_or(v, |m| v.min(m))
+    };
+    let value = match roll.throw.explode {
+        Some(explode) => {
+            let depth = depth(throw.p(&explode.on));
+            chain_sum(&throw, &explode.on, depth, &|v, _| clamp(v))
+        }
+        None => Dist::from_pairs(
+            throw.faces.iter().map(|(v, w)| (clamp(*v), w.clone())),
+            throw.denom.clone(),
+        ),
+    };
+    let n = roll.count as usize;
+    let most = n / at_least;
+    let values = value.iter().count();
+    if values
+        .saturating_mul((n + 1) * (n + 1))
+        .saturating_mul(most + 1)
+        > MOST_MATCH_STEPS
+    {
+        return too_large(format!(
+            "counting matches of {n} dice over {values} values takes more than \
+             {MOST_MATCH_STEPS} steps"
+        ));
+    }
+    // Pascal's triangle: the ways to place c dice among k.
+    let mut choose = vec![vec![BigUint::one()]];
+    for k in 1..=n {
+        let above = &choose[k - 1];
+        let row: Vec<BigUint> = (0..=k)
+            .map(|c| match c {
+                0 => BigUint::one(),
+                c if c == k => BigUint::one(),
+                c => &above[c - 1] + &above[c],
+            })
+            .collect();
+        choose.push(row);
+    }
+    let mut ways = vec![vec![BigUint::zero(); most + 1]; n + 1];
+    ways[0][0] = BigUint::one();
+    for (_, weight) in value.iter() {
+        check(stop)?;
+        let mut powers = vec![BigUint::one()];
+        for c in 1..=n {
+            let next = &powers[c - 1] * weight;
+            powers.push(next);
+        }
+        let mut next = vec![vec![BigUint::zero(); most + 1]; n + 1];
+        for (k, row) in ways.iter().enumerate() {
+            for (s, seen) in row.iter().enumerate().filter(|(_, w)| !w.is_zero()) {
+                for c in 0..=(n - k) {
+                    let matched = (s + usize::from(c >= at_least)).min(most);
+                    next[k + c][matched] += seen * &choose[k + c][c] * &powers[c];
+                }
+            }
+        }
+        ways = next;
+    }
+    let denom = num_traits::Pow::pow(value.denom(), n as u32);
+    let pairs = ways[n]
+        .iter()
+        .enumerate()
+        .map(|(s, w)| (s as i64, w.clone()));
+    Ok(Dist::from_pairs(pairs, denom))
+}
+
 /// A roll that the dice's structure sums fastest: numbered, no rerolls, no clamps, no keep,
 /// no target; open-ended (`!` or `!!` on the top face) or not.
 fn plain(roll: &DiceRoll) -> Option<(u32, bool)> {
@@ -184,7 +266,8 @@ fn plain(roll: &DiceRoll) -> Option<(u32, bool)> {
         return None;
     };
     let t = &roll.throw;
-    if !t.rerolls.is_empty()
+    if roll.matching.is_some_and(|m| m.counts)
+        || !t.rerolls.is_empty()
         || t.min.is_some()
         || t.max.is_some()
         || roll.keep != Keep::All
@@ -428,6 +511,9 @@ fn roll<S: Stop>(roll: &DiceRoll, stop: &S) -> Worked<Dist, S> {
     if roll.count == 0 {
         // No dice (`0d6`, `0d0`): nothing to add, nothing to count.
         return Ok(Dist::constant(0));
+    }
+    if roll.matching.is_some_and(|m| m.counts) {
+        return matches(roll, stop);
     }
     if let Some((sides, open)) = plain(roll) {
         return Ok(Dist::constant(0).plus_dice(sides, roll.count, open, false));

@@ -2,6 +2,8 @@
 //! explosions, successes, failures, criticals), the total or the successes, and the roll
 //! written out as Roll20 writes it, `(6+5+~2~3+(1)) = 14`.
 
+use std::collections::BTreeMap;
+
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
@@ -36,6 +38,10 @@ pub struct ShownDie {
     pub failure: bool,
     /// Marked critical (`cs`, `cf`, or the top and bottom faces).
     pub critical: Option<Critical>,
+    /// It shows the same value as others of its roll, enough of them to make a match (`m`,
+    /// `mt`).
+    #[serde(default)]
+    pub matched: bool,
     /// The label of the roll it belongs to (`[fire]`).
     pub label: Option<String>,
     /// Which die of `Notation::dice()` threw it.
@@ -95,6 +101,9 @@ impl ShownDie {
             Some(Critical::Failure) => out.push('☠'),
             None => {}
         }
+        if self.matched {
+            out.push('≡');
+        }
         if self.kept { out } else { format!("({out})") }
     }
 }
@@ -152,6 +161,7 @@ pub(super) fn evaluate(notation: &Notation, chains: &[Vec<u32>]) -> Result<Notat
         (_, Some(_)) => format!("{total}, failure"),
         (Measure::Total, None) => total.to_string(),
         (Measure::Successes, None) => crate::text::plural(total, "success", "successes"),
+        (Measure::Matches, None) => crate::text::plural(total, "match", "matches"),
     };
     Ok(NotationResult {
         total,
@@ -307,6 +317,7 @@ impl Reader<'_> {
                 success: false,
                 failure: false,
                 critical: None,
+                matched: false,
                 label: self.label.clone(),
                 slot,
             };
@@ -353,6 +364,23 @@ impl Reader<'_> {
                     total += i64::from(shown.success) - i64::from(shown.failure);
                 }
                 None => total += shown.value,
+            }
+        }
+        if let Some(matching) = roll.matching {
+            // Among the dice that count, each value shown by at least `at_least` of them.
+            let mut shown_by: BTreeMap<i64, u32> = BTreeMap::new();
+            for shown in self.shown[start..].iter().filter(|d| d.kept) {
+                *shown_by.entry(shown.value).or_default() += 1;
+            }
+            let matched = |v: i64| shown_by.get(&v).is_some_and(|n| *n >= matching.at_least);
+            for shown in self.shown[start..].iter_mut().filter(|d| d.kept) {
+                shown.matched = matched(shown.value);
+            }
+            if matching.counts {
+                total = shown_by
+                    .values()
+                    .filter(|n| **n >= matching.at_least)
+                    .count() as i64;
             }
         }
         match roll.sort {

@@ -757,3 +757,45 @@ fn a_group_of_one_roll_with_a_target_counts_each_die() {
         [true, false, true]
     );
 }
+
+#[test]
+fn matching_dice_are_shown_and_counted() {
+    // Sets of at least `at_least` dice showing one value, counted by hand over every fall.
+    let sets = |faces: &[u64], at_least: usize| {
+        let mut by_value = BTreeMap::new();
+        for f in faces {
+            *by_value.entry(*f).or_insert(0usize) += 1;
+        }
+        by_value.values().filter(|n| **n >= at_least).count() as i64
+    };
+    assert_ways("2d6mt", &ways(2, 6, |f| sets(f, 2)));
+    assert_eq!(p("2d6mt", 1), "1/6");
+    assert_ways("4d6mt", &ways(4, 6, |f| sets(f, 2)));
+    assert_ways("4d6mt3", &ways(4, 6, |f| sets(f, 3)));
+    assert_ways("5d4mt", &ways(5, 4, |f| sets(f, 2)));
+    // Rerolled 1s: each die is 2 to 6, alike.
+    assert_ways("3d6r1mt", &ways(3, 5, |f| sets(f, 2)));
+    // m shows the matches; the total is the sum.
+    assert_ways("3d6m", &ways(3, 6, |f| f.iter().sum::<u64>() as i64));
+    let r = parse("3d6m")
+        .evaluate(&[vec![2], vec![5], vec![2]])
+        .expect("reads");
+    assert_eq!(r.total, 9);
+    assert_eq!(
+        r.dice.iter().map(|d| d.matched).collect::<Vec<_>>(),
+        [true, false, true]
+    );
+    let r = parse("2d6mt").evaluate(&[vec![3], vec![3]]).expect("reads");
+    assert_eq!((r.total, r.measure), (1, Measure::Matches));
+    assert_eq!(r.shown, "(3≡+3≡) = 1 match");
+    // What mt cannot be read with, refused with the reason.
+    for (text, why) in [
+        ("4d6mt>3", grammar::MATCH_REFUSALS[0]),
+        ("4d6kh3mt", grammar::MATCH_REFUSALS[1]),
+        ("4d6!mt", grammar::MATCH_REFUSALS[2]),
+    ] {
+        let e = Notation::parse(text).expect_err(text);
+        assert_eq!(e.message, why, "{text}");
+    }
+    assert!(Notation::parse("4d6m1").is_err(), "a match of one die");
+}
