@@ -17,7 +17,7 @@ shot() {
 
 shot empty-table play
 shot dice-on-the-table play --roll "d4+d6+d8+d10+d12+d20+d100" --seed 3
-shot table-with-overlays play --roll "{3d6+2}>=12" --seed 11
+shot table-with-overlays play --roll "{3d6+2,0d0}>=12" --seed 11
 for pair in d4-pool:d4-pool-goblin-ambush action-dice:action-dice-knight-and-magician \
     step-dice:step-dice-vault open-d6:open-d6-fred-and-peter d20-check:d20-check-crypt; do
     ruleset=${pair%%:*}

@@ -268,6 +268,10 @@ impl Reader<'_> {
     }
 
     fn roll(&mut self, roll: &DiceRoll) -> Result<(BigRational, String), String> {
+        if roll.count == 0 {
+            // No dice (`0d0` beside a roll): nothing, written as Roll20 writes it.
+            return Ok((BigRational::zero(), "0".to_string()));
+        }
         let start = self.shown.len();
         let values_of = super::grammar::die_values(roll.die);
         let (top, bottom) = (

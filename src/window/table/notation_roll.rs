@@ -190,7 +190,7 @@ fn read_notation_faces(
         table.total = Some(result.total);
         let verdict = match result.success {
             Some(true) => " ✔",
-            Some(false) => " ✘",
+            Some(false) => " ✖",
             None => "",
         };
         let record = notation_record(&current, &roll, table.records.clone());

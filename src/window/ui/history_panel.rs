@@ -239,7 +239,7 @@ pub(super) fn send(
     }
 }
 
-/// A history row's result: a free roll's dice as read (`(+, −, −, 0) = -1`, `{(1☠)+5} = 6 ✘`,
+/// A history row's result: a free roll's dice as read (`(+, −, −, 0) = -1`, `{(1☠)+5} = 6 ✖`,
 /// the same text as the result panel), or a move's outcome and its faces, one throw after
 /// another (`Success   4 1 · 6`).
 fn result_text(result: &str, record: &RollRecord) -> String {
@@ -247,7 +247,7 @@ fn result_text(result: &str, record: &RollRecord) -> String {
         Some(read) => {
             let verdict = match read.success {
                 Some(true) => " ✔",
-                Some(false) => " ✘",
+                Some(false) => " ✖",
                 None => "",
             };
             format!("{}{verdict}", read.shown)
