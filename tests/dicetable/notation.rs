@@ -334,6 +334,44 @@ fn each_form_is_thrown_on_the_felt_and_shown_die_by_die() {
         },
         |r| r.shown.iter().any(|d| d.critical.is_some()),
     );
+    // A group of one roll with a target: each die counted with the numbers added (Roll20).
+    throw_until(
+        "{3d20+5}>21",
+        |r| {
+            r.every_throw_is_shown(face, false);
+            assert_eq!(r.measure, "successes");
+            for d in &r.shown {
+                assert_eq!(d.success, d.value + 5 >= 21, "{r:?}");
+            }
+            assert_eq!(r.total, r.marked_successes());
+        },
+        |r| r.total >= 2,
+    );
+    // Matches: the sets of dice showing one value, counted and marked.
+    throw_until(
+        "4d6mt",
+        |r| {
+            r.every_throw_is_shown(face, false);
+            assert_eq!(r.measure, "matches");
+            let shown_by = |v: i64| r.shown.iter().filter(|d| d.value == v).count();
+            for d in &r.shown {
+                assert_eq!(d.matched, shown_by(d.value) >= 2, "{r:?}");
+            }
+            let sets = (1..=6).filter(|v| shown_by(*v) >= 2).count() as i64;
+            assert_eq!(r.total, sets, "{r:?}");
+        },
+        |r| r.total == 2,
+    );
+    // A count worked out from numbers, and the power.
+    throw_until(
+        "(1+1)d6**2",
+        |r| {
+            r.every_throw_is_shown(face, false);
+            assert_eq!(r.shown.len(), 2);
+            assert_eq!(r.total, r.kept_sum() * r.kept_sum());
+        },
+        |r| r.total > 100,
+    );
     // A group compared: its total, passed or failed (Roll20's way: beside a roll of nothing).
     throw_until(
         "{3d6+5,0d0}>15",

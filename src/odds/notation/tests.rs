@@ -747,9 +747,7 @@ fn a_group_of_one_roll_with_a_target_counts_each_die() {
         Some(fraction(meets[&1], 216))
     );
     assert!(idiom.notes().is_empty());
-    let r = idiom
-        .evaluate(&[vec![6], vec![3], vec![1]])
-        .expect("reads");
+    let r = idiom.evaluate(&[vec![6], vec![3], vec![1]]).expect("reads");
     assert_eq!(r.shown, "{(6★+3+1☠)+5, 0} = 15, success");
     // Read as Roll20: the thrown faces, each marked.
     let r = parse("{3d20+5}>21")
