@@ -20,7 +20,7 @@ pub mod replay;
 
 pub use crate::seed::throw_seed;
 pub use moves::{MoveRoll, drive_move, end_turn, play_without_dice};
-pub use notation::{NotationRoll, drive_notation, notation_dice, read_record};
+pub use notation::{NotationRoll, drive_notation, notation_dice, read_record, recorded_notation};
 
 use crate::dice::looks::Tint;
 use crate::dice::mesh::DieStyle;

@@ -5,7 +5,9 @@
 use super::{MAX_THROWS, RollError, ThrowOrder};
 use crate::dice::DieKind;
 use crate::dice::looks::notation_tint;
-use crate::odds::notation::{Die, Notation, NotationDie, NotationResult, rethrows};
+use crate::odds::notation::{
+    Die, Notation, NotationDie, NotationError, NotationResult, Reading, rethrows,
+};
 use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 
 /// The physical dice of a notation's first throw, in throw order (a d100 is two): refused when
@@ -218,6 +220,32 @@ impl NotationRoll {
     }
 }
 
+/// The notation of a record, read as it was read when the record was made: up to physics 4
+/// (its `build` says which) a group of one roll with a target compared its total; since issue
+/// #46 it counts each die, as Roll20 does. So a room's log, a history and a record file made
+/// before still verify, and show the totals that were seen.
+pub fn recorded_notation(text: &str, record: &RollRecord) -> Result<Notation, NotationError> {
+    Notation::parse_read(text, reading_of(&record.build))
+}
+
+/// How a record made by `build` reads its notation: by the physics generation it names
+/// ("dicetable 0.1.0 physics 5 x86_64-linux"); a build that names none is older still.
+fn reading_of(build: &str) -> Reading {
+    let generation = build
+        .split_whitespace()
+        .skip_while(|word| *word != "physics")
+        .nth(1)
+        .and_then(|n| n.parse::<u32>().ok());
+    match generation {
+        Some(g) if g >= FIRST_ROLL20_GROUPS => Reading::Roll20,
+        _ => Reading::TotalOfGroup,
+    }
+}
+
+/// The first physics generation whose records read a group of one roll with a target as
+/// Roll20 does (each die counted).
+const FIRST_ROLL20_GROUPS: u32 = 5;
+
 /// A free roll's record read again: every die as shown (rerolls, explosions, drops,
 /// successes), the roll written out and the total or the successes. None for a record of a
 /// move, or one whose notation or faces do not read (`verify` says why).
@@ -225,7 +253,10 @@ pub fn read_record(record: &RollRecord) -> Option<NotationResult> {
     let Thrown::Notation { notation } = &record.what else {
         return None;
     };
-    Notation::parse(notation).ok()?.evaluate(&record.faces).ok()
+    recorded_notation(notation, record)
+        .ok()?
+        .evaluate(&record.faces)
+        .ok()
 }
 
 /// Rolls a notation to its result, each throw it asks for made by `throw`. The roll and the
@@ -304,6 +335,33 @@ mod tests {
             NotationRoll::start(&Notation::parse("2d7").expect("parses"), 1),
             Err(RollError::NoPhysicalDie(crate::dice::NoPhysicalDie(7)))
         );
+    }
+
+    #[test]
+    fn a_record_is_read_as_it_was_when_it_was_made() {
+        // {3d6+5}>15 with 6, 3, 1: 15, a success, as physics 4 and before read it (the total
+        // compared); no die of 6 + 5 reaches 15, as Roll20 reads it since #46.
+        let n = Notation::parse("{3d6+5}>15").expect("parses");
+        let mut record =
+            NotationRoll::start(&n, 1)
+                .expect("starts")
+                .record(Vec::new(), None, Cocked::Rethrow);
+        record.faces = vec![vec![6], vec![3], vec![1]];
+        let read = |build: &str| {
+            let mut r = record.clone();
+            r.build = build.to_string();
+            read_record(&r).map(|x| (x.total, x.success))
+        };
+        assert_eq!(
+            read("dicetable 0.1.0 physics 4 x86_64-linux"),
+            Some((15, Some(true)))
+        );
+        assert_eq!(read("dicetable 0.1.0 x86_64-linux"), Some((15, Some(true))));
+        assert_eq!(
+            read("dicetable 0.1.0 physics 5 x86_64-linux"),
+            Some((0, None))
+        );
+        assert_eq!(read(&crate::record::build_id()), Some((0, None)));
     }
 
     /// Notations of every form, small enough to throw quickly: rolls of 0 to 3 dice of every

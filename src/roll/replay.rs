@@ -4,7 +4,6 @@
 use super::RollError;
 use super::headless::{record_notation, rethrow};
 use crate::dice::{self, DieKind};
-use crate::odds::notation::Notation;
 use crate::record::code::{self, CHECK_BYTES, CodeError};
 use crate::record::{
     FORMAT, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown, build_id, digest,
@@ -63,7 +62,7 @@ pub fn check_record(record: &RollRecord) -> Result<Check, ReplayError> {
     let mut differences = Vec::new();
     let throws = match &record.what {
         Thrown::Notation { notation } => {
-            let notation = Notation::parse(notation)?;
+            let notation = super::recorded_notation(notation, record)?;
             let (_, again) =
                 record_notation(&notation, record.seed, record.gesture, record.cocked)?;
             if again.faces != record.faces {
@@ -220,6 +219,7 @@ fn opt(x: Option<&u32>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::odds::notation::Notation;
     use crate::record::{Cocked, Pose, RollDice};
     use crate::roll::headless::{nth_request, throw_request};
 

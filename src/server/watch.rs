@@ -28,7 +28,6 @@ use crate::net::feed::{
 use crate::net::pages;
 use crate::net::runtime::Peer;
 use crate::net::socket::{Next, hello_then_forward};
-use crate::odds::notation::Notation;
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
 use crate::online::room::{Checks, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
@@ -148,7 +147,8 @@ impl Watch {
         };
         match what {
             Proposal::Notation(text) => {
-                drive_notation(&Notation::parse(text)?, record.seed, recorded)?;
+                let notation = crate::roll::recorded_notation(text, record)?;
+                drive_notation(&notation, record.seed, recorded)?;
             }
             Proposal::Move(mv) => {
                 drive_move(&self.room.table, mv, record.seed, recorded)?;

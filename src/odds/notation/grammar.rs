@@ -21,12 +21,13 @@
 use super::{
     BinaryOp, CompareOp, ComparePoint, DiceRoll, Die, Explode, ExplodeMode, Expr, Function, Group,
     Keep, MAX_DEPTH, MAX_DICE, MAX_LABEL_CHARS, MAX_NOTATION_CHARS, MAX_NUMBER, MAX_RESULT,
-    MAX_TERMS, MOST_THROWS, MOST_UNFINISHED, Matching, NotationError, SIDES, Sort, ThrowRules,
+    MAX_TERMS, MOST_THROWS, MOST_UNFINISHED, Matching, NotationError, Reading, SIDES, Sort,
+    ThrowRules,
 };
 
 /// Parses `text` (the caps first, then the grammar, then the checks): the expression, and the
 /// notes a reader should see beside its answer (a count that can never be above 0, say).
-pub(super) fn parse(text: &str) -> Result<(Expr, Vec<String>), NotationError> {
+pub(super) fn parse(text: &str, reading: Reading) -> Result<(Expr, Vec<String>), NotationError> {
     let length = text.chars().count();
     if length > MAX_NOTATION_CHARS {
         let start: String = text.chars().take(MAX_NOTATION_CHARS).collect();
@@ -47,6 +48,7 @@ pub(super) fn parse(text: &str) -> Result<(Expr, Vec<String>), NotationError> {
         rounding: 0,
         unfinished: 0.0,
         notes: Vec::new(),
+        reading,
     };
     parser.skip_spaces();
     if parser.peek().is_none() {
@@ -124,6 +126,8 @@ struct Parser {
     unfinished: f64,
     /// What a reader should know beside the answer.
     notes: Vec<String>,
+    /// How a group of one roll with a target is read.
+    reading: Reading,
 }
 
 impl Parser {
@@ -901,7 +905,11 @@ impl Parser {
             }
         }
         self.failures_with_target(start, &group.target, &group.failure, &GROUP_COUNTS)?;
-        if single && group.target.is_some() && !is_a_check(&group.members[0]) {
+        if single
+            && group.target.is_some()
+            && self.reading == Reading::Roll20
+            && !is_a_check(&group.members[0])
+        {
             return self.each_die(group, start);
         }
         Ok(Expr::Group(Box::new(group)))

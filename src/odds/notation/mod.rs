@@ -352,10 +352,28 @@ impl Measure {
     }
 }
 
+/// How a group of one roll with a target is read: Roll20's way, or the way the records made
+/// before it were read, so that they still verify and show what was seen then.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reading {
+    /// Roll20's: each die counted, with the roll's numbers added (`{3d20+5}>21`).
+    #[default]
+    Roll20,
+    /// The group's total compared (`{3d6+5}>15` one success on 15 or more), as dicetable read
+    /// it up to physics 4 (issue #46 made it Roll20's): records made then are read this way.
+    TotalOfGroup,
+}
+
 impl Notation {
-    /// Parses notation text.
+    /// Parses notation text, as Roll20 reads it.
     pub fn parse(text: &str) -> Result<Notation, NotationError> {
-        let (expr, notes) = grammar::parse(text)?;
+        Notation::parse_read(text, Reading::Roll20)
+    }
+
+    /// Parses notation text, reading its groups as `reading` says (a record's notation is read
+    /// as it was when the record was made: `crate::roll::recorded_notation`).
+    pub fn parse_read(text: &str, reading: Reading) -> Result<Notation, NotationError> {
+        let (expr, notes) = grammar::parse(text, reading)?;
         Ok(Notation {
             expr,
             source: text.trim().to_string(),

@@ -3,7 +3,6 @@
 //! outcome and what changed at the table).
 
 use super::{RoomError, RoomState, table_digest};
-use crate::odds::notation::Notation;
 use crate::online::log::{Proposal, SeedProof};
 use crate::online::seal::{self, NONCE_BYTES, SECRET_BYTES};
 use crate::record::{RollRecord, ThrowRecord, Thrown};
@@ -75,7 +74,8 @@ impl RoomState {
         };
         match what {
             Proposal::Notation(text) => {
-                let notation = Notation::parse(text)?;
+                // Read as it was when the record was made (an older log still verifies).
+                let notation = crate::roll::recorded_notation(text, record)?;
                 if record.what
                     != (Thrown::Notation {
                         notation: text.clone(),

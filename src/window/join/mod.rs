@@ -15,7 +15,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub use link::JoinOptions;
 use link::{FromServer, Link, ToServer};
 
-use crate::odds::notation::Notation;
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
 use crate::online::room::{Checks, RoomState};
 use crate::record::RollRecord;
@@ -475,7 +474,7 @@ fn show_next(
             let crate::record::Thrown::Notation { notation } = &record.what else {
                 return;
             };
-            match Notation::parse(notation) {
+            match crate::roll::recorded_notation(notation, &record) {
                 Ok(notation) => {
                     notations.write(ThrowNotation {
                         notation,
