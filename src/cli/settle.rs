@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::dice::DieKind;
-use crate::odds::notation::MAX_DICE;
+use crate::dice::MOST_IN_A_THROW;
 use crate::physics::fairness::all_cores;
 use crate::physics::headless::Simulator;
 use crate::physics::{SettleRules, ThrowRequest};
@@ -34,11 +34,9 @@ struct CaseResult {
     wall: f64,
 }
 
-/// The die kinds thrown, each at the counts below (a d100 is two bodies, so it is thrown at half
-/// the counts of bodies, up to the same cap).
+/// The die kinds thrown, each at 1, 10, 40 and as many as a throw holds (a d100 is two bodies,
+/// so 50 of them make a full throw), and a mixed handful of every polyhedron.
 fn cases() -> Vec<Case> {
-    let counts = [1, 10, 40, MAX_DICE as usize];
-    let mut out = Vec::new();
     let kinds = [
         ("d4", vec![DieKind::D4]),
         ("d6", vec![DieKind::D6]),
@@ -49,46 +47,21 @@ fn cases() -> Vec<Case> {
         ("d%", vec![DieKind::D10Tens, DieKind::D10]),
         ("dF", vec![DieKind::Fate]),
     ];
+    let mut out = Vec::new();
     for (name, bodies) in &kinds {
-        for count in counts {
-            let dice: Vec<DieKind> = bodies
-                .iter()
-                .copied()
-                .cycle()
-                .take(count * bodies.len())
-                .collect();
-            if dice.len() > MAX_DICE as usize {
-                // 100 bodies are the cap: for a d100 that is 50 of them.
-                let fifty: Vec<DieKind> = dice.into_iter().take(MAX_DICE as usize).collect();
-                out.push(Case {
-                    name: format!("{}{name}", fifty.len() / bodies.len()),
-                    dice: fifty,
-                });
-                continue;
-            }
+        for count in [1, 10, 40, MOST_IN_A_THROW] {
+            let count = count.min(MOST_IN_A_THROW / bodies.len());
             out.push(Case {
                 name: format!("{count}{name}"),
-                dice,
+                dice: bodies.repeat(count),
             });
         }
     }
-    let mixed = [
-        DieKind::D4,
-        DieKind::D6,
-        DieKind::D8,
-        DieKind::D10,
-        DieKind::D10Tens,
-        DieKind::D12,
-        DieKind::D20,
-    ];
+    // Every polyhedron in turn (the marked cubes are the d6's body).
+    let polyhedra = DieKind::ALL.into_iter().filter(|k| !k.is_marked_cube());
     out.push(Case {
         name: "mixed 100".into(),
-        dice: mixed
-            .iter()
-            .copied()
-            .cycle()
-            .take(MAX_DICE as usize)
-            .collect(),
+        dice: polyhedra.cycle().take(MOST_IN_A_THROW).collect(),
     });
     out
 }

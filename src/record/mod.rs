@@ -22,6 +22,16 @@ pub const FORMAT: u32 = 1;
 /// by an earlier physics says so when it re-simulates differently.
 pub const PHYSICS_GENERATION: u32 = 5;
 
+/// The physics generation a build string names ("dicetable 0.1.0 physics 5 x86_64-linux"), read
+/// back from what [`build_id`] writes; None for a build older than the generations.
+pub fn physics_generation(build: &str) -> Option<u32> {
+    build
+        .split_whitespace()
+        .skip_while(|word| *word != "physics")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+}
+
 /// What build made a record: re-simulation is exact within one build and platform.
 pub fn build_id() -> String {
     format!(

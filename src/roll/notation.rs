@@ -225,21 +225,12 @@ impl NotationRoll {
 /// #46 it counts each die, as Roll20 does. So a room's log, a history and a record file made
 /// before still verify, and show the totals that were seen.
 pub fn recorded_notation(text: &str, record: &RollRecord) -> Result<Notation, NotationError> {
-    Notation::parse_read(text, reading_of(&record.build))
-}
-
-/// How a record made by `build` reads its notation: by the physics generation it names
-/// ("dicetable 0.1.0 physics 5 x86_64-linux"); a build that names none is older still.
-fn reading_of(build: &str) -> Reading {
-    let generation = build
-        .split_whitespace()
-        .skip_while(|word| *word != "physics")
-        .nth(1)
-        .and_then(|n| n.parse::<u32>().ok());
-    match generation {
+    // A build that names no physics generation is older still.
+    let reading = match crate::record::physics_generation(&record.build) {
         Some(g) if g >= FIRST_ROLL20_GROUPS => Reading::Roll20,
         _ => Reading::TotalOfGroup,
-    }
+    };
+    Notation::parse_read(text, reading)
 }
 
 /// The first physics generation whose records read a group of one roll with a target as

@@ -14,8 +14,6 @@ use crate::rules::RulesError;
 
 /// The largest request body, bytes.
 pub const MAX_BODY: usize = 16 * 1024;
-/// The most physical dice one API roll may throw.
-pub const MAX_DICE: usize = crate::dice::MOST_IN_A_THROW;
 /// The longest name.
 const MAX_WHO: usize = 64;
 /// The longest label.
@@ -230,8 +228,8 @@ pub fn asker(
     })
 }
 
-/// Checks a roll request: JSON with known fields, a notation that parses, at most
-/// [`MAX_DICE`] physical dice.
+/// Checks a roll request: JSON with known fields, a notation the table throws (the roll path's
+/// one check: at most [`crate::dice::MOST_IN_A_THROW`] physical dice).
 pub fn roll_order(body: &[u8]) -> Result<RollOrder, ApiError> {
     let body: RollBody = parse(body)?;
     let notation = Notation::parse(&body.notation).map_err(|e| ApiError::BadNotation(e.into()))?;

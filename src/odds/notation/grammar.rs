@@ -407,21 +407,13 @@ impl Parser {
     /// A count or a number of sides worked out from the arithmetic in brackets (`(1+1)d6`,
     /// `2d(2+4)`): a whole number, 0 or more, that throws no dice.
     fn worked_out(&self, expr: &Expr, at: usize, what: &str) -> Result<i64, NotationError> {
-        let mut dice = Vec::new();
-        super::collect_dice(expr, &mut dice);
-        if !dice.is_empty() {
+        if super::throws_dice(expr) {
             return Err(self.error_at(
                 at,
                 &format!("{what} is worked out from numbers, not from dice"),
             ));
         }
-        let value = super::odds::distribution(expr, &crate::odds::stop::Never)
-            .ok()
-            .and_then(|d| {
-                let mut values = d.iter().map(|(v, _)| v);
-                let first = values.next()?;
-                values.next().is_none().then_some(first)
-            })
+        let value = constant(expr)
             .ok_or_else(|| self.error_at(at, &format!("{what} must be a whole number")))?;
         if value < 0 {
             return Err(self.error_at(at, &format!("{what} is 0 or more, not {value}")));
@@ -663,12 +655,10 @@ impl Parser {
         let share = |holds: &dyn Fn(i64) -> bool| {
             values.iter().filter(|v| holds(**v)).count() as f64 / faces
         };
-        let rerolled = share(&|v| roll.throw.rerolls.iter().any(|r| r.holds(v)));
-        let exploding = share(&|v| roll.throw.explode.is_some_and(|e| e.on.holds(v)));
-        let again = share(&|v| {
-            roll.throw.rerolls.iter().any(|r| r.holds(v))
-                || roll.throw.explode.is_some_and(|e| e.on.holds(v))
-        });
+        let rules = &roll.throw;
+        let rerolled = share(&|v| rules.rerolls_on(v));
+        let exploding = share(&|v| rules.explodes_on(v));
+        let again = share(&|v| rules.rerolls_on(v) || rules.explodes_on(v));
         let throws = f64::from(MOST_THROWS);
         let per_die = if roll.throw.reroll_once {
             // Each face a die keeps takes at most two throws: it needs more than n throws only
@@ -705,8 +695,8 @@ impl Parser {
     /// Refuses a roll whose dice would never stop being thrown again.
     fn check_throw(&self, roll: &DiceRoll, start: usize) -> Result<(), NotationError> {
         let values = die_values(roll.die);
-        let rerolled = |v: i64| roll.throw.rerolls.iter().any(|r| r.holds(v));
-        let explodes = |v: i64| roll.throw.explode.is_some_and(|e| e.on.holds(v));
+        let rerolled = |v: i64| roll.throw.rerolls_on(v);
+        let explodes = |v: i64| roll.throw.explodes_on(v);
         if !roll.throw.reroll_once && values.iter().all(|v| rerolled(*v)) {
             return Err(self.error_at(
                 start,
@@ -945,8 +935,7 @@ impl Parser {
             })
         };
         let (target, failure) = (shift(group.target), shift(group.failure));
-        let mut rolls = 0;
-        let counted = each_die_counts(member, target, failure, &mut rolls)
+        let counted = each_die_counts(member, target, failure)
             .ok_or_else(|| refuse("its dice count no targets of their own"))?;
         let counted = match (group.keep, counted) {
             (Keep::All, counted) => counted,
@@ -961,9 +950,7 @@ impl Parser {
                 ));
             }
         };
-        let mut rolled = Vec::new();
-        collect_rolls(&counted, &mut rolled);
-        if rolled.iter().all(|r| never_counts(r)) {
+        if super::rolls_of(&counted).iter().all(|r| never_counts(r)) {
             let (inner, compared) = written.split_at(written.rfind('}').unwrap_or(0));
             self.notes.push(format!(
                 "{written} counts each die with the numbers added to it, as Roll20 reads a group \
@@ -1011,8 +998,7 @@ fn match_refusal(roll: &DiceRoll) -> Option<&'static str> {
 /// make one value (no explosion that adds a die of its own), so counting each die is comparing
 /// the total.
 fn is_a_check(member: &Expr) -> bool {
-    let mut rolls = Vec::new();
-    collect_rolls(member, &mut rolls);
+    let rolls = super::rolls_of(member);
     let dice: u32 = rolls.iter().map(|r| r.count).sum();
     dice == 1
         && rolls.iter().all(|r| {
@@ -1023,29 +1009,11 @@ fn is_a_check(member: &Expr) -> bool {
         })
 }
 
-/// The rolls of an expression, in order.
-fn collect_rolls<'a>(expr: &'a Expr, out: &mut Vec<&'a DiceRoll>) {
-    match expr {
-        Expr::Number(_) => {}
-        Expr::Roll(r) => out.push(r),
-        Expr::Group(g) => g.members.iter().for_each(|m| collect_rolls(m, out)),
-        Expr::Negate(inner) | Expr::Call(_, inner) | Expr::Labeled(inner, _) => {
-            collect_rolls(inner, out)
-        }
-        Expr::Binary(_, a, b) => {
-            collect_rolls(a, out);
-            collect_rolls(b, out);
-        }
-    }
-}
-
 /// The number a group of one roll adds to each of its dice: its numbers with their signs
 /// (`3d20+5-1` adds 4). None when it is not dice and numbers added together (dice subtracted
 /// or multiplied, a group inside).
 fn offset(expr: &Expr, negative: bool) -> Option<i64> {
-    let mut dice = Vec::new();
-    super::collect_dice(expr, &mut dice);
-    if dice.is_empty() && !matches!(expr, Expr::Roll(_)) {
+    if !super::throws_dice(expr) && !matches!(expr, Expr::Roll(_)) {
         let value = constant(expr)?;
         return Some(if negative { -value } else { value });
     }
@@ -1075,30 +1043,24 @@ fn each_die_counts(
     expr: &Expr,
     target: Option<ComparePoint>,
     failure: Option<ComparePoint>,
-    rolls: &mut usize,
 ) -> Option<Expr> {
-    let mut dice = Vec::new();
-    super::collect_dice(expr, &mut dice);
-    if dice.is_empty() && !matches!(expr, Expr::Roll(_)) {
+    if !super::throws_dice(expr) && !matches!(expr, Expr::Roll(_)) {
         // A number: added to each die already.
         return Some(Expr::Number(0));
     }
     match expr {
-        Expr::Roll(r) if r.target.is_none() => {
-            *rolls += 1;
-            Some(Expr::Roll(Box::new(DiceRoll {
-                target,
-                failure,
-                ..(**r).clone()
-            })))
-        }
+        Expr::Roll(r) if r.target.is_none() => Some(Expr::Roll(Box::new(DiceRoll {
+            target,
+            failure,
+            ..(**r).clone()
+        }))),
         Expr::Labeled(inner, label) => Some(Expr::Labeled(
-            Box::new(each_die_counts(inner, target, failure, rolls)?),
+            Box::new(each_die_counts(inner, target, failure)?),
             label.clone(),
         )),
         Expr::Binary(BinaryOp::Add | BinaryOp::Subtract, a, b) => {
-            let a = each_die_counts(a, target, failure, rolls)?;
-            let b = each_die_counts(b, target, failure, rolls)?;
+            let a = each_die_counts(a, target, failure)?;
+            let b = each_die_counts(b, target, failure)?;
             Some(match (a, b) {
                 (Expr::Number(0), b) => b,
                 (a, Expr::Number(0)) => a,

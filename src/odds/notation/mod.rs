@@ -193,6 +193,18 @@ pub struct ThrowRules {
     pub max: Option<i64>,
 }
 
+impl ThrowRules {
+    /// Whether a die showing `value` is rerolled (`r`, `ro`: the face is set aside).
+    pub fn rerolls_on(&self, value: i64) -> bool {
+        self.rerolls.iter().any(|r| r.holds(value))
+    }
+
+    /// Whether a die showing `value` explodes (is thrown again, the face kept).
+    pub fn explodes_on(&self, value: i64) -> bool {
+        self.explode.is_some_and(|e| e.on.holds(value))
+    }
+}
+
 /// An exploding die: which faces throw again, and how the throws add up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Explode {
@@ -420,16 +432,11 @@ impl Notation {
         if let [_] = g.members.as_slice() {
             return Some(target);
         }
-        let has_dice = |m: &Expr| {
-            let mut dice = Vec::new();
-            collect_dice(m, &mut dice);
-            !dice.is_empty()
-        };
-        let rolled = g.members.iter().filter(|m| has_dice(m)).count();
+        let rolled = g.members.iter().filter(|m| throws_dice(m)).count();
         let nothing = g
             .members
             .iter()
-            .filter(|m| !has_dice(m))
+            .filter(|m| !throws_dice(m))
             .all(|m| grammar::constant(m) == Some(0) && !target.holds(0));
         (g.keep == Keep::All && rolled == 1 && nothing).then_some(target)
     }
@@ -551,22 +558,40 @@ fn without_labels(expr: &Expr) -> Expr {
     }
 }
 
-pub(super) fn collect_dice(expr: &Expr, out: &mut Vec<NotationDie>) {
-    match expr {
-        Expr::Number(_) => {}
-        Expr::Roll(r) => out.extend((0..r.count).map(|_| NotationDie {
+fn collect_dice(expr: &Expr, out: &mut Vec<NotationDie>) {
+    for r in rolls_of(expr) {
+        out.extend((0..r.count).map(|_| NotationDie {
             die: r.die,
             throw: r.throw.clone(),
-        })),
-        Expr::Group(g) => g.members.iter().for_each(|m| collect_dice(m, out)),
-        Expr::Negate(inner) | Expr::Call(_, inner) | Expr::Labeled(inner, _) => {
-            collect_dice(inner, out)
-        }
-        Expr::Binary(_, a, b) => {
-            collect_dice(a, out);
-            collect_dice(b, out);
+        }));
+    }
+}
+
+/// The rolls of an expression, in throw order (a group's members in order): the one walk the
+/// dice to throw, the parser's checks and the odds of a group's keep read.
+pub(super) fn rolls_of(expr: &Expr) -> Vec<&DiceRoll> {
+    fn collect<'a>(expr: &'a Expr, out: &mut Vec<&'a DiceRoll>) {
+        match expr {
+            Expr::Number(_) => {}
+            Expr::Roll(r) => out.push(r),
+            Expr::Group(g) => g.members.iter().for_each(|m| collect(m, out)),
+            Expr::Negate(inner) | Expr::Call(_, inner) | Expr::Labeled(inner, _) => {
+                collect(inner, out)
+            }
+            Expr::Binary(_, a, b) => {
+                collect(a, out);
+                collect(b, out);
+            }
         }
     }
+    let mut out = Vec::new();
+    collect(expr, &mut out);
+    out
+}
+
+/// Whether an expression throws any die (`0d0` and numbers throw none).
+pub(super) fn throws_dice(expr: &Expr) -> bool {
+    rolls_of(expr).iter().any(|r| r.count > 0)
 }
 
 /// Which dice of `dice()` still have to be thrown again, given their chains so far.

@@ -188,23 +188,8 @@ const MOST_MATCH_STEPS: usize = 20_000_000;
 /// value's chance; adding `c` dice of the next value multiplies by the ways to place them among
 /// `k + c` and by its weight to the power `c`. All whole numbers over the die's denominator to
 /// the power `n`.
-fn matches<S: Stop>(roll: &DiceRoll, stop: &S) -> Worked<Dist, S> {
+fn matches<S: Stop>(roll: &DiceRoll, value: &Dist, stop: &S) -> Worked<Dist, S> {
     let at_least = roll.matching.map_or(2, |m| m.at_least.max(1)) as usize;
-    let throw = Throw::of(roll);
-    let clamp = |v: i64| {
-        let v = roll.throw.min.map_or(v, |m| v.max(m));
-        roll.throw.max.map_or(v, |m| v.min(m))
-    };
-    let value = match roll.throw.explode {
-        Some(explode) => {
-            let depth = depth(throw.p(&explode.on));
-            chain_sum(&throw, &explode.on, depth, &|v, _| clamp(v))
-        }
-        None => Dist::from_pairs(
-            throw.faces.iter().map(|(v, w)| (clamp(*v), w.clone())),
-            throw.denom.clone(),
-        ),
-    };
     let n = roll.count as usize;
     let most = n / at_least;
     let values = value.iter().count();
@@ -445,7 +430,7 @@ impl Throw {
     fn of(roll: &DiceRoll) -> Throw {
         let values = die_values(roll.die);
         let sides = values.len() as u64;
-        let rerolled = |v: i64| roll.throw.rerolls.iter().any(|r| r.holds(v));
+        let rerolled = |v: i64| roll.throw.rerolls_on(v);
         let rerolled_faces = values.iter().filter(|v| rerolled(**v)).count() as u64;
         if roll.throw.rerolls.is_empty() {
             Throw {
@@ -512,9 +497,6 @@ fn roll<S: Stop>(roll: &DiceRoll, stop: &S) -> Worked<Dist, S> {
         // No dice (`0d6`, `0d0`): nothing to add, nothing to count.
         return Ok(Dist::constant(0));
     }
-    if roll.matching.is_some_and(|m| m.counts) {
-        return matches(roll, stop);
-    }
     if let Some((sides, open)) = plain(roll) {
         return Ok(Dist::constant(0).plus_dice(sides, roll.count, open, false));
     }
@@ -568,8 +550,13 @@ fn roll<S: Stop>(roll: &DiceRoll, stop: &S) -> Worked<Dist, S> {
     Pool::walk(roll.keep, &sources, &score, stop)
 }
 
-/// A roll whose dice have one value each (`value`, one die's distribution).
+/// A roll whose dice have one value each (`value`, one die's distribution): summed, kept,
+/// counted against a target, or its matches counted (`mt`, which the grammar reads only with
+/// dice of one value each).
 fn one_value_dice<S: Stop>(roll: &DiceRoll, value: &Dist, stop: &S) -> Worked<Dist, S> {
+    if roll.matching.is_some_and(|m| m.counts) {
+        return matches(roll, value, stop);
+    }
     let n = roll.count;
     let score = score(roll);
     match (roll.keep, roll.target) {
@@ -915,8 +902,7 @@ fn group<S: Stop>(group: &Group, stop: &S) -> Worked<Dist, S> {
 /// A group of one roll keeping among its dice (`{4d6+3d8}k4`): every die of every roll in it
 /// is a source of the pool.
 fn keep_among_dice<S: Stop>(member: &Expr, keep: Keep, stop: &S) -> Worked<Dist, S> {
-    let mut rolls = Vec::new();
-    collect_rolls(member, &mut rolls);
+    let rolls = super::rolls_of(member);
     let throws: Vec<Throw> = rolls.iter().map(|r| Throw::of(r)).collect();
     let values: Vec<Dist> = rolls
         .iter()
@@ -972,16 +958,4 @@ fn keep_among_dice<S: Stop>(member: &Expr, keep: Keep, stop: &S) -> Worked<Dist,
         }
     }
     Pool::walk(keep, &sources, &|v| v, stop)
-}
-
-fn collect_rolls<'a>(expr: &'a Expr, out: &mut Vec<&'a DiceRoll>) {
-    match expr {
-        Expr::Roll(r) => out.push(r),
-        Expr::Labeled(inner, _) => collect_rolls(inner, out),
-        Expr::Binary(_, a, b) => {
-            collect_rolls(a, out);
-            collect_rolls(b, out);
-        }
-        _ => {}
-    }
 }

@@ -79,7 +79,7 @@ impl NotationDie {
                 .face_value(face)
                 .ok_or_else(|| format!("face {face} is not on a {}", self.name()))?;
             let may_reroll = !self.throw.reroll_once || rerolled.is_empty();
-            if may_reroll && self.throw.rerolls.iter().any(|r| r.holds(shown)) {
+            if may_reroll && self.throw.rerolls_on(shown) {
                 rerolled.push(shown);
                 continue;
             }
@@ -88,7 +88,7 @@ impl NotationDie {
                 .explode
                 .is_some_and(|e| e.mode == ExplodeMode::Penetrate)
                 && !links.is_empty();
-            let explodes = self.throw.explode.is_some_and(|e| e.on.holds(shown));
+            let explodes = self.throw.explodes_on(shown);
             links.push(Link {
                 rerolled: std::mem::take(&mut rerolled),
                 face: shown,

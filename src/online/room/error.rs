@@ -101,14 +101,6 @@ pub enum RoomError {
     /// A hidden roll that is a move.
     #[error("a hidden roll is a free roll (dice notation), not a move")]
     HiddenNotNotation,
-    /// A free roll of no dice or too many.
-    #[error("a room's free roll throws 1 to {limit} dice, not {dice}")]
-    TooManyDice {
-        /// The dice it throws.
-        dice: usize,
-        /// The limit.
-        limit: usize,
-    },
     /// The roll path refuses (the rules, the notation, the dice, the physics).
     #[error(transparent)]
     Roll(#[from] RollError),
@@ -171,7 +163,6 @@ impl RoomError {
             RoomError::GamemasterMove(_) => ErrorCode::GamemasterMove,
             RoomError::NotYourSeat { .. } => ErrorCode::NotYourSeat,
             RoomError::HiddenNotNotation => ErrorCode::HiddenNotNotation,
-            RoomError::TooManyDice { .. } => ErrorCode::TooManyDice,
             RoomError::Roll(e) => e.code(),
             RoomError::NotHidden(_) => ErrorCode::NotHidden,
             RoomError::NotYours(_) => ErrorCode::NotYours,

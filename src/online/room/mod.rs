@@ -24,9 +24,6 @@ use crate::rules::engine::Rulebook;
 use crate::rules::scene::Scene;
 use crate::rules::table::TableState;
 
-/// Most dice a free roll may throw in a room.
-pub const MAX_ROOM_DICE: usize = crate::dice::MOST_IN_A_THROW;
-
 /// Someone in the room.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Member {

@@ -4,7 +4,7 @@
 use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_normalization::UnicodeNormalization;
 
-use super::{MAX_ROOM_DICE, RoomError, RoomState};
+use super::{RoomError, RoomState};
 use crate::odds::notation::Notation;
 use crate::online::log::{Proposal, Role};
 use crate::online::seal;
@@ -278,14 +278,8 @@ impl RoomState {
                 Ok(())
             }
             Proposal::Move(mv) => {
-                self.table.allowed(mv)?;
-                let dice = self.table.plan(mv)?.dice.len();
-                if dice > MAX_ROOM_DICE {
-                    return Err(RoomError::TooManyDice {
-                        dice,
-                        limit: MAX_ROOM_DICE,
-                    });
-                }
+                // The rules' plan refuses a throw over the one cap (`too_many_dice`).
+                self.table.plan(mv)?;
                 Ok(())
             }
         }
