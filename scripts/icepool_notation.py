@@ -139,6 +139,7 @@ CASES = [
     ("(1+1)d6", lambda: 2 @ d(6), 0),
     ("2d(2+4)", lambda: 2 @ d(6), 0),
     ("0d6+1d4", lambda: d(4), 0),
+    ("0d6+3", lambda: icepool.Die([3]), 0),
     # Matching: m shows sets of equal dice (the sum is unchanged), mt counts the sets.
     ("3d6m", lambda: 3 @ d(6), 0),
     ("4d6mt", lambda: d(6).pool(4).expand().map(lambda faces: matched_sets(faces, 2)), 0),
@@ -154,6 +155,11 @@ CASES = [
     ("abs(1d4-1d6)", lambda: (d(4) - d(6)).map(abs), 0),
     ("(1d4+1)*1d3", lambda: icepool.map(lambda a, b: (a + 1) * b, d(4), d(3)), 0),
     ("-1d4+floor(1d6/4)", lambda: icepool.map(lambda a, b: -a + b // 4, d(4), d(6)), 0),
+    # A division left unrounded keeps its fraction (Roll20's 5.5).
+    ("3d6/2", lambda: (3 @ d(6)).map(lambda x: Fraction(x, 2)), 0),
+    ("2d6/4+1", lambda: (2 @ d(6)).map(lambda x: Fraction(x, 4) + 1), 0),
+    ("1d6/1d4", lambda: icepool.map(lambda a, b: Fraction(a, b), d(6), d(4)), 0),
+    ("1d20/1d20", lambda: icepool.map(lambda a, b: Fraction(a, b), d(20), d(20)), 0),
     # Rerolls until the face no longer matches.
     ("2d4r1", lambda: 2 @ d(4).reroll([1], depth=deep(Fraction(1, 4))), Fraction(1, 4)),
     ("10d6r<2", lambda: 10 @ d(6).reroll([1, 2], depth=deep(Fraction(1, 3))), Fraction(1, 3)),

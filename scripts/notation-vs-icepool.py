@@ -30,12 +30,13 @@ def dicetable(binary: str, notation: str) -> dict:
 def theirs(die) -> dict:
     """icepool's chances, outcome to fraction."""
     den = die.denominator()
-    return {int(outcome): Fraction(q, den) for outcome, q in die.items() if q}
+    return {Fraction(outcome): Fraction(q, den) for outcome, q in die.items() if q}
 
 
 def compare(notation: str, die, go_on: Fraction, answer: dict) -> dict:
     """One case's verdict: the largest difference of any outcome's chance, and what is allowed."""
-    ours = {row["value"]: Fraction(row["exact"]) for row in answer["distribution"]}
+    # A fraction's value is exact beside the number a chart reads.
+    ours = {Fraction(row.get("exact_value", row["value"])): Fraction(row["exact"]) for row in answer["distribution"]}
     reference = theirs(die)
     largest = max(abs(ours.get(v, Fraction(0)) - reference.get(v, Fraction(0))) for v in set(ours) | set(reference))
     allowed = Fraction(answer["truncated"]["exact"]) + Fraction(cases.left_out(go_on)) if go_on else Fraction(0)

@@ -21,7 +21,7 @@
 // shows it: a throw starting to play (and for how long), each outcome once its dice have
 // landed, hidden rolls, the table, errors.
 
-import { writtenOut } from '/written.js';
+import { writtenOut, totalText } from '/written.js';
 import { legible } from '/legible.js';
 
 // Options come in the query or the fragment (#passcode=P&fill=1); the fragment's win.
@@ -620,7 +620,7 @@ function drawHistory() {
 }
 
 function resultText(e) {
-  const total = e.total ?? '';
+  const total = totalText(e.total);
   return e.outcome ? `${total} ${e.outcome}`.trim() : String(total);
 }
 
@@ -639,7 +639,7 @@ function showOutcome(e) {
   byline(e.by);
   const result = $('result');
   result.className = '';
-  result.replaceChildren(document.createTextNode(String(e.total ?? '')));
+  result.replaceChildren(document.createTextNode(totalText(e.total)));
   if (e.outcome) {
     const o = document.createElement('span');
     o.className = 'outcome';

@@ -6,7 +6,7 @@
 // outcome, its announcement and its history line wait until its dice have landed there.
 
 import { PROTOCOL, socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
-import { writtenOut } from '/written.js';
+import { writtenOut, totalText } from '/written.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 
@@ -418,7 +418,7 @@ function showOdds(odds, where = 'odds') {
     const bar = document.createElement('span');
     bar.style.height = `${Math.max(2, (100 * d.p) / top)}%`;
     if (odds.target !== undefined && d.value >= odds.target) bar.className = 'pass';
-    bar.title = `${d.value}: ${(100 * d.p).toFixed(2)}%`;
+    bar.title = `${d.shown ?? d.value}: ${(100 * d.p).toFixed(2)}%`;
     chart.append(bar);
   }
   // The server says the distribution in words (the range, rare tails and open-ended dice, the
@@ -730,7 +730,7 @@ function what(record) {
 }
 
 function result(record) {
-  const total = record.total === null || record.total === undefined ? '' : ` → ${record.total}`;
+  const total = record.total === null || record.total === undefined ? '' : ` → ${totalText(record.total)}`;
   return `${total}${record.outcome ? ` (${record.outcome})` : ''}`;
 }
 

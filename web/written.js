@@ -20,3 +20,16 @@ export function writtenOut(text) {
   });
   return out;
 }
+
+/**
+ * A roll's total as the player reads it: a number as it is; a fraction kept exact by the record
+ * ("11/2", where a notation leaves a division unrounded) as its decimal when that ends within six
+ * places (5.5), else as the fraction (10/3), as the window and the command line write it.
+ */
+export function totalText(total) {
+  if (total === null || total === undefined) return '';
+  if (typeof total !== 'string' || !total.includes('/')) return String(total);
+  const [top, bottom] = total.split('/').map(Number);
+  const decimal = String(top / bottom);
+  return /^-?\d+(\.\d{1,6})?$/.test(decimal) ? decimal : total;
+}

@@ -117,11 +117,13 @@ const ESTIMATE_FOR: std::time::Duration = std::time::Duration::from_millis(250);
 fn estimate_text(notation: &Notation) -> Option<String> {
     let e = crate::odds::notation::estimate::estimate(notation, ESTIMATE_FOR)?;
     let (lo, hi) = (e.chances.first()?.0, e.chances.last()?.0);
+    let (lo, hi) = (e.value_of(lo), e.value_of(hi));
     let (mode, p) = e
         .chances
         .iter()
         .copied()
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let mode = e.value_of(mode);
     let measure = notation.measure().word();
     Some(format!(
         "≈ {measure} {lo} to {hi}, mean {:.2}, most often {mode} ({:.1}%): {} rolls on paper, \
@@ -206,10 +208,15 @@ fn distribution_text(measure: &str, d: &Dist, target: Option<i64>) -> String {
         .fold(0.0, f64::max)
         .max(1e-300);
     let mut out = format!("{measure:>8}  {:>9}  {:<22} \n", "chance", "exact");
-    for (v, p) in &rows {
+    for (point, p) in &rows {
         let f = p.to_f64();
         let bar = "█".repeat(((f / top) * 40.0).round() as usize);
-        let mark = if Some(*v) == target { "◀ target" } else { "" };
+        let mark = if Some(*point) == target {
+            "◀ target"
+        } else {
+            ""
+        };
+        let v = d.value_of(*point).to_string();
         let exact = p.exact();
         let exact = if exact.len() > 22 {
             "(long fraction: --json)".to_string()

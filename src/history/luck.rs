@@ -18,6 +18,7 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use serde::{Deserialize, Serialize};
 
+use crate::odds::Total;
 use crate::odds::dist::Dist;
 
 /// Whose rolls a luck tally is of when no character is named: the window's own free rolls.
@@ -68,15 +69,17 @@ fn ratio(num: &BigUint, den: &BigUint) -> f64 {
 /// The luck of rolling `value` on `dist`: its mid-rank percentile and the distribution of
 /// percentiles (None: the distribution is empty). Mass cut off by truncating open-ended dice
 /// lies above every listed value.
-pub fn roll_luck(dist: &Dist, value: i64) -> Option<RollLuck> {
+pub fn roll_luck(dist: &Dist, value: impl Into<Total>) -> Option<RollLuck> {
     if dist.is_empty() || dist.denom().is_zero() {
         return None;
     }
+    let value = value.into();
     let denom2 = dist.denom() * 2u32;
     let mut below = BigUint::zero();
     let mut outcomes = Vec::new();
     let mut percentile = None;
-    for (v, w) in dist.iter() {
+    for (point, w) in dist.iter() {
+        let v = dist.value_of(point);
         let mid = &below * 2u32 + w;
         let u = 100.0 * ratio(&mid, &denom2);
         outcomes.push((u, ratio(w, dist.denom())));

@@ -508,7 +508,7 @@ mod tests {
             vec![],
         );
         r.faces = vec![vec![4], vec![2]];
-        r.total = Some(6);
+        r.total = Some(crate::odds::Total::whole(6));
         r
     }
 

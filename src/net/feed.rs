@@ -109,8 +109,9 @@ pub enum FeedEvent {
         roll: u64,
         /// Who and what.
         by: Byline,
-        /// The total.
-        total: Option<i64>,
+        /// The total: a number, or a fraction's exact text ("11/2") where a notation leaves a
+        /// division unrounded.
+        total: Option<crate::odds::Total>,
         /// The outcome in words.
         outcome: Option<String>,
         /// The faces the rules read.

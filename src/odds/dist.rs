@@ -6,11 +6,13 @@
 //! reports it exactly.
 
 use std::fmt;
+use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
+use super::Total;
 use super::reduce::Reducer;
 use super::stop::{Never, Stop};
 
@@ -84,11 +86,67 @@ impl fmt::Display for Prob {
 
 /// A distribution over integers: `weights[i]` is the weight of `min + i`, out of `denom`.
 /// `denom - Σ weights` is the mass cut off by truncation (zero for anything closed).
+///
+/// The integers are the values themselves for every distribution the rules and the arithmetic
+/// below make. A notation whose result can be a fraction (`3d6/2`, `1d20/1d20`) counts its
+/// results by place instead: point `i` is `values[i]`, the results in ascending order, so
+/// every point has a result and the weights stay dense however fine the fractions are.
+/// [`Dist::value_of`] turns a point into the value a player reads; the arithmetic is for
+/// whole-valued distributions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dist {
     min: i64,
     weights: Vec<BigUint>,
     denom: BigUint,
+    values: Points,
+}
+
+/// How a distribution's points read as values: each point its own value, or (for results that
+/// may be fractions) point `i` the `i`-th of the results in ascending order. Shared by the exact
+/// odds ([`Dist`]), the estimate and the charts, so all three read a point the same way.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Points(Option<Arc<[Total]>>);
+
+impl Points {
+    /// Each point its own value.
+    pub const WHOLE: Points = Points(None);
+
+    /// Points for `values` (ascending, each once): the values themselves when all are whole.
+    pub fn of(values: impl IntoIterator<Item = Total>) -> Points {
+        let values: Arc<[Total]> = values.into_iter().collect();
+        if values.iter().all(|v| v.as_whole().is_some()) {
+            Points::WHOLE
+        } else {
+            Points(Some(values))
+        }
+    }
+
+    /// Whether every point is its own value.
+    pub fn is_whole(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The value a point stands for.
+    pub fn value_of(&self, point: i64) -> Total {
+        match &self.0 {
+            None => Total::whole(point),
+            Some(values) => usize::try_from(point)
+                .ok()
+                .and_then(|i| values.get(i).copied())
+                .unwrap_or(Total::whole(point)),
+        }
+    }
+
+    /// The point a value stands at (`None`: no result is that value).
+    pub fn point_of(&self, value: Total) -> Option<i64> {
+        match &self.0 {
+            None => value.as_whole(),
+            Some(values) => values
+                .binary_search(&value)
+                .ok()
+                .and_then(|i| i64::try_from(i).ok()),
+        }
+    }
 }
 
 impl Dist {
@@ -98,6 +156,7 @@ impl Dist {
             min: value,
             weights: vec![BigUint::one()],
             denom: BigUint::one(),
+            values: Points::WHOLE,
         }
     }
 
@@ -109,6 +168,7 @@ impl Dist {
             min: lo,
             weights: vec![BigUint::one(); n],
             denom: BigUint::from(n),
+            values: Points::WHOLE,
         }
     }
 
@@ -125,6 +185,7 @@ impl Dist {
                 min: 0,
                 weights: Vec::new(),
                 denom,
+                values: Points::WHOLE,
             };
         };
         let hi = pairs.iter().map(|(v, _)| *v).max().unwrap_or(lo);
@@ -136,6 +197,7 @@ impl Dist {
             min: lo,
             weights,
             denom,
+            values: Points::WHOLE,
         }
         .trimmed()
     }
@@ -150,6 +212,48 @@ impl Dist {
             self.min += lead as i64;
         }
         self
+    }
+
+    /// The distribution of results that may be fractions, from `(value, weight)` pairs over
+    /// `denom` (repeated values add up): the values themselves when every one is whole,
+    /// else each counted by its place among them.
+    pub fn of_values(pairs: impl IntoIterator<Item = (Total, BigUint)>, denom: BigUint) -> Self {
+        let mut summed: std::collections::BTreeMap<Total, BigUint> = Default::default();
+        for (v, w) in pairs.into_iter().filter(|(_, w)| !w.is_zero()) {
+            *summed.entry(v).or_default() += w;
+        }
+        if summed.keys().all(|v| v.as_whole().is_some()) {
+            let whole = summed
+                .into_iter()
+                .filter_map(|(v, w)| Some((v.as_whole()?, w)));
+            return Dist::from_pairs(whole, denom);
+        }
+        Dist {
+            min: 0,
+            values: Points::of(summed.keys().copied()),
+            weights: summed.into_values().collect(),
+            denom,
+        }
+    }
+
+    /// How the points read as values.
+    pub fn points(&self) -> &Points {
+        &self.values
+    }
+
+    /// Whether every point is its own value (no result is a fraction).
+    pub fn is_whole(&self) -> bool {
+        self.values.is_whole()
+    }
+
+    /// The value a point stands for (the point itself unless results are fractions).
+    pub fn value_of(&self, point: i64) -> Total {
+        self.values.value_of(point)
+    }
+
+    /// The point a value stands at (`None`: no result is that value).
+    pub fn point_of(&self, value: Total) -> Option<i64> {
+        self.values.point_of(value)
     }
 
     /// The common denominator of all weights.
@@ -212,13 +316,22 @@ impl Dist {
         Prob::new(&self.denom - self.kept_weight(), self.denom.clone())
     }
 
-    /// The expected value (of the mass that was kept).
+    /// The expected value (of the mass that was kept), in values, not points.
     pub fn mean(&self) -> f64 {
-        let num: BigInt = self
+        if self.denom.is_zero() {
+            return 0.0;
+        }
+        let num: BigRational = self
             .iter()
-            .map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone()))
+            .map(|(point, w)| {
+                let v = self.value_of(point);
+                BigRational::new(
+                    BigInt::from(v.numerator()) * BigInt::from(w.clone()),
+                    BigInt::from(v.denominator()),
+                )
+            })
             .sum();
-        BigRational::new(num, BigInt::from(self.denom.clone()))
+        (num / BigRational::from_integer(BigInt::from(self.denom.clone())))
             .to_f64()
             .unwrap_or(0.0)
     }
@@ -230,6 +343,7 @@ impl Dist {
                 min: 0,
                 weights: Vec::new(),
                 denom: &self.denom * &other.denom,
+                values: Points::WHOLE,
             };
         }
         let weights = super::poly::multiply(&self.weights, &other.weights);
@@ -256,6 +370,7 @@ impl Dist {
             min: self.min + other.min,
             weights,
             denom: &self.denom * &other.denom,
+            values: Points::WHOLE,
         }
         .trimmed()
     }
@@ -281,6 +396,7 @@ impl Dist {
                 min: 0,
                 weights: Vec::new(),
                 denom,
+                values: Points::WHOLE,
             };
         }
         let weights = if open_ended {
@@ -292,6 +408,7 @@ impl Dist {
             min: self.min + i64::from(n),
             weights,
             denom,
+            values: Points::WHOLE,
         }
         .trimmed()
     }
@@ -304,6 +421,7 @@ impl Dist {
             min: -self.max_value(),
             weights,
             denom: self.denom.clone(),
+            values: Points::WHOLE,
         }
     }
 
@@ -343,6 +461,7 @@ impl Dist {
                 min: self.min * i64::from(n),
                 weights,
                 denom: self.denom.pow(n),
+                values: Points::WHOLE,
             };
         }
         let mut result = Dist::constant(0);
@@ -391,6 +510,7 @@ impl Dist {
             min: 0,
             weights: Vec::new(),
             denom: BigUint::one(),
+            values: Points::WHOLE,
         };
         for _ in 0..depth {
             let mut pairs: Vec<(i64, BigUint)> = self
@@ -449,6 +569,7 @@ impl Dist {
             min: i64::from(k) * self.min,
             weights: super::keep::keep_highest_runs(runs, n, k, stop)?,
             denom: self.denom.pow(n),
+            values: Points::WHOLE,
         }
         .trimmed())
     }
@@ -515,6 +636,7 @@ impl Dist {
             min: lo,
             weights: result,
             denom,
+            values: Points::WHOLE,
         }
         .trimmed())
     }
@@ -967,6 +1089,7 @@ mod fast_tests {
                 min: result.min + die.min,
                 weights,
                 denom: &result.denom * &die.denom,
+                values: Points::WHOLE,
             }
             .trimmed();
         }

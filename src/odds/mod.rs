@@ -11,6 +11,8 @@ pub mod notation;
 pub mod poly;
 mod reduce;
 pub mod stop;
+mod total;
 pub mod words;
 
-pub use dist::{Dist, Prob};
+pub use dist::{Dist, Points, Prob};
+pub use total::{Total, TotalError};

@@ -19,6 +19,9 @@ pub struct Shape<'a> {
     pub flat: bool,
     /// The average.
     pub mean: f64,
+    /// How the values (points) read: themselves, unless a division leaves fractions
+    /// ([`crate::odds::Points`]).
+    pub points: &'a crate::odds::Points,
 }
 
 /// A chance as a percentage with one decimal ("16.7%"), and "<0.1%" for what would read 0.0%.
@@ -30,13 +33,10 @@ fn percent(p: f64) -> String {
     }
 }
 
-/// A number as a page writes it: a minus sign, not a hyphen.
-fn number(v: i64) -> String {
-    if v < 0 {
-        format!("−{}", v.unsigned_abs())
-    } else {
-        v.to_string()
-    }
+/// A value (a point) as a page writes it: a minus sign, not a hyphen; 5.5 and 10/3 where a
+/// division leaves fractions.
+fn number(v: i64, points: &crate::odds::Points) -> String {
+    points.value_of(v).to_string().replace('-', "−")
 }
 
 /// The range in words, and its rare tails apart: ("3 to 13", None); ("almost always 1 to 23
@@ -65,26 +65,33 @@ fn range(shape: &Shape) -> (String, Option<String>) {
         (a, b) = (lo, hi);
     }
     if a == lo && b == hi && shape.open == 0.0 {
-        return (format!("{} to {}", number(lo), number(hi)), None);
+        return (
+            format!(
+                "{} to {}",
+                number(lo, shape.points),
+                number(hi, shape.points)
+            ),
+            None,
+        );
     }
     if shape.open > RARE_TAIL && a == lo {
         // Open-ended dice that often go past the values listed: no "almost always".
         return (
-            format!("{} or more", number(lo)),
+            format!("{} or more", number(lo, shape.points)),
             Some("open-ended, no upper limit".to_string()),
         );
     }
     let mut rarely = Vec::new();
     if a > lo {
-        rarely.push(format!("as low as {}", number(lo)));
+        rarely.push(format!("as low as {}", number(lo, shape.points)));
     }
     if shape.open > 0.0 {
         rarely.push(format!(
             "more than {}: open-ended, no upper limit",
-            number(b)
+            number(b, shape.points)
         ));
     } else if b < hi {
-        rarely.push(format!("as high as {}", number(hi)));
+        rarely.push(format!("as high as {}", number(hi, shape.points)));
     }
     let kept = 1.0 - below - above;
     let within = if kept >= 0.9995 {
@@ -93,9 +100,13 @@ fn range(shape: &Shape) -> (String, Option<String>) {
         percent(kept)
     };
     let usual = if a == b {
-        format!("almost always {} ({within})", number(a))
+        format!("almost always {} ({within})", number(a, shape.points))
     } else {
-        format!("almost always {} to {} ({within})", number(a), number(b))
+        format!(
+            "almost always {} to {} ({within})",
+            number(a, shape.points),
+            number(b, shape.points)
+        )
     };
     (usual, Some(rarely.join(" or ")))
 }
@@ -111,18 +122,22 @@ fn likeliest(shape: &Shape) -> Option<String> {
         .map(|(v, _)| *v)
         .collect();
     match tied.as_slice() {
-        [v] => Some(format!("most often {} ({})", number(*v), percent(top))),
+        [v] => Some(format!(
+            "most often {} ({})",
+            number(*v, shape.points),
+            percent(top)
+        )),
         [a, b] => Some(format!(
             "most often {} or {} ({} each)",
-            number(*a),
-            number(*b),
+            number(*a, shape.points),
+            number(*b, shape.points),
             percent(top)
         )),
         // A plateau: a run of results, each as likely as the likeliest.
         [a, .., b] if b - a + 1 == tied.len() as i64 => Some(format!(
             "most often {} to {} ({} each)",
-            number(*a),
-            number(*b),
+            number(*a, shape.points),
+            number(*b, shape.points),
             percent(top)
         )),
         _ => None,
@@ -137,7 +152,7 @@ pub fn summary(shape: &Shape) -> String {
         return "no result can be read".to_string();
     };
     if shape.chances.len() == 1 && shape.open == 0.0 {
-        return format!("always {}", number(only));
+        return format!("always {}", number(only, shape.points));
     }
     let average = format!("average {:.2}", shape.mean).replace('-', "−");
     if shape.flat && shape.open == 0.0 {
@@ -148,7 +163,11 @@ pub fn summary(shape: &Shape) -> String {
         } else {
             format!("each of its {n} results equally likely ({})", percent(p))
         };
-        return format!("{} to {}, {average}, {each}", number(lo), number(hi));
+        return format!(
+            "{} to {}, {average}, {each}",
+            number(lo, shape.points),
+            number(hi, shape.points)
+        );
     }
     let (usual, rarely) = range(shape);
     let mut line = format!("{usual}, {average}");

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::dice::DieKind;
+use crate::odds::Total;
 
 /// The version of the record format (and of the replay code).
 pub const FORMAT: u32 = 1;
@@ -141,8 +142,9 @@ pub struct RollRecord {
     /// The faces the rules read: each notation die's chain of faces, or each throw's dice of
     /// a move.
     pub faces: Vec<Vec<u32>>,
-    /// The total, where the roll has one.
-    pub total: Option<i64>,
+    /// The total, where the roll has one (a fraction where a notation leaves a division
+    /// unrounded: stored as "11/2", a whole total as the number it always was).
+    pub total: Option<Total>,
     /// The outcome in words ("success", "partial success", ...), where there is one.
     pub outcome: Option<String>,
     /// SHA-256 (hex) of every throw's final poses ([`digest`]).
@@ -317,7 +319,7 @@ mod tests {
                 2
             ])],
         );
-        record.total = Some(8);
+        record.total = Some(Total::whole(8));
         let json = serde_json::to_string(&record).expect("serialises");
         assert!(json.contains(r#""kind":"notation""#), "{json}");
         assert!(json.contains(r#""dice":["d6","d6"]"#), "{json}");

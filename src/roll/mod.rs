@@ -47,10 +47,11 @@ pub enum RollError {
     /// Faces that do not fit the notation's dice.
     #[error(transparent)]
     NotationFaces(#[from] FacesError),
-    /// A notation without dice (`0d6+3`): a table throws dice, and its result is known.
+    /// A notation that names no dice (a bare `3`): a roll names its dice, even none of them
+    /// (`0d6+3` is read at once); a number alone is more likely a slip than a roll.
     #[error(
-        "the notation throws no dice: a roll throws at least one (0d0 stands for no dice beside \
-         others, as in {{3d6+5,0d0}}>15)"
+        "the notation names no dice: write the dice to throw (1d20+3), or 0d6+3 for a roll of \
+         none"
     )]
     NoDice,
     /// A die of a size no physical die has.

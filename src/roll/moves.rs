@@ -207,7 +207,7 @@ impl MoveRoll {
         record.label = Some(title);
         record.faces = self.faces.clone();
         if let Some(o) = &self.outcome {
-            record.total = Some(o.total);
+            record.total = Some(o.total.into());
             record.outcome = Some(o.class.clone());
         }
         record

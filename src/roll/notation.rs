@@ -10,18 +10,18 @@ use crate::odds::notation::{
 };
 use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 
-/// The physical dice of a notation's first throw, in throw order (a d100 is two): refused when
-/// it throws no dice at all (`0d6+3`), a die has no physical shape (a d7) or the throw holds
-/// more than
+/// The physical dice of a notation's first throw, in throw order (a d100 is two; none for
+/// `0d6+3`, which is read at once, as Roll20 reads it): refused when the notation names no
+/// dice at all (a bare `3`), a die has no physical shape (a d7) or the throw holds more than
 /// [`crate::dice::MOST_IN_A_THROW`] dice. Every command, the window, the roll and odds API and
 /// rooms ask this before any work, so they refuse the same notations the same way.
 pub fn notation_dice(notation: &Notation) -> Result<Vec<DieKind>, RollError> {
+    if !notation.names_dice() {
+        return Err(RollError::NoDice);
+    }
     let mut dice = Vec::new();
     for d in notation.dice() {
         dice.extend(physical_kinds(&d)?);
-    }
-    if dice.is_empty() {
-        return Err(RollError::NoDice);
     }
     if dice.len() > crate::dice::MOST_IN_A_THROW {
         return Err(RollError::TooManyDice { dice: dice.len() });
@@ -57,10 +57,16 @@ pub struct NotationRoll {
 }
 
 impl NotationRoll {
-    /// Starts a notation with `seed`: every die in the first throw.
+    /// Starts a notation with `seed`: every die in the first throw. A roll of no dice
+    /// (`0d6+3`) asks for no throw: its result is there at once.
     pub fn start(notation: &Notation, seed: u64) -> Result<NotationRoll, RollError> {
         let dice = notation.dice();
         notation_dice(notation)?;
+        let result = if dice.is_empty() {
+            Some(notation.evaluate(&[])?)
+        } else {
+            None
+        };
         Ok(NotationRoll {
             notation: notation.clone(),
             chains: vec![Vec::new(); dice.len()],
@@ -68,7 +74,7 @@ impl NotationRoll {
             dice,
             seed,
             thrown: 0,
-            result: None,
+            result,
         })
     }
 
@@ -205,15 +211,16 @@ impl NotationRoll {
         record.faces = self.chains.clone();
         if let Some(r) = &self.result {
             record.total = Some(r.total);
-            record.outcome = match (r.success, r.measure) {
-                (Some(ok), _) => Some(if ok { "success" } else { "failure" }.to_string()),
-                (None, crate::odds::notation::Measure::Successes) => {
-                    Some(crate::text::plural(r.total, "success", "successes"))
+            let count = r.total.as_whole();
+            record.outcome = match (r.success, r.measure, count) {
+                (Some(ok), _, _) => Some(if ok { "success" } else { "failure" }.to_string()),
+                (None, crate::odds::notation::Measure::Successes, Some(n)) => {
+                    Some(crate::text::plural(n, "success", "successes"))
                 }
-                (None, crate::odds::notation::Measure::Matches) => {
-                    Some(crate::text::plural(r.total, "match", "matches"))
+                (None, crate::odds::notation::Measure::Matches, Some(n)) => {
+                    Some(crate::text::plural(n, "match", "matches"))
                 }
-                (None, crate::odds::notation::Measure::Total) => None,
+                _ => None,
             };
         }
         record
@@ -277,6 +284,34 @@ mod tests {
     }
 
     #[test]
+    fn a_roll_of_no_dice_is_read_at_once_and_a_bare_number_is_refused() {
+        for (text, total) in [("0d6+3", 3), ("0d0", 0), ("0d20*2+(0d6)", 0)] {
+            let r = roll(text);
+            assert_eq!(r.order(), None, "{text}: nothing to throw");
+            assert_eq!(r.result().map(|x| x.total), Some(total.into()), "{text}");
+            let n = Notation::parse(text).expect("parses");
+            let (rolled, record) =
+                crate::roll::headless::record_notation(&n, 9, None, Cocked::Rethrow).expect("read");
+            assert!(
+                rolled.throws.is_empty() && record.throws.is_empty(),
+                "{text}"
+            );
+            assert_eq!(record.total, Some(total.into()), "{text}");
+            assert_eq!(
+                read_record(&record).map(|x| x.total),
+                Some(total.into()),
+                "{text}"
+            );
+            assert_eq!(notation_dice(&n), Ok(Vec::new()), "{text}");
+        }
+        for text in ["3", "1+2", "floor(7/2)"] {
+            let n = Notation::parse(text).expect("parses");
+            assert_eq!(NotationRoll::start(&n, 1), Err(RollError::NoDice), "{text}");
+            assert_eq!(notation_dice(&n), Err(RollError::NoDice), "{text}");
+        }
+    }
+
+    #[test]
     fn open_ended_dice_are_thrown_again_until_they_stop() {
         let mut r = roll("2d6!+d100");
         let first = r.order().expect("a throw");
@@ -291,7 +326,7 @@ mod tests {
         );
         r.feed_values(&[3]).expect("fits");
         assert_eq!(r.chains(), &[vec![6, 3], vec![2], vec![7]]);
-        assert_eq!(r.result().map(|x| x.total), Some(18));
+        assert_eq!(r.result().map(|x| x.total), Some(18.into()));
         assert_eq!(r.order(), None);
         assert_eq!(r.feed_values(&[1]), Err(RollError::Over));
     }
@@ -341,18 +376,21 @@ mod tests {
         let read = |build: &str| {
             let mut r = record.clone();
             r.build = build.to_string();
-            read_record(&r).map(|x| (x.total, x.success))
+            read_record(&r).map(|x| (x.total.as_whole(), x.success))
         };
         assert_eq!(
             read("dicetable 0.1.0 physics 4 x86_64-linux"),
-            Some((15, Some(true)))
+            Some((Some(15), Some(true)))
         );
-        assert_eq!(read("dicetable 0.1.0 x86_64-linux"), Some((15, Some(true))));
+        assert_eq!(
+            read("dicetable 0.1.0 x86_64-linux"),
+            Some((Some(15), Some(true)))
+        );
         assert_eq!(
             read("dicetable 0.1.0 physics 5 x86_64-linux"),
-            Some((0, None))
+            Some((Some(0), None))
         );
-        assert_eq!(read(&crate::record::build_id()), Some((0, None)));
+        assert_eq!(read(&crate::record::build_id()), Some((Some(0), None)));
     }
 
     /// Notations of every form, small enough to throw quickly: rolls of 0 to 3 dice of every
@@ -378,7 +416,7 @@ mod tests {
             roll.clone().prop_map(|r| format!("({r})**2")),
             roll.clone().prop_map(|r| format!("abs({r}-3)")),
         ];
-        let op = prop::sample::select(vec!["+", "-", "*", "%"]);
+        let op = prop::sample::select(vec!["+", "-", "*", "%", "/"]);
         (term.clone(), op, term).prop_map(|(a, op, b)| format!("{a}{op}{b}"))
     }
 
@@ -428,7 +466,7 @@ mod tests {
             }
             let total = roll.result().map(|r| r.total);
             proptest::prop_assert!(
-                total.is_some_and(|t| dist.p(t).to_f64() > 0.0),
+                total.is_some_and(|t| dist.point_of(t).is_some_and(|p| dist.p(p).to_f64() > 0.0)),
                 "{text}: {total:?} has no chance in its odds"
             );
         }
@@ -448,7 +486,7 @@ mod tests {
                 .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{text} seed {seed}: {e}")))?;
             let total = rolled.roll.result().map(|r| r.total);
             proptest::prop_assert!(
-                total.is_some_and(|t| dist.p(t).to_f64() > 0.0),
+                total.is_some_and(|t| dist.point_of(t).is_some_and(|p| dist.p(p).to_f64() > 0.0)),
                 "{text} seed {seed}: {total:?} has no chance in its odds"
             );
         }

@@ -138,7 +138,7 @@ pub fn faces_of(throw: &ThrowRecord) -> Vec<u32> {
     dice::rules_faces(&dice::rules_sides(&throw.dice), &throw.faces)
 }
 
-fn shown(total: Option<i64>) -> String {
+fn shown(total: Option<crate::odds::Total>) -> String {
     total.map_or("none".into(), |t| t.to_string())
 }
 

@@ -393,11 +393,24 @@ impl Odds {
     pub fn to_json(&self, title: &str) -> serde_json::Value {
         use serde_json::json;
         let prob = |p: &Prob| json!({ "p": p.to_f64(), "exact": p.exact() });
+        // A fraction's value is a number to chart and its words to show: 5.5, 10/3.
         let distribution = |d: &Dist| {
             serde_json::Value::Array(
                 d.probabilities()
                     .iter()
-                    .map(|(v, p)| json!({ "value": v, "p": p.to_f64(), "exact": p.exact() }))
+                    .map(|(point, p)| {
+                        let value = d.value_of(*point);
+                        let mut entry = json!({
+                            "value": value.to_json_number(),
+                            "p": p.to_f64(),
+                            "exact": p.exact(),
+                        });
+                        if value.as_whole().is_none() {
+                            entry["shown"] = json!(value.to_string());
+                            entry["exact_value"] = json!(value.exact());
+                        }
+                        entry
+                    })
                     .collect(),
             )
         };
@@ -442,6 +455,7 @@ pub fn summary_of(d: &Dist) -> String {
         open,
         flat,
         mean: d.mean(),
+        points: d.points(),
     })
 }
 

@@ -189,9 +189,17 @@ fn estimate_json(notation: &crate::odds::notation::Notation) -> Option<serde_jso
             open: 0.0,
             flat: false,
             mean: e.mean,
+            points: &e.points,
         }),
         "distribution": e.chances.iter()
-            .map(|(v, p)| serde_json::json!({"value": v, "p": p}))
+            .map(|(point, p)| {
+                let value = e.value_of(*point);
+                let mut entry = serde_json::json!({"value": value.to_json_number(), "p": p});
+                if value.as_whole().is_none() {
+                    entry["shown"] = serde_json::json!(value.to_string());
+                }
+                entry
+            })
             .collect::<Vec<_>>(),
     });
     if let Some(c) = notation.check() {

@@ -308,8 +308,10 @@ async fn queue_and_wait(
 fn answer(record: RollRecord) -> Response {
     let code = record.code();
     let read = crate::roll::read_record(&record);
+    // A fraction's total (`3d6/2`) is a number for a bot to use, and exact beside it.
     let mut out = serde_json::json!({
-        "total": record.total,
+        "total": record.total.map(crate::odds::Total::to_json_number),
+        "total_exact": record.total.map(crate::odds::Total::exact),
         "outcome": record.outcome,
         "faces": record.faces,
         "code": code,

@@ -122,7 +122,7 @@ fn a_drafted_move_is_thrown_resolved_applied_and_kept() {
         (7, report.throws.as_slice())
     );
     assert_eq!(entry.result, outcome.class);
-    assert_eq!(entry.record.total, Some(outcome.total));
+    assert_eq!(entry.record.total, Some(outcome.total.into()));
     assert!(entry.luck.is_some(), "its luck from the odds shown before");
 }
 
@@ -199,29 +199,33 @@ fn the_window_plays_a_scene_by_its_own_rules() {
 
 #[test]
 fn a_free_roll_in_the_window_is_the_roll_of_the_command_line() {
-    let mut app = app();
-    let notation = Notation::parse("2d6!+1d8").expect("parses");
-    app.world_mut().write_message(ThrowNotation {
-        notation: notation.clone(),
-        seed: 5,
-        swing: None,
-        caller: Default::default(),
-    });
-    app.update();
-    settle(&mut app);
-    let (rolled, record) =
-        crate::roll::headless::record_notation(&notation, 5, None, Cocked::Rethrow)
-            .expect("rolls headless");
-    let table = app.world().resource::<TableRoll>();
-    assert_eq!(table.chains(), rolled.roll.chains());
-    assert_eq!(table.total, record.total);
-    let history = app.world().resource::<RollHistory>();
-    assert_eq!(history.entries.len(), 1);
-    assert_eq!(
-        history.entries[0].record.digest, record.digest,
-        "the same poses"
-    );
-    assert_eq!(history.entries[0].record.code(), record.code());
+    // Open-ended dice, a fraction kept exact, and a roll of no dice (read at once).
+    for text in ["2d6!+1d8", "3d6/2", "0d6+3"] {
+        let mut app = app();
+        let notation = Notation::parse(text).expect("parses");
+        app.world_mut().write_message(ThrowNotation {
+            notation: notation.clone(),
+            seed: 5,
+            swing: None,
+            caller: Default::default(),
+        });
+        app.update();
+        settle(&mut app);
+        let (rolled, record) =
+            crate::roll::headless::record_notation(&notation, 5, None, Cocked::Rethrow)
+                .expect("rolls headless");
+        let table = app.world().resource::<TableRoll>();
+        assert_eq!(table.chains(), rolled.roll.chains(), "{text}");
+        assert_eq!(table.total, record.total, "{text}");
+        assert!(table.total.is_some(), "{text}");
+        let history = app.world().resource::<RollHistory>();
+        assert_eq!(history.entries.len(), 1, "{text}");
+        assert_eq!(
+            history.entries[0].record.digest, record.digest,
+            "{text}: the same poses"
+        );
+        assert_eq!(history.entries[0].record.code(), record.code(), "{text}");
+    }
 }
 
 #[test]

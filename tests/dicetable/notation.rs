@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use dicetable::odds::Total;
 use dicetable::odds::notation::{Critical, ShownDie};
 use dicetable::online::log::{Entry, Event, Proposal};
 use dicetable::online::room::Checks;
@@ -14,8 +15,14 @@ use crate::online::{Server, data_dir, gm_opens, pat_plays_ash, runtime};
 use crate::{dicetable, stderr, stdout};
 
 /// The forms the roll API and a room are asked to throw (checked by [`holds_by_roll20`]).
-pub(crate) const SERVED_FORMS: [&str; 4] =
-    ["8d10!>9>7f1", "4dF", "3d6r<3", "2d6[slashing]+1d6[fire]"];
+pub(crate) const SERVED_FORMS: [&str; 6] = [
+    "8d10!>9>7f1",
+    "4dF",
+    "3d6r<3",
+    "2d6[slashing]+1d6[fire]",
+    "2d6/4+1",
+    "0d6+3",
+];
 
 /// A roll as it was answered: each die's physical faces (the record's), and the dice shown.
 #[derive(Debug)]
@@ -26,8 +33,8 @@ pub(crate) struct Answered {
     pub(crate) chains: Vec<Vec<i64>>,
     /// The dice as shown to the table.
     pub(crate) shown: Vec<ShownDie>,
-    /// The total, or the successes.
-    pub(crate) total: i64,
+    /// The total (a fraction where a division is left unrounded), or the successes.
+    pub(crate) total: Total,
     /// "total" or "successes".
     pub(crate) measure: String,
     /// Passed or failed, for a check.
@@ -56,7 +63,11 @@ impl Answered {
             chains,
             shown: serde_json::from_value(answer["shown"].clone())
                 .unwrap_or_else(|e| panic!("the dice shown ({e}): {answer}")),
-            total: answer["total"].as_i64().expect("a total"),
+            // The exact total beside the number a bot charts.
+            total: answer["total_exact"]
+                .as_str()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| panic!("an exact total: {answer}")),
             measure: answer["measure"].as_str().expect("a measure").to_string(),
             success: answer["success"].as_bool(),
         }
@@ -193,6 +204,18 @@ pub(crate) fn holds_by_roll20(roll: &Answered) {
                 );
             }
             assert_eq!(roll.total, roll.kept_sum());
+        }
+        "0d6+3" => {
+            // Roll20's roll of no dice: nothing thrown, read at once.
+            assert!(roll.chains.is_empty() && roll.shown.is_empty(), "{roll:?}");
+            assert_eq!(roll.total, 3);
+        }
+        "2d6/4+1" => {
+            // Quarters kept exactly through the API, a room's signed log and its re-throw.
+            roll.every_throw_is_shown(face, false);
+            let quarters = roll.kept_sum() + 4;
+            let total = Total::fraction(quarters.into(), 4).expect("a quarter");
+            assert_eq!(roll.total, total, "{roll:?}");
         }
         "2d6[slashing]+1d6[fire]" => {
             roll.every_throw_is_shown(face, false);
@@ -401,6 +424,16 @@ fn each_form_is_thrown_on_the_felt_and_shown_die_by_die() {
         },
         |r| r.kept_sum() % 2 == 1,
     );
+    // A division left unrounded keeps its half, as Roll20 does (5.5), exactly.
+    throw_until(
+        "3d6/2",
+        |r| {
+            r.every_throw_is_shown(face, false);
+            let half = Total::fraction(r.kept_sum().into(), 2).expect("a half");
+            assert_eq!(r.total, half, "{r:?}");
+        },
+        |r| r.kept_sum() % 2 == 1,
+    );
     throw_until("2d6[slashing]+1d6[fire]", holds_by_roll20, |_| true);
 }
 
@@ -432,7 +465,8 @@ fn a_room_throws_each_form_and_every_client_reads_the_same_dice() {
             holds_by_roll20(&roll);
             if roll.measure == "successes" {
                 // "1 success", "0 successes", "3 successes".
-                let told = dicetable::text::plural(roll.total, "success", "successes");
+                let count = roll.total.as_whole().expect("a count of successes");
+                let told = dicetable::text::plural(count, "success", "successes");
                 assert_eq!(record.outcome.as_deref(), Some(told.as_str()), "{notation}");
             } else {
                 assert_eq!(record.total, Some(roll.total), "{notation}");
@@ -475,7 +509,7 @@ fn the_odds_of_every_form_agree_with_icepool() {
     let report: Value = serde_json::from_str(&stdout(&out)).expect("a JSON report");
     let cases = report["cases"].as_array().expect("cases");
     assert_eq!(report["icepool"], "2.1.3");
-    assert_eq!(cases.len(), 81, "every case of scripts/icepool_notation.py");
+    assert_eq!(cases.len(), 86, "every case of scripts/icepool_notation.py");
     let disagree: Vec<&Value> = cases.iter().filter(|c| c["agrees"] != true).collect();
     assert!(
         disagree.is_empty(),

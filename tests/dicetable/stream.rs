@@ -462,6 +462,23 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     );
     assert_eq!(page["who"], "Vex");
     assert_eq!(page["label"], "attack with dagger against the Goblin");
+    // 3d6/2 through the API: the exact total, shown on the overlay as the window writes it.
+    let half: dicetable::odds::Total = page["half"]["api"]["total_exact"]
+        .as_str()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("an exact total: {}", page["half"]));
+    let sum: i64 = page["half"]["api"]["faces"]
+        .as_array()
+        .expect("faces")
+        .iter()
+        .filter_map(|f| f[0].as_i64())
+        .sum();
+    assert_eq!(
+        half,
+        dicetable::odds::Total::fraction(sum.into(), 2).expect("a half")
+    );
+    assert_eq!(page["half"]["api"]["total"].as_f64(), Some(half.to_f64()));
+    assert_eq!(page["half"]["result"], half.to_string(), "{}", page["half"]);
     assert_eq!(api["record"]["who"], "Vex");
     let faces: i64 = api["faces"]
         .as_array()
@@ -562,7 +579,8 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
         .collect();
     let refused = answers.iter().filter(|(s, _)| *s == 429).count();
     assert!((1..=3).contains(&refused), "{refused} refused");
-    let mut records: Vec<Value> = vec![api["record"].clone()];
+    let mut records: Vec<Value> =
+        vec![api["record"].clone(), page["half"]["api"]["record"].clone()];
     for (status, answer) in &answers {
         if *status != 429 {
             assert_eq!(*status, 200, "{answer}");
@@ -576,7 +594,9 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
         assert_eq!(status, 200, "{notation}: {answer}");
         let roll = crate::notation::Answered::read(notation, &answer);
         crate::notation::holds_by_roll20(&roll);
-        let counted = (roll.measure == "successes").then_some(roll.total);
+        let counted = (roll.measure == "successes")
+            .then(|| roll.total.as_whole())
+            .flatten();
         assert_eq!(answer["successes"].as_i64(), counted, "{answer}");
         records.push(answer["record"].clone());
     }

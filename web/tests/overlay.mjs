@@ -30,7 +30,12 @@ try {
     label: document.getElementById('label').textContent,
     history: [...document.querySelectorAll('#history li')].map((li) => li.textContent),
   }));
-  console.log(JSON.stringify({ api: roll.body, ...state, errors }));
+  // A total with a half (3d6/2, an odd sum at seed 7 or not): shown as the player reads it.
+  const half = await post(base, '/api/roll', { notation: '3d6/2', who: 'Vex', seed: 7 });
+  if (half.status !== 200) throw new Error(`the roll API answered ${half.status}: ${JSON.stringify(half.body)}`);
+  await page.waitForFunction((code) => window.overlay.shown && window.overlay.shown.code === code, half.body.code, { timeout: 120000 });
+  const halfShown = await page.evaluate(() => document.getElementById('result').textContent);
+  console.log(JSON.stringify({ api: roll.body, ...state, half: { api: half.body, result: halfShown }, errors }));
 } finally {
   await context.close();
 }

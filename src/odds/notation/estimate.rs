@@ -15,6 +15,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::Notation;
+use crate::odds::{Points, Total};
 
 /// How sure the stated error is.
 pub const CONFIDENCE: f64 = 0.999;
@@ -26,8 +27,11 @@ const LONGEST_CHAIN: usize = 64;
 /// An estimated distribution.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
-    /// Each result seen, with the share of rolls that gave it.
+    /// Each result seen (as a point, read by `points` as [`crate::odds::Dist`] reads its
+    /// own), with the share of rolls that gave it.
     pub chances: Vec<(i64, f64)>,
+    /// How the points read as values: themselves, unless a division leaves fractions.
+    pub points: Points,
     /// The rolls taken.
     pub samples: u32,
     /// Every cumulative chance is within this of the exact one, with [`CONFIDENCE`].
@@ -37,6 +41,11 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// The value a point stands for.
+    pub fn value_of(&self, point: i64) -> Total {
+        self.points.value_of(point)
+    }
+
     /// The estimated chance of results meeting `pred`.
     pub fn p_where(&self, pred: impl Fn(i64) -> bool) -> f64 {
         self.chances
@@ -58,7 +67,7 @@ pub fn sample(notation: &Notation, budget: Option<Duration>, rolls: u32) -> Opti
     let started = Instant::now();
     let dice = notation.dice();
     let mut rng = ChaCha8Rng::seed_from_u64(0x0dd5);
-    let mut counts: BTreeMap<i64, u32> = BTreeMap::new();
+    let mut counts: BTreeMap<Total, u32> = BTreeMap::new();
     let mut samples = 0u32;
     let mut chains: Vec<Vec<u32>> = vec![Vec::new(); dice.len()];
     while samples < rolls {
@@ -95,13 +104,17 @@ pub fn sample(notation: &Notation, budget: Option<Duration>, rolls: u32) -> Opti
         return None;
     }
     let n = f64::from(read);
-    let chances: Vec<(i64, f64)> = counts
-        .into_iter()
-        .map(|(v, c)| (v, f64::from(c) / n))
-        .collect();
-    let mean = chances.iter().map(|(v, p)| *v as f64 * p).sum();
+    let points = Points::of(counts.keys().copied());
+    let mut chances: Vec<(i64, f64)> = Vec::with_capacity(counts.len());
+    let mut mean = 0.0;
+    for (v, c) in counts {
+        let share = f64::from(c) / n;
+        chances.push((points.point_of(v)?, share));
+        mean += v.to_f64() * share;
+    }
     Some(Estimate {
         chances,
+        points,
         samples: read,
         error: ((2.0 / (1.0 - CONFIDENCE)).ln() / (2.0 * n)).sqrt(),
         mean,

@@ -46,6 +46,7 @@ pub(super) fn parse(text: &str, reading: Reading) -> Result<(Expr, Vec<String>),
         depth: 0,
         terms: 0,
         rounding: 0,
+        grouping: 0,
         unfinished: 0.0,
         notes: Vec::new(),
         reading,
@@ -122,6 +123,9 @@ struct Parser {
     /// `floor`, `ceil` and `round` open around the position: a division inside them is
     /// rounded to a whole number.
     rounding: usize,
+    /// Groups open around the position: their rolls are whole numbers, so a division there
+    /// must be rounded (outside any group it may leave a fraction, `3d6/2`).
+    grouping: usize,
     /// The chance, at most, that the rolls read so far need more than [`MOST_THROWS`] throws.
     unfinished: f64,
     /// What a reader should know beside the answer.
@@ -254,11 +258,11 @@ impl Parser {
             } else {
                 return Ok(left);
             };
-            if op == BinaryOp::Divide && self.rounding == 0 {
+            if op == BinaryOp::Divide && self.rounding == 0 && self.grouping > 0 {
                 return Err(self.error_at(
                     at,
-                    "a division must be rounded to a whole number: floor(3d6/2), ceil(3d6/2) \
-                     or round(3d6/2)",
+                    "a group adds, keeps and counts whole numbers: round a division inside it, \
+                     floor(3d6/2), ceil(3d6/2) or round(3d6/2)",
                 ));
             }
             let right = self.unary()?;
@@ -848,10 +852,15 @@ impl Parser {
         let start = self.pos;
         self.enter()?;
         self.pos += 1;
+        // A rounding around the group does not round inside it: floor({3d6/2}) is refused.
+        let rounding = std::mem::take(&mut self.rounding);
+        self.grouping += 1;
         let mut members = vec![self.expr()?];
         while self.eat(',') {
             members.push(self.expr()?);
         }
+        self.grouping -= 1;
+        self.rounding = rounding;
         if !self.eat('}') {
             return Err(self.error("expected ',' or '}' to close the group"));
         }
@@ -1033,7 +1042,7 @@ pub(super) fn constant(expr: &Expr) -> Option<i64> {
     let dist = super::odds::distribution(expr, &crate::odds::stop::Never).ok()?;
     let mut values = dist.iter().map(|(v, _)| v);
     let first = values.next()?;
-    values.next().is_none().then_some(first)
+    (values.next().is_none() && dist.is_whole()).then_some(first)
 }
 
 /// A group of one roll's dice, each counting `target` and `failure` (already shifted by the
@@ -1239,6 +1248,14 @@ pub(super) fn range(expr: &Expr) -> (f64, f64) {
                 BinaryOp::Subtract => (a0 - b1, a1 - b0),
                 BinaryOp::Multiply => {
                     let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                    (
+                        c.iter().copied().fold(f64::INFINITY, f64::min),
+                        c.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    )
+                }
+                BinaryOp::Divide if b0 > 0.0 || b1 < 0.0 => {
+                    // A divisor of one sign: the extremes are at the corners.
+                    let c = [a0 / b0, a0 / b1, a1 / b0, a1 / b1];
                     (
                         c.iter().copied().fold(f64::INFINITY, f64::min),
                         c.iter().copied().fold(f64::NEG_INFINITY, f64::max),

@@ -513,6 +513,12 @@ impl Notation {
         Some(dist.p_where(|v| point.holds(v)))
     }
 
+    /// Whether the notation names any dice, even none of them (`0d6+3` does, `3` does not): a
+    /// roll of no dice is read at once, a bare number is not a roll.
+    pub fn names_dice(&self) -> bool {
+        !rolls_of(&self.expr).is_empty()
+    }
+
     /// Every die to throw, in order (a group's members in order).
     pub fn dice(&self) -> Vec<NotationDie> {
         let mut out = Vec::new();

@@ -19,6 +19,7 @@ use super::grammar::die_values;
 use super::{
     BinaryOp, CompareOp, ComparePoint, DiceRoll, Die, ExplodeMode, Expr, Function, Group, Keep,
 };
+use crate::odds::Total;
 use crate::odds::dist::Dist;
 use crate::odds::stop::Stop;
 
@@ -63,7 +64,7 @@ fn too_large<T, S>(why: String) -> Result<T, OddsError<S>> {
 pub(super) fn distribution<S: Stop>(expr: &Expr, stop: &S) -> Worked<Dist, S> {
     match outcomes(expr, stop)? {
         Outcomes::Whole(d) => Ok(d),
-        Outcomes::Fraction(f) => f.whole(),
+        Outcomes::Fraction(f) => f.in_points(),
     }
 }
 
@@ -94,6 +95,33 @@ impl Fractions {
             values,
             denom: self.denom.clone(),
         }
+    }
+
+    /// As a distribution: of whole numbers when every value is one, else of the values by
+    /// their places (`3d6/2`: 1.5, 2, ..., 9), refused past [`MOST_SPAN`] values.
+    fn in_points<S>(&self) -> Result<Dist, OddsError<S>> {
+        if self.values.keys().all(|v| v.is_integer()) {
+            return self.whole();
+        }
+        if self.values.len() > MOST_SPAN as usize {
+            return too_large(format!(
+                "it has {} results, more than {MOST_SPAN}",
+                self.values.len()
+            ));
+        }
+        let mut pairs = Vec::with_capacity(self.values.len());
+        for (v, w) in &self.values {
+            let value = v
+                .numer()
+                .to_i128()
+                .zip(v.denom().to_i128())
+                .and_then(|(n, d)| Total::fraction(n, d));
+            let Some(value) = value else {
+                return too_large(format!("a result of {v}"));
+            };
+            pairs.push((value, w.clone()));
+        }
+        Ok(Dist::of_values(pairs, self.denom.clone()))
     }
 
     /// As whole numbers (every value is one, or this is a mistake in the grammar's checks).

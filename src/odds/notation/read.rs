@@ -13,6 +13,7 @@ use super::{
     BinaryOp, CompareOp, ComparePoint, DiceRoll, Die, ExplodeMode, Expr, Function, Group, Keep,
     Measure, Notation, Sort,
 };
+use crate::odds::Total;
 
 /// A die as shown in a result: one throw that counts (an exploding die's extra throws are dice
 /// of their own, as in Roll20; a compounding die's throws are one die).
@@ -111,8 +112,9 @@ impl ShownDie {
 /// What a set of settled faces makes of a notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotationResult {
-    /// The result: the total, or the count of successes.
-    pub total: i64,
+    /// The result: the total (a fraction where a division is left unrounded, `3d6/2`), or
+    /// the count of successes.
+    pub total: Total,
     /// Which of the two `total` is.
     pub measure: Measure,
     /// Pass or fail, when the notation is a check (`{1d20+5}>15`).
@@ -148,25 +150,25 @@ pub(super) fn evaluate(notation: &Notation, chains: &[Vec<u32>]) -> Result<Notat
         (Some(_), Some(total)) => total,
         _ => value,
     };
-    if !value.is_integer() {
-        return Err(format!("the result {value} is not a whole number"));
-    }
     let total = value
-        .to_integer()
-        .to_i64()
+        .numer()
+        .to_i128()
+        .zip(value.denom().to_i128())
+        .and_then(|(numerator, denominator)| Total::fraction(numerator, denominator))
         .ok_or_else(|| "the result is too large".to_string())?;
     let measure = notation.measure();
-    let ending = match (measure, check) {
-        (_, Some(point)) if point.holds(total) => format!("{total}, success"),
-        (_, Some(_)) => format!("{total}, failure"),
-        (Measure::Total, None) => total.to_string(),
-        (Measure::Successes, None) => crate::text::plural(total, "success", "successes"),
-        (Measure::Matches, None) => crate::text::plural(total, "match", "matches"),
+    let passes = |point: ComparePoint| meets(&point, &value);
+    let ending = match (measure, check, total.as_whole()) {
+        (_, Some(point), _) if passes(point) => format!("{total}, success"),
+        (_, Some(_), _) => format!("{total}, failure"),
+        (Measure::Successes, None, Some(n)) => crate::text::plural(n, "success", "successes"),
+        (Measure::Matches, None, Some(n)) => crate::text::plural(n, "match", "matches"),
+        _ => total.to_string(),
     };
     Ok(NotationResult {
         total,
         measure,
-        success: check.map(|point| point.holds(total)),
+        success: check.map(passes),
         dice: reader.shown,
         shown: format!("{text} = {ending}"),
     })

@@ -5,6 +5,7 @@ use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::*;
+use crate::odds::Total;
 use crate::odds::stop::{Abandoned, Cancel};
 
 fn parse(s: &str) -> Notation {
@@ -24,7 +25,7 @@ fn p(s: &str, value: i64) -> String {
 /// Every way the dice can fall, chain by chain (at most `longest` faces a chain), each read
 /// by the same reader the physical throw uses: the distribution of the result, and the mass
 /// of chains cut off.
-fn brute_force(text: &str, longest: usize) -> (BTreeMap<i64, BigRational>, f64) {
+fn brute_force(text: &str, longest: usize) -> (BTreeMap<Total, BigRational>, f64) {
     let n = parse(text);
     let dice = n.dice();
     let per_die: Vec<Vec<(Vec<u32>, BigRational)>> = dice
@@ -50,7 +51,7 @@ fn brute_force(text: &str, longest: usize) -> (BTreeMap<i64, BigRational>, f64) 
             done
         })
         .collect();
-    let mut out: BTreeMap<i64, BigRational> = BTreeMap::new();
+    let mut out: BTreeMap<Total, BigRational> = BTreeMap::new();
     let mut index = vec![0usize; dice.len()];
     loop {
         let chains: Vec<Vec<u32>> = index
@@ -91,21 +92,25 @@ fn agrees_with_brute_force(text: &str, longest: usize) {
     let odds = dist(text);
     if cut == 0.0 {
         assert!(odds.truncated().to_f64() == 0.0, "{text}: truncated");
-        let ours: BTreeMap<i64, BigRational> = odds
+        let ours: BTreeMap<Total, BigRational> = odds
             .probabilities()
             .into_iter()
-            .map(|(v, p)| {
+            .map(|(point, p)| {
                 let (num, den) = p.parts();
-                (v, BigRational::new(num, den))
+                (odds.value_of(point), BigRational::new(num, den))
             })
             .collect();
         assert_eq!(ours, brute, "{text}");
     } else {
-        for v in odds.min_value().min(*brute.keys().next().unwrap_or(&0))
-            ..=odds.max_value().max(*brute.keys().last().unwrap_or(&0))
+        let point = |t: Option<&Total>| t.and_then(|t| odds.point_of(*t)).unwrap_or(0);
+        for v in odds.min_value().min(point(brute.keys().next()))
+            ..=odds.max_value().max(point(brute.keys().last()))
         {
             let a = odds.p(v).to_f64();
-            let b = brute.get(&v).and_then(|p| p.to_f64()).unwrap_or(0.0);
+            let b = brute
+                .get(&odds.value_of(v))
+                .and_then(|p| p.to_f64())
+                .unwrap_or(0.0);
             assert!(
                 (a - b).abs() <= cut + 1e-12,
                 "{text}: P({v}) = {a} against {b} (cut {cut})"
@@ -256,20 +261,26 @@ fn reading_faces_shows_every_die() {
     let r = parse("4d10>7f1")
         .evaluate(&[vec![9], vec![1], vec![7], vec![3]])
         .expect("ok");
-    assert_eq!((r.total, r.measure), (1, Measure::Successes));
+    assert_eq!((r.total, r.measure), (Total::whole(1), Measure::Successes));
     assert_eq!(r.shown, "(9✔+1✖☠+7✔+3) = 1 success");
     // Compounding: one die.
     let r = parse("1d6!!").evaluate(&[vec![6, 6, 3]]).expect("ok");
-    assert_eq!((r.total, r.shown.as_str()), (15, "(15=6+6+3★) = 15"));
+    assert_eq!(
+        (r.total, r.shown.as_str()),
+        (Total::whole(15), "(15=6+6+3★) = 15")
+    );
     // A check.
     let r = parse("{1d20+5}>15").evaluate(&[vec![9]]).expect("ok");
-    assert_eq!((r.total, r.success), (14, Some(false)));
+    assert_eq!((r.total, r.success), (Total::whole(14), Some(false)));
     assert_eq!(r.shown, "{(9)+5} = 14, failure");
     // Fate dice: faces 1 and 6 are −, 2 and 5 blank, 3 and 4 +.
     let r = parse("4dF")
         .evaluate(&[vec![1], vec![2], vec![3], vec![4]])
         .expect("ok");
-    assert_eq!((r.total, r.shown.as_str()), (1, "(−, 0, +, +) = 1"));
+    assert_eq!(
+        (r.total, r.shown.as_str()),
+        (Total::whole(1), "(−, 0, +, +) = 1")
+    );
     // A d3 is a cube marked 1, 2, 3, 3, 2, 1 (each number on opposite faces).
     let r = parse("1d3").evaluate(&[vec![4]]).expect("ok");
     assert_eq!(r.total, 3);
@@ -287,13 +298,117 @@ fn reading_faces_shows_every_die() {
     assert_eq!(rethrows(&parse("d6!").dice(), &[vec![6, 6]]), vec![0]);
 }
 
+/// The exact distribution of a notation as `(value, chance)` with each value exact.
+fn exact_values(text: &str) -> BTreeMap<Total, BigRational> {
+    let d = dist(text);
+    d.probabilities()
+        .into_iter()
+        .map(|(point, p)| {
+            let (num, den) = p.parts();
+            (d.value_of(point), BigRational::new(num, den))
+        })
+        .collect()
+}
+
+#[test]
+fn a_division_left_unrounded_keeps_its_fraction() {
+    let fraction = |n: i64, d: i64| Total::fraction(n.into(), d.into()).expect("a fraction");
+    let share = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+    // 3d6/2: each of the 216 ways, halved, counted here.
+    let mut expected: BTreeMap<Total, BigRational> = BTreeMap::new();
+    for a in 1..=6 {
+        for b in 1..=6 {
+            for c in 1..=6 {
+                *expected.entry(fraction(a + b + c, 2)).or_default() += share(1, 216);
+            }
+        }
+    }
+    assert_eq!(exact_values("3d6/2"), expected);
+    assert_eq!(dist("3d6/2").value_of(0).to_string(), "1.5");
+    assert_eq!(
+        exact_values("3d6/2").get(&fraction(11, 2)),
+        Some(&share(27, 216))
+    );
+    // 1d6/1d4: 24 pairs, every quotient exact (1/4, 1/3, ..., 6); points of 1/12.
+    let mut expected: BTreeMap<Total, BigRational> = BTreeMap::new();
+    for a in 1..=6 {
+        for b in 1..=4 {
+            *expected.entry(fraction(a, b)).or_default() += share(1, 24);
+        }
+    }
+    assert_eq!(exact_values("1d6/1d4"), expected);
+    assert_eq!(exact_values("1d6/1d4").len(), 16, "the distinct quotients");
+    // Halves and thirds added: (1d4)/2 + 1 + 1d6/3, 24 ways.
+    let mut expected: BTreeMap<Total, BigRational> = BTreeMap::new();
+    for a in 1..=4 {
+        for b in 1..=6 {
+            let sixths = 3 * a + 6 + 2 * b;
+            *expected.entry(fraction(sixths, 6)).or_default() += share(1, 24);
+        }
+    }
+    assert_eq!(exact_values("1d4/2+1+1d6/3"), expected);
+    // A division that always comes out whole stays in whole points.
+    assert_eq!(dist("(2d6*2)/2"), dist("2d6"));
+    // A rounding still rounds, a fraction inside it included.
+    assert!(dist("floor(3d6/2)").is_whole());
+    // Read from faces: the total is the fraction, written as a player reads it.
+    let r = parse("3d6/2")
+        .evaluate(&[vec![6], vec![3], vec![2]])
+        .expect("ok");
+    assert_eq!(r.total, fraction(11, 2));
+    assert_eq!(r.shown, "(6★+3+2)/2 = 5.5");
+    let r = parse("1d6/3").evaluate(&[vec![1]]).expect("ok");
+    assert_eq!(
+        (r.total, r.shown.as_str()),
+        (fraction(1, 3), "(1☠)/3 = 1/3")
+    );
+    let r = parse("-1d4/2").evaluate(&[vec![3]]).expect("ok");
+    assert_eq!(r.total.to_string(), "-1.5");
+    // Every result read is one the odds give a chance.
+    for a in 1..=6 {
+        for b in 1..=4 {
+            let r = parse("1d6/1d4").evaluate(&[vec![a], vec![b]]).expect("ok");
+            let d = dist("1d6/1d4");
+            let point = d.point_of(r.total).expect("on a point");
+            assert_eq!(
+                d.p(point).exact(),
+                exact_values("1d6/1d4")[&r.total].to_string()
+            );
+        }
+    }
+    // In words, with the fractions: halves of 3d6.
+    assert_eq!(
+        crate::rules::Odds::of("total", dist("3d6/2")).summary(),
+        "1.5 to 9, average 5.25, most often 5 or 5.5 (12.5% each)"
+    );
+    assert_eq!(dist("3d6/2").mean(), 5.25);
+    // Quotients as fine as 1/19 beside 1/20: every one of 1d20/1d20's counted, by hand too.
+    let mut expected: BTreeMap<Total, BigRational> = BTreeMap::new();
+    for a in 1..=20 {
+        for b in 1..=20 {
+            *expected.entry(fraction(a, b)).or_default() += share(1, 400);
+        }
+    }
+    assert_eq!(exact_values("1d20/1d20"), expected);
+    assert_eq!(exact_values("1d20/1d20")[&Total::whole(1)], share(20, 400));
+    assert_eq!(
+        exact_values("1d100/1d100").len(),
+        6087,
+        "the distinct quotients"
+    );
+}
+
 #[test]
 fn dice_that_never_stop_are_refused() {
     for (text, says) in [
         ("1d6r<6", "never stop"),
         ("1d6!>1", "explodes on every face"),
         ("1d6r<3!>4", "never stop"),
-        ("3d6/2", "floor(3d6/2)"),
+        ("{3d6/2}>4", "round a division inside it"),
+        ("floor({3d6/2,1d4})", "round a division inside it"),
+        ("(7/2)d6", "must be a whole number"),
+        ("2d(7/2)", "must be a whole number"),
+        ("2**(4/2)", "whole number"),
         ("floor(3d6/(1d4-1))", "can be 0"),
         ("1d6%(1d2-1)", "can be 0"),
         ("1000000*1000000*1000000", "±1000000000000"),
@@ -788,7 +903,7 @@ fn matching_dice_are_shown_and_counted() {
         [true, false, true]
     );
     let r = parse("2d6mt").evaluate(&[vec![3], vec![3]]).expect("reads");
-    assert_eq!((r.total, r.measure), (1, Measure::Matches));
+    assert_eq!((r.total, r.measure), (Total::whole(1), Measure::Matches));
     assert_eq!(r.shown, "(3≡+3≡) = 1 match");
     // What mt cannot be read with, refused with the reason.
     for (text, why) in [

@@ -97,10 +97,12 @@ impl RoomState {
                 let total = roll.result().map(|r| r.total);
                 if total != record.total {
                     return Err(RoomError::Mismatch(format!(
-                        "the faces {:?} make {}, the record says {:?}",
+                        "the faces {:?} make {}, the record says {}",
                         record.faces,
-                        total.unwrap_or_default(),
-                        record.total
+                        total.map_or("no total".to_string(), |t| t.to_string()),
+                        record
+                            .total
+                            .map_or("no total".to_string(), |t| t.to_string())
                     )));
                 }
                 if !said.is_empty() {
@@ -122,7 +124,7 @@ impl RoomState {
                 }
                 let outcome = roll.outcome().cloned().unwrap_or_default();
                 if record.outcome.as_deref() != Some(outcome.class.as_str())
-                    || record.total != Some(outcome.total)
+                    || record.total != Some(outcome.total.into())
                 {
                     return Err(RoomError::Mismatch(format!(
                         "the faces {:?} make {} ({}), the record says {:?} ({:?})",

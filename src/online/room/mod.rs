@@ -315,7 +315,7 @@ impl RoomState {
                     "{} revealed {}: {}",
                     note.by,
                     note.notation,
-                    hidden.record.total.unwrap_or_default()
+                    hidden.record.total.map_or(String::new(), |t| t.to_string())
                 );
                 if let Some(n) = self.hidden.get_mut(of) {
                     n.revealed = Some(hidden.record.clone());

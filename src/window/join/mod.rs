@@ -338,8 +338,17 @@ fn finish_showing(
         return;
     };
     if !showing.started {
-        showing.started = table_busy(&physics, &roll, &play);
-        return;
+        // A roll of no dice (`0d6+3`) never makes the table busy: it is read as it is asked.
+        let read_at_once = showing.record.throws.is_empty()
+            && roll.total.is_some()
+            && roll
+                .current
+                .as_ref()
+                .is_some_and(|c| c.seed == showing.record.seed);
+        showing.started = table_busy(&physics, &roll, &play) || read_at_once;
+        if !read_at_once {
+            return;
+        }
     }
     if table_busy(&physics, &roll, &play) {
         return;

@@ -48,7 +48,7 @@ pub struct TableRoll {
     /// Its roll: each notation die's chain of faces so far, the dice in the air.
     pub roll: Option<NotationRoll>,
     /// The final total, once every die has settled.
-    pub total: Option<i64>,
+    pub total: Option<crate::odds::Total>,
     /// Each physical throw so far.
     pub records: Vec<ThrowRecord>,
     /// Why the roll stopped, if it did.
@@ -122,6 +122,7 @@ fn throw_notation(
     mut requests: MessageReader<ThrowNotation>,
     mut table: ResMut<TableRoll>,
     mut physics: NonSendMut<TableSimulator>,
+    mut history: ResMut<RollHistory>,
     remote: Option<Res<super::RemoteDriven>>,
 ) {
     let Some(request) = requests.read().last().cloned() else {
@@ -143,6 +144,11 @@ fn throw_notation(
         ..TableRoll::default()
     };
     match roll {
+        // A roll of no dice (`0d6+3`): nothing to throw, read at once.
+        Ok(roll) if roll.result().is_some() => {
+            table.roll = Some(roll);
+            finish(&mut table, &mut history);
+        }
         Ok(roll) => {
             table.roll = Some(roll);
             launch(&mut table, &mut physics);
@@ -177,45 +183,51 @@ fn read_notation_faces(
             table.error = Some(e);
             continue;
         }
-        let Some(roll) = table.roll.clone() else {
-            continue;
-        };
-        let Some(result) = roll.result().cloned() else {
+        if table.roll.as_ref().is_some_and(|r| r.result().is_none()) {
             launch(&mut table, &mut physics);
             continue;
-        };
-        let Some(current) = table.current.clone() else {
-            continue;
-        };
-        table.total = Some(result.total);
-        let verdict = match result.success {
-            Some(true) => " ✔",
-            Some(false) => " ✖",
-            None => "",
-        };
-        let record = notation_record(&current, &roll, table.records.clone());
-        let code = record.code();
-        // Stored before it is shown: a crash right after loses nothing that was seen.
-        history.push(HistoryEntry {
-            what: current.notation.source().to_string(),
-            seed: current.seed,
-            faces: roll.chains().to_vec(),
-            result: format!("{}{verdict}", result.total),
-            replay: Replay::Notation(current.notation.clone(), current.swing),
-            record,
-            luck: None,
-            is_replay: current.caller.replay,
-            character: current.caller.who.clone(),
-        });
-        println!(
-            "rolled {} seed {}: faces {:?} total {}",
-            current.notation.source(),
-            current.seed,
-            roll.chains(),
-            result.total
-        );
-        println!("record {code}");
+        }
+        finish(&mut table, &mut history);
     }
+}
+
+/// A finished roll: its total, its record in the history (stored before it is shown), and a
+/// line on standard output to compare with `roll`.
+fn finish(table: &mut TableRoll, history: &mut RollHistory) {
+    let (Some(roll), Some(current)) = (table.roll.clone(), table.current.clone()) else {
+        return;
+    };
+    let Some(result) = roll.result().cloned() else {
+        return;
+    };
+    table.total = Some(result.total);
+    let verdict = match result.success {
+        Some(true) => " ✔",
+        Some(false) => " ✖",
+        None => "",
+    };
+    let record = notation_record(&current, &roll, table.records.clone());
+    let code = record.code();
+    // Stored before it is shown: a crash right after loses nothing that was seen.
+    history.push(HistoryEntry {
+        what: current.notation.source().to_string(),
+        seed: current.seed,
+        faces: roll.chains().to_vec(),
+        result: format!("{}{verdict}", result.total),
+        replay: Replay::Notation(current.notation.clone(), current.swing),
+        record,
+        luck: None,
+        is_replay: current.caller.replay,
+        character: current.caller.who.clone(),
+    });
+    println!(
+        "rolled {} seed {}: faces {:?} total {}",
+        current.notation.source(),
+        current.seed,
+        roll.chains(),
+        result.total
+    );
+    println!("record {code}");
 }
 
 /// The record of a finished free roll, the same as `roll` makes for the same inputs.

@@ -301,7 +301,7 @@ const NOTATION_HELP: &str = "Roll20's dice notation:\n\
     {3d20+5}>21: count each d20 that reaches 21 with 5 added\n\
     {3d6+5,0d0}>15: compare the total (one success on 15 or more)\n\
     {1d20+5}>15: a check (one die: its total, passed or failed)\n\
-    floor(3d6/2), 1d4**2, (1+1)d6, 1d20cs20cs19, [fire] labels";
+    3d6/2 (5.5: exact), floor(3d6/2), 1d4**2, (1+1)d6, 1d20cs20cs19, [fire] labels";
 
 /// The panel's free-roll part.
 pub(super) fn show(
@@ -391,7 +391,8 @@ fn odds(ui: &mut egui::Ui, notation: &Notation, view: &OddsView, table: &TableRo
         .current
         .as_ref()
         .filter(|c| c.notation.source() == notation.source())
-        .and(table.total);
+        .and(table.total)
+        .and_then(|total| view.bars.point_of(total));
     odds_chart::show(
         ui,
         Chart {
@@ -463,26 +464,26 @@ fn outcome(ui: &mut egui::Ui, table: &TableRoll) {
             ));
         }
         Some(total) => {
-            let mut text = match read.as_ref().map(|r| r.measure) {
-                Some(Measure::Successes) if current.notation.check().is_none() => format!(
-                    "{} = {total} success{}",
-                    current.notation.source(),
-                    if total == 1 { "" } else { "es" }
-                ),
+            let mut text = match (read.as_ref().map(|r| r.measure), total.as_whole()) {
+                (Some(Measure::Successes), Some(count)) if current.notation.check().is_none() => {
+                    format!(
+                        "{} = {}",
+                        current.notation.source(),
+                        crate::text::plural(count, "success", "successes")
+                    )
+                }
                 _ => format!("{} = {total}", current.notation.source()),
             };
-            if let Some(c) = current.notation.check() {
-                text.push_str(if c.holds(total) {
-                    "   success"
-                } else {
-                    "   failure"
-                });
+            match read.as_ref().and_then(|r| r.success) {
+                Some(true) => text.push_str("   success"),
+                Some(false) => text.push_str("   failure"),
+                None => {}
             }
             ui.label(egui::RichText::new(text).heading());
-            let throws = if table.throws() == 1 {
-                "1 throw".to_string()
-            } else {
-                format!("{} throws", table.throws())
+            let throws = match table.throws() {
+                0 => "no dice to throw".to_string(),
+                1 => "1 throw".to_string(),
+                n => format!("{n} throws"),
             };
             ui.label(format!("seed {} ({throws})", current.seed));
         }

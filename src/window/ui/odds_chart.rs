@@ -4,7 +4,7 @@
 use bevy_egui::egui;
 use egui_plot::{Bar, BarChart, Plot, VLine};
 
-use crate::odds::{Dist, Prob};
+use crate::odds::{Dist, Points, Prob};
 
 /// Bars below this chance are left out of the chart (the tooltip and text have them all).
 const SMALLEST_BAR: f64 = 1e-5;
@@ -82,9 +82,16 @@ struct BarData {
 }
 
 /// The bars of a distribution, worked out once (off the frame for a free roll): the chance of
-/// each total that is not too small to see, and its tooltip; many totals are binned.
+/// each total that is not too small to see, and its tooltip; many totals are binned. The totals
+/// are the distribution's points, read as values by `points` (halves for `3d6/2`), and each bar
+/// stands at its value, as wide as the closest two values are apart.
 #[derive(Clone, Debug, Default)]
-pub struct Bars(Vec<BarData>);
+pub struct Bars {
+    bars: Vec<BarData>,
+    points: Points,
+    /// The smallest step between two neighbouring values (1 for whole totals).
+    step: f64,
+}
 
 impl Bars {
     /// The bars of `dist`.
@@ -99,50 +106,84 @@ impl Bars {
         };
         let span = (last.0 - first.0 + 1) as usize;
         if span > MOST_BARS {
-            return Self::binned(&chances, first.0, span.div_ceil(MOST_BARS) as i64);
+            return Self::binned(dist, &chances, first.0, span.div_ceil(MOST_BARS) as i64);
         }
         let small = dist.denom().bits() <= REDUCED_UP_TO_BITS;
-        Bars(
-            chances
-                .into_iter()
-                .map(|(value, p)| {
-                    let shown = percent_of(p);
-                    let label = if small {
-                        let exact = dist.p(value).exact();
-                        format!("{value}: {}", crate::text::chance(&shown, &exact))
-                    } else {
-                        format!("{value}: {shown}")
-                    };
-                    BarData {
-                        lo: value,
-                        hi: value,
-                        percent: p * 100.0,
-                        label,
-                    }
-                })
-                .collect(),
-        )
+        let bars = chances
+            .into_iter()
+            .map(|(point, p)| {
+                let shown = percent_of(p);
+                let value = dist.value_of(point);
+                let label = if small {
+                    let exact = dist.p(point).exact();
+                    format!("{value}: {}", crate::text::chance(&shown, &exact))
+                } else {
+                    format!("{value}: {shown}")
+                };
+                BarData {
+                    lo: point,
+                    hi: point,
+                    percent: p * 100.0,
+                    label,
+                }
+            })
+            .collect();
+        Bars::placed(bars, dist)
+    }
+
+    /// The bars with the distribution's points, each bar's place worked out from its values.
+    fn placed(bars: Vec<BarData>, dist: &Dist) -> Self {
+        let points = dist.points().clone();
+        let step = if points.is_whole() {
+            1.0
+        } else {
+            bars.windows(2)
+                .map(|w| points.value_of(w[1].lo).to_f64() - points.value_of(w[0].hi).to_f64())
+                .fold(f64::INFINITY, f64::min)
+                .min(1.0)
+        };
+        Bars {
+            bars,
+            points,
+            step: if step.is_finite() && step > 0.0 {
+                step
+            } else {
+                1.0
+            },
+        }
+    }
+
+    /// The point a total stands at on these bars (None: no bar is that total).
+    pub fn point_of(&self, total: crate::odds::Total) -> Option<i64> {
+        self.points.point_of(total)
     }
 
     /// One bar per `width` totals from `from`: the chance of any of them.
-    fn binned(chances: &[(i64, f64)], from: i64, width: i64) -> Self {
+    fn binned(dist: &Dist, chances: &[(i64, f64)], from: i64, width: i64) -> Self {
         let mut bars: Vec<BarData> = Vec::new();
+        // The last bin ends at the last point (past it no point has a value to read).
+        let last = chances.last().map_or(from, |c| c.0);
         for &(value, p) in chances {
             let lo = from + (value - from) / width * width;
             match bars.last_mut() {
                 Some(bar) if bar.lo == lo => bar.percent += p * 100.0,
                 _ => bars.push(BarData {
                     lo,
-                    hi: lo + width - 1,
+                    hi: (lo + width - 1).min(last),
                     percent: p * 100.0,
                     label: String::new(),
                 }),
             }
         }
         for bar in &mut bars {
-            bar.label = format!("{}–{}: {:.2}%", bar.lo, bar.hi, bar.percent);
+            bar.label = format!(
+                "{}–{}: {:.2}%",
+                dist.value_of(bar.lo),
+                dist.value_of(bar.hi),
+                bar.percent
+            );
         }
-        Bars(bars)
+        Bars::placed(bars, dist)
     }
 }
 
@@ -156,15 +197,17 @@ pub(super) struct Chart<'a> {
     pub axis: &'a str,
     /// Where success starts (a line is drawn just before it).
     pub target: Option<i64>,
-    /// The value that came up.
+    /// The value that came up, as one of the distribution's points.
     pub rolled: Option<i64>,
 }
 
 /// Draws the chart; `passes` colours the bars that succeed.
 pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool) {
+    let value = |point: i64| chart.bars.points.value_of(point).to_f64();
+    let step = chart.bars.step;
     let bars: Vec<Bar> = chart
         .bars
-        .0
+        .bars
         .iter()
         .map(|bar| {
             let color = if chart.rolled.is_some_and(|v| (bar.lo..=bar.hi).contains(&v)) {
@@ -174,9 +217,9 @@ pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool
             } else {
                 egui::Color32::from_rgb(120, 130, 160)
             };
-            let totals = (bar.hi - bar.lo + 1) as f64;
-            Bar::new((bar.lo + bar.hi) as f64 / 2.0, bar.percent)
-                .width(0.8 * totals)
+            let (left, right) = (value(bar.lo), value(bar.hi));
+            Bar::new((left + right) / 2.0, bar.percent)
+                .width(0.8 * (right - left + step))
                 .fill(color)
                 .name(&bar.label)
         })
@@ -192,7 +235,7 @@ pub(super) fn show(ui: &mut egui::Ui, chart: Chart, passes: impl Fn(i64) -> bool
             plot.bar_chart(BarChart::new("chance", bars));
             if let Some(t) = chart.target {
                 plot.vline(
-                    VLine::new("target", t as f64 - 0.5)
+                    VLine::new("target", t as f64 - 0.5 * step)
                         .color(egui::Color32::from_rgb(230, 90, 80)),
                 );
             }
@@ -207,8 +250,8 @@ mod tests {
     fn bars_carry_their_fraction_only_when_it_is_short() {
         let two_d6 = Dist::die(6).repeat_sum(2);
         let bars = Bars::of(&two_d6);
-        assert_eq!(bars.0.len(), 11);
-        let seven = &bars.0[5];
+        assert_eq!(bars.bars.len(), 11);
+        let seven = &bars.bars[5];
         assert_eq!((seven.lo, seven.hi), (7, 7));
         assert!((seven.percent - 100.0 / 6.0).abs() < 1e-12);
         assert_eq!(seven.label, "7: 16.67% (1/6)");
@@ -216,11 +259,11 @@ mod tests {
         let huge = Dist::die(20).open_ended().repeat_sum(60);
         let bars = Bars::of(&huge);
         assert!(
-            bars.0
+            bars.bars
                 .iter()
                 .all(|b| b.percent >= 1e-3 && !b.label.contains('/'))
         );
-        let shown: f64 = bars.0.iter().map(|b| b.percent).sum();
+        let shown: f64 = bars.bars.iter().map(|b| b.percent).sum();
         assert!(shown > 99.9 && shown <= 100.0 + 1e-9, "{shown}");
     }
 
