@@ -149,9 +149,16 @@ impl State {
         }
     }
 
+    /// The client's jobs waiting or started: a waiting job whose asker left (a draft's odds
+    /// replaced by the next draft's) no longer counts, though it leaves the queue only when
+    /// its turn comes.
     fn of_client(&self, client: Client) -> usize {
-        self.first.iter().filter(|job| job.client == client).count()
-            + self.waiting.get(&client).map_or(0, VecDeque::len)
+        let wanted = |job: &&Job| job.client == client && !job.cancel.is_cancelled();
+        self.first.iter().filter(wanted).count()
+            + self
+                .waiting
+                .get(&client)
+                .map_or(0, |queue| queue.iter().filter(wanted).count())
             + self.started.get(&client).copied().unwrap_or(0)
     }
 }
@@ -506,6 +513,50 @@ mod tests {
         }
         let order = order.lock().map(|o| o.clone()).unwrap_or_default();
         assert_eq!(order, [(2, 0), (3, 0), (4, 0), (2, 1), (2, 2)]);
+    }
+
+    #[tokio::test]
+    async fn a_job_whose_asker_left_does_not_count_against_its_client() {
+        let pool = Arc::new(Pool::new(shape(1, 1)));
+        let (open, gate) = std::sync::mpsc::channel::<()>();
+        let gate = Arc::new(Mutex::new(gate));
+        let held = {
+            let (pool, gate) = (pool.clone(), gate.clone());
+            tokio::spawn(async move {
+                pool.run(client(9), move |_| {
+                    let _ = gate.lock().map(|g| g.recv());
+                })
+                .await
+            })
+        };
+        while pool.load() == 0 {
+            tokio::task::yield_now().await;
+        }
+        // Three drafts' odds queued for 127.0.0.2, then each replaced: their askers leave.
+        let mut left = Vec::new();
+        for _ in 0..3 {
+            let queue = pool.clone();
+            left.push(tokio::spawn(
+                async move { queue.run(client(2), |_| ()).await },
+            ));
+            while pool.load() < left.len() + 1 {
+                tokio::task::yield_now().await;
+            }
+        }
+        for job in &left {
+            job.abort();
+        }
+        for job in left {
+            assert!(job.await.is_err_and(|e| e.is_cancelled()));
+        }
+        // The latest draft's odds are taken, not refused as a fourth.
+        let latest = {
+            let queue = pool.clone();
+            tokio::spawn(async move { queue.run(client(2), |_| 7).await })
+        };
+        let _ = open.send(());
+        assert_eq!(held.await.ok(), Some(Ok(())));
+        assert_eq!(latest.await.ok(), Some(Ok(7)));
     }
 
     #[tokio::test]
