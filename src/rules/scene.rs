@@ -472,6 +472,31 @@ impl Scene {
                         ));
                     }
                 }
+                self.resources_fit_the_chain(cs)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Each resource die is a die of the chain the scene plays by (its own rules, else the
+    /// shipped ones): a d3 in a d4-to-d20 chain would load and be refused only when used.
+    fn resources_fit_the_chain(&self, cast: &[d20_check::Character]) -> Result<(), String> {
+        let chain = match &self.rules {
+            Some(SceneRules::D20Check(rules)) => rules.resource_chain.clone(),
+            _ => Rulebook::builtin()
+                .map(|book| book.d20_check.resource_chain)
+                .map_err(|e| e.to_string())?,
+        };
+        for c in cast {
+            if let Some(r) = c.resources.iter().find(|r| !chain.contains(&r.die)) {
+                let dice: Vec<String> = chain.iter().map(ToString::to_string).collect();
+                return Err(format!(
+                    "{}'s {} is a {}, not a die of the resource chain ({})",
+                    c.name,
+                    r.name,
+                    r.die,
+                    dice.join(", ")
+                ));
             }
         }
         Ok(())

@@ -52,11 +52,12 @@ fn json_session(scene: &str, script: &str) -> Value {
 #[test]
 fn every_ruleset_script_meets_its_expectations() {
     for (scene, script, steps) in [
-        ("d4-pool-goblin-ambush.ron", "d4-pool.ron", 16),
-        ("action-dice-knight-and-magician.ron", "action-dice.ron", 24),
+        ("d4-pool-goblin-ambush.ron", "d4-pool.ron", 17),
+        ("action-dice-knight-and-magician.ron", "action-dice.ron", 25),
         ("step-dice-vault.ron", "step-dice.ron", 18),
         ("open-d6-fred-and-peter.ron", "open-d6.ron", 75),
-        ("d20-check-crypt.ron", "d20-check.ron", 27),
+        ("open-d6-fred-and-peter.ron", "open-d6-last-mile.ron", 10),
+        ("d20-check-crypt.ron", "d20-check.ron", 28),
         (
             "step-dice-vault-dangerous.ron",
             "step-dice-dangerous.ron",

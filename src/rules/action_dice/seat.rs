@@ -131,7 +131,15 @@ impl Table {
             Goal::None => None,
             Goal::Number(n) => Some(*n),
             Goal::Attack(defender) => {
-                seat_of(&Seat::names(self), *defender)?;
+                let names = Seat::names(self);
+                seat_of(&names, *defender)?;
+                // Nobody attacks themselves (it would be paid for and mark them attacked).
+                if *defender == actor {
+                    return Err(format!(
+                        "an attack is aimed at another character: {} cannot attack themself",
+                        names[actor]
+                    ));
+                }
                 let c = &self.characters[actor];
                 let category = c.category_of(skill).ok_or_else(|| {
                     format!(
@@ -996,6 +1004,15 @@ mod tests {
                 "a defence is aimed at another character's attacks, not Mirelle the Magician's \
                  own"
                 .into()
+            ))
+        );
+        // So is an attack on oneself: it was rolled, paid for and marked the attacker attacked.
+        assert_eq!(
+            t.allowed(&act(1, "Fire Bolt", 1, Goal::Attack(1))),
+            Err(RulesError::Refused(
+                "an attack is aimed at another character: Mirelle the Magician cannot attack \
+                 themself"
+                    .into()
             ))
         );
         let dodge_dive = mv(Move::DiveForCover {

@@ -399,10 +399,16 @@ impl Action {
             let next = resource_after(rules, die, f, self.direction)?;
             let (class, tag) = match next {
                 ResourceState::Holds => ("holds".to_string(), format!("{die} holds")),
-                ResourceState::StepsTo(d) => (
-                    format!("steps down to {d}"),
-                    format!("{die} steps down to {d}"),
-                ),
+                ResourceState::StepsTo(d) => {
+                    let way = match self.direction {
+                        Direction::Down => "down",
+                        Direction::Up => "up",
+                    };
+                    (
+                        format!("steps {way} to {d}"),
+                        format!("{die} steps {way} to {d}"),
+                    )
+                }
                 ResourceState::Spent => ("spent".to_string(), format!("the {die} is spent")),
             };
             return Ok(Step::Done(Outcome {

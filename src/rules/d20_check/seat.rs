@@ -415,8 +415,12 @@ impl Seat for Table {
                 if helpers.contains(leader) {
                     return Err("the leader does not help itself".into());
                 }
-                for &h in helpers {
+                for (i, &h) in helpers.iter().enumerate() {
                     seat_of(&names, h)?;
+                    // One roll each: a helper listed twice would be counted twice.
+                    if helpers[..i].contains(&h) {
+                        return Err(format!("{} is listed twice among the helpers", names[h]));
+                    }
                     if self.characters[h].side != self.characters[*leader].side {
                         return Err(format!("{} is on the other side", names[h]));
                     }
@@ -960,6 +964,19 @@ mod tests {
             .is_err(),
             "the guardian is on the other side"
         );
+        // A helper listed twice would roll twice ("2 of 3 succeed" for a group of two).
+        assert_eq!(
+            t.allowed(&mv(Move::Group {
+                leader: 0,
+                helpers: vec![1, 1],
+                modifier: None,
+                dc: DcChoice::Number(10),
+                edge: Edge::None,
+            })),
+            Err(RulesError::Refused(
+                "Bea is listed twice among the helpers".into()
+            ))
+        );
         // HalfSucceed: everyone rolls, half must succeed.
         d20(&mut t).rules.group = GroupRule::HalfSucceed;
         assert_eq!(t.plan(&group).map(|p| p.dice.len()), Ok(2));
@@ -1046,6 +1063,25 @@ mod tests {
     }
 
     /// Point 3: a resource may step up its chain (fatigue: d4 up to d20, then spent).
+    /// A resource die the chain does not hold is refused when the scene is read, not when the
+    /// die is first used.
+    #[test]
+    fn a_resource_die_off_the_chain_is_refused_with_the_scene() {
+        let mut s = crate::rules::testing::scene("d20-check-crypt.ron");
+        assert_eq!(s.validate(), Ok(()));
+        if let crate::rules::scene::Cast::D20Check(cast) = &mut s.cast {
+            cast[0].resources[0].die = crate::rules::Die(3);
+        }
+        assert_eq!(
+            s.validate(),
+            Err(
+                "Ash's torches is a d3, not a die of the resource chain (d4, d6, d8, d10, d12, \
+                 d20)"
+                    .to_string()
+            )
+        );
+    }
+
     #[test]
     fn resources_step_down_or_up() {
         let mut t = table("d20-check-crypt.ron");
@@ -1053,8 +1089,12 @@ mod tests {
             actor: 0,
             name: "torches".into(),
         });
-        let (_, said) = play(&mut t, &torch, &[&[2]]);
+        let (o, said) = play(&mut t, &torch, &[&[2]]);
         assert_eq!(said, vec!["Ash's torches: steps down to d4"]);
+        assert_eq!(
+            (o.class.as_str(), o.tags.clone()),
+            ("steps down to d4", vec!["d6 steps down to d4".to_string()])
+        );
         let fatigue = mv(Move::Resource {
             actor: 0,
             name: "fatigue".into(),
@@ -1064,8 +1104,13 @@ mod tests {
             odds.class_p("steps up on this use").map(|p| p.exact()),
             Some("1/2".into())
         );
-        let (_, said) = play(&mut t, &fatigue, &[&[1]]);
+        let (o, said) = play(&mut t, &fatigue, &[&[1]]);
         assert_eq!(said, vec!["Ash's fatigue: steps up to d6"]);
+        // The outcome says which way too (it said "steps down" for every die).
+        assert_eq!(
+            (o.class.as_str(), o.tags.clone()),
+            ("steps up to d6", vec!["d4 steps up to d6".to_string()])
+        );
         for (face, sides) in [(2, 8), (1, 10), (2, 12), (1, 20)] {
             let (_, said) = play(&mut t, &fatigue, &[&[face]]);
             assert_eq!(said, vec![format!("Ash's fatigue: steps up to d{sides}")]);

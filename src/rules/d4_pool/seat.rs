@@ -127,6 +127,12 @@ impl Table {
         a.target = match target {
             Aim::None => Target::None,
             Aim::Dc(dc) => Target::Dc(*dc),
+            Aim::Attack(i) if *i == actor => {
+                return Err(format!(
+                    "an attack is aimed at another character: {} cannot attack themself",
+                    self.characters[actor].name
+                ));
+            }
             Aim::Attack(i) => Target::Evasion(
                 self.characters
                     .get(*i)
@@ -404,6 +410,14 @@ mod tests {
         assert_eq!(
             said,
             vec!["Vex the Rogue's Action Load -1 -> 0 (attack, cost 1)"]
+        );
+        // Nobody attacks themselves (it was rolled and its load paid).
+        assert_eq!(
+            t.allowed(&act(0, "Finesse", "attack", Aim::Attack(0))),
+            Err(RulesError::Refused(
+                "an attack is aimed at another character: Vex the Rogue cannot attack themself"
+                    .into()
+            ))
         );
         // Pim may not take an Aspect check on Vex's turn.
         let mut pim = act(1, "Finesse", "aspect check", Aim::Dc(12));

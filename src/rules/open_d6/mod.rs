@@ -651,6 +651,11 @@ pub struct Table {
     pub focused: Vec<bool>,
     /// The round each last focused in (focus once per round).
     pub focused_in: Vec<u32>,
+    /// The round each last used a focus in (a Limit Break): "you cannot focus again until the
+    /// following round begins", wherever the focus was taken. Left out of the table's state
+    /// while nobody has used one, so the state reads as it always has until then.
+    #[serde(skip_serializing_if = "all_none")]
+    pub focus_used_in: Vec<Option<u32>>,
     /// Stances held.
     pub stances: Vec<u32>,
     /// Stances not paid for yet (paid from the first shot of the next round, once).
@@ -783,6 +788,7 @@ impl Table {
             round: 0,
             focused: vec![false; n],
             focused_in: vec![0; n],
+            focus_used_in: vec![None; n],
             stances: characters.iter().map(|c| c.stances).collect(),
             unpaid_stances: characters.iter().map(|c| c.stances).collect(),
             paid_stances: vec![0; n],
@@ -874,11 +880,18 @@ impl Table {
         Ok(())
     }
 
-    /// A surprise round: the ambushers get 3 shots, everyone else none.
+    /// A surprise round: the ambushers get 3 shots, everyone else none. It is the ambushers'
+    /// first round, so they pay their stances from those shots ("you still have to pay the shot
+    /// cost in the first round"), keeping at least the minimum; the surprised pay theirs in
+    /// the first round they have shots in.
     pub fn start_surprise_round(&mut self, ambushers: &[usize]) {
-        for (i, s) in self.shots.iter_mut().enumerate() {
-            *s = if ambushers.contains(&i) && !self.out[i] {
-                i64::from(self.rules.surprise_shots)
+        for i in 0..self.shots.len() {
+            self.paid_stances[i] = 0;
+            self.shots[i] = if ambushers.contains(&i) && !self.out[i] {
+                self.paid_stances[i] = self.unpaid_stances[i];
+                self.unpaid_stances[i] = 0;
+                (i64::from(self.rules.surprise_shots) - i64::from(self.paid_stances[i]))
+                    .max(self.rules.min_first_shot)
             } else {
                 0
             };
@@ -992,6 +1005,13 @@ impl Table {
                             crate::text::possessive(&n),
                             self.current_shot().unwrap_or(0)
                         ),
+                        None if self.round == 0 && kind == ActionType::Stance => {
+                            "no round has started: a stance before the first round is adopted \
+                             before it (its shot is paid from the first round), or roll \
+                             initiative"
+                                .to_string()
+                        }
+                        None if self.round == 0 => "no round has started: roll initiative".into(),
                         None => "the round is over: roll initiative".to_string(),
                     });
                 }
@@ -1050,7 +1070,7 @@ impl Table {
         if self.scene_over {
             // The one Limit Break after the scene: no shots to pay.
             self.limit_break_after[actor] = false;
-            self.focused[actor] = false;
+            self.use_focus(actor);
             return Ok(());
         }
         if self.simplified {
@@ -1058,7 +1078,7 @@ impl Table {
                 self.acted[actor] = true;
             }
             if kind == ActionType::LimitBreak {
-                self.focused[actor] = false;
+                self.use_focus(actor);
             }
             self.next_simplified_round_if_done();
             return Ok(());
@@ -1069,9 +1089,19 @@ impl Table {
         };
         self.shots[actor] = (self.shots[actor] - cost).max(0);
         if kind == ActionType::LimitBreak {
-            self.focused[actor] = false;
+            self.use_focus(actor);
         }
         Ok(())
+    }
+
+    /// A focus used (a Limit Break): no longer focused, and no focus again this round.
+    fn use_focus(&mut self, actor: usize) {
+        if let Some(f) = self.focused.get_mut(actor) {
+            *f = false;
+        }
+        if let Some(used) = self.focus_used_in.get_mut(actor) {
+            *used = Some(self.round);
+        }
     }
 
     /// Simplified initiative: when everyone still in the scene has acted, the next round.
@@ -1092,6 +1122,17 @@ impl Table {
             return Err(format!(
                 "{} has focused this round: focus again when the next round begins",
                 c.name
+            ));
+        }
+        if self.focus_used_in[actor] == Some(self.round) {
+            return Err(format!(
+                "{} used their focus {}: focus again when the next round begins",
+                c.name,
+                if self.round == 0 {
+                    "before the first round"
+                } else {
+                    "this round"
+                }
             ));
         }
         Ok(())
@@ -1415,7 +1456,22 @@ mod tests {
     fn surprise_round() {
         let mut t = scene();
         t.start_surprise_round(&[1, 2]);
-        assert_eq!(t.shots, vec![0, 3, 3]);
-        assert_eq!(t.acting_now(), vec![1, 2]);
+        // Peter holds a stance: paid from his 3 surprise shots, his first round.
+        assert_eq!(t.shots, vec![0, 2, 3]);
+        assert_eq!(t.acting_now(), vec![2]);
+    }
+
+    /// An ambusher pays a stance it holds from its surprise-round shots (its first round); the
+    /// surprised pay theirs in their first round with shots.
+    #[test]
+    fn an_ambusher_pays_its_stance_in_the_surprise_round() {
+        let mut t = scene();
+        t.unpaid_stances = vec![1, 1, 0];
+        t.start_surprise_round(&[1, 2]);
+        assert_eq!(t.shots, vec![0, 2, 3]);
+        assert_eq!(
+            (t.paid_stances.clone(), t.unpaid_stances.clone()),
+            (vec![0, 1, 0], vec![1, 0, 0])
+        );
     }
 }

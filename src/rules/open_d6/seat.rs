@@ -251,6 +251,14 @@ impl Table {
             .characters
             .get(target)
             .ok_or("the target is not in the scene")?;
+        // A check against a character is against another: against oneself it would be an
+        // attack rolled and paid for, that its target's own defences answer.
+        if target == attacker {
+            return Err(format!(
+                "a check against a character is against another: {} cannot act against themself",
+                c.name
+            ));
+        }
         let held = self.defences_now(target, Some(attacker));
         let defenses = |name: &str| -> Vec<i64> {
             held.iter()
@@ -2220,6 +2228,63 @@ mod tests {
         assert!(t.allowed(&act(2, ActionType::Trigger, None, true)).is_ok());
     }
 
+    /// "If you are focused and use your focus, you cannot focus again until the following
+    /// round begins": a focus taken before the first round (or between rounds) and used in
+    /// round 1 leaves no second focus in round 1.
+    #[test]
+    fn a_focus_used_waits_for_the_next_round_wherever_it_was_taken() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let focus = mv(Move::Focus { actor: 2 });
+        play(&mut t, &focus, &[]);
+        first_round(&mut t);
+        play(&mut t, &act(2, ActionType::LimitBreak, None, false), &[]);
+        assert!(!o6(&t).focused[2]);
+        assert_eq!(
+            t.allowed(&focus),
+            Err(RulesError::Refused(
+                "Peter used their focus this round: focus again when the next round begins".into()
+            ))
+        );
+        o6_mut(&mut t).shots = vec![0; 4];
+        play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+        assert_eq!(t.allowed(&focus), Ok(()));
+    }
+
+    /// "Even if you had the stance running before the action began, you still have to pay the
+    /// shot cost in the first round": an ambusher's first round is the surprise round.
+    #[test]
+    fn an_ambushers_stance_is_paid_in_the_surprise_round() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let stance = mv(Move::Act {
+            actor: 1,
+            kind: ActionType::Stance,
+            check: None,
+            focuses: false,
+            stance: None,
+        });
+        assert_eq!(
+            t.allowed(&stance),
+            Err(RulesError::Refused(
+                "no round has started: a stance before the first round is adopted before it \
+                 (its shot is paid from the first round), or roll initiative"
+                    .into()
+            ))
+        );
+        play(
+            &mut t,
+            &mv(Move::SurpriseRound {
+                ambushers: vec![0, 1],
+            }),
+            &[],
+        );
+        // Mia holds Tiger Stance: 3 shots less its 1.
+        assert_eq!(o6(&t).shots, vec![3, 2, 0, 0]);
+        o6_mut(&mut t).shots = vec![0; 4];
+        // The next round does not charge it again.
+        let (o, _) = play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+        assert_eq!(o.lines[1], "Mia: Reflexes 9 + (2 − 2) -> shot 9");
+    }
+
     /// Point 12: surprise round, team action, Assist, Active Defense, simplified initiative.
     #[test]
     fn surprise_team_assist_and_active_defense() {
@@ -2248,6 +2313,21 @@ mod tests {
         assert!(t.allowed(&climb).is_err(), "not during the shot counter");
         o6_mut(&mut t).shots = vec![0; 4];
         first_round(&mut t);
+        // Nobody acts against themself (it was rolled and its shot cost paid).
+        let own = act(
+            2,
+            ActionType::Basic,
+            Some(check("Maneuver", Difficulty::Against(2))),
+            false,
+        );
+        assert_eq!(
+            t.allowed(&own),
+            Err(RulesError::Refused(
+                "a check against a character is against another: Peter cannot act against \
+                 themself"
+                    .into()
+            ))
+        );
         // Peter at 12 tags Fred: Fred defends actively with Dodge (+3 this shot): 11 + 3 = 14.
         let tag = act(
             2,
