@@ -297,6 +297,15 @@ impl Action {
         if let Some(die) = self.resource {
             return resource_index(rules, die).map(|_| ());
         }
+        // Play the Odds turns a mundane action into a roll; on any other it would be a flag
+        // the roll ignored while the move's title says it is played.
+        if self.play_the_odds && self.effective_dc(rules)? > rules.dc_min {
+            return Err(format!(
+                "Play the Odds is for a mundane action (DC {}): this check's DC is {}",
+                rules.dc_min,
+                self.effective_dc(rules)?
+            ));
+        }
         match self.kind(rules)? {
             CheckKind::Improbable => Err(format!(
                 "DC {}: improbable, beyond mortal characters (only an immortal may roll)",

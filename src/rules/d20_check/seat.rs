@@ -1050,6 +1050,21 @@ mod tests {
             play_the_odds: true,
         });
         assert_eq!(t.plan(&odds_move).map(|p| p.dice.len()), Ok(1));
+        // On a check that is not mundane it would be ignored while the title says it is played.
+        let not_mundane = mv(Move::Check {
+            actor: 2,
+            kind: CheckType::Standard,
+            modifier: None,
+            dc: DcChoice::Number(10),
+            edge: Edge::None,
+            play_the_odds: true,
+        });
+        assert_eq!(
+            t.allowed(&not_mundane),
+            Err(RulesError::Refused(
+                "Play the Odds is for a mundane action (DC 0): this check's DC is 10".into()
+            ))
+        );
         // Only a natural 1 fails: 19/20.
         let odds = t.odds(&odds_move).expect("odds").expect("some");
         assert_eq!(odds.p_success.map(|p| p.exact()), Some("19/20".into()));

@@ -459,8 +459,11 @@ impl Table {
                     .as_ref()
                     .ok_or("there is no check to push")?;
                 seat_of(&Seat::names(self), *actor)?;
+                // The check again, with the assists it had (+1 each); Push Luck is a trigger
+                // action of its own, so its roll is that action's first: snake eyes count.
                 let mut action = last.action.clone();
-                action.first_roll = false;
+                action.modifier += assist_bonus(&self.rules, last.assists);
+                action.first_roll = true;
                 vec![Rolled {
                     action,
                     skill: last.skill.clone(),
@@ -1726,9 +1729,13 @@ impl Seat for Table {
             }
             Move::PushLuck { actor } => {
                 let success = outcome.success == Some(true);
+                let rules = self.rules.clone();
                 if let Some(last) = self.last_check.as_mut() {
                     last.pushed = true;
                     last.success = success;
+                    // The re-roll's number, less the assists the note adds back.
+                    last.check =
+                        outcome.total + last.action.difficulty - assist_bonus(&rules, last.assists);
                 }
                 said.push(if success {
                     format!(
@@ -2527,6 +2534,38 @@ mod tests {
         let (o, _) = play(&mut t, &shoot, &[&[2, 4]]);
         assert_eq!(o.success, Some(false));
         t
+    }
+
+    /// Push Luck re-rolls the check as it stood, an Assist's +1 included; its roll is the first
+    /// of its own trigger action (snake eyes count); the last check's note shows the re-roll.
+    #[test]
+    fn push_luck_keeps_the_assist_and_reads_snake_eyes() {
+        let mut t = fred_fails_a_shoot();
+        // Mia assists: a Confident Maneuver roll that succeeds gives +1 (still short of 12).
+        let assist = mv(Move::Assist {
+            helper: 1,
+            skill: "Maneuver".into(),
+            no_roll: false,
+        });
+        let (o, _) = play(&mut t, &assist, &[&[5, 2]]);
+        assert_eq!(o.success, Some(true), "{o:?}");
+        assert!(
+            t.notes()[1].ends_with(", assisted +1 (failure)"),
+            "{:?}",
+            t.notes()
+        );
+        // The push: Shoot 9 + (5 − 2) + the assist's 1 = 13 against 12: outcome 1, not a
+        // marginal success.
+        let (o, _) = play(&mut t, &mv(Move::PushLuck { actor: 0 }), &[&[5, 2]]);
+        assert_eq!((o.total, o.success), (1, Some(true)));
+        assert_eq!(
+            t.notes()[1],
+            "Last check: Fred Shoot 13 against 12, assisted +1 (success)"
+        );
+        // Snake eyes on a push: a friction check, as on any action's first roll.
+        let mut t = fred_fails_a_shoot();
+        let (o, _) = play(&mut t, &mv(Move::PushLuck { actor: 0 }), &[&[1, 1], &[4]]);
+        assert!(o.tags.iter().any(|tag| tag.contains("snake eyes")), "{o:?}");
     }
 
     #[test]
