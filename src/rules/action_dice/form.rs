@@ -51,7 +51,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 skill: "Dodge".into(),
                 action_dice: 1,
                 extra: 0,
-                against: None,
+                against: (0..t.characters.len()).rev().find(|&i| i != actor),
             },
         },
         MoveKind {
@@ -173,10 +173,16 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             options.extend(combat(*actor));
             f.pick("skill", "Defence", &options, skill);
             spend(t, f, *actor, skill, *action_dice, *extra);
+            // General Defense covers every attacker; a dodge or a parry one attacker's attacks.
+            let none = if skill.eq_ignore_ascii_case("General Defense") {
+                "every attacker"
+            } else {
+                "nobody yet: choose whose"
+            };
             f.optional_character(
                 "against",
                 "Against the attacks of",
-                "every attacker",
+                none,
                 Some(*actor),
                 *against,
             );

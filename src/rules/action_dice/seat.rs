@@ -201,6 +201,26 @@ impl Table {
                 if let Some(attacker) = against {
                     self.attacker(*actor, *attacker)?;
                 }
+                // General Defense covers every attack until the end of the round; a dodge or
+                // a parry the "attacks by one character" (the text): whose must be said.
+                let general = skill.eq_ignore_ascii_case("General Defense");
+                match (general, against) {
+                    (true, Some(_)) => {
+                        return Err(
+                            "General Defense covers every attacker until the end of the \
+                                    round: it is aimed at no one attacker (against every \
+                                    attacker)"
+                                .into(),
+                        );
+                    }
+                    (false, None) => {
+                        return Err(format!(
+                            "{skill} adds to the defence against the attacks of one character: \
+                             choose whose (against)"
+                        ));
+                    }
+                    _ => {}
+                }
                 let both = vec![Category::HandToHand, Category::Ranged];
                 let defends = if skill.eq_ignore_ascii_case("General Defense")
                     || skill.eq_ignore_ascii_case("Dodge")
@@ -896,19 +916,20 @@ mod tests {
             skill: "Sword".into(),
             action_dice: 1,
             extra: 0,
-            against: None,
+            against: Some(2),
         });
         let (_, said) = play(&mut t, &parry, &[&[4, 3, 2, 1]]);
         assert_eq!(
             said[1],
-            "Sir Aldric's defence hand-to-hand 18, ranged 6 (Sword 10) until the end of the round"
+            "Sir Aldric's defence hand-to-hand 8, ranged 6 (Sword 10 vs Policeman) until the end of \
+             the round"
         );
         let dodge = mv(Move::Defend {
             actor: 0,
             skill: "Dodge".into(),
             action_dice: 1,
             extra: 0,
-            against: None,
+            against: Some(2),
         });
         play(&mut t, &dodge, &[&[3, 3]]);
         assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(18));
@@ -931,6 +952,37 @@ mod tests {
         // The round ends, and so do the defences.
         end_turn(&mut t).expect("round");
         assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(8));
+        // A parry or dodge names whose attacks it answers; General Defense answers everyone's.
+        let unaimed = mv(Move::Defend {
+            actor: 0,
+            skill: "Dodge".into(),
+            action_dice: 1,
+            extra: 0,
+            against: None,
+        });
+        assert_eq!(
+            t.allowed(&unaimed),
+            Err(RulesError::Refused(
+                "Dodge adds to the defence against the attacks of one character: choose whose \
+                 (against)"
+                    .into()
+            ))
+        );
+        let aimed_general = mv(Move::Defend {
+            actor: 0,
+            skill: "General Defense".into(),
+            action_dice: 2,
+            extra: 0,
+            against: Some(2),
+        });
+        assert_eq!(
+            t.allowed(&aimed_general),
+            Err(RulesError::Refused(
+                "General Defense covers every attacker until the end of the round: it is aimed \
+                 at no one attacker (against every attacker)"
+                    .into()
+            ))
+        );
     }
 
     /// A defence aimed at one attacker (the text: "attacks by one character"), and Dive For
