@@ -23,6 +23,29 @@ pub const FORMAT: u32 = 1;
 /// by an earlier physics says so when it re-simulates differently.
 pub const PHYSICS_GENERATION: u32 = 5;
 
+/// The generation of the rules: raised whenever a logged move may resolve differently or be
+/// refused where it was taken (2: issue 47's readings of the texts: a dodge or parry aimed at one
+/// attacker, an ambusher's stance paid in the surprise round, Push Luck keeping its assists, a
+/// d20-check resource stepping up said so, ...). A room's log is played by the rules of the
+/// generation its build names, so every log verifies and opens as it was played.
+pub const RULES_GENERATION: u32 = 2;
+
+/// The rules generation a build string names ("… physics 5 rules 2 …"); 1 for a build older
+/// than the rules generations.
+pub fn rules_generation(build: &str) -> u32 {
+    build
+        .split_whitespace()
+        .skip_while(|word| *word != "rules")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
+}
+
+/// The current rules generation, for rules read from a file (serde's default).
+pub fn current_rules_generation() -> u32 {
+    RULES_GENERATION
+}
+
 /// The physics generation a build string names ("dicetable 0.1.0 physics 5 x86_64-linux"), read
 /// back from what [`build_id`] writes; None for a build older than the generations.
 pub fn physics_generation(build: &str) -> Option<u32> {
@@ -36,7 +59,7 @@ pub fn physics_generation(build: &str) -> Option<u32> {
 /// What build made a record: re-simulation is exact within one build and platform.
 pub fn build_id() -> String {
     format!(
-        "dicetable {} physics {PHYSICS_GENERATION} {}-{}",
+        "dicetable {} physics {PHYSICS_GENERATION} rules {RULES_GENERATION} {}-{}",
         env!("CARGO_PKG_VERSION"),
         std::env::consts::ARCH,
         std::env::consts::OS

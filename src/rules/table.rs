@@ -62,6 +62,19 @@ impl TableState {
         }
     }
 
+    /// The table played by the rules of generation `generation` (a room's log made by an
+    /// earlier build is played as it was: [`crate::record::rules_generation`]).
+    pub fn played_by(mut self, generation: u32) -> TableState {
+        match &mut self {
+            TableState::D4Pool(t) => t.rules.generation = generation,
+            TableState::ActionDice(t) => t.rules.generation = generation,
+            TableState::StepDice(_) => {}
+            TableState::OpenD6(t) => t.rules.generation = generation,
+            TableState::D20Check(t) => t.rules.generation = generation,
+        }
+        self
+    }
+
     /// The ruleset.
     pub fn ruleset(&self) -> RulesetId {
         match self {
@@ -99,6 +112,46 @@ mod tests {
     use super::*;
     use crate::rules::testing::{book, scene};
     use std::path::Path;
+
+    /// A room's log made before a rules generation plays by the rules it was played by: an
+    /// unaimed dodge (taken by the first rules) still opens an old action-dice room, and an
+    /// ambusher's stance is still charged in the next round there; a new table reads the texts
+    /// as the current generation does.
+    #[test]
+    fn a_table_plays_by_the_rules_of_its_generation() {
+        use crate::record::{RULES_GENERATION, build_id, rules_generation};
+        use crate::rules::play::Move;
+        assert_eq!(
+            rules_generation("dicetable 0.1.0 physics 5 x86_64-linux"),
+            1
+        );
+        assert_eq!(rules_generation(&build_id()), RULES_GENERATION);
+        let dodge = Move::ActionDice(action_dice::seat::Move::Defend {
+            actor: 0,
+            skill: "Dodge".into(),
+            action_dice: 1,
+            extra: 0,
+            against: None,
+        });
+        let now = TableState::new(&scene("action-dice-knight-and-magician.ron"), &book(), 1);
+        assert!(now.allowed(&dodge).is_err(), "a dodge names whose attacks");
+        let then = now.clone().played_by(1);
+        assert_eq!(then.allowed(&dodge), Ok(()));
+        let surprise = Move::OpenD6(open_d6::seat::Move::SurpriseRound {
+            ambushers: vec![0, 1],
+        });
+        let shots = |generation: u32| {
+            let mut t = TableState::new(&scene("open-d6-fred-and-peter.ron"), &book(), 1)
+                .played_by(generation);
+            crate::rules::testing::play(&mut t, &surprise, &[]);
+            match t {
+                TableState::OpenD6(t) => t.shots.clone(),
+                _ => Vec::new(),
+            }
+        };
+        assert_eq!(shots(RULES_GENERATION), vec![3, 2, 0, 0]);
+        assert_eq!(shots(1), vec![3, 3, 0, 0]);
+    }
 
     #[test]
     fn the_canonical_state_is_pinned() {

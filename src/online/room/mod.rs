@@ -130,7 +130,9 @@ impl RoomState {
         let scene = Scene::parse("the room's scene", &scene)
             .map_err(|e| RoomError::Scene(e.to_string()))?;
         let book = Rulebook::builtin().map_err(|e| RoomError::Scene(e.to_string()))?;
-        let table = TableState::new(&scene, &book, table_seed);
+        // Played by the rules of the build that opened the room: an older log still opens.
+        let table = TableState::new(&scene, &book, table_seed)
+            .played_by(crate::record::rules_generation(&build));
         let mut members = BTreeMap::new();
         members.insert(
             gamemaster.clone(),

@@ -35,6 +35,10 @@ pub enum Rounding {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
+    /// The rules generation the table plays by ([`crate::record::RULES_GENERATION`]; an older
+    /// one for a room's log made before, [`crate::rules::table::TableState::played_by`]).
+    #[serde(skip, default = "crate::record::current_rules_generation")]
+    pub generation: u32,
     /// How two-die actions round their halved dice.
     pub two_die_rounding: Rounding,
     /// The base of a defensive value: this plus the dice of the best combat skill.

@@ -134,7 +134,7 @@ impl Table {
                 let names = Seat::names(self);
                 seat_of(&names, *defender)?;
                 // Nobody attacks themselves (it would be paid for and mark them attacked).
-                if *defender == actor {
+                if *defender == actor && self.rules.generation >= 2 {
                     return Err(format!(
                         "an attack is aimed at another character: {} cannot attack themself",
                         names[actor]
@@ -205,6 +205,8 @@ impl Table {
                 // a parry the "attacks by one character" (the text): whose must be said.
                 let general = skill.eq_ignore_ascii_case("General Defense");
                 match (general, against) {
+                    // A log played by the first rules took either.
+                    _ if self.rules.generation < 2 => {}
                     (true, Some(_)) => {
                         return Err(
                             "General Defense covers every attacker until the end of the \

@@ -14,6 +14,10 @@ use crate::odds::{Dist, Prob};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
+    /// The rules generation the table plays by ([`crate::record::RULES_GENERATION`]; an older
+    /// one for a room's log made before, [`crate::rules::table::TableState::played_by`]).
+    #[serde(skip, default = "crate::record::current_rules_generation")]
+    pub generation: u32,
     /// Named difficulties and their target numbers.
     pub dc_table: Vec<(String, i64)>,
     /// The GM's DC modifier range.
@@ -299,7 +303,7 @@ impl Action {
         }
         // Play the Odds turns a mundane action into a roll; on any other it would be a flag
         // the roll ignored while the move's title says it is played.
-        if self.play_the_odds && self.effective_dc(rules)? > rules.dc_min {
+        if self.play_the_odds && rules.generation >= 2 && self.effective_dc(rules)? > rules.dc_min {
             return Err(format!(
                 "Play the Odds is for a mundane action (DC {}): this check's DC is {}",
                 rules.dc_min,
@@ -409,9 +413,10 @@ impl Action {
             let (class, tag) = match next {
                 ResourceState::Holds => ("holds".to_string(), format!("{die} holds")),
                 ResourceState::StepsTo(d) => {
+                    // The first rules said "down" whichever way it stepped.
                     let way = match self.direction {
-                        Direction::Down => "down",
-                        Direction::Up => "up",
+                        Direction::Up if rules.generation >= 2 => "up",
+                        _ => "down",
                     };
                     (
                         format!("steps {way} to {d}"),

@@ -418,7 +418,7 @@ impl Seat for Table {
                 for (i, &h) in helpers.iter().enumerate() {
                     seat_of(&names, h)?;
                     // One roll each: a helper listed twice would be counted twice.
-                    if helpers[..i].contains(&h) {
+                    if helpers[..i].contains(&h) && self.rules.generation >= 2 {
                         return Err(format!("{} is listed twice among the helpers", names[h]));
                     }
                     if self.characters[h].side != self.characters[*leader].side {

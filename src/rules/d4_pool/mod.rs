@@ -25,6 +25,10 @@ pub enum Reset {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
+    /// The rules generation the table plays by ([`crate::record::RULES_GENERATION`]; an older
+    /// one for a room's log made before, [`crate::rules::table::TableState::played_by`]).
+    #[serde(skip, default = "crate::record::current_rules_generation")]
+    pub generation: u32,
     /// An action needs `Aspect − Load >= cost` as well as `> 0`.
     pub strict_cost: bool,
     /// When load resets.

@@ -54,6 +54,10 @@ pub struct FrictionRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
+    /// The rules generation the table plays by ([`crate::record::RULES_GENERATION`]; an older
+    /// one for a room's log made before, [`crate::rules::table::TableState::played_by`]).
+    #[serde(skip, default = "crate::record::current_rules_generation")]
+    pub generation: u32,
     /// Shot costs by action type.
     pub costs: Vec<(ActionType, Cost)>,
     /// Shots the ambushers get in a surprise round.
@@ -653,8 +657,8 @@ pub struct Table {
     pub focused_in: Vec<u32>,
     /// The round each last used a focus in (a Limit Break): "you cannot focus again until the
     /// following round begins", wherever the focus was taken. Left out of the table's state
-    /// while nobody has used one, so the state reads as it always has until then.
-    #[serde(skip_serializing_if = "all_none")]
+    /// (it follows from the log's Limit Breaks), so every logged state reads as it always has.
+    #[serde(skip)]
     pub focus_used_in: Vec<Option<u32>>,
     /// Stances held.
     pub stances: Vec<u32>,
@@ -886,14 +890,17 @@ impl Table {
     /// the first round they have shots in.
     pub fn start_surprise_round(&mut self, ambushers: &[usize]) {
         for i in 0..self.shots.len() {
-            self.paid_stances[i] = 0;
-            self.shots[i] = if ambushers.contains(&i) && !self.out[i] {
+            let ambusher = ambushers.contains(&i) && !self.out[i];
+            self.shots[i] = if !ambusher {
+                0
+            } else if self.rules.generation < 2 {
+                // The first rules charged it in the next round instead.
+                i64::from(self.rules.surprise_shots)
+            } else {
                 self.paid_stances[i] = self.unpaid_stances[i];
                 self.unpaid_stances[i] = 0;
                 (i64::from(self.rules.surprise_shots) - i64::from(self.paid_stances[i]))
                     .max(self.rules.min_first_shot)
-            } else {
-                0
             };
         }
         self.first_shots = self.shots.clone();
@@ -1124,7 +1131,7 @@ impl Table {
                 c.name
             ));
         }
-        if self.focus_used_in[actor] == Some(self.round) {
+        if self.rules.generation >= 2 && self.focus_used_in[actor] == Some(self.round) {
             return Err(format!(
                 "{} used their focus {}: focus again when the next round begins",
                 c.name,
