@@ -248,8 +248,16 @@ impl Scene {
     /// Parses scene text; `file` names it in errors. Its rules, if it has its own, are written
     /// in it (a scene given as text cannot read a rules file).
     pub fn parse(file: &str, text: &str) -> Result<Scene, DataError> {
+        Scene::parse_as_played(file, text, crate::record::RULES_GENERATION)
+    }
+
+    /// [`Scene::parse`] by the checks of rules generation `generation`: a room's scene is read
+    /// as the build that opened the room read it, so the room still opens.
+    pub fn parse_as_played(file: &str, text: &str, generation: u32) -> Result<Scene, DataError> {
         let scene: Scene = parse_ron(file, text)?;
-        scene.validate().map_err(|e| DataError::whole(file, e))?;
+        scene
+            .validate_as_played(generation)
+            .map_err(|e| DataError::whole(file, e))?;
         Ok(scene)
     }
 
@@ -361,6 +369,12 @@ impl Scene {
 
     /// Checks what RON cannot.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_as_played(crate::record::RULES_GENERATION)
+    }
+
+    /// [`Scene::validate`] by the checks of rules generation `generation` (the first did not
+    /// hold resource dice to the chain).
+    pub fn validate_as_played(&self, generation: u32) -> Result<(), String> {
         if let Some(rules) = &self.rules {
             rules.validate().map_err(|e| format!("rules: {e}"))?;
             if let Some(id) = rules.ruleset()
@@ -472,7 +486,9 @@ impl Scene {
                         ));
                     }
                 }
-                self.resources_fit_the_chain(cs)?;
+                if generation >= 2 {
+                    self.resources_fit_the_chain(cs)?;
+                }
             }
         }
         Ok(())

@@ -127,12 +127,12 @@ impl RoomState {
                 known: LOG_FORMAT,
             });
         }
-        let scene = Scene::parse("the room's scene", &scene)
+        let generation = crate::record::rules_generation(&build);
+        let scene = Scene::parse_as_played("the room's scene", &scene, generation)
             .map_err(|e| RoomError::Scene(e.to_string()))?;
         let book = Rulebook::builtin().map_err(|e| RoomError::Scene(e.to_string()))?;
         // Played by the rules of the build that opened the room: an older log still opens.
-        let table = TableState::new(&scene, &book, table_seed)
-            .played_by(crate::record::rules_generation(&build));
+        let table = TableState::new(&scene, &book, table_seed).played_by(generation);
         let mut members = BTreeMap::new();
         members.insert(
             gamemaster.clone(),
