@@ -1095,6 +1095,8 @@ mod tests {
                     .to_string()
             )
         );
+        // A room opened by the first rules still reads its scene (and opens).
+        assert_eq!(s.validate_as_played(1), Ok(()));
     }
 
     #[test]
