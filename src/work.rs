@@ -463,16 +463,18 @@ mod tests {
         IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, n))
     }
 
-    #[tokio::test]
-    async fn clients_take_turns_and_a_busy_one_is_refused() {
-        let pool = Arc::new(Pool::new(shape(1, 1)));
-        let order = Arc::new(Mutex::new(Vec::new()));
-        // The pool's one thread held until every job is queued.
+    /// A job of 127.0.0.9 holding a one-thread pool's thread until the sender sends (or is
+    /// dropped), started before this returns.
+    async fn hold_the_thread(
+        pool: &Arc<Pool>,
+    ) -> (
+        std::sync::mpsc::Sender<()>,
+        tokio::task::JoinHandle<Result<(), WorkError>>,
+    ) {
         let (open, gate) = std::sync::mpsc::channel::<()>();
-        let gate = Arc::new(Mutex::new(gate));
-        let mut jobs = Vec::new();
+        let gate = Mutex::new(gate);
         let held = {
-            let (pool, gate) = (pool.clone(), gate.clone());
+            let pool = pool.clone();
             tokio::spawn(async move {
                 pool.run(client(9), move |_| {
                     let _ = gate.lock().map(|g| g.recv());
@@ -483,6 +485,16 @@ mod tests {
         while pool.load() == 0 {
             tokio::task::yield_now().await;
         }
+        (open, held)
+    }
+
+    #[tokio::test]
+    async fn clients_take_turns_and_a_busy_one_is_refused() {
+        let pool = Arc::new(Pool::new(shape(1, 1)));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        // The pool's one thread held until every job is queued.
+        let (open, held) = hold_the_thread(&pool).await;
+        let mut jobs = Vec::new();
         for (who, n) in [(2, 0), (2, 1), (2, 2), (3, 0), (4, 0)] {
             let (queue, order) = (pool.clone(), order.clone());
             jobs.push(tokio::spawn(async move {
@@ -518,20 +530,7 @@ mod tests {
     #[tokio::test]
     async fn a_job_whose_asker_left_does_not_count_against_its_client() {
         let pool = Arc::new(Pool::new(shape(1, 1)));
-        let (open, gate) = std::sync::mpsc::channel::<()>();
-        let gate = Arc::new(Mutex::new(gate));
-        let held = {
-            let (pool, gate) = (pool.clone(), gate.clone());
-            tokio::spawn(async move {
-                pool.run(client(9), move |_| {
-                    let _ = gate.lock().map(|g| g.recv());
-                })
-                .await
-            })
-        };
-        while pool.load() == 0 {
-            tokio::task::yield_now().await;
-        }
+        let (open, held) = hold_the_thread(&pool).await;
         // Three drafts' odds queued for 127.0.0.2, then each replaced: their askers leave.
         let mut left = Vec::new();
         for _ in 0..3 {

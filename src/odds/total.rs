@@ -52,6 +52,12 @@ impl Total {
         })
     }
 
+    /// An exact ratio in lowest terms; None when it does not fit 64 bits.
+    pub fn of_ratio(ratio: &num_rational::BigRational) -> Option<Self> {
+        use num_traits::ToPrimitive;
+        Total::fraction(ratio.numer().to_i128()?, ratio.denom().to_i128()?)
+    }
+
     /// The whole number, when it is one.
     pub fn as_whole(self) -> Option<i64> {
         (self.denominator == 1).then_some(self.numerator)

@@ -28,7 +28,11 @@ pub const PHYSICS_GENERATION: u32 = 5;
 /// attacker, an ambusher's stance paid in the surprise round, Push Luck keeping its assists, a
 /// d20-check resource stepping up said so, ...). A room's log is played by the rules of the
 /// generation its build names, so every log verifies and opens as it was played.
-pub const RULES_GENERATION: u32 = 2;
+pub const RULES_GENERATION: u32 = CLOSE_READING;
+
+/// The rules generation that brought issue 47's readings of the texts: each rule that changed
+/// then is played only by tables of this generation or later.
+pub const CLOSE_READING: u32 = 2;
 
 /// The rules generation a build string names ("… physics 5 rules 2 …"); 1 for a build older
 /// than the rules generations.

@@ -486,7 +486,7 @@ impl Scene {
                         ));
                     }
                 }
-                if generation >= 2 {
+                if generation >= crate::record::CLOSE_READING {
                     self.resources_fit_the_chain(cs)?;
                 }
             }

@@ -111,12 +111,7 @@ impl Fractions {
         }
         let mut pairs = Vec::with_capacity(self.values.len());
         for (v, w) in &self.values {
-            let value = v
-                .numer()
-                .to_i128()
-                .zip(v.denom().to_i128())
-                .and_then(|(n, d)| Total::fraction(n, d));
-            let Some(value) = value else {
+            let Some(value) = Total::of_ratio(v) else {
                 return too_large(format!("a result of {v}"));
             };
             pairs.push((value, w.clone()));

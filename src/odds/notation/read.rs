@@ -150,12 +150,7 @@ pub(super) fn evaluate(notation: &Notation, chains: &[Vec<u32>]) -> Result<Notat
         (Some(_), Some(total)) => total,
         _ => value,
     };
-    let total = value
-        .numer()
-        .to_i128()
-        .zip(value.denom().to_i128())
-        .and_then(|(numerator, denominator)| Total::fraction(numerator, denominator))
-        .ok_or_else(|| "the result is too large".to_string())?;
+    let total = Total::of_ratio(&value).ok_or_else(|| "the result is too large".to_string())?;
     let measure = notation.measure();
     let passes = |point: ComparePoint| meets(&point, &value);
     let ending = match (measure, check, total.as_whole()) {

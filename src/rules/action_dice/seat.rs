@@ -134,7 +134,7 @@ impl Table {
                 let names = Seat::names(self);
                 seat_of(&names, *defender)?;
                 // Nobody attacks themselves (it would be paid for and mark them attacked).
-                if *defender == actor && self.rules.generation >= 2 {
+                if *defender == actor && self.rules.generation >= crate::record::CLOSE_READING {
                     return Err(format!(
                         "an attack is aimed at another character: {} cannot attack themself",
                         names[actor]
@@ -206,7 +206,7 @@ impl Table {
                 let general = skill.eq_ignore_ascii_case("General Defense");
                 match (general, against) {
                     // A log played by the first rules took either.
-                    _ if self.rules.generation < 2 => {}
+                    _ if self.rules.generation < crate::record::CLOSE_READING => {}
                     (true, Some(_)) => {
                         return Err(
                             "General Defense covers every attacker until the end of the \

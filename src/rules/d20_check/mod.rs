@@ -303,7 +303,10 @@ impl Action {
         }
         // Play the Odds turns a mundane action into a roll; on any other it would be a flag
         // the roll ignored while the move's title says it is played.
-        if self.play_the_odds && rules.generation >= 2 && self.effective_dc(rules)? > rules.dc_min {
+        if self.play_the_odds
+            && rules.generation >= crate::record::CLOSE_READING
+            && self.effective_dc(rules)? > rules.dc_min
+        {
             return Err(format!(
                 "Play the Odds is for a mundane action (DC {}): this check's DC is {}",
                 rules.dc_min,
@@ -415,7 +418,7 @@ impl Action {
                 ResourceState::StepsTo(d) => {
                     // The first rules said "down" whichever way it stepped.
                     let way = match self.direction {
-                        Direction::Up if rules.generation >= 2 => "up",
+                        Direction::Up if rules.generation >= crate::record::CLOSE_READING => "up",
                         _ => "down",
                     };
                     (

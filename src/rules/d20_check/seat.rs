@@ -418,7 +418,9 @@ impl Seat for Table {
                 for (i, &h) in helpers.iter().enumerate() {
                     seat_of(&names, h)?;
                     // One roll each: a helper listed twice would be counted twice.
-                    if helpers[..i].contains(&h) && self.rules.generation >= 2 {
+                    if helpers[..i].contains(&h)
+                        && self.rules.generation >= crate::record::CLOSE_READING
+                    {
                         return Err(format!("{} is listed twice among the helpers", names[h]));
                     }
                     if self.characters[h].side != self.characters[*leader].side {

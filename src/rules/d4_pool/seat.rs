@@ -127,7 +127,9 @@ impl Table {
         a.target = match target {
             Aim::None => Target::None,
             Aim::Dc(dc) => Target::Dc(*dc),
-            Aim::Attack(i) if *i == actor && self.rules.generation >= 2 => {
+            Aim::Attack(i)
+                if *i == actor && self.rules.generation >= crate::record::CLOSE_READING =>
+            {
                 return Err(format!(
                     "an attack is aimed at another character: {} cannot attack themself",
                     self.characters[actor].name

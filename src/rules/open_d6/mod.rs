@@ -893,7 +893,7 @@ impl Table {
             let ambusher = ambushers.contains(&i) && !self.out[i];
             self.shots[i] = if !ambusher {
                 0
-            } else if self.rules.generation < 2 {
+            } else if self.rules.generation < crate::record::CLOSE_READING {
                 // The first rules charged it in the next round instead.
                 i64::from(self.rules.surprise_shots)
             } else {
@@ -1131,7 +1131,9 @@ impl Table {
                 c.name
             ));
         }
-        if self.rules.generation >= 2 && self.focus_used_in[actor] == Some(self.round) {
+        if self.rules.generation >= crate::record::CLOSE_READING
+            && self.focus_used_in[actor] == Some(self.round)
+        {
             return Err(format!(
                 "{} used their focus {}: focus again when the next round begins",
                 c.name,

@@ -253,7 +253,7 @@ impl Table {
             .ok_or("the target is not in the scene")?;
         // A check against a character is against another: against oneself it would be an
         // attack rolled and paid for, that its target's own defences answer.
-        if target == attacker && self.rules.generation >= 2 {
+        if target == attacker && self.rules.generation >= crate::record::CLOSE_READING {
             return Err(format!(
                 "a check against a character is against another: {} cannot act against themself",
                 c.name
@@ -462,7 +462,7 @@ impl Table {
                 // The check again, with the assists it had (+1 each); Push Luck is a trigger
                 // action of its own, so its roll is that action's first: snake eyes count.
                 let mut action = last.action.clone();
-                if self.rules.generation >= 2 {
+                if self.rules.generation >= crate::record::CLOSE_READING {
                     action.modifier += assist_bonus(&self.rules, last.assists);
                     action.first_roll = true;
                 } else {
@@ -1733,15 +1733,15 @@ impl Seat for Table {
             }
             Move::PushLuck { actor } => {
                 let success = outcome.success == Some(true);
-                let rules = self.rules.clone();
+                let rules = &self.rules;
                 if let Some(last) = self.last_check.as_mut() {
                     last.pushed = true;
                     last.success = success;
                     // The re-roll's number, less the assists the note adds back (the first
                     // rules kept the first roll's).
-                    if rules.generation >= 2 {
+                    if rules.generation >= crate::record::CLOSE_READING {
                         last.check = outcome.total + last.action.difficulty
-                            - assist_bonus(&rules, last.assists);
+                            - assist_bonus(rules, last.assists);
                     }
                 }
                 said.push(if success {
