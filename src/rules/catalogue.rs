@@ -574,7 +574,7 @@ mod tests {
         let kinds = t.kinds(&[1]);
         assert_eq!(
             kinds.iter().map(|k| k.label).collect::<Vec<_>>(),
-            ["Action", "GM calls a roll", "End turn"]
+            ["Action", "GM calls a roll", "Team action", "End turn"]
         );
         assert_eq!(t.actor_of(&kinds[0].template), Some(1));
         let fields = t.form(&kinds[0].template, &[1]);

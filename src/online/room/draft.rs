@@ -154,6 +154,7 @@ mod tests {
                     )
                 ),
                 ("GM calls a roll", None),
+                ("Team action", None),
                 (
                     "End turn",
                     Some("only the game master makes this move (Bram ends the turn)")

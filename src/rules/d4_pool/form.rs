@@ -1,7 +1,7 @@
 //! The `d4-pool` moves as data: an Aspect roll of a kind from the costs table (off-turn kinds on
 //! another's turn), a roll the GM calls for, or ending the turn.
 
-use super::Table;
+use super::{Effect, Table};
 use super::seat::{Aim, Move};
 use crate::rules::catalogue::{Form, MoveKind};
 use crate::rules::play::Seat;
@@ -59,6 +59,20 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 target: Aim::Dc(10),
                 advantages: vec![],
                 disadvantages: vec![],
+                uses_load: None,
+            },
+        },
+        MoveKind {
+            label: "Team action",
+            hint: "put Disadvantage (or Advantage) on another creature's next roll this round",
+            template: Move::TeamAction {
+                actor,
+                aspect: aspects(t, actor).first().cloned().unwrap_or_default(),
+                on: (0..t.characters.len())
+                    .rev()
+                    .find(|&i| i != actor)
+                    .unwrap_or(0),
+                effect: Effect::Disadvantage,
             },
         },
         MoveKind {
@@ -133,16 +147,51 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             target,
             advantages,
             disadvantages,
+            uses_load,
         } => {
             f.actor("actor", "Who", *actor);
             f.pick("aspect", "Aspect", &aspects(t, *actor), aspect);
-            f.note(if t.rules.gm_rolls_use_load {
-                "This table's GM rolls use and raise Action Load."
+            let setting = if t.rules.gm_rolls_use_load {
+                "as this table does (uses it)"
             } else {
-                "GM rolls ignore Action Load and do not raise it."
-            });
+                "as this table does (ignores it)"
+            };
+            f.value(
+                "uses_load",
+                "Action Load",
+                vec![
+                    (setting.to_string(), None),
+                    ("uses and raises it".to_string(), Some(true)),
+                    ("ignores it".to_string(), Some(false)),
+                ],
+                uses_load,
+            );
             aim(t, f, target, true);
             sources(f, advantages, disadvantages);
+        }
+        Move::TeamAction {
+            actor,
+            aspect,
+            on,
+            effect,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.pick("aspect", "Aspect", &aspects(t, *actor), aspect);
+            let load = t.loads.get(*actor).copied().unwrap_or(0);
+            f.note(format!(
+                "Action Load {load} · cost {}",
+                t.rules.cost_of("team action")
+            ));
+            f.character("on", "Whose next roll", *on);
+            f.value(
+                "effect",
+                "Effect",
+                vec![
+                    ("Disadvantage".to_string(), Effect::Disadvantage),
+                    ("Advantage".to_string(), Effect::Advantage),
+                ],
+                effect,
+            );
         }
         Move::EndTurn => f.note(t.describe(m)),
     }

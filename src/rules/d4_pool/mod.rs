@@ -114,6 +114,10 @@ pub struct Action {
     /// A roll the GM calls for: always allowed, at least 1d4, no cost.
     #[serde(default)]
     pub gm_call: bool,
+    /// For a roll the GM calls for: whether this one uses (and raises) the Action Load, the
+    /// GM's call each time ("this is up to the GM"); none follows the rules' `gm_rolls_use_load`.
+    #[serde(default)]
+    pub gm_uses_load: Option<bool>,
 }
 
 fn distinct(sources: &[String]) -> usize {
@@ -131,9 +135,15 @@ impl Action {
         distinct(&self.advantages) as i32 - distinct(&self.disadvantages) as i32
     }
 
+    /// Whether the roll shrinks with the Action Load and raises it: always for an action, and
+    /// for a roll the GM calls for as the GM chose (or as the rules say).
+    pub fn uses_load(&self, rules: &Rules) -> bool {
+        !self.gm_call || self.gm_uses_load.unwrap_or(rules.gm_rolls_use_load)
+    }
+
     /// How many d4 are thrown: `max(1, A − max(0, L) + net)`.
     pub fn pool(&self, rules: &Rules) -> u32 {
-        let load = if self.gm_call && !rules.gm_rolls_use_load {
+        let load = if !self.uses_load(rules) {
             0
         } else {
             self.load.max(0)
@@ -283,6 +293,37 @@ pub struct Character {
     pub npc: bool,
 }
 
+/// What a Team Action puts on another creature's next roll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Effect {
+    /// One source of Disadvantage (the text's goblin attacking with disadvantage).
+    #[default]
+    Disadvantage,
+    /// One source of Advantage (helping an ally's roll).
+    Advantage,
+}
+
+impl Effect {
+    /// The effect's name in messages.
+    pub fn word(self) -> &'static str {
+        match self {
+            Effect::Disadvantage => "Disadvantage",
+            Effect::Advantage => "Advantage",
+        }
+    }
+}
+
+/// A Team Action waiting for the roll it acts on: `on`'s next action this round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Imposed {
+    /// Who took the Team Action (its source, counted once).
+    pub by: usize,
+    /// Whose next roll it acts on.
+    pub on: usize,
+    /// Advantage or Disadvantage.
+    pub effect: Effect,
+}
+
 /// The turn economy of a d4-pool table: whose turn, and everyone's Action Load.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
@@ -298,6 +339,9 @@ pub struct Table {
     pub round: u32,
     /// Index of the character whose turn it is.
     pub active: usize,
+    /// Team Actions waiting for the roll they help or hinder (gone with it, or with the round).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub imposed: Vec<Imposed>,
 }
 
 impl Table {
@@ -310,6 +354,7 @@ impl Table {
             loads,
             round: 1,
             active: 0,
+            imposed: Vec::new(),
         };
         table.start_turn();
         table
@@ -356,6 +401,7 @@ impl Table {
                 "aspect check"
             }),
             gm_call: false,
+            gm_uses_load: None,
         })
     }
 
@@ -384,9 +430,9 @@ impl Table {
     }
 
     /// After the roll: the action's cost is added to the actor's load (a GM-called roll only
-    /// when the table's setting says GM rolls use the load).
+    /// when it uses the load: the GM's choice, or the table's setting).
     pub fn apply(&mut self, actor: usize, action: &Action) {
-        if (!action.gm_call || self.rules.gm_rolls_use_load)
+        if action.uses_load(&self.rules)
             && let Some(load) = self.loads.get_mut(actor)
         {
             *load += action.cost;
@@ -395,12 +441,31 @@ impl Table {
 
     /// Ends the active character's turn; the next one's load resets (or everyone's, per round).
     pub fn end_turn(&mut self) {
-        if super::next_turn(&mut self.active, &mut self.round, self.characters.len())
-            && self.rules.reset == Reset::PerRound
-        {
-            self.loads.iter_mut().for_each(|l| *l = 0);
+        if super::next_turn(&mut self.active, &mut self.round, self.characters.len()) {
+            self.imposed.clear();
+            if self.rules.reset == Reset::PerRound {
+                self.loads.iter_mut().for_each(|l| *l = 0);
+            }
         }
         self.start_turn();
+    }
+
+    /// The source a Team Action by `by` is counted as ("Bram's team action": once, however
+    /// often it is named).
+    pub fn team_source(&self, by: usize) -> String {
+        let name = self.characters.get(by).map_or("someone", |c| &c.name);
+        format!("{name}'s team action")
+    }
+
+    /// Adds the Team Actions waiting on `actor` to its action's sources.
+    pub fn add_imposed(&self, actor: usize, action: &mut Action) {
+        for i in self.imposed.iter().filter(|i| i.on == actor) {
+            let source = self.team_source(i.by);
+            match i.effect {
+                Effect::Disadvantage => action.disadvantages.push(source),
+                Effect::Advantage => action.advantages.push(source),
+            }
+        }
     }
 }
 
@@ -425,6 +490,7 @@ mod tests {
             target: Target::None,
             cost: 1,
             gm_call: false,
+            gm_uses_load: None,
         }
     }
 

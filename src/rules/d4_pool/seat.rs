@@ -5,7 +5,7 @@ use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
-use super::{Action, Table, Target};
+use super::{Action, Effect, Imposed, Table, Target};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
@@ -62,6 +62,24 @@ pub enum Move {
         /// Sources of Disadvantage.
         #[serde(default)]
         disadvantages: Vec<String>,
+        /// Whether this roll uses (and raises) the Action Load: the GM decides each time;
+        /// none follows the rules' `gm_rolls_use_load`.
+        #[serde(default)]
+        uses_load: Option<bool>,
+    },
+    /// A Team Action: an Aspect acts (Aspect − Load > 0, the team action's cost added) to put
+    /// Disadvantage (or Advantage) on another creature's next action this round. Nothing is
+    /// thrown; the roll it acts on counts it as a source of its own.
+    TeamAction {
+        /// Who acts.
+        actor: usize,
+        /// The Aspect it acts with.
+        aspect: String,
+        /// Whose next roll it acts on.
+        on: usize,
+        /// Disadvantage (the text's example) or Advantage.
+        #[serde(default)]
+        effect: Effect,
     },
     /// Ends the active creature's turn (at any time, even with actions left).
     EndTurn,
@@ -73,6 +91,9 @@ impl Table {
         let names = self.names();
         let (actor, aspect, weapon, kind, target, adv, dis, gm) = match m {
             Move::EndTurn => return Ok(None),
+            Move::TeamAction {
+                actor, aspect, on, ..
+            } => return self.team_action(*actor, aspect, *on).map(Some),
             Move::Act {
                 actor,
                 aspect,
@@ -97,6 +118,7 @@ impl Table {
                 target,
                 advantages,
                 disadvantages,
+                ..
             } => (
                 *actor,
                 aspect,
@@ -117,13 +139,19 @@ impl Table {
                 kinds.join(", ")
             ));
         }
+        a.gm_call = gm;
+        if let Move::GmCall { uses_load, .. } = m {
+            a.gm_uses_load = *uses_load;
+        }
         a.cost = if gm { 0 } else { self.rules.cost_of(&kind) };
-        if gm && self.rules.gm_rolls_use_load {
+        if gm && a.uses_load(&self.rules) {
             a.cost = 1;
         }
-        a.gm_call = gm;
         a.advantages = adv.clone();
         a.disadvantages = dis.clone();
+        if !gm {
+            self.add_imposed(actor, &mut a);
+        }
         a.target = match target {
             Aim::None => Target::None,
             Aim::Dc(dc) => Target::Dc(*dc),
@@ -143,6 +171,40 @@ impl Table {
             ),
         };
         Ok(Some((actor, kind, a)))
+    }
+}
+
+impl Table {
+    /// A Team Action's Aspect, checked as any action of its kind (on another's turn too when the
+    /// costs table marks it `off_turn`), aimed at another creature not already under it.
+    fn team_action(
+        &self,
+        actor: usize,
+        aspect: &str,
+        on: usize,
+    ) -> Result<(usize, String, Action), String> {
+        let names = self.names();
+        seat_of(&names, actor)?;
+        seat_of(&names, on)?;
+        let kind = "team action".to_string();
+        if !self.rules.costs.contains_key(&kind) {
+            return Err("this table's costs table has no team action".into());
+        }
+        if on == actor {
+            return Err(format!(
+                "a Team Action acts on another creature's roll: {} cannot aim it at themself",
+                names[actor]
+            ));
+        }
+        if self.imposed.iter().any(|i| i.by == actor && i.on == on) {
+            return Err(format!(
+                "{}'s team action already waits on {}'s next roll (the same source counts once)",
+                names[actor], names[on]
+            ));
+        }
+        let mut a = self.action(actor, aspect, None)?;
+        a.cost = self.rules.cost_of(&kind);
+        Ok((actor, kind, a))
     }
 }
 
@@ -179,17 +241,24 @@ impl Seat for Table {
             .map(|(i, c)| TrackerRow {
                 name: c.name.clone(),
                 acting: i == self.active,
-                status: vec![
+                status: [
                     format!("Action Load {}", self.loads[i]),
                     format!("Evasion {}", c.evasion),
-                ],
+                ]
+                .into_iter()
+                .chain(self.imposed.iter().filter(|m| m.on == i).map(|m| {
+                    format!("next roll: {} ({})", m.effect.word(), self.team_source(m.by))
+                }))
+                .collect(),
             })
             .collect()
     }
 
     fn actor(&self, m: &Move) -> Option<usize> {
         match m {
-            Move::Act { actor, .. } | Move::GmCall { actor, .. } => Some(*actor),
+            Move::Act { actor, .. }
+            | Move::GmCall { actor, .. }
+            | Move::TeamAction { actor, .. } => Some(*actor),
             Move::EndTurn => None,
         }
     }
@@ -217,7 +286,7 @@ impl Seat for Table {
                 }
                 numbers
             }
-            Move::EndTurn => Vec::new(),
+            Move::TeamAction { .. } | Move::EndTurn => Vec::new(),
         }
     }
 
@@ -230,18 +299,25 @@ impl Seat for Table {
 
     fn plan(&self, m: &Move) -> Result<RollPlan, String> {
         Ok(match self.rules_action(m)? {
-            None => RollPlan::new("no roll"),
-            Some((_, _, a)) => a.plan(&self.rules),
+            Some((_, _, a)) if !matches!(m, Move::TeamAction { .. }) => a.plan(&self.rules),
+            _ => RollPlan::new("no roll"),
         })
     }
 
     fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+        if matches!(m, Move::TeamAction { .. }) {
+            self.rules_action(m)?;
+            return Ok(None);
+        }
         Ok(self.rules_action(m)?.map(|(_, _, a)| a.odds(&self.rules)))
     }
 
     fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
         match self.rules_action(m)? {
             None => Ok(no_roll("turn ended", "the turn ends".into())),
+            Some(_) if matches!(m, Move::TeamAction { .. }) => {
+                Ok(no_roll("team action", self.describe(m)))
+            }
             Some((_, _, a)) => match throws {
                 [faces] => a.resolve(&self.rules, faces),
                 _ => Err(format!("{} throws for a roll of one throw", throws.len())),
@@ -259,15 +335,44 @@ impl Seat for Table {
         };
         let before = self.loads[actor];
         self.apply(actor, &a);
-        let name = &self.characters[actor].name;
-        Ok(vec![if before == self.loads[actor] {
+        let name = self.characters[actor].name.clone();
+        let mut said = vec![if before == self.loads[actor] {
             format!("{name}'s Action Load stays {before} ({kind}: the GM's roll ignores it)")
         } else {
             format!(
                 "{name}'s Action Load {before} -> {} ({kind}, cost {})",
                 self.loads[actor], a.cost
             )
-        }])
+        }];
+        match m {
+            Move::TeamAction { on, effect, .. } => {
+                self.imposed.push(Imposed {
+                    by: actor,
+                    on: *on,
+                    effect: *effect,
+                });
+                said.push(format!(
+                    "{}'s next roll this round has {} ({})",
+                    self.characters[*on].name,
+                    effect.word(),
+                    self.team_source(actor)
+                ));
+            }
+            Move::Act { .. } => {
+                let used: Vec<String> = self
+                    .imposed
+                    .iter()
+                    .filter(|i| i.on == actor)
+                    .map(|i| format!("{} ({})", self.team_source(i.by), i.effect.word()))
+                    .collect();
+                if !used.is_empty() {
+                    self.imposed.retain(|i| i.on != actor);
+                    said.push(format!("{name}'s roll counted {}", used.join(", ")));
+                }
+            }
+            _ => {}
+        }
+        Ok(said)
     }
 
     fn default_move(&self) -> Move {
@@ -313,12 +418,23 @@ impl Seat for Table {
                 who(*actor),
                 aim(target)
             ),
+            Move::TeamAction {
+                actor,
+                aspect,
+                on,
+                effect,
+            } => format!(
+                "{}: team action ({aspect}), {} on {}'s next roll",
+                who(*actor),
+                effect.word(),
+                who(*on)
+            ),
             Move::EndTurn => format!("{} ends the turn", who(self.active)),
         }
     }
 
     fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
-        (*m != Move::EndTurn).then_some(outcome.total)
+        matches!(m, Move::Act { .. } | Move::GmCall { .. }).then_some(outcome.total)
     }
 }
 
@@ -382,6 +498,7 @@ mod tests {
             target: Aim::Dc(3),
             advantages: vec![],
             disadvantages: vec![],
+            uses_load: None,
         });
         assert_eq!(t.plan(&call).map(|p| p.dice.len()), Ok(1));
         let (o, _) = play(&mut t, &call, &[&[2]]);
@@ -505,6 +622,7 @@ mod tests {
             target: Aim::Dc(4),
             advantages: vec![],
             disadvantages: vec!["slippery".into(), "heavy".into(), "dark".into()],
+            uses_load: None,
         });
         assert!(t.allowed(&gm).is_ok(), "the GM calls, whatever the load");
         // Might 2 − 3 disadvantages would be −1: at least 1d4.
@@ -526,6 +644,7 @@ mod tests {
             target: Aim::None,
             advantages: vec![],
             disadvantages: vec![],
+            uses_load: None,
         });
         assert_eq!(t.plan(&wits).map(|p| p.dice.len()), Ok(4), "Wits 5 − 1");
         let (_, said) = play(&mut t, &wits, &[&[1, 1, 1, 1]]);
@@ -533,6 +652,121 @@ mod tests {
             said,
             vec!["Pim's Action Load 1 -> 2 (GM-called roll, cost 1)"]
         );
+    }
+
+    /// "GM-initiated rolls may or may not consider Action Load — this is up to the GM": each
+    /// call says so, whatever the table's setting.
+    #[test]
+    fn the_gm_decides_each_time_whether_a_called_roll_uses_the_load() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        end_turn(&mut t).expect("turn"); // Pim's turn
+        if let TableState::D4Pool(d4) = &mut t {
+            d4.loads[1] = 2;
+        }
+        let call = |uses_load| {
+            AnyMove::D4Pool(Move::GmCall {
+                actor: 1,
+                aspect: "Wits".into(),
+                target: Aim::Dc(8),
+                advantages: vec![],
+                disadvantages: vec![],
+                uses_load,
+            })
+        };
+        // The table ignores the load; this call uses it: Wits 5 − 2 = 3d4, and the load rises.
+        assert_eq!(t.plan(&call(Some(true))).map(|p| p.dice.len()), Ok(3));
+        let (o, said) = play(&mut t, &call(Some(true)), &[&[4, 3, 1]]);
+        assert_eq!((o.total, o.success), (8, Some(true)));
+        assert_eq!(
+            said,
+            vec!["Pim's Action Load 2 -> 3 (GM-called roll, cost 1)"]
+        );
+        // On a table whose GM rolls use the load, this call ignores it: 5d4, load kept.
+        if let TableState::D4Pool(d4) = &mut t {
+            d4.rules.gm_rolls_use_load = true;
+        }
+        assert_eq!(t.plan(&call(None)).map(|p| p.dice.len()), Ok(2));
+        assert_eq!(t.plan(&call(Some(false))).map(|p| p.dice.len()), Ok(5));
+        let (_, said) = play(&mut t, &call(Some(false)), &[&[1, 1, 1, 1, 1]]);
+        assert_eq!(
+            said,
+            vec!["Pim's Action Load stays 3 (GM-called roll: the GM's roll ignores it)"]
+        );
+    }
+
+    /// The text's goblin attacks an ally; Bram, at load 1, uses a Team Action (cost 1) to impose
+    /// Disadvantage, and the goblin's attack is rolled with it: one source, then gone.
+    #[test]
+    fn a_team_actions_disadvantage_is_counted_by_the_roll_it_hinders() {
+        let mut t = table("d4-pool-goblin-ambush.ron");
+        for _ in 0..3 {
+            end_turn(&mut t).expect("turn");
+        }
+        if let TableState::D4Pool(d4) = &mut t {
+            d4.loads[2] = 1;
+        }
+        let team = |actor, on| {
+            AnyMove::D4Pool(Move::TeamAction {
+                actor,
+                aspect: "Presence".into(),
+                on,
+                effect: Effect::Disadvantage,
+            })
+        };
+        assert_eq!(
+            t.allowed(&team(2, 2)),
+            Err(RulesError::Refused(
+                "a Team Action acts on another creature's roll: Bram cannot aim it at themself"
+                    .into()
+            ))
+        );
+        assert_eq!(t.plan(&team(2, 3)).map(|p| p.dice.len()), Ok(0));
+        let (o, said) = play(&mut t, &team(2, 3), &[]);
+        assert_eq!(o.class, "team action");
+        assert_eq!(
+            said,
+            vec![
+                "Bram's Action Load 1 -> 2 (team action, cost 1)",
+                "Goblin's next roll this round has Disadvantage (Bram's team action)"
+            ]
+        );
+        assert_eq!(
+            t.allowed(&team(2, 3)),
+            Err(RulesError::Refused(
+                "Bram's team action already waits on Goblin's next roll (the same source counts \
+                 once)"
+                    .into()
+            ))
+        );
+        assert!(
+            t.tracker()[3]
+                .status
+                .contains(&"next roll: Disadvantage (Bram's team action)".to_string())
+        );
+        // The goblin attacks Vex: Finesse 4 − 1 Disadvantage = 3d4.
+        let mut attack = AnyMove::D4Pool(Move::Act {
+            actor: 3,
+            aspect: "Finesse".into(),
+            weapon: None,
+            kind: "attack".into(),
+            target: Aim::Attack(0),
+            advantages: vec![],
+            disadvantages: vec!["Bram's team action".into()],
+        });
+        assert_eq!(t.plan(&attack).map(|p| p.dice.len()), Ok(3), "counted once");
+        let (_, said) = play(&mut t, &attack, &[&[3, 2, 1]]);
+        assert_eq!(
+            said,
+            vec![
+                "Goblin's Action Load 0 -> 1 (attack, cost 1)",
+                "Goblin's roll counted Bram's team action (Disadvantage)"
+            ]
+        );
+        // Gone with that roll: at load 1 the next is Finesse 4 − 1 = 3d4, with no Disadvantage.
+        if let AnyMove::D4Pool(Move::Act { disadvantages, .. }) = &mut attack {
+            disadvantages.clear();
+        }
+        assert_eq!(t.plan(&attack).map(|p| p.dice.len()), Ok(3));
     }
 
     #[test]

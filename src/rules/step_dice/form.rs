@@ -52,7 +52,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::Help {
                 helper: actor,
                 helped,
-                skill: skills(t, actor).first().cloned().unwrap_or_default(),
+                skill: skills(t, actor).first().cloned(),
                 difficulty: None,
             },
         },
@@ -61,7 +61,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             hint: "the director's simple comparison: one skill die against one difficulty die",
             template: Move::QuickRoll {
                 actor,
-                skill: skills(t, actor).first().cloned().unwrap_or_default(),
+                skill: skills(t, actor).first().cloned(),
                 difficulty: t
                     .rules
                     .difficulties
@@ -71,11 +71,23 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
+            label: "Easy action",
+            hint: "no risk of failure: it succeeds without a roll (uses the round's action)",
+            template: Move::Easy { actor },
+        },
+        MoveKind {
             label: "End turn",
             hint: "pass to the next character",
             template: Move::EndTurn,
         },
     ]
+}
+
+/// A skill set of the character's, or none (an unskilled roll: a Novice d4 at Disadvantage).
+fn skill_or_unskilled(t: &Table, f: &mut Form, actor: usize, skill: &Option<String>) {
+    let mut options = vec![("unskilled".to_string(), None)];
+    options.extend(skills(t, actor).into_iter().map(|s| (s.clone(), Some(s))));
+    f.value("skill", "Skill set", options, skill);
 }
 
 pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
@@ -94,9 +106,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             boosts,
         } => {
             f.actor("actor", "Who", *actor);
-            let mut options = vec![("unskilled".to_string(), None)];
-            options.extend(skills(t, *actor).into_iter().map(|s| (s.clone(), Some(s))));
-            f.value("skill", "Skill set", options, skill);
+            skill_or_unskilled(t, f, *actor, skill);
             f.pick("difficulty", "Difficulty", &ratings, difficulty);
             f.value(
                 "position",
@@ -124,7 +134,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
         } => {
             f.actor("helper", "Helper", *helper);
             f.character("helped", "Helps", *helped);
-            f.pick("skill", "Skill set", &skills(t, *helper), skill);
+            skill_or_unskilled(t, f, *helper, skill);
             let mut options: Vec<(String, Option<String>)> = Vec::new();
             for (i, rating) in ratings.iter().enumerate() {
                 // The first rating is the rules' own (None); a harder one is the director's.
@@ -138,8 +148,12 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             difficulty,
         } => {
             f.actor("actor", "Who", *actor);
-            f.pick("skill", "Skill set", &skills(t, *actor), skill);
+            skill_or_unskilled(t, f, *actor, skill);
             f.pick("difficulty", "Difficulty", &ratings, difficulty);
+        }
+        Move::Easy { actor } => {
+            f.actor("actor", "Who", *actor);
+            f.note("The director judges it easy, with no risk of failure: no roll.");
         }
         Move::EndTurn => f.note(t.describe(m)),
     }

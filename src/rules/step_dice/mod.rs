@@ -161,6 +161,11 @@ impl Action {
         let difficulty = rules.difficulty(&self.difficulty)?;
         let mut ability = self.ability.clone();
         let mut position = self.position;
+        if self.quick {
+            // No boosts or fictional positioning: the raw ability die alone.
+            ability.truncate(1);
+            position = Position::Neutral;
+        }
         if self.unskilled {
             let novice = rules.skill_ranks.first().map(|(_, d)| *d).unwrap_or(Die(4));
             // The skill die becomes a d4; boosts and teamwork still add.
@@ -169,11 +174,8 @@ impl Action {
             } else {
                 ability[0] = novice;
             }
+            // Unskilled rolls are always made with a disadvantage, quick ones too.
             position = Position::Disadvantage;
-        }
-        if self.quick {
-            ability.truncate(1);
-            position = Position::Neutral;
         }
         if ability.is_empty() {
             return Err(
@@ -433,7 +435,7 @@ impl Table {
     pub fn teamwork_roll(
         &self,
         helper: usize,
-        skill: &str,
+        skill: Option<&str>,
         difficulty: Option<Die>,
     ) -> Result<Action, String> {
         let c = self.characters.get(helper).ok_or("no such character")?;
@@ -443,23 +445,43 @@ impl Table {
                 c.name
             ));
         }
-        let die = self
-            .skill_die(helper, skill)
-            .ok_or_else(|| format!("{} has no skill set '{skill}'", c.name))?;
         let difficulty = difficulty
             .unwrap_or(self.rules.teamwork_difficulty)
             .max(self.rules.teamwork_difficulty);
+        let Some(skill) = skill else {
+            return Ok(self.unskilled_quick(difficulty.to_string()));
+        };
+        let die = self
+            .skill_die(helper, skill)
+            .ok_or_else(|| format!("{} has no skill set '{skill}'", c.name))?;
         Ok(Action::quick(die, difficulty.to_string()))
+    }
+
+    /// An unskilled quick action roll: a Novice die against the difficulty, at Disadvantage.
+    fn unskilled_quick(&self, difficulty: String) -> Action {
+        let novice = self
+            .rules
+            .skill_ranks
+            .first()
+            .map(|(_, d)| *d)
+            .unwrap_or(Die(4));
+        Action {
+            unskilled: true,
+            ..Action::quick(novice, difficulty)
+        }
     }
 
     /// A Quick Action Roll the director calls for: `actor`'s skill die against a rating.
     pub fn quick_roll(
         &self,
         actor: usize,
-        skill: &str,
+        skill: Option<&str>,
         difficulty: &str,
     ) -> Result<Action, String> {
         let c = self.characters.get(actor).ok_or("no such character")?;
+        let Some(skill) = skill else {
+            return Ok(self.unskilled_quick(difficulty.to_string()));
+        };
         let die = self.skill_die(actor, skill).ok_or_else(|| {
             let has: Vec<&str> = c.skills.iter().map(|(n, _)| n.as_str()).collect();
             format!(
@@ -672,7 +694,7 @@ mod tests {
     #[test]
     fn teamwork_adds_a_die_and_grit() {
         let mut t = table();
-        let help = t.teamwork_roll(1, "Locks", None).expect("help");
+        let help = t.teamwork_roll(1, Some("Locks"), None).expect("help");
         assert_eq!(help.difficulty, "d4");
         let Ok(Step::Done(o)) = help.resolve(&t.rules, &[3, 2]) else {
             panic!()
@@ -692,7 +714,7 @@ mod tests {
             t.check(1).is_err(),
             "Bo gave up this round's action to help"
         );
-        assert!(t.teamwork_roll(1, "Locks", None).is_err());
+        assert!(t.teamwork_roll(1, Some("Locks"), None).is_err());
         t.end_turn();
         assert_eq!(t.round, 2);
         t.check(0).expect("new round");
@@ -705,7 +727,7 @@ mod tests {
     #[test]
     fn failed_teamwork_gives_nothing() {
         let mut t = table();
-        let help = t.teamwork_roll(1, "Locks", Some(Die(8))).expect("help");
+        let help = t.teamwork_roll(1, Some("Locks"), Some(Die(8))).expect("help");
         assert_eq!(help.difficulty, "d8");
         t.apply_teamwork(1, 0, &help, false);
         assert_eq!(t.grit, vec![0, 0]);

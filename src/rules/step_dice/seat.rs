@@ -36,8 +36,9 @@ pub enum Move {
         helper: usize,
         /// Whom.
         helped: usize,
-        /// The helper's skill set.
-        skill: String,
+        /// The helper's skill set (None: unskilled, a Novice d4 at Disadvantage).
+        #[serde(default)]
+        skill: Option<String>,
         /// A harder rating the director sets (None: Challenging).
         #[serde(default)]
         difficulty: Option<String>,
@@ -48,10 +49,17 @@ pub enum Move {
     QuickRoll {
         /// Who rolls.
         actor: usize,
-        /// The skill set.
-        skill: String,
+        /// The skill set (None: unskilled, a Novice d4 at Disadvantage).
+        #[serde(default)]
+        skill: Option<String>,
         /// The difficulty rating.
         difficulty: String,
+    },
+    /// An easy challenge, with no risk of failure: the director rules that it succeeds
+    /// automatically. Nothing is thrown; the actor's action for the round is used.
+    Easy {
+        /// Who acts.
+        actor: usize,
     },
     /// Ends the active character's turn.
     EndTurn,
@@ -84,7 +92,7 @@ impl Table {
                     .as_deref()
                     .map(|d| self.rules.difficulty(d))
                     .transpose()?;
-                self.teamwork_roll(*helper, skill, die).map(Some)
+                self.teamwork_roll(*helper, skill.as_deref(), die).map(Some)
             }
             Move::QuickRoll {
                 actor,
@@ -92,8 +100,10 @@ impl Table {
                 difficulty,
             } => {
                 seat_of(&names, *actor)?;
-                self.quick_roll(*actor, skill, difficulty).map(Some)
+                self.quick_roll(*actor, skill.as_deref(), difficulty)
+                    .map(Some)
             }
+            Move::Easy { actor, .. } => seat_of(&names, *actor).map(|_| None),
             Move::EndTurn => Ok(None),
         }
     }
@@ -151,7 +161,7 @@ impl Seat for Table {
         match m {
             Move::Act { actor, .. } => Some(*actor),
             Move::Help { helper, .. } => Some(*helper),
-            Move::QuickRoll { actor, .. } => Some(*actor),
+            Move::QuickRoll { actor, .. } | Move::Easy { actor, .. } => Some(*actor),
             Move::EndTurn => None,
         }
     }
@@ -159,14 +169,16 @@ impl Seat for Table {
     fn numbers(&self, m: &Move) -> Vec<Bounded> {
         match m {
             Move::Act { boosts, .. } => vec![Bounded::count("boosts", boosts.len() as u64)],
-            Move::Help { .. } | Move::QuickRoll { .. } | Move::EndTurn => Vec::new(),
+            Move::Help { .. } | Move::QuickRoll { .. } | Move::Easy { .. } | Move::EndTurn => {
+                Vec::new()
+            }
         }
     }
 
     fn allowed(&self, m: &Move) -> Result<(), String> {
         let action = self.rules_action(m)?;
         match m {
-            Move::Act { actor, .. } => self.check(*actor)?,
+            Move::Act { actor, .. } | Move::Easy { actor, .. } => self.check(*actor)?,
             Move::Help { helper, helped, .. } => {
                 let names = self.names();
                 if helper == helped {
@@ -208,6 +220,15 @@ impl Seat for Table {
 
     fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
         match (self.rules_action(m)?, throws) {
+            (None, _) if matches!(m, Move::Easy { .. }) => Ok(Step::Done(Outcome {
+                total: 0,
+                success: Some(true),
+                class: "automatic success".into(),
+                lines: vec![
+                    "an easy challenge, with no risk of failure: it succeeds without a roll".into(),
+                ],
+                tags: vec![],
+            })),
             (None, _) => Ok(no_roll("turn ended", "the turn ends".into())),
             (Some(a), [faces]) => a.resolve(&self.rules, faces),
             (Some(_), _) => Err(format!("{} throws for a roll of one throw", throws.len())),
@@ -255,6 +276,13 @@ impl Seat for Table {
                         names[*helper]
                     )
                 }]
+            }
+            (Move::Easy { actor, .. }, None) => {
+                self.apply(*actor);
+                vec![format!(
+                    "{} succeeds automatically and has used this round's action",
+                    names[*actor]
+                )]
             }
             (Move::QuickRoll { actor, .. }, Some(_)) => vec![format!(
                 "{}'s quick action roll: {} (the round's action is not used)",
@@ -310,9 +338,10 @@ impl Seat for Table {
                 skill,
                 difficulty,
             } => format!(
-                "{} helps {} with {skill}{}",
+                "{} helps {} with {}{}",
                 who(*helper),
                 who(*helped),
+                skill.as_deref().unwrap_or("no skill (unskilled)"),
                 difficulty
                     .as_ref()
                     .map(|d| format!(" ({d})"))
@@ -323,15 +352,21 @@ impl Seat for Table {
                 skill,
                 difficulty,
             } => format!(
-                "{}: quick action roll, {skill} vs {difficulty}",
-                who(*actor)
+                "{}: quick action roll, {} vs {difficulty}",
+                who(*actor),
+                skill.as_deref().unwrap_or("unskilled")
             ),
+            Move::Easy { actor } => format!("{}: an easy action", who(*actor)),
             Move::EndTurn => format!("{} ends the turn", who(self.active)),
         }
     }
 
     fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
-        (*m != Move::EndTurn).then_some(outcome.total)
+        matches!(
+            m,
+            Move::Act { .. } | Move::Help { .. } | Move::QuickRoll { .. }
+        )
+        .then_some(outcome.total)
     }
 }
 
@@ -346,7 +381,7 @@ mod tests {
         AnyMove::StepDice(Move::Help {
             helper: 1,
             helped: 0,
-            skill: "Locks".into(),
+            skill: Some("Locks".into()),
             difficulty: difficulty.map(String::from),
         })
     }
@@ -357,7 +392,7 @@ mod tests {
         let quick = |actor: usize, skill: &str, difficulty: &str| {
             AnyMove::StepDice(Move::QuickRoll {
                 actor,
-                skill: skill.into(),
+                skill: Some(skill.into()),
                 difficulty: difficulty.into(),
             })
         };
@@ -401,6 +436,77 @@ mod tests {
                     .into()
             ))
         );
+    }
+
+    /// "If the challenge is easy, with no risk of failure, the action should succeed
+    /// automatically": no roll, the action used.
+    #[test]
+    fn an_easy_challenge_succeeds_without_a_roll() {
+        let mut t = table("step-dice-vault.ron");
+        let easy = AnyMove::StepDice(Move::Easy { actor: 0 });
+        assert_eq!(t.plan(&easy).map(|p| p.dice.len()), Ok(0));
+        assert!(matches!(t.odds(&easy), Ok(None)));
+        let (o, said) = play(&mut t, &easy, &[]);
+        assert_eq!(
+            (o.success, o.class.as_str()),
+            (Some(true), "automatic success")
+        );
+        assert_eq!(
+            said,
+            vec!["Ana succeeds automatically and has used this round's action"]
+        );
+        assert_eq!(t.tracker()[0].status[1], "acted");
+        assert_eq!(
+            t.allowed(&easy),
+            Err(RulesError::Refused(
+                "Ana has used this round's action".into()
+            ))
+        );
+        assert_eq!(
+            t.allowed(&AnyMove::StepDice(Move::Easy { actor: 1 })),
+            Err(RulesError::Refused("it is Ana's turn".into()))
+        );
+    }
+
+    /// Unskilled rolls are a Novice d4 "always made with a disadvantage", quick ones and
+    /// teamwork too (no boosts or positioning, but the unskilled rule stays).
+    #[test]
+    fn unskilled_quick_rolls_and_unskilled_teamwork_throw_a_d4_at_disadvantage() {
+        let mut t = table("step-dice-vault.ron");
+        let quick = AnyMove::StepDice(Move::QuickRoll {
+            actor: 2,
+            skill: None,
+            difficulty: "Challenging".into(),
+        });
+        let plan = t.plan(&quick).expect("plan");
+        assert_eq!(
+            plan.dice
+                .iter()
+                .map(|d| (d.sides, d.label.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(4, "ability d4"), (4, "difficulty d4"), (4, "position d4")]
+        );
+        // d4 − the higher of two d4 ≥ 0: Σ P(max ≤ a) = (1 + 4 + 9 + 16)/64 = 30/64.
+        let odds = t.odds(&quick).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("15/32".into()));
+        assert_eq!(t.describe(&quick), "Cass: quick action roll, unskilled vs Challenging");
+        let (o, _) = play(&mut t, &quick, &[&[3, 1, 4]]);
+        assert_eq!((o.total, o.success), (-1, Some(false)));
+        // Cass helps Ana unskilled: the same roll; success adds a d4 and earns grit.
+        let help = AnyMove::StepDice(Move::Help {
+            helper: 2,
+            helped: 0,
+            skill: None,
+            difficulty: None,
+        });
+        assert_eq!(t.describe(&help), "Cass helps Ana with no skill (unskilled)");
+        let (o, said) = play(&mut t, &help, &[&[4, 2, 3]]);
+        assert_eq!((o.total, o.success), (1, Some(true)));
+        assert_eq!(
+            said,
+            vec!["Cass adds a d4 to Ana's ability pool this round and earns grit (1 now)"]
+        );
+        assert_eq!(t.tracker()[0].status[2], "teamwork d4 (this round)");
     }
 
     fn pick(position: Position) -> AnyMove {
