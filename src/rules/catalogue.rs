@@ -666,10 +666,8 @@ mod tests {
             panic!("not step-dice")
         };
         let own = |i: usize| -> Vec<String> {
-            st.characters[i]
-                .skills
-                .iter()
-                .map(|(n, _)| n.clone())
+            std::iter::once("unskilled".to_string())
+                .chain(st.characters[i].skills.iter().map(|(n, _)| n.clone()))
                 .collect()
         };
         assert_eq!(skills(&help), own(0));

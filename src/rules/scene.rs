@@ -604,6 +604,9 @@ impl Scene {
                     for (m, v) in &c.modifiers {
                         out.push(Bounded::number(format!("{n}'s modifier {m}"), *v));
                     }
+                    if let Some(defense) = c.defense {
+                        out.push(Bounded::number(format!("{n}'s defense"), defense));
+                    }
                 }
             }
         }

@@ -65,6 +65,16 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
+            label: "Opposed check",
+            hint: "the GM rolls an opponent's check; its total is the DC of the check it opposes",
+            template: Move::Opposed {
+                by: opponent(t, actor, false),
+                against: actor,
+                modifier: None,
+                edge: Edge::None,
+            },
+        },
+        MoveKind {
             label: "Resource die",
             hint: "roll a resource; 1-2 steps it along its chain",
             template: Move::Resource {
@@ -93,23 +103,61 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
     ]
 }
 
-fn dc(t: &Table, f: &mut Form, dc: &DcChoice) {
+/// The first character opposing `roller`: of the other side, with a Defense Class where
+/// `defended`, else anyone else.
+fn opponent(t: &Table, roller: usize, defended: bool) -> usize {
+    let side = t.characters.get(roller).map(|c| c.side);
+    let others = || (0..t.characters.len()).filter(move |&i| i != roller);
+    others()
+        .find(|&i| Some(t.characters[i].side) != side && (!defended || t.characters[i].defense.is_some()))
+        .or_else(|| others().find(|&i| Some(t.characters[i].side) != side))
+        .or_else(|| others().next())
+        .unwrap_or(0)
+}
+
+fn dc(t: &Table, f: &mut Form, roller: usize, dc: &DcChoice) {
     let first = t
         .rules
         .dc_table
         .first()
         .map(|(n, _)| n.clone())
         .unwrap_or_default();
+    let waiting = t
+        .opposed
+        .iter()
+        .find(|o| o.against == roller)
+        .map_or_else(|| opponent(t, roller, false), |o| o.by);
     f.variant(
         "dc",
         "DC",
         vec![
             ("from the table", DcChoice::Named(first, 0)),
             ("a number", DcChoice::Number(12)),
+            (
+                "a Defense Class",
+                DcChoice::Defense(opponent(t, roller, true)),
+            ),
+            ("the GM's opposed check", DcChoice::Opposed(waiting)),
         ],
         dc,
     );
     match dc {
+        DcChoice::Defense(i) => {
+            f.character("dc.Defense", "Whose Defense Class", *i);
+            f.note(match t.characters.get(*i).and_then(|c| c.defense) {
+                Some(d) => format!("Defense Class {d}"),
+                None => "no Defense Class in the scene".into(),
+            });
+        }
+        DcChoice::Opposed(i) => {
+            f.character("dc.Opposed", "Opposed by", *i);
+            f.note(
+                match t.opposed.iter().find(|o| o.by == *i && o.against == roller) {
+                    Some(o) => format!("the GM's opposed check set DC {}", o.dc),
+                    None => "the GM rolls the opposed check first (Opposed check)".into(),
+                },
+            );
+        }
         DcChoice::Named(name, gm) => {
             let rows: Vec<String> = t.rules.dc_table.iter().map(|(n, _)| n.clone()).collect();
             f.pick("dc.Named.0", "Difficulty", &rows, name);
@@ -177,7 +225,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 f.pick("kind.Extended.task", "Task", &tasks, task);
             }
             modifier(t, f, *actor, md);
-            dc(t, f, d);
+            dc(t, f, *actor, d);
             edge(f, e);
             f.flag(
                 "play_the_odds",
@@ -195,7 +243,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.actor("leader", "Leader", *leader);
             f.characters("helpers", "Helpers", helpers);
             modifier(t, f, *leader, md);
-            dc(t, f, d);
+            dc(t, f, *leader, d);
             edge(f, e);
         }
         Move::Resource { actor, name } => {
@@ -206,6 +254,18 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 .map(|r| r.iter().map(|(n, _)| n.clone()).collect())
                 .unwrap_or_default();
             f.pick("name", "Resource", &options, name);
+        }
+        Move::Opposed {
+            by,
+            against,
+            modifier: md,
+            edge: e,
+        } => {
+            f.character("by", "Rolled for", *by);
+            f.character("against", "Against the check of", *against);
+            modifier(t, f, *by, md);
+            edge(f, e);
+            f.note("Its total is the DC of that character's next check against this one.");
         }
         Move::Initiative | Move::DeclareInitiative | Move::EndInitiative => f.note(t.describe(m)),
     }

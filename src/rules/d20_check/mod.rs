@@ -613,6 +613,21 @@ pub struct Character {
     /// May roll improbable actions.
     #[serde(default)]
     pub immortal: bool,
+    /// Its Defense Class: the DC of a check opposed by it (an attack on it). None where the
+    /// scene gives none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defense: Option<i64>,
+}
+
+/// The DC an opposed check the game master rolled sets, waiting for the check it opposes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpposedDc {
+    /// Who the GM rolled for (the searching guard).
+    pub by: usize,
+    /// Whose check it opposes (the one hiding).
+    pub against: usize,
+    /// The DC it set: the opposed check's total, within the DC range.
+    pub dc: i64,
 }
 
 /// The turn economy of a d20-check table: side initiative, one action each, resource dice.
@@ -636,6 +651,9 @@ pub struct Table {
     pub initiative: bool,
     /// Extended tasks of the scene, with their progress.
     pub tasks: Vec<TaskProgress>,
+    /// Opposed checks the GM rolled, each waiting for the check it opposes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opposed: Vec<OpposedDc>,
 }
 
 /// The result of an initiative throw.
@@ -668,6 +686,7 @@ impl Table {
             round: 0,
             initiative: false,
             tasks: Vec::new(),
+            opposed: Vec::new(),
         }
     }
 
@@ -1151,6 +1170,7 @@ mod tests {
                 direction: Direction::Down,
             }],
             immortal: false,
+            defense: None,
         };
         Table::new(
             rules(),

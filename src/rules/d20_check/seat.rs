@@ -16,8 +16,14 @@ use crate::rules::{Odds, Outcome, RollPlan, Step};
 pub enum DcChoice {
     /// A row of the DC table with the GM's modifier.
     Named(String, i64),
-    /// A number (an opponent's Defense Class, an opposed check).
+    /// A number the GM gives.
     Number(i64),
+    /// The Defense Class of the character opposing the check (an attack's target): the
+    /// scene's `defense`.
+    Defense(usize),
+    /// The opposed check the GM rolled for this character against the roller
+    /// ([`Move::Opposed`]): its total is the DC.
+    Opposed(usize),
 }
 
 /// The text's action types.
@@ -80,6 +86,21 @@ pub enum Move {
         #[serde(default)]
         edge: Edge,
     },
+    /// An opposed check the GM rolls for a character (the guard who searches): d20 +
+    /// proficiency + modifier, whose total, within the DC range, is the DC of the next check
+    /// of the character it opposes (the one who hides). It uses nobody's action.
+    Opposed {
+        /// Who the GM rolls for.
+        by: usize,
+        /// Whose check it opposes.
+        against: usize,
+        /// A named modifier of `by`'s.
+        #[serde(default)]
+        modifier: Option<String>,
+        /// Advantage or disadvantage.
+        #[serde(default)]
+        edge: Edge,
+    },
     /// A use of a resource die (not an action: torches burn as they burn).
     Resource {
         /// Whose.
@@ -116,6 +137,9 @@ impl Table {
         let mut a = self.action(actor, modifier, 0, edge)?;
         match dc {
             DcChoice::Number(n) => a.dc = Some(*n),
+            DcChoice::Defense(_) | DcChoice::Opposed(_) => {
+                return Err("the DC is read before the check".into());
+            }
             DcChoice::Named(name, gm) => {
                 a.dc = None;
                 a.difficulty = Some(name.clone());
@@ -124,6 +148,112 @@ impl Table {
         }
         a.play_the_odds = play_the_odds;
         Ok(a)
+    }
+
+    /// The DC a check of `roller` is against, as a number where it is read from the table: an
+    /// opponent's Defense Class, or the opposed check the GM rolled against the roller.
+    fn read_dc(&self, roller: usize, dc: &DcChoice) -> Result<DcChoice, String> {
+        let names = Seat::names(self);
+        match dc {
+            DcChoice::Defense(i) => {
+                seat_of(&names, *i)?;
+                if *i == roller {
+                    return Err(format!(
+                        "a Defense Class opposes another's check: {} cannot check against their own",
+                        names[roller]
+                    ));
+                }
+                self.characters[*i]
+                    .defense
+                    .map(DcChoice::Number)
+                    .ok_or_else(|| {
+                        format!(
+                            "{} has no Defense Class: the scene gives it none (defense: 12)",
+                            names[*i]
+                        )
+                    })
+            }
+            DcChoice::Opposed(i) => {
+                seat_of(&names, *i)?;
+                self.opposed
+                    .iter()
+                    .find(|o| o.by == *i && o.against == roller)
+                    .map(|o| DcChoice::Number(o.dc))
+                    .ok_or_else(|| {
+                        format!(
+                            "no opposed check of {}'s waits for {}'s check: the GM rolls it first \
+                             (Opposed check)",
+                            names[*i], names[roller]
+                        )
+                    })
+            }
+            other => Ok(other.clone()),
+        }
+    }
+
+    /// The GM's opposed check for `by` against `against`: a check with no DC of its own.
+    fn opposed_action(
+        &self,
+        by: usize,
+        against: usize,
+        modifier: Option<&str>,
+        edge: Edge,
+    ) -> Result<Action, String> {
+        let names = Seat::names(self);
+        seat_of(&names, by)?;
+        seat_of(&names, against)?;
+        if by == against {
+            return Err(format!(
+                "an opposed check is rolled for an opponent: {} cannot oppose themself",
+                names[by]
+            ));
+        }
+        self.action(by, modifier, self.rules.dc_min, edge)
+    }
+
+    /// The opposed check a move is, if it is one.
+    fn opposed_of(&self, m: &Move) -> Result<Option<(usize, usize, Action)>, String> {
+        match m {
+            Move::Opposed {
+                by,
+                against,
+                modifier,
+                edge,
+            } => Ok(Some((
+                *by,
+                *against,
+                self.opposed_action(*by, *against, modifier.as_deref(), *edge)?,
+            ))),
+            _ => Ok(None),
+        }
+    }
+
+    /// The opposed check's total, the DC it sets (within the DC range), and its lines.
+    fn opposed_total(&self, a: &Action, faces: &[u32]) -> Result<(i64, Vec<String>), String> {
+        let n = if a.edge == Edge::None { 1 } else { 2 };
+        if faces.len() != n || faces.iter().any(|f| !(1..=20).contains(f)) {
+            return Err(format!("{faces:?} are not the faces of {n} d20"));
+        }
+        let kept = match a.edge {
+            Edge::Disadvantage => faces.iter().copied().min(),
+            _ => faces.iter().copied().max(),
+        }
+        .unwrap_or(0);
+        let total = i64::from(kept) + a.proficiency + a.modifier;
+        let dc = total.clamp(self.rules.dc_min, self.rules.dc_max);
+        let mut lines = vec![format!(
+            "d20 {faces:?}{} {:+} proficiency {:+} modifier = {total}",
+            edge_words(a.edge),
+            a.proficiency,
+            a.modifier
+        )];
+        if dc != total {
+            lines.push(format!(
+                "a DC is from {} to {}: DC {dc}",
+                self.rules.dc_min, self.rules.dc_max
+            ));
+        }
+        Ok((dc, lines))
     }
 
     /// The checks a move rolls, each with its roller, in throw order.
@@ -136,18 +266,28 @@ impl Table {
                 edge,
                 play_the_odds,
                 ..
-            } => vec![(
-                *actor,
-                self.check_action(*actor, modifier.as_deref(), dc, *edge, *play_the_odds, true)?,
-            )],
+            } => {
+                let dc = self.read_dc(*actor, dc)?;
+                vec![(
+                    *actor,
+                    self.check_action(
+                        *actor,
+                        modifier.as_deref(),
+                        &dc,
+                        *edge,
+                        *play_the_odds,
+                        true,
+                    )?,
+                )]
+            }
             Move::Group {
                 leader,
                 helpers,
                 modifier,
                 dc,
                 edge,
-            } => match self.rules.group {
-                GroupRule::HelpGivesAdvantage => {
+            } => match (self.rules.group, &self.read_dc(*leader, dc)?) {
+                (GroupRule::HelpGivesAdvantage, dc) => {
                     let edge = if helpers.is_empty() {
                         *edge
                     } else {
@@ -158,7 +298,7 @@ impl Table {
                         self.check_action(*leader, modifier.as_deref(), dc, edge, false, true)?,
                     )]
                 }
-                GroupRule::HalfSucceed => std::iter::once(leader)
+                (GroupRule::HalfSucceed, dc) => std::iter::once(leader)
                     .chain(helpers)
                     .map(|&a| {
                         self.check_action(a, modifier.as_deref(), dc, *edge, false, a == *leader)
@@ -265,11 +405,13 @@ impl Table {
     }
 }
 
-fn dc_words(dc: &DcChoice) -> String {
+fn dc_words(dc: &DcChoice, names: &[&str]) -> String {
     match dc {
         DcChoice::Named(n, 0) => n.clone(),
         DcChoice::Named(n, g) => format!("{n} {g:+}"),
         DcChoice::Number(n) => format!("DC {n}"),
+        DcChoice::Defense(i) => format!("{}'s Defense Class", name_at(names, *i)),
+        DcChoice::Opposed(i) => format!("{}'s opposed check", name_at(names, *i)),
     }
 }
 
@@ -318,6 +460,9 @@ impl Seat for Table {
             .enumerate()
             .map(|(i, c)| {
                 let mut status = vec![format!("{:?}", c.side)];
+                if let Some(defense) = c.defense {
+                    status.push(format!("Defense Class {defense}"));
+                }
                 if self.initiative {
                     status.push(if self.acted[i] { "acted" } else { "ready" }.into());
                 }
@@ -338,6 +483,15 @@ impl Seat for Table {
     }
 
     fn notes(&self) -> Vec<String> {
+        let names = Seat::names(self);
+        let opposed = self.opposed.iter().map(|o| {
+            format!(
+                "{}'s opposed check: DC {} for {}'s next check against it",
+                name_at(&names, o.by),
+                o.dc,
+                name_at(&names, o.against)
+            )
+        });
         self.tasks
             .iter()
             .map(|t| {
@@ -351,6 +505,7 @@ impl Seat for Table {
                     t.state()
                 )
             })
+            .chain(opposed)
             .collect()
     }
 
@@ -358,28 +513,35 @@ impl Seat for Table {
         match m {
             Move::Check { actor, .. } | Move::Resource { actor, .. } => Some(*actor),
             Move::Group { leader, .. } => Some(*leader),
+            Move::Opposed { by, .. } => Some(*by),
             _ => None,
         }
     }
 
     fn numbers(&self, m: &Move) -> Vec<Bounded> {
         let dc = |dc: &DcChoice| match dc {
-            DcChoice::Named(_, gm) => Bounded::number("the GM's modifier to the DC", *gm),
-            DcChoice::Number(n) => Bounded::number("DC", *n),
+            DcChoice::Named(_, gm) => Some(Bounded::number("the GM's modifier to the DC", *gm)),
+            DcChoice::Number(n) => Some(Bounded::number("DC", *n)),
+            DcChoice::Defense(_) | DcChoice::Opposed(_) => None,
         };
         match m {
-            Move::Check { dc: d, .. } => vec![dc(d)],
-            Move::Group { helpers, dc: d, .. } => {
-                vec![Bounded::count("helpers", helpers.len() as u64), dc(d)]
-            }
+            Move::Check { dc: d, .. } => dc(d).into_iter().collect(),
+            Move::Group { helpers, dc: d, .. } => std::iter::once(Bounded::count(
+                "helpers",
+                helpers.len() as u64,
+            ))
+            .chain(dc(d))
+            .collect(),
             Move::DeclareInitiative
             | Move::Initiative
             | Move::EndInitiative
+            | Move::Opposed { .. }
             | Move::Resource { .. } => Vec::new(),
         }
     }
 
     fn allowed(&self, m: &Move) -> Result<(), String> {
+        self.opposed_of(m)?;
         for (_, a) in self.rolls(m)? {
             a.check(&self.rules)?;
         }
@@ -446,6 +608,15 @@ impl Seat for Table {
             return Ok(self.initiative_plan());
         }
         let names = Seat::names(self);
+        if let Some((by, _, a)) = self.opposed_of(m)? {
+            let n = if a.edge == Edge::None { 1 } else { 2 };
+            return Ok(RollPlan::new("opposed check").with(
+                n,
+                20,
+                crate::rules::DieRole::Check,
+                &format!("{} d20", names[by]),
+            ));
+        }
         let mut plan = RollPlan::new("no roll");
         for (k, (who, a)) in self.rolls(m)?.iter().enumerate() {
             let mut p = a.plan(&self.rules)?;
@@ -471,6 +642,14 @@ impl Seat for Table {
             odds.target = Some(1);
             odds.p_success = Some(p);
             return Ok(Some(odds));
+        }
+        if let Some((_, _, a)) = self.opposed_of(m)? {
+            let (lo, hi) = (self.rules.dc_min, self.rules.dc_max);
+            let dc = a
+                .edge
+                .d20()
+                .map(|v| (v + a.proficiency + a.modifier).clamp(lo, hi));
+            return Ok(Some(Odds::of("the DC it sets", dc)));
         }
         let rolls = self.rolls(m)?;
         if let (Move::Group { .. }, GroupRule::HalfSucceed) = (m, self.rules.group) {
@@ -511,6 +690,24 @@ impl Seat for Table {
                 ));
             }
             _ => {}
+        }
+        if let Some((by, against, a)) = self.opposed_of(m)? {
+            let faces = match throws {
+                [one] => one,
+                _ => return Err(format!("{} throws for a roll of one throw", throws.len())),
+            };
+            let (dc, mut lines) = self.opposed_total(&a, faces)?;
+            lines.push(format!(
+                "DC {dc} for {}'s check against {}",
+                names[against], names[by]
+            ));
+            return Ok(Step::Done(Outcome {
+                total: dc,
+                success: None,
+                class: "opposed check".into(),
+                lines,
+                tags: vec![format!("DC {dc}")],
+            }));
         }
         let rolls = self.rolls(m)?;
         let faces: &[u32] = match throws {
@@ -612,7 +809,12 @@ impl Seat for Table {
                     }
                 ));
             }
-            Move::Check { actor, kind, .. } => {
+            Move::Check {
+                actor, kind, dc, ..
+            } => {
+                if let DcChoice::Opposed(by) = dc {
+                    self.opposed.retain(|o| !(o.by == *by && o.against == *actor));
+                }
                 if let CheckType::Extended { task } = kind {
                     let i = self.task(task)?;
                     let t = &mut self.tasks[i];
@@ -648,7 +850,28 @@ impl Seat for Table {
                     ));
                 }
             }
+            Move::Group {
+                leader,
+                dc: DcChoice::Opposed(by),
+                ..
+            } => self
+                .opposed
+                .retain(|o| !(o.by == *by && o.against == *leader)),
             Move::Group { .. } => {}
+            Move::Opposed { by, against, .. } => {
+                let dc = outcome.total;
+                self.opposed
+                    .retain(|o| !(o.by == *by && o.against == *against));
+                self.opposed.push(super::OpposedDc {
+                    by: *by,
+                    against: *against,
+                    dc,
+                });
+                said.push(format!(
+                    "{}'s opposed check sets DC {dc} for {}'s next check against {}",
+                    names[*by], names[*against], names[*by]
+                ));
+            }
         }
         if self.initiative {
             let users = Self::uses_action(m);
@@ -722,7 +945,7 @@ impl Seat for Table {
                     .as_ref()
                     .map(|m| format!(" ({m})"))
                     .unwrap_or_default(),
-                dc_words(dc),
+                dc_words(dc, &names),
                 edge_words(*edge),
                 if *play_the_odds {
                     ", playing the odds"
@@ -764,10 +987,25 @@ impl Seat for Table {
                     .as_ref()
                     .map(|m| format!(" ({m})"))
                     .unwrap_or_default(),
-                dc_words(dc),
+                dc_words(dc, &names),
                 edge_words(*edge)
             ),
             Move::Resource { actor, name } => format!("{} uses {name}", who(*actor)),
+            Move::Opposed {
+                by,
+                against,
+                modifier,
+                edge,
+            } => format!(
+                "the GM's opposed check for {}{}{} against {}",
+                who(*by),
+                modifier
+                    .as_ref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default(),
+                edge_words(*edge),
+                who(*against)
+            ),
         }
     }
 
@@ -815,6 +1053,93 @@ mod tests {
             TableState::D20Check(t) => t,
             _ => panic!("not d20-check"),
         }
+    }
+
+    /// "DC = Defense Class or an Opposed Action Check rolled by the gamemaster": an attack's DC
+    /// is read from the defender, and the GM's opposed check sets the DC of the check it opposes.
+    #[test]
+    fn a_dc_from_a_defense_class_or_the_gms_opposed_check() {
+        let mut t = table("d20-check-crypt.ron");
+        let attack = mv(Move::Check {
+            actor: 0,
+            kind: CheckType::Standard,
+            modifier: Some("STR".into()),
+            dc: DcChoice::Defense(2),
+            edge: Edge::None,
+            play_the_odds: false,
+        });
+        assert_eq!(
+            t.describe(&attack),
+            "Ash: Standard check (STR) vs Crypt guardian's Defense Class"
+        );
+        // d20 + 3 + 2 against Defense Class 14: 9 or more of 20.
+        let odds = t.odds(&attack).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("3/5".into()));
+        let (o, _) = play(&mut t, &attack, &[&[8]]);
+        assert_eq!((o.total, o.success), (13, Some(false)));
+        assert_eq!(
+            t.tracker()[2].status[1],
+            "Defense Class 14",
+            "the tracker shows it"
+        );
+        assert_eq!(
+            t.allowed(&check(0, CheckType::Standard, DcChoice::Defense(1))),
+            Err(RulesError::Refused(
+                "Bea has no Defense Class: the scene gives it none (defense: 12)".into()
+            ))
+        );
+        // The Ghoul searches (d20 + 1 + DEX 2) while Bea hides.
+        let hide = check(1, CheckType::Standard, DcChoice::Opposed(3));
+        assert_eq!(
+            t.allowed(&hide),
+            Err(RulesError::Refused(
+                "no opposed check of Ghoul's waits for Bea's check: the GM rolls it first \
+                 (Opposed check)"
+                    .into()
+            ))
+        );
+        let search = mv(Move::Opposed {
+            by: 3,
+            against: 1,
+            modifier: Some("DEX".into()),
+            edge: Edge::None,
+        });
+        assert_eq!(
+            t.allowed(&mv(Move::Opposed {
+                by: 1,
+                against: 1,
+                modifier: None,
+                edge: Edge::None,
+            })),
+            Err(RulesError::Refused(
+                "an opposed check is rolled for an opponent: Bea cannot oppose themself".into()
+            ))
+        );
+        // Its odds are those of the DC it sets: 4 to 23, each 1/20.
+        let odds = t.odds(&search).expect("odds").expect("some");
+        assert_eq!(odds.distribution.p(23).exact(), "1/20");
+        assert_eq!(odds.distribution.p(3).exact(), "0");
+        let (o, said) = play(&mut t, &search, &[&[13]]);
+        assert_eq!((o.total, o.class.as_str()), (16, "opposed check"));
+        assert_eq!(
+            said,
+            vec!["Ghoul's opposed check sets DC 16 for Bea's next check against Ghoul"]
+        );
+        assert_eq!(
+            t.notes(),
+            vec![
+                "Task Break the crypt seal: 0/3 successes, 0/3 failures (under way)",
+                "Ghoul's opposed check: DC 16 for Bea's next check against it"
+            ]
+        );
+        // Bea's check is against DC 16, known before she throws: d20 + 2 ≥ 16 is 7 of 20.
+        let odds = t.odds(&hide).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("7/20".into()));
+        let (o, _) = play(&mut t, &hide, &[&[14]]);
+        assert_eq!((o.total, o.success), (16, Some(true)));
+        // Used up by that check.
+        assert!(t.allowed(&hide).is_err());
+        assert!(t.notes().len() == 1);
     }
 
     #[test]
