@@ -132,6 +132,7 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: None,
+            as_action: false,
         });
         let now = TableState::new(&scene("action-dice-knight-and-magician.ron"), &book(), 1);
         assert!(now.allowed(&dodge).is_err(), "a dodge names whose attacks");

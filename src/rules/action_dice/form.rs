@@ -28,6 +28,8 @@ pub(super) fn act(t: &Table, actor: usize) -> Move {
         },
         skill,
         extra: 0,
+        range_m: None,
+        movement: false,
     }
 }
 
@@ -52,6 +54,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 action_dice: 1,
                 extra: 0,
                 against: (0..t.characters.len()).rev().find(|&i| i != actor),
+                as_action: false,
             },
         },
         MoveKind {
@@ -66,6 +69,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                     .rev()
                     .find(|&i| i != actor)
                     .unwrap_or(0),
+                zone_m: None,
             },
         },
         MoveKind {
@@ -95,6 +99,11 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             label: "Noncombat",
             hint: "at the start of the round: +1 action die, defence 0",
             template: Move::DeclareNoncombat { actor },
+        },
+        MoveKind {
+            label: "End sequence",
+            hint: "the GM ends a sequence of events: defenders ruled to have acted may act again",
+            template: Move::EndSequence,
         },
         MoveKind {
             label: "End round",
@@ -144,6 +153,8 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             action_dice,
             extra,
             target,
+            range_m,
+            movement,
         } => {
             f.actor("actor", "Who", *actor);
             let skills: Vec<String> = t
@@ -160,6 +171,20 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.pick("skill", "Skill or ability", &skills, skill);
             spend(t, f, *actor, skill, *action_dice, *extra);
             goal(t, f, target);
+            if let Goal::Attack(_) = target {
+                f.optional_number(
+                    "range_m",
+                    "Range in metres (empty: within reach)",
+                    range_m.map(i64::from),
+                    1,
+                    1000,
+                );
+            }
+            f.flag(
+                "movement",
+                "Movement (who finishes first goes by the total)",
+                *movement,
+            );
         }
         Move::Defend {
             actor,
@@ -167,6 +192,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             action_dice,
             extra,
             against,
+            as_action,
         } => {
             f.actor("actor", "Who", *actor);
             let mut options: Vec<String> = vec!["Dodge".into(), "General Defense".into()];
@@ -186,6 +212,11 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 Some(*actor),
                 *against,
             );
+            f.flag(
+                "as_action",
+                "The GM rules it the character's action for this sequence",
+                *as_action,
+            );
         }
         Move::DiveForCover {
             actor,
@@ -193,6 +224,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             action_dice,
             extra,
             against,
+            zone_m,
         } => {
             f.actor("actor", "Who", *actor);
             let movement: Vec<(String, Option<String>)> = t
@@ -214,6 +246,13 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             let spent = skill.as_deref().unwrap_or("Dive For Cover");
             spend(t, f, *actor, spent, *action_dice, *extra);
             f.character("against", "From the attack of", *against);
+            f.optional_number(
+                "zone_m",
+                "Danger zone's edge in metres (empty: no area)",
+                zone_m.map(i64::from),
+                1,
+                1000,
+            );
         }
         Move::GroupAttack {
             actor,
@@ -248,6 +287,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             );
         }
         Move::DeclareNoncombat { actor } => f.actor("actor", "Who", *actor),
+        Move::EndSequence => f.note("Defenders the GM ruled to have acted may act again."),
         Move::EndRound => f.note("Unused action dice are lost; defences end."),
     }
 }

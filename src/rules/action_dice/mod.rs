@@ -49,6 +49,30 @@ pub struct Rules {
     pub action_dice_levels: BTreeMap<u32, String>,
     /// Actions that need two action dice.
     pub two_die_actions: Vec<String>,
+    /// The basic unit of distance in metres: one die of movement, the farthest a hand-to-hand
+    /// attack reaches, the range beyond which ranged attacks take penalties.
+    #[serde(default = "four_metres")]
+    pub unit_m: u32,
+    /// What a ranged attack's target number rises by for each unit of range (or part of one)
+    /// beyond the first (the text names the penalty, not its size).
+    #[serde(default = "one_point")]
+    pub range_penalty: i64,
+}
+
+fn four_metres() -> u32 {
+    4
+}
+
+fn one_point() -> i64 {
+    1
+}
+
+impl Rules {
+    /// The penalty on a ranged attack at `range_m` metres: `range_penalty` for each unit (or
+    /// part of one) beyond the first.
+    pub fn range_penalty_at(&self, range_m: u32) -> i64 {
+        i64::from(range_m.saturating_sub(1) / self.unit_m.max(1)) * self.range_penalty
+    }
 }
 
 /// Skill actions sum every die; ability actions keep the best few.
@@ -290,11 +314,11 @@ impl Character {
             return Err(format!("{} has no skill or ability '{name}'", self.name));
         }
         if self.is_passive(name) {
-            return Err(format!("{name} is passive: a dive is a movement action"));
+            return Err(format!("{name} is passive: movement is an action"));
         }
         if self.category_of(name).is_some() || name.eq_ignore_ascii_case("Dodge") {
             return Err(format!(
-                "{name} is a defence or combat skill: a dive takes a movement skill (or none)"
+                "{name} is a defence or combat skill: movement takes a movement skill"
             ));
         }
         Ok(())
@@ -345,6 +369,9 @@ pub struct DefenseRoll {
     /// Good for one attack only (Dive For Cover): that attack uses it up.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,
+    /// A dive that carried the character out of the danger zone: that attack cannot reach it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clear: bool,
 }
 
 /// Which defensive value.
@@ -374,6 +401,10 @@ pub struct Budget {
     /// where nobody was attacked reads as it always has.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub affected: bool,
+    /// The GM ruled a defensive declaration the character's action for the sequence of
+    /// events under way: no other action until the GM ends the sequence.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bound: bool,
 }
 
 impl Budget {
@@ -392,6 +423,9 @@ pub struct Timed {
     pub timing_dice: u32,
     /// The roll's total.
     pub total: i64,
+    /// A movement action: who finishes first goes by the total.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub movement: bool,
 }
 
 /// The turn economy of an action-dice table.
@@ -446,6 +480,7 @@ impl Table {
                 noncombat: false,
                 acted: false,
                 affected: false,
+                bound: false,
             })
             .collect();
     }
@@ -629,6 +664,35 @@ impl Table {
                 !(d.once && d.against == Some(attacker) && d.categories.contains(&category))
             });
         }
+    }
+
+    /// Whether `defender` dived clear of the danger zone of `attacker`'s next attack in
+    /// `category`.
+    pub fn dived_clear(&self, defender: usize, category: Category, attacker: usize) -> bool {
+        self.defenses.get(defender).is_some_and(|rolls| {
+            rolls.iter().any(|d| {
+                d.clear && d.against == Some(attacker) && d.categories.contains(&category)
+            })
+        })
+    }
+
+    /// The movement actions of the round in the order they finish: the highest total first,
+    /// equal totals together.
+    pub fn finishing_order(&self) -> Vec<Vec<usize>> {
+        let mut moving: Vec<usize> = (0..self.rolled.len())
+            .filter(|&k| self.rolled[k].movement)
+            .collect();
+        moving.sort_by_key(|&k| std::cmp::Reverse(self.rolled[k].total));
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for k in moving {
+            match groups.last_mut() {
+                Some(g) if g.first().map(|&f| self.rolled[f].total) == Some(self.rolled[k].total) => {
+                    g.push(k)
+                }
+                _ => groups.push(vec![k]),
+            }
+        }
+        groups
     }
 
     /// Defence against one attack: the best of several defensive rolls plus the base.
@@ -844,21 +908,25 @@ mod tests {
                 actor: 0,
                 timing_dice: 1,
                 total: 9,
+                movement: false,
             },
             Timed {
                 actor: 1,
                 timing_dice: 2,
                 total: 4,
+                movement: false,
             },
             Timed {
                 actor: 2,
                 timing_dice: 1,
                 total: 9,
+                movement: false,
             },
             Timed {
                 actor: 3,
                 timing_dice: 1,
                 total: 12,
+                movement: false,
             },
         ]);
         assert_eq!(order, vec![vec![1], vec![3], vec![0, 2]]);

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Action, Category, DefenseRoll, Kind, Table, Timed, extra_dice, resolution_order};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::odds::Prob;
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The name of the Dive For Cover defensive action (its dice are spent on it when no movement
@@ -44,6 +45,14 @@ pub enum Move {
         /// What the total is measured against.
         #[serde(default)]
         target: Goal,
+        /// An attack's range in metres: a ranged attack beyond the first unit (4 m) takes the
+        /// rules' penalty on its target for each unit more; a hand-to-hand one reaches no
+        /// farther than one unit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range_m: Option<u32>,
+        /// A movement action (a footrace, a dash): who finishes first goes by the total.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        movement: bool,
     },
     /// A defensive action: Dodge (both categories), a combat skill (its category) or General
     /// Defense (two dice, both categories). It lasts until the end of the round.
@@ -60,6 +69,10 @@ pub enum Move {
         /// Against the attacks of this character only (None: every attacker).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         against: Option<usize>,
+        /// The GM rules this declaration the character's action for the sequence of events
+        /// under way (the formal declaration order): no other action until **End sequence**.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        as_action: bool,
     },
     /// Dive For Cover: the dice of one movement action (action dice and, if given, a movement
     /// skill or ability) added to the ranged defensive value against one specific attack of
@@ -77,6 +90,11 @@ pub enum Move {
         extra: u32,
         /// Whose attack is dived from.
         against: usize,
+        /// How far, in metres, the edge of the danger zone (an area-effect attack) is: the
+        /// dive succeeds, and the attack cannot reach the character, when its movement dice
+        /// carry it that far (one unit, 4 m, a die).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone_m: Option<u32>,
     },
     /// Group Attack: a two-die attack with a combat skill, half of (2 + the skill's dice).
     GroupAttack {
@@ -109,6 +127,9 @@ pub enum Move {
         /// Who.
         actor: usize,
     },
+    /// The GM ends the sequence of events under way: characters whose defensive declaration
+    /// was ruled their action may act again.
+    EndSequence,
     /// Ends the round: unused action dice are lost, defences end, fresh dice for everyone.
     EndRound,
 }
@@ -123,6 +144,32 @@ struct Rolled {
     against: Option<usize>,
     /// The defence is good for one attack.
     once: bool,
+    /// A dive out of a danger zone: whether the movement carries the character clear.
+    clear: Option<bool>,
+    /// The attack cannot reach its target: it dived clear of the danger zone.
+    out_of_reach: Option<String>,
+    /// A movement action, timed by its total.
+    movement: bool,
+    /// What the rules added (a range penalty), for the outcome's lines.
+    lines: Vec<String>,
+}
+
+impl Rolled {
+    /// A move's roll with nothing beyond its action.
+    fn of(actor: usize, spent_on: Option<String>, action: Action) -> Self {
+        Rolled {
+            actor,
+            spent_on,
+            action,
+            defends: vec![],
+            against: None,
+            once: false,
+            clear: None,
+            out_of_reach: None,
+            movement: false,
+            lines: vec![],
+        }
+    }
 }
 
 impl Table {
@@ -163,6 +210,8 @@ impl Table {
                 action_dice,
                 extra,
                 target,
+                range_m,
+                movement,
             } => {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 if self.is_two_die(skill) {
@@ -178,16 +227,53 @@ impl Table {
                 if !c.skills.contains_key(skill) && !c.abilities.contains_key(skill) {
                     return Err(format!("{} has no skill or ability '{skill}'", c.name));
                 }
-                let goal = self.goal(*actor, skill, target)?;
+                if *movement {
+                    c.movement(skill)?;
+                }
+                let mut goal = self.goal(*actor, skill, target)?;
+                let mut lines = Vec::new();
+                let mut out_of_reach = None;
+                if let Some(range) = range_m {
+                    let Goal::Attack(defender) = target else {
+                        return Err("a range is an attack's: aim it at a character".into());
+                    };
+                    let unit = self.rules.unit_m;
+                    match c.category_of(skill) {
+                        Some(Category::HandToHand) if *range > unit => {
+                            return Err(format!(
+                                "a hand-to-hand attack reaches {unit} m at most; {} is {range} m \
+                                 away",
+                                names[*defender]
+                            ));
+                        }
+                        Some(Category::Ranged) => {
+                            let penalty = self.rules.range_penalty_at(*range);
+                            if penalty != 0 {
+                                goal = goal.map(|g| g + penalty);
+                                lines.push(format!(
+                                    "range {range} m, beyond {unit} m: {penalty:+} on the target"
+                                ));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if let Goal::Attack(defender) = target
+                    && let Some(category) = c.category_of(skill)
+                    && self.dived_clear(*defender, category, *actor)
+                {
+                    out_of_reach = Some(format!(
+                        "{} dived clear of the danger zone: the attack cannot reach them",
+                        names[*defender]
+                    ));
+                }
                 let mut a = self.action(*actor, skill, *action_dice, goal)?;
                 a.extra = *extra;
                 Rolled {
-                    actor: *actor,
-                    spent_on: Some(skill.clone()),
-                    action: a,
-                    defends: vec![],
-                    against: None,
-                    once: false,
+                    movement: *movement,
+                    out_of_reach,
+                    lines,
+                    ..Rolled::of(*actor, Some(skill.clone()), a)
                 }
             }
             Move::Defend {
@@ -196,6 +282,7 @@ impl Table {
                 action_dice,
                 extra,
                 against,
+                ..
             } => {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 if let Some(attacker) = against {
@@ -242,12 +329,9 @@ impl Table {
                 let mut a = self.action(*actor, skill, *action_dice, None)?;
                 a.extra = *extra;
                 Rolled {
-                    actor: *actor,
-                    spent_on: Some(skill.clone()),
-                    action: a,
                     defends,
                     against: *against,
-                    once: false,
+                    ..Rolled::of(*actor, Some(skill.clone()), a)
                 }
             }
             Move::DiveForCover {
@@ -256,6 +340,7 @@ impl Table {
                 action_dice,
                 extra,
                 against,
+                zone_m,
             } => {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 self.attacker(*actor, *against)?;
@@ -268,13 +353,26 @@ impl Table {
                 };
                 let mut a = self.action(*actor, &name, *action_dice, None)?;
                 a.extra = *extra;
+                let mut lines = Vec::new();
+                let clear = zone_m.map(|zone| {
+                    let dice = a.dice_kept(&self.rules);
+                    let carried = dice * self.rules.unit_m;
+                    let clear = carried >= zone;
+                    lines.push(format!(
+                        "{dice} {} of movement carry {} {carried} m: {} the {zone} m danger zone",
+                        if dice == 1 { "die" } else { "dice" },
+                        names[*actor],
+                        if clear { "out of" } else { "still in" }
+                    ));
+                    clear
+                });
                 Rolled {
-                    actor: *actor,
-                    spent_on: Some(name),
-                    action: a,
                     defends: vec![Category::Ranged],
                     against: Some(*against),
                     once: true,
+                    clear,
+                    lines,
+                    ..Rolled::of(*actor, Some(name), a)
                 }
             }
             Move::GroupAttack {
@@ -292,14 +390,7 @@ impl Table {
                 let mut a = self.action(*actor, "Group Attack", *action_dice, goal)?;
                 a.dice = c.skills.get(skill).copied().unwrap_or(0);
                 a.extra = *extra;
-                Rolled {
-                    actor: *actor,
-                    spent_on: Some("Group Attack".into()),
-                    action: a,
-                    defends: vec![],
-                    against: None,
-                    once: false,
-                }
+                Rolled::of(*actor, Some("Group Attack".into()), a)
             }
             Move::Passive {
                 actor,
@@ -316,10 +407,10 @@ impl Table {
                         "{ability} is an active ability: it takes action dice"
                     ));
                 }
-                Rolled {
-                    actor: *actor,
-                    spent_on: None,
-                    action: Action {
+                Rolled::of(
+                    *actor,
+                    None,
+                    Action {
                         kind: Kind::Ability,
                         action_dice: 0,
                         dice,
@@ -329,12 +420,9 @@ impl Table {
                         max_dice: c.ability_max.get(ability).copied(),
                         passive: true,
                     },
-                    defends: vec![],
-                    against: None,
-                    once: false,
-                }
+                )
             }
-            Move::DeclareNoncombat { .. } | Move::EndRound => return Ok(None),
+            Move::DeclareNoncombat { .. } | Move::EndSequence | Move::EndRound => return Ok(None),
         };
         Ok(Some(rolled))
     }
@@ -442,6 +530,9 @@ impl Seat for Table {
                 if b.noncombat {
                     status.push("noncombat".into());
                 }
+                if b.bound {
+                    status.push("defending: its action this sequence".into());
+                }
                 status.push(self.defence_line(i));
                 TrackerRow {
                     name: c.name.clone(),
@@ -472,11 +563,29 @@ impl Seat for Table {
                     .join(" = ")
             })
             .collect();
-        if order.is_empty() {
-            vec![]
-        } else {
-            vec![format!("Resolution order: {}", order.join(", then "))]
+        let mut notes = Vec::new();
+        if !order.is_empty() {
+            notes.push(format!("Resolution order: {}", order.join(", then ")));
         }
+        let finishing: Vec<String> = self
+            .finishing_order()
+            .iter()
+            .map(|group| {
+                group
+                    .iter()
+                    .filter_map(|&k| self.rolled.get(k))
+                    .map(|a| format!("{} ({})", self.characters[a.actor].name, a.total))
+                    .collect::<Vec<_>>()
+                    .join(" = ")
+            })
+            .collect();
+        if !finishing.is_empty() {
+            notes.push(format!(
+                "Movement finishes by total: {}",
+                finishing.join(", then ")
+            ));
+        }
+        notes
     }
 
     fn actor(&self, m: &Move) -> Option<usize> {
@@ -487,7 +596,7 @@ impl Seat for Table {
             | Move::GroupAttack { actor, .. }
             | Move::Passive { actor, .. }
             | Move::DeclareNoncombat { actor } => Some(*actor),
-            Move::EndRound => None,
+            Move::EndSequence | Move::EndRound => None,
         }
     }
 
@@ -501,9 +610,18 @@ impl Seat for Table {
                 action_dice,
                 extra,
                 target,
+                range_m,
                 ..
-            }
-            | Move::GroupAttack {
+            } => [
+                Some(Bounded::count("action_dice", *action_dice)),
+                Some(extra_dice(*extra)),
+                goal(target),
+                range_m.map(|r| Bounded::number("range_m", i64::from(r))),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+            Move::GroupAttack {
                 action_dice,
                 extra,
                 target,
@@ -518,18 +636,28 @@ impl Seat for Table {
             .collect(),
             Move::Defend {
                 action_dice, extra, ..
-            }
-            | Move::DiveForCover {
-                action_dice, extra, ..
             } => vec![
                 Bounded::count("action_dice", *action_dice),
                 extra_dice(*extra),
             ],
+            Move::DiveForCover {
+                action_dice,
+                extra,
+                zone_m,
+                ..
+            } => [
+                Some(Bounded::count("action_dice", *action_dice)),
+                Some(extra_dice(*extra)),
+                zone_m.map(|z| Bounded::number("zone_m", i64::from(z))),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
             Move::Passive { target, .. } => target
                 .iter()
                 .map(|n| Bounded::number("target", *n))
                 .collect(),
-            Move::DeclareNoncombat { .. } | Move::EndRound => Vec::new(),
+            Move::DeclareNoncombat { .. } | Move::EndSequence | Move::EndRound => Vec::new(),
         }
     }
 
@@ -555,6 +683,11 @@ impl Seat for Table {
                 Ok(())
             }
             (_, Some(r)) => match &r.spent_on {
+                Some(_) if self.budgets[r.actor].bound => Err(format!(
+                    "the GM ruled {}'s defence the action for this sequence: no other action \
+                     until the sequence is over (End sequence)",
+                    self.characters[r.actor].name
+                )),
                 Some(skill) => self.check(r.actor, skill, &r.action),
                 None => r.action.check(),
             },
@@ -573,7 +706,27 @@ impl Seat for Table {
         match self.rolled(m)? {
             Some(r) => {
                 r.action.check()?;
-                Ok(Some(r.action.odds(&self.rules)))
+                let mut odds = r.action.odds(&self.rules);
+                let known = if r.out_of_reach.is_some() {
+                    Some((false, "out of reach"))
+                } else {
+                    r.clear.map(|clear| {
+                        (
+                            clear,
+                            if clear {
+                                "out of the danger zone"
+                            } else {
+                                "still in the danger zone"
+                            },
+                        )
+                    })
+                };
+                if let Some((success, class)) = known {
+                    let p = if success { Prob::one() } else { Prob::zero() };
+                    odds.classes = vec![(class.to_string(), Prob::one())];
+                    odds.p_success = Some(p);
+                }
+                Ok(Some(odds))
             }
             None => Ok(None),
         }
@@ -581,7 +734,26 @@ impl Seat for Table {
 
     fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
         match (self.rolled(m)?, throws) {
-            (Some(r), [faces]) => r.action.resolve(&self.rules, faces),
+            (Some(r), [faces]) => Ok(match r.action.resolve(&self.rules, faces)? {
+                Step::Done(mut o) => {
+                    o.lines.extend(r.lines.iter().cloned());
+                    if let Some(reason) = &r.out_of_reach {
+                        o.success = Some(false);
+                        o.class = "out of reach".into();
+                        o.lines.push(reason.clone());
+                    } else if let Some(clear) = r.clear {
+                        o.success = Some(clear);
+                        o.class = if clear {
+                            "out of the danger zone"
+                        } else {
+                            "still in the danger zone"
+                        }
+                        .into();
+                    }
+                    Step::Done(o)
+                }
+                more => more,
+            }),
             (Some(_), _) => Err(format!("{} throws for a roll of one throw", throws.len())),
             (None, _) => Ok(match m {
                 Move::DeclareNoncombat { actor } => no_roll(
@@ -590,6 +762,10 @@ impl Seat for Table {
                         "{} declares noncombat: one more action die, base defence 0, no General Defense",
                         name_at(&Seat::names(self), *actor)
                     ),
+                ),
+                Move::EndSequence => no_roll(
+                    "sequence over",
+                    "the sequence of events is over: everyone may declare again".into(),
                 ),
                 _ => no_roll("round ended", "unused action dice are lost".into()),
             }),
@@ -611,6 +787,19 @@ impl Seat for Table {
                         "{} is noncombat this round: +{} action die, defence 0",
                         names[*actor], self.rules.noncombat_dice
                     )]
+                }
+                Move::EndSequence => {
+                    let freed: Vec<&str> = (0..self.budgets.len())
+                        .filter(|&i| self.budgets[i].bound)
+                        .map(|i| names[i].as_str())
+                        .collect();
+                    let said = if freed.is_empty() {
+                        "the sequence is over".to_string()
+                    } else {
+                        format!("the sequence is over: {} may act again", freed.join(" and "))
+                    };
+                    self.budgets.iter_mut().for_each(|b| b.bound = false);
+                    vec![said]
                 }
                 _ => {
                     self.end_round();
@@ -649,6 +838,7 @@ impl Seat for Table {
             actor: r.actor,
             timing_dice: r.action.timing_dice(),
             total: outcome.total,
+            movement: r.movement,
         });
         let left = self.budgets[r.actor].total();
         let mut said = vec![format!(
@@ -667,12 +857,26 @@ impl Seat for Table {
                 total: outcome.total,
                 against: r.against,
                 once: r.once,
+                clear: r.clear == Some(true),
             });
             said.push(format!(
                 "{}'s {} until the end of the round",
                 names[r.actor],
                 self.defence_line(r.actor)
             ));
+        }
+        if let Move::Defend {
+            as_action: true, ..
+        } = m
+        {
+            self.budgets[r.actor].bound = true;
+            said.push(format!(
+                "the GM rules it {}'s action for this sequence: no other action until it is over",
+                names[r.actor]
+            ));
+        }
+        if let Some(reason) = &r.out_of_reach {
+            said.push(reason.clone());
         }
         Ok(said)
     }
@@ -708,12 +912,16 @@ impl Seat for Table {
                 action_dice,
                 extra: x,
                 target,
+                range_m,
+                movement,
             } => format!(
-                "{}: {skill} with {}{}{}",
+                "{}: {skill}{} with {}{}{}{}",
                 who(*actor),
+                if *movement { " (movement)" } else { "" },
                 dice_word(*action_dice),
                 extra(*x),
-                goal(target)
+                goal(target),
+                range_m.map(|r| format!(" at {r} m")).unwrap_or_default()
             ),
             Move::Defend {
                 actor,
@@ -721,14 +929,20 @@ impl Seat for Table {
                 action_dice,
                 extra: x,
                 against,
+                as_action,
             } => format!(
-                "{}: defends with {skill}, {}{}{}",
+                "{}: defends with {skill}, {}{}{}{}",
                 who(*actor),
                 dice_word(*action_dice),
                 extra(*x),
                 against
                     .map(|a| format!(" against {}", who(a)))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if *as_action {
+                    " (the GM rules it the action for this sequence)"
+                } else {
+                    ""
+                }
             ),
             Move::DiveForCover {
                 actor,
@@ -736,8 +950,9 @@ impl Seat for Table {
                 action_dice,
                 extra: x,
                 against,
+                zone_m,
             } => format!(
-                "{}: dives for cover from {}'s attack, {}{}{}",
+                "{}: dives for cover from {}'s attack, {}{}{}{}",
                 who(*actor),
                 who(*against),
                 dice_word(*action_dice),
@@ -745,7 +960,10 @@ impl Seat for Table {
                     .as_ref()
                     .map(|s| format!(" + {s}"))
                     .unwrap_or_default(),
-                extra(*x)
+                extra(*x),
+                zone_m
+                    .map(|z| format!(", out of a {z} m danger zone"))
+                    .unwrap_or_default()
             ),
             Move::GroupAttack {
                 actor,
@@ -770,6 +988,7 @@ impl Seat for Table {
                 target.map(|t| format!(" vs {t}")).unwrap_or_default()
             ),
             Move::DeclareNoncombat { actor } => format!("{} declares noncombat", who(*actor)),
+            Move::EndSequence => "the GM ends the sequence of events".into(),
             Move::EndRound => "end of the round".into(),
         }
     }
@@ -810,7 +1029,149 @@ mod tests {
             action_dice,
             extra: 0,
             target,
+            range_m: None,
+            movement: false,
         })
+    }
+
+    fn with(m: AnyMove, change: impl FnOnce(&mut Move)) -> AnyMove {
+        let AnyMove::ActionDice(mut inner) = m else {
+            panic!("not action-dice")
+        };
+        change(&mut inner);
+        AnyMove::ActionDice(inner)
+    }
+
+    /// "Four meters ... the maximum distance at which hand-to-hand attacks may not be used, and
+    /// the range beyond which ranged attacks take penalties"; "This action (if successful) gets
+    /// the character out of the way of an area-effect attack"; movement "uses the dice total to
+    /// determine who finishes first"; "the GM may rule that a declaration of a defensive action
+    /// is the character's action for that particular sequence of events".
+    #[test]
+    fn range_a_dive_out_of_a_danger_zone_movement_races_and_the_gms_ruling() {
+        let mut t = table("action-dice-knight-and-magician.ron");
+        // The policeman's pistol at Mirelle, 10 m away: her ranged value 5 + Fire Bolt 2 = 7,
+        // +1 for each 4 m (or part) beyond the first 4 m: 9.
+        let far = with(act(2, "Pistol", 1, Goal::Attack(1)), |m| {
+            if let Move::Act { range_m, .. } = m {
+                *range_m = Some(10);
+            }
+        });
+        let target = |t: &TableState, m: &AnyMove| t.odds(m).ok().flatten().and_then(|o| o.target);
+        assert_eq!(target(&t, &act(2, "Pistol", 1, Goal::Attack(1))), Some(7));
+        assert_eq!(target(&t, &far), Some(9));
+        assert_eq!(
+            t.describe(&far),
+            "Policeman: Pistol with 1 action die at Mirelle the Magician at 10 m"
+        );
+        let (o, _) = play(&mut t, &far, &[&[5, 3]]);
+        assert_eq!((o.total, o.success), (8, Some(false)));
+        assert!(
+            o.lines
+                .contains(&"range 10 m, beyond 4 m: +2 on the target".to_string()),
+            "{o:?}"
+        );
+        // A knife reaches 4 m at most.
+        let knife = with(act(3, "Knife", 1, Goal::Attack(0)), |m| {
+            if let Move::Act { range_m, .. } = m {
+                *range_m = Some(6);
+            }
+        });
+        assert_eq!(
+            t.allowed(&knife),
+            Err(RulesError::Refused(
+                "a hand-to-hand attack reaches 4 m at most; Sir Aldric is 6 m away".into()
+            ))
+        );
+        // Mirelle dives out of the policeman's blast, its edge 6 m away: 1 action die + Running
+        // 1, both kept, carry her 8 m. Known before the throw.
+        let dive = mv(Move::DiveForCover {
+            actor: 1,
+            skill: Some("Running".into()),
+            action_dice: 1,
+            extra: 0,
+            against: 2,
+            zone_m: Some(6),
+        });
+        let odds = t.odds(&dive).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("1".into()));
+        let (o, _) = play(&mut t, &dive, &[&[3, 2]]);
+        assert_eq!(
+            (o.success, o.class.as_str()),
+            (Some(true), "out of the danger zone")
+        );
+        assert!(o.lines.contains(
+            &"2 dice of movement carry Mirelle the Magician 8 m: out of the 6 m danger zone"
+                .to_string()
+        ));
+        // The blast cannot reach her; the dive is spent on it.
+        let blast = act(2, "Pistol", 1, Goal::Attack(1));
+        let odds = t.odds(&blast).expect("odds").expect("some");
+        assert_eq!(odds.p_success.map(|p| p.exact()), Some("0".into()));
+        let (o, said) = play(&mut t, &blast, &[&[6, 6]]);
+        assert_eq!((o.success, o.class.as_str()), (Some(false), "out of reach"));
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some(
+                "Mirelle the Magician dived clear of the danger zone: the attack cannot reach \
+                 them"
+            )
+        );
+        assert_eq!(target(&t, &blast), Some(7), "the dive was for one attack");
+        // A footrace: who finishes first goes by the totals, not by the dice spent.
+        let run = |actor: usize, dice: u32| {
+            with(act(actor, "Running", dice, Goal::None), |m| {
+                if let Move::Act { movement, .. } = m {
+                    *movement = true;
+                }
+            })
+        };
+        assert_eq!(
+            t.allowed(&with(run(0, 1), |m| {
+                if let Move::Act { skill, .. } = m {
+                    *skill = "Sword".into();
+                }
+            })),
+            Err(RulesError::Refused(
+                "Sword is a defence or combat skill: movement takes a movement skill".into()
+            ))
+        );
+        play(&mut t, &run(3, 1), &[&[6, 6]]);
+        play(&mut t, &run(0, 2), &[&[2, 2, 1, 1]]);
+        assert_eq!(
+            t.notes().last().map(String::as_str),
+            Some("Movement finishes by total: Mugger (12), then Sir Aldric (5)")
+        );
+        // The GM rules the policeman's dodge his action for this sequence.
+        play(&mut t, &mv(Move::EndRound), &[]);
+        let dodge = mv(Move::Defend {
+            actor: 2,
+            skill: "Dodge".into(),
+            action_dice: 1,
+            extra: 0,
+            against: Some(0),
+            as_action: true,
+        });
+        let (_, said) = play(&mut t, &dodge, &[&[3, 3]]);
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some(
+                "the GM rules it Policeman's action for this sequence: no other action until it \
+                 is over"
+            )
+        );
+        let club = act(2, "Club", 1, Goal::Attack(0));
+        assert_eq!(
+            t.allowed(&club),
+            Err(RulesError::Refused(
+                "the GM ruled Policeman's defence the action for this sequence: no other action \
+                 until the sequence is over (End sequence)"
+                    .into()
+            ))
+        );
+        let (_, said) = play(&mut t, &mv(Move::EndSequence), &[]);
+        assert_eq!(said, vec!["the sequence is over: Policeman may act again"]);
+        assert_eq!(t.allowed(&club), Ok(()));
     }
 
     #[test]
@@ -919,6 +1280,7 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: Some(2),
+            as_action: false,
         });
         let (_, said) = play(&mut t, &parry, &[&[4, 3, 2, 1]]);
         assert_eq!(
@@ -932,6 +1294,7 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: Some(2),
+            as_action: false,
         });
         play(&mut t, &dodge, &[&[3, 3]]);
         assert_eq!(t.odds(&club).expect("odds").expect("some").target, Some(18));
@@ -961,6 +1324,7 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: None,
+            as_action: false,
         });
         assert_eq!(
             t.allowed(&unaimed),
@@ -976,6 +1340,7 @@ mod tests {
             action_dice: 2,
             extra: 0,
             against: Some(2),
+            as_action: false,
         });
         assert_eq!(
             t.allowed(&aimed_general),
@@ -999,6 +1364,7 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: Some(3),
+            as_action: false,
         });
         assert_eq!(
             t.describe(&parry),
@@ -1022,6 +1388,7 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: 2,
+            zone_m: None,
         });
         assert_eq!(
             t.describe(&dive),
@@ -1051,6 +1418,7 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: Some(1),
+            as_action: false,
         });
         assert_eq!(
             t.allowed(&own),
@@ -1075,11 +1443,12 @@ mod tests {
             action_dice: 1,
             extra: 0,
             against: 2,
+            zone_m: None,
         });
         assert_eq!(
             t.allowed(&dodge_dive),
             Err(RulesError::Refused(
-                "Dodge is a defence or combat skill: a dive takes a movement skill (or none)"
+                "Dodge is a defence or combat skill: movement takes a movement skill"
                     .into()
             ))
         );
@@ -1159,6 +1528,7 @@ mod tests {
             action_dice: 2,
             extra: 0,
             against: None,
+            as_action: false,
         });
         let err = t.allowed(&general).expect_err("noncombat");
         assert_eq!(
@@ -1182,6 +1552,7 @@ mod tests {
             action_dice: 2,
             extra: 0,
             against: None,
+            as_action: false,
         });
         assert_eq!(t.plan(&pg).map(|p| p.dice.len()), Ok(2));
         // Without Dodge, the lower of the best skills of each category: Club 2, Pistol 1 → 1.

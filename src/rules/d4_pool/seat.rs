@@ -64,7 +64,7 @@ pub enum Move {
         disadvantages: Vec<String>,
         /// Whether this roll uses (and raises) the Action Load: the GM decides each time;
         /// none follows the rules' `gm_rolls_use_load`.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         uses_load: Option<bool>,
     },
     /// A Team Action: an Aspect acts (Aspect − Load > 0, the team action's cost added) to put
