@@ -124,6 +124,14 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: act(t, actor),
         },
         MoveKind {
+            label: "Check outside the action",
+            hint: "before the first initiative or after the scene: no shots, no turn order",
+            template: Move::Check {
+                actor,
+                check: check(t, actor, Difficulty::Against(opponent(t, actor))),
+            },
+        },
+        MoveKind {
             label: "Combination Action",
             hint: "Limit Break: two Basic Actions",
             template: Move::CombinationAction {
@@ -274,6 +282,10 @@ fn check_fields(t: &Table, f: &mut Form, actor: usize, c: &Check, at: &str, titl
         vec![
             ("a number", Difficulty::Number(10)),
             ("against a character", Difficulty::Against(0)),
+            (
+                "against a character's listed skills",
+                Difficulty::Listed(0, vec!["Dodge".into()]),
+            ),
         ],
         &c.difficulty,
     );
@@ -285,6 +297,15 @@ fn check_fields(t: &Table, f: &mut Form, actor: usize, c: &Check, at: &str, titl
             0,
             40,
         ),
+        Difficulty::Listed(target, listed) => {
+            f.character(&path("difficulty.Listed.0"), &label("Opponent"), *target);
+            f.words(
+                &path("difficulty.Listed.1"),
+                &label("The opponent's skills it targets (the highest applies)"),
+                listed,
+                "Dodge, Know",
+            );
+        }
         Difficulty::Against(target) => {
             f.character(&path("difficulty.Against"), &label("Opponent"), *target);
             if let Ok(d) = t.difficulty_against(actor, *target, &c.skill) {
@@ -397,7 +418,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             check_fields(t, f, *actor, first, "first", "First action");
             check_fields(t, f, *actor, second, "second", "Second action");
         }
-        Move::ActionAdvantage { actor, check: c } => {
+        Move::ActionAdvantage { actor, check: c } | Move::Check { actor, check: c } => {
             f.actor("actor", "Who", *actor);
             check_fields(t, f, *actor, c, "check", "");
         }

@@ -23,6 +23,9 @@ pub enum Difficulty {
     Number(i64),
     /// Against a character: the higher of its same skill and its Dodge, Active Defense added.
     Against(usize),
+    /// Against a character's skills that a stunt or schtick lists ("the opponent's Dodge or
+    /// Know"): the highest applies, Active Defense added.
+    Listed(usize, Vec<String>),
 }
 
 /// A check of a character's skill.
@@ -61,6 +64,14 @@ pub enum Move {
     SurpriseRound {
         /// Who has the drop on the others.
         ambushers: Vec<usize>,
+    },
+    /// A check outside an action scene (before the first initiative, or after the scene
+    /// ends): no shots, no turn order; Assist and Push Luck may follow it.
+    Check {
+        /// Who checks.
+        actor: usize,
+        /// The check.
+        check: Check,
     },
     /// An action on the shot counter, with a check or without one.
     Act {
@@ -247,6 +258,24 @@ impl Table {
         target: usize,
         skill: &str,
     ) -> Result<i64, String> {
+        self.difficulty_of(attacker, target, &[skill, "Dodge"])?
+            .ok_or_else(|| {
+                format!(
+                    "{} has neither {skill} nor Dodge",
+                    name_at(&Seat::names(self), target)
+                )
+            })
+    }
+
+    /// The difficulty of `attacker` acting against `target`'s skills `names` (the highest, as
+    /// used now, each raised by an Active Defense held against that attacker); none when it has
+    /// none of them.
+    pub fn difficulty_of(
+        &self,
+        attacker: usize,
+        target: usize,
+        names: &[&str],
+    ) -> Result<Option<i64>, String> {
         let c = self
             .characters
             .get(target)
@@ -266,20 +295,45 @@ impl Table {
                 .map(|_| self.rules.active_defense_bonus)
                 .collect()
         };
-        [skill, "Dodge"]
-            .into_iter()
+        Ok(names
+            .iter()
             .filter_map(|n| {
                 self.skill_value(target, n)
                     .map(|v| defended_difficulty(v, &defenses(n)))
             })
-            .max()
-            .ok_or_else(|| format!("{} has neither {skill} nor Dodge", c.name))
+            .max())
+    }
+
+    /// The difficulty of a check of `actor`'s.
+    fn difficulty(&self, actor: usize, check: &Check) -> Result<i64, String> {
+        match &check.difficulty {
+            Difficulty::Number(n) => Ok(*n),
+            Difficulty::Against(t) => self.difficulty_against(actor, *t, &check.skill),
+            Difficulty::Listed(t, skills) => {
+                if skills.iter().all(|s| s.trim().is_empty()) {
+                    return Err("name the opponent's skills the stunt targets (Dodge, Know)".into());
+                }
+                let names: Vec<&str> = skills
+                    .iter()
+                    .map(|s| s.trim())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                self.difficulty_of(actor, *t, &names)?.ok_or_else(|| {
+                    format!(
+                        "{} has none of {}",
+                        name_at(&Seat::names(self), *t),
+                        names.join(", ")
+                    )
+                })
+            }
+        }
     }
 
     /// Whose rolls a move throws, in throw order (the friction check reads each one's).
     fn rollers(m: &Move) -> Vec<usize> {
         match m {
             Move::Act { actor, .. }
+            | Move::Check { actor, .. }
             | Move::ActionAdvantage { actor, .. }
             | Move::PushLuck { actor } => vec![*actor],
             Move::CombinationAction { actor, .. } => vec![*actor, *actor],
@@ -368,10 +422,7 @@ impl Table {
         let skill = self
             .skill_value(actor, &check.skill)
             .ok_or_else(|| format!("{} has no skill '{}'", c.name, check.skill))?;
-        let difficulty = match &check.difficulty {
-            Difficulty::Number(n) => *n,
-            Difficulty::Against(t) => self.difficulty_against(actor, *t, &check.skill)?,
-        };
+        let difficulty = self.difficulty(actor, check)?;
         if check.advantages > self.advantages[actor] {
             return Err(format!(
                 "{} has {} Advantage in the pool, not {}",
@@ -408,7 +459,8 @@ impl Table {
                 actor,
                 check: Some(check),
                 ..
-            } => vec![self.rolled(*actor, check, false)?],
+            }
+            | Move::Check { actor, check } => vec![self.rolled(*actor, check, false)?],
             Move::CombinationAction {
                 actor,
                 first,
@@ -966,6 +1018,7 @@ impl Seat for Table {
     fn actor(&self, m: &Move) -> Option<usize> {
         match m {
             Move::Act { actor, .. }
+            | Move::Check { actor, .. }
             | Move::CombinationAction { actor, .. }
             | Move::ActionAdvantage { actor, .. }
             | Move::ActiveDefense { actor, .. }
@@ -999,9 +1052,9 @@ impl Seat for Table {
             numbers
         };
         match m {
-            Move::Act { check: Some(c), .. } | Move::ActionAdvantage { check: c, .. } => {
-                check("", c)
-            }
+            Move::Act { check: Some(c), .. }
+            | Move::ActionAdvantage { check: c, .. }
+            | Move::Check { check: c, .. } => check("", c),
             Move::CombinationAction { first, second, .. } => {
                 let mut numbers = check("the first check's ", first);
                 numbers.extend(check("the second check's ", second));
@@ -1099,6 +1152,27 @@ impl Seat for Table {
                         ));
                     }
                     self.may_adopt(*actor, stance)?;
+                }
+            }
+            Move::Check { actor, .. } => {
+                if self.out[*actor] {
+                    return Err(format!(
+                        "{} is knocked out: no more actions this scene",
+                        names[*actor]
+                    ));
+                }
+                if self.simplified {
+                    return Err(
+                        "simplified initiative: each acts in turn, with an Action".into(),
+                    );
+                }
+                if !self.scene_over && self.round > 0 {
+                    return Err(
+                        "an action scene is on: a check is an action on the shot counter \
+                         (Action); checks without shots come before the first initiative or \
+                         after the scene ends"
+                            .into(),
+                    );
                 }
             }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
@@ -1616,7 +1690,9 @@ impl Seat for Table {
         // Each check against a character is an attack its defences answered.
         if let Some(actor) = mover {
             let targets: Vec<usize> = match m {
-                Move::Act { check: Some(c), .. } | Move::ActionAdvantage { check: c, .. } => {
+                Move::Act { check: Some(c), .. }
+                | Move::ActionAdvantage { check: c, .. }
+                | Move::Check { check: c, .. } => {
                     vec![&c.difficulty]
                 }
                 Move::CombinationAction { first, second, .. } => {
@@ -1626,7 +1702,7 @@ impl Seat for Table {
             }
             .into_iter()
             .filter_map(|d| match d {
-                Difficulty::Against(t) => Some(*t),
+                Difficulty::Against(t) | Difficulty::Listed(t, _) => Some(*t),
                 Difficulty::Number(_) => None,
             })
             .collect();
@@ -1675,6 +1751,19 @@ impl Seat for Table {
                     self.focus(*actor);
                     said.push(format!("{} is focused", names[*actor]));
                 }
+            }
+            Move::Check { actor, .. } => {
+                if let Some(r) = checks.first() {
+                    said.extend(self.spend(*actor, r, outcome.success == Some(true)));
+                    if fumbled(outcome) {
+                        said.push(self.setback(*actor, "boxcars fumble"));
+                    }
+                    self.remember(*actor, r, outcome);
+                }
+                said.push(format!(
+                    "{} checks outside an action scene: no shots",
+                    names[*actor]
+                ));
             }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
                 for r in &checks {
@@ -1885,6 +1974,9 @@ impl Seat for Table {
                 match &c.difficulty {
                     Difficulty::Number(n) => n.to_string(),
                     Difficulty::Against(t) => who(*t),
+                    Difficulty::Listed(t, skills) => {
+                        format!("{} {}", possessive(&who(*t)), skills.join(" or "))
+                    }
                 }
             );
             if c.advantages > 0 {
@@ -1935,6 +2027,9 @@ impl Seat for Table {
             ),
             Move::ActionAdvantage { actor, check: c } => {
                 format!("{}: Action Advantage, {}", who(*actor), check(c))
+            }
+            Move::Check { actor, check: c } => {
+                format!("{}: a check outside an action scene, {}", who(*actor), check(c))
             }
             Move::ActiveDefense {
                 actor,
@@ -2097,6 +2192,66 @@ mod tests {
     /// Fred 8 + (3 − 1) = 10; Mia 9 + (2 − 2) − 1 stance = 8; Peter 7 + (6 − 1) = 12; goons 5.
     fn first_round(t: &mut TableState) {
         play(t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
+    }
+
+    /// The text's own example is no fight: Fred tags Peter in a queue, a check outside an
+    /// action scene (no shots, no turn order); and a stunt that lists "the opponent's Dodge or
+    /// Know" is against the highest of those.
+    #[test]
+    fn a_check_outside_an_action_scene_and_a_stunt_against_listed_skills() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let tag = mv(Move::Check {
+            actor: 0,
+            check: check("Maneuver", Difficulty::Against(2)),
+        });
+        assert_eq!(
+            t.describe(&tag),
+            "Fred: a check outside an action scene, Maneuver (Standard) vs Peter"
+        );
+        // 10 + (5 − 2) = 13 against the higher of Maneuver 10 and Dodge 13: marginal.
+        let (o, said) = play(&mut t, &tag, &[&[5, 2]]);
+        assert_eq!((o.total, o.success), (0, Some(true)));
+        assert_eq!(said, vec!["Fred checks outside an action scene: no shots"]);
+        // Assist and Push Luck follow it as they follow any check.
+        assert!(o6(&t).last_check.is_some());
+        // Listed skills: Peter's Impress 11 or Dodge 13, the highest.
+        let listed = |skills: &[&str]| {
+            mv(Move::Check {
+                actor: 0,
+                check: check(
+                    "Maneuver",
+                    Difficulty::Listed(2, skills.iter().map(|s| s.to_string()).collect()),
+                ),
+            })
+        };
+        let difficulty = |t: &TableState, m: &AnyMove| {
+            t.odds(m).ok().flatten().and_then(|o| o.target)
+        };
+        assert_eq!(difficulty(&t, &listed(&["Impress"])), difficulty(&t, &mv(Move::Check {
+            actor: 0,
+            check: check("Maneuver", Difficulty::Number(11)),
+        })));
+        assert_eq!(difficulty(&t, &listed(&["Dodge", "Impress"])), difficulty(&t, &tag));
+        assert_eq!(
+            t.allowed(&listed(&["Know"])),
+            Err(RulesError::Refused("Peter has none of Know".into()))
+        );
+        assert_eq!(
+            t.describe(&listed(&["Dodge", "Know"])),
+            "Fred: a check outside an action scene, Maneuver (Standard) vs Peter's Dodge or Know"
+        );
+        // Once a round is on, checks are actions on the shot counter.
+        first_round(&mut t);
+        assert_eq!(
+            t.allowed(&tag),
+            Err(RulesError::Refused(
+                "an action scene is on: a check is an action on the shot counter (Action); \
+                 checks without shots come before the first initiative or after the scene ends"
+                    .into()
+            ))
+        );
+        play(&mut t, &mv(Move::EndScene), &[]);
+        assert_eq!(t.allowed(&tag), Ok(()), "after the scene, again");
     }
 
     #[test]
