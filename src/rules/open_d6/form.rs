@@ -124,6 +124,37 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: act(t, actor),
         },
         MoveKind {
+            label: "Gauge Skill",
+            hint: "an opposed roll of a skill someone uses: learn their rating and schticks",
+            template: Move::GaugeSkill {
+                actor,
+                target: opponent(t, actor),
+                skill: skills(t, actor).first().cloned().unwrap_or_default(),
+                limit_break: false,
+            },
+        },
+        MoveKind {
+            label: "Setup Finisher",
+            hint: "set the target up: a friend may finish it at once",
+            template: Move::SetupFinisher {
+                actor,
+                partner: (0..t.characters.len())
+                    .find(|&i| i != actor && t.characters[i].villain == t.characters.get(actor).is_some_and(|c| c.villain))
+                    .unwrap_or(actor),
+                check: check(t, actor, Difficulty::Against(opponent(t, actor))),
+            },
+        },
+        MoveKind {
+            label: "Finishing Stunt",
+            hint: "a Finisher: success is an infinite outcome, an automatic Setback",
+            template: Move::FinishingStunt {
+                actor,
+                target: opponent(t, actor),
+                skill: skills(t, actor).first().cloned().unwrap_or_default(),
+                limit_break: false,
+            },
+        },
+        MoveKind {
             label: "Check outside the action",
             hint: "before the first initiative or after the scene: no shots, no turn order",
             template: Move::Check {
@@ -421,6 +452,45 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
         Move::ActionAdvantage { actor, check: c } | Move::Check { actor, check: c } => {
             f.actor("actor", "Who", *actor);
             check_fields(t, f, *actor, c, "check", "");
+        }
+        Move::GaugeSkill {
+            actor,
+            target,
+            skill,
+            limit_break,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.character("target", "Whose skill", *target);
+            f.pick("skill", "Skill", &skills(t, *actor), skill);
+            f.flag(
+                "limit_break",
+                "They are not using it (a Limit Break)",
+                *limit_break,
+            );
+        }
+        Move::SetupFinisher {
+            actor,
+            partner,
+            check: c,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.character("partner", "Who may finish", *partner);
+            check_fields(t, f, *actor, c, "check", "");
+        }
+        Move::FinishingStunt {
+            actor,
+            target,
+            skill,
+            limit_break,
+        } => {
+            f.actor("actor", "Who", *actor);
+            f.character("target", "Whom", *target);
+            f.pick("skill", "Skill", &skills(t, *actor), skill);
+            f.flag(
+                "limit_break",
+                "With a Limit Break (rolled normally; else Routine, Confident)",
+                *limit_break,
+            );
         }
         Move::ActiveDefense {
             actor,

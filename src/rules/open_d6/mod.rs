@@ -78,6 +78,10 @@ pub struct Rules {
     /// What each Advantage (Action Advantage, a Stunt Modifier) adds to a check.
     #[serde(default = "one")]
     pub advantage_bonus: i64,
+    /// The difficulty of a Routine task: a Finishing Stunt made with a Basic Action rolls
+    /// Confident against it (the text names Routine, not its number).
+    #[serde(default = "five")]
+    pub routine_difficulty: i64,
 }
 
 fn three() -> u32 {
@@ -86,6 +90,10 @@ fn three() -> u32 {
 
 fn one() -> i64 {
     1
+}
+
+fn five() -> i64 {
+    5
 }
 
 impl Rules {
@@ -713,6 +721,9 @@ pub struct Table {
     /// Who ended the action scene focused and out of shots: one Limit Break after it.
     #[serde(skip_serializing_if = "none_set")]
     pub limit_break_after: Vec<bool>,
+    /// A Setup Finisher: who may finish which target at once, as a trigger action.
+    #[serde(skip_serializing_if = "all_none")]
+    pub set_up: Vec<Option<usize>>,
 }
 
 fn all_none<T>(v: &[Option<T>]) -> bool {
@@ -817,6 +828,7 @@ impl Table {
             stance_schticks: vec![Vec::new(); n],
             scene_over: false,
             limit_break_after: vec![false; n],
+            set_up: vec![None; n],
             characters,
         }
     }
@@ -906,6 +918,12 @@ impl Table {
         self.first_shots = self.shots.clone();
         self.round += 1;
         self.surprise = true;
+    }
+
+    /// Whether no action scene is on: before the first initiative, or after the scene ended
+    /// (checks there cost no shots).
+    pub fn outside_action_scene(&self) -> bool {
+        !self.simplified && (self.scene_over || self.round == 0)
     }
 
     /// The shot being counted: the highest shot anyone has left (None: the round is over).
@@ -1102,7 +1120,7 @@ impl Table {
     }
 
     /// A focus used (a Limit Break): no longer focused, and no focus again this round.
-    fn use_focus(&mut self, actor: usize) {
+    pub(crate) fn use_focus(&mut self, actor: usize) {
         if let Some(f) = self.focused.get_mut(actor) {
             *f = false;
         }

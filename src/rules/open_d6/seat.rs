@@ -89,6 +89,44 @@ pub enum Move {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stance: Option<String>,
     },
+    /// Gauge Skill: seeing someone use a skill, an opposed roll of that skill against theirs;
+    /// success tells their rating and three schticks of the skill. A trigger action, or a
+    /// Limit Break when they are not using the skill; outside an action scene, no shots.
+    GaugeSkill {
+        /// Who gauges.
+        actor: usize,
+        /// Whose skill.
+        target: usize,
+        /// The skill.
+        skill: String,
+        /// They are not using the skill: a Limit Break.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        limit_break: bool,
+    },
+    /// Setup Finisher (a Basic Action, our reading): a check against the target; on success
+    /// `partner` may at once take a Finisher on it as a trigger action.
+    SetupFinisher {
+        /// Who sets the target up.
+        actor: usize,
+        /// Who may finish it.
+        partner: usize,
+        /// The check, against the target.
+        check: Check,
+    },
+    /// Finishing Stunt, a Finisher (after knocking an opponent out, or set up by a friend): a
+    /// Basic Action's power is a Routine task rolled Confident, a Limit Break's is rolled
+    /// normally against the target; success is an infinite outcome, an automatic Setback.
+    FinishingStunt {
+        /// Who finishes.
+        actor: usize,
+        /// Whom.
+        target: usize,
+        /// The skill of the stunt or power.
+        skill: String,
+        /// The power used is a Limit Break (focus needed and used).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        limit_break: bool,
+    },
     /// Limit Break: two Basic Actions in quick succession (two rolls; only the first can
     /// show snake eyes).
     CombinationAction {
@@ -227,6 +265,20 @@ struct Rolled {
     fortune: bool,
 }
 
+/// A check of `skill` with nothing spent on it.
+fn plain_check(skill: &str, roll: RollKind, difficulty: Difficulty) -> Check {
+    Check {
+        skill: skill.to_string(),
+        roll,
+        difficulty,
+        modifier: 0,
+        advantages: 0,
+        fortune: false,
+        later_roll: false,
+        stunt: false,
+    }
+}
+
 fn confident(roll: RollKind) -> RollKind {
     match roll {
         RollKind::Standard | RollKind::Confident => RollKind::Confident,
@@ -335,6 +387,9 @@ impl Table {
             Move::Act { actor, .. }
             | Move::Check { actor, .. }
             | Move::ActionAdvantage { actor, .. }
+            | Move::GaugeSkill { actor, .. }
+            | Move::SetupFinisher { actor, .. }
+            | Move::FinishingStunt { actor, .. }
             | Move::PushLuck { actor } => vec![*actor],
             Move::CombinationAction { actor, .. } => vec![*actor, *actor],
             Move::Assist { helper, .. } => vec![*helper],
@@ -484,6 +539,45 @@ impl Table {
                 ]
             }
             Move::ActionAdvantage { actor, check } => vec![self.rolled(*actor, check, true)?],
+            Move::SetupFinisher { actor, check, .. } => vec![self.rolled(*actor, check, false)?],
+            Move::GaugeSkill {
+                actor,
+                target,
+                skill,
+                ..
+            } => {
+                let names = Seat::names(self);
+                seat_of(&names, *target)?;
+                if target == actor {
+                    return Err(format!("{} cannot gauge their own skill", names[*actor]));
+                }
+                let theirs = self.skill_value(*target, skill).ok_or_else(|| {
+                    format!("{} has no {skill} to gauge", names[*target])
+                })?;
+                vec![self.rolled(*actor, &plain_check(skill, RollKind::Standard, Difficulty::Number(theirs)), false)?]
+            }
+            Move::FinishingStunt {
+                actor,
+                target,
+                skill,
+                limit_break,
+            } => {
+                let names = Seat::names(self);
+                seat_of(&names, *target)?;
+                if target == actor {
+                    return Err(format!("{} cannot finish themself", names[*actor]));
+                }
+                let check = if *limit_break {
+                    plain_check(skill, RollKind::Standard, Difficulty::Against(*target))
+                } else {
+                    plain_check(
+                        skill,
+                        RollKind::Confident,
+                        Difficulty::Number(self.rules.routine_difficulty),
+                    )
+                };
+                vec![self.rolled(*actor, &check, false)?]
+            }
             Move::Assist { no_roll: true, .. } => vec![],
             Move::Assist { helper, skill, .. } => {
                 let last = self
@@ -555,9 +649,22 @@ impl Table {
     }
 
     /// The shot cost a move pays and the kind it counts as.
-    fn kind_of(m: &Move) -> Option<ActionType> {
+    fn kind_of(&self, m: &Move) -> Option<ActionType> {
         match m {
             Move::Act { kind, .. } => Some(*kind),
+            Move::GaugeSkill { .. } if self.outside_action_scene() => None,
+            Move::GaugeSkill {
+                limit_break: true, ..
+            } => Some(ActionType::LimitBreak),
+            Move::GaugeSkill { .. } => Some(ActionType::Trigger),
+            Move::SetupFinisher { .. } => Some(ActionType::Basic),
+            Move::FinishingStunt { actor, .. } => Some(
+                if self.finisher_due.get(*actor).copied().unwrap_or(false) {
+                    ActionType::Finisher
+                } else {
+                    ActionType::Trigger
+                },
+            ),
             Move::CombinationAction { .. } | Move::ActionAdvantage { .. } => {
                 Some(ActionType::LimitBreak)
             }
@@ -1019,6 +1126,9 @@ impl Seat for Table {
         match m {
             Move::Act { actor, .. }
             | Move::Check { actor, .. }
+            | Move::GaugeSkill { actor, .. }
+            | Move::SetupFinisher { actor, .. }
+            | Move::FinishingStunt { actor, .. }
             | Move::CombinationAction { actor, .. }
             | Move::ActionAdvantage { actor, .. }
             | Move::ActiveDefense { actor, .. }
@@ -1054,7 +1164,9 @@ impl Seat for Table {
         match m {
             Move::Act { check: Some(c), .. }
             | Move::ActionAdvantage { check: c, .. }
+            | Move::SetupFinisher { check: c, .. }
             | Move::Check { check: c, .. } => check("", c),
+            Move::GaugeSkill { .. } | Move::FinishingStunt { .. } => Vec::new(),
             Move::CombinationAction { first, second, .. } => {
                 let mut numbers = check("the first check's ", first);
                 numbers.extend(check("the second check's ", second));
@@ -1101,7 +1213,7 @@ impl Seat for Table {
             seat_of(&names, a)?;
         }
         self.checks(m)?;
-        if let Some(kind) = Self::kind_of(m) {
+        if let Some(kind) = self.kind_of(m) {
             let actor = self.actor(m).unwrap_or(0);
             self.check(actor, kind)?;
         }
@@ -1152,6 +1264,58 @@ impl Seat for Table {
                         ));
                     }
                     self.may_adopt(*actor, stance)?;
+                }
+            }
+            Move::GaugeSkill {
+                actor,
+                limit_break: true,
+                ..
+            } if !self.focused[*actor] => {
+                return Err(format!(
+                    "gauging a skill not in use is a Limit Break: {} must focus first",
+                    names[*actor]
+                ));
+            }
+            Move::GaugeSkill { .. } => {}
+            Move::SetupFinisher {
+                actor,
+                partner,
+                check,
+            } => {
+                seat_of(&names, *partner)?;
+                if partner == actor {
+                    return Err("a Setup Finisher sets the target up for someone else".into());
+                }
+                if self.out[*partner] {
+                    return Err(format!("{} is knocked out", names[*partner]));
+                }
+                if matches!(check.difficulty, Difficulty::Number(_)) {
+                    return Err(
+                        "a Setup Finisher is a check against its target: choose the target \
+                         (against a character)"
+                            .into(),
+                    );
+                }
+            }
+            Move::FinishingStunt {
+                actor,
+                target,
+                limit_break,
+                ..
+            } => {
+                let due = self.finisher_due[*actor];
+                if !due && self.set_up[*actor] != Some(*target) {
+                    return Err(format!(
+                        "a Finishing Stunt is a Finisher: {} has neither just knocked an \
+                         opponent out nor been set up to finish {}",
+                        names[*actor], names[*target]
+                    ));
+                }
+                if *limit_break && !self.focused[*actor] {
+                    return Err(format!(
+                        "a Finishing Stunt with a Limit Break needs focus: {} is not focused",
+                        names[*actor]
+                    ));
                 }
             }
             Move::Check { actor, .. } => {
@@ -1676,14 +1840,18 @@ impl Seat for Table {
             Move::Act {
                 kind: ActionType::Finisher,
                 ..
-            }
+            } | Move::FinishingStunt { .. }
         );
+        // A Setup Finisher is taken up at once, or not at all.
+        if !matches!(m, Move::SetupFinisher { .. } | Move::FinishingStunt { .. }) {
+            self.set_up.iter_mut().for_each(|s| *s = None);
+        }
         if let Some(a) = mover.filter(|_| !finisher)
             && let Some(due) = self.finisher_due.get_mut(a)
         {
             *due = false;
         }
-        if let Some(kind) = Self::kind_of(m) {
+        if let Some(kind) = self.kind_of(m) {
             let actor = self.actor(m).unwrap_or(0);
             said.push(self.pay(actor, kind)?);
         }
@@ -1750,6 +1918,101 @@ impl Seat for Table {
                 if *focuses {
                     self.focus(*actor);
                     said.push(format!("{} is focused", names[*actor]));
+                }
+            }
+            Move::GaugeSkill {
+                actor,
+                target,
+                skill,
+                limit_break,
+            } => {
+                if *limit_break && self.outside_action_scene() {
+                    self.use_focus(*actor);
+                }
+                said.push(if outcome.success == Some(true) {
+                    let known: Vec<String> = self.characters[*target]
+                        .schticks
+                        .iter()
+                        .filter(|s| s.skill.eq_ignore_ascii_case(skill))
+                        .take(3)
+                        .map(|s| format!("{} ({:+})", s.name, s.bonus))
+                        .collect();
+                    format!(
+                        "{} gauges {} {skill}: {}; schticks: {}",
+                        names[*actor],
+                        possessive(&names[*target]),
+                        checks
+                            .first()
+                            .map(|r| r.action.difficulty)
+                            .unwrap_or_default(),
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    )
+                } else {
+                    format!(
+                        "{} learns only their own result ({}) of {} {skill}",
+                        names[*actor],
+                        outcome.total
+                            + checks
+                                .first()
+                                .map(|r| r.action.difficulty)
+                                .unwrap_or_default(),
+                        possessive(&names[*target])
+                    )
+                });
+                if fumbled(outcome) {
+                    said.push(self.setback(*actor, "boxcars fumble"));
+                }
+            }
+            Move::SetupFinisher {
+                actor,
+                partner,
+                check,
+            } => {
+                if let Some(r) = checks.first() {
+                    said.extend(self.spend(*actor, r, outcome.success == Some(true)));
+                }
+                if fumbled(outcome) {
+                    said.push(self.setback(*actor, "boxcars fumble"));
+                }
+                let target = match &check.difficulty {
+                    Difficulty::Against(t) | Difficulty::Listed(t, _) => Some(*t),
+                    Difficulty::Number(_) => None,
+                };
+                if let (Some(t), Some(true)) = (target, outcome.success) {
+                    self.set_up[*partner] = Some(t);
+                    said.push(format!(
+                        "{} sets {} up: {} may finish them at once, as a trigger action",
+                        names[*actor], names[t], names[*partner]
+                    ));
+                } else {
+                    said.push(format!("{}'s setup fails", names[*actor]));
+                }
+            }
+            Move::FinishingStunt {
+                actor,
+                target,
+                limit_break,
+                ..
+            } => {
+                self.set_up[*actor] = None;
+                if *limit_break {
+                    self.use_focus(*actor);
+                }
+                if outcome.success == Some(true) {
+                    said.push(format!(
+                        "the Finishing Stunt succeeds: an infinite outcome for {}",
+                        names[*target]
+                    ));
+                    said.push(self.setback(*target, "a Finishing Stunt, automatically"));
+                } else {
+                    said.push("the Finishing Stunt fails: no effect".into());
+                }
+                if fumbled(outcome) {
+                    said.push(self.setback(*actor, "boxcars fumble"));
                 }
             }
             Move::Check { actor, .. } => {
@@ -2028,6 +2291,42 @@ impl Seat for Table {
             Move::ActionAdvantage { actor, check: c } => {
                 format!("{}: Action Advantage, {}", who(*actor), check(c))
             }
+            Move::GaugeSkill {
+                actor,
+                target,
+                skill,
+                limit_break,
+            } => format!(
+                "{}: gauges {} {skill}{}",
+                who(*actor),
+                possessive(&who(*target)),
+                if *limit_break { " (Limit Break)" } else { "" }
+            ),
+            Move::SetupFinisher {
+                actor,
+                partner,
+                check: c,
+            } => format!(
+                "{}: Setup Finisher for {}, {}",
+                who(*actor),
+                who(*partner),
+                check(c)
+            ),
+            Move::FinishingStunt {
+                actor,
+                target,
+                skill,
+                limit_break,
+            } => format!(
+                "{}: Finishing Stunt on {} with {skill}{}",
+                who(*actor),
+                who(*target),
+                if *limit_break {
+                    " (a Limit Break, rolled normally)"
+                } else {
+                    " (Routine, Confident)"
+                }
+            ),
             Move::Check { actor, check: c } => {
                 format!("{}: a check outside an action scene, {}", who(*actor), check(c))
             }
@@ -2252,6 +2551,117 @@ mod tests {
         );
         play(&mut t, &mv(Move::EndScene), &[]);
         assert_eq!(t.allowed(&tag), Ok(()), "after the scene, again");
+    }
+
+    /// Gauge Skill: "an opposed roll of that skill against them"; success tells the rating and
+    /// three schticks; a trigger action in a round, a Limit Break when the skill is not in use.
+    #[test]
+    fn gauge_skill_learns_a_rating_and_its_schticks() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        let gauge = |target: usize, skill: &str, limit_break: bool| {
+            mv(Move::GaugeSkill {
+                actor: 0,
+                target,
+                skill: skill.into(),
+                limit_break,
+            })
+        };
+        // Outside an action scene: no shots. Mia's Dodge 12; 11 + (5 − 1) = 15.
+        let (o, said) = play(&mut t, &gauge(1, "Dodge", false), &[&[5, 1]]);
+        assert_eq!((o.total, o.success), (3, Some(true)));
+        assert_eq!(
+            said,
+            vec!["Fred gauges Mia's Dodge: 12; schticks: Crane Stance (+2)"]
+        );
+        assert_eq!(
+            t.allowed(&gauge(1, "Martial Arts", false)),
+            Err(RulesError::Refused("Fred has no skill 'Martial Arts'".into()))
+        );
+        assert_eq!(
+            t.allowed(&gauge(0, "Dodge", false)),
+            Err(RulesError::Refused("Fred cannot gauge their own skill".into()))
+        );
+        // In a round it is a trigger action (1 shot); a failure tells only one's own result.
+        first_round(&mut t);
+        let (o, said) = play(&mut t, &gauge(2, "Maneuver", false), &[&[1, 4]]);
+        assert_eq!(o.success, Some(false));
+        assert_eq!(
+            said,
+            vec![
+                "Fred: Trigger action, shots 10 -> 9",
+                "Fred learns only their own result (7) of Peter's Maneuver"
+            ]
+        );
+        // As a Limit Break it waits for Fred's shot, and his focus.
+        assert_eq!(
+            t.allowed(&gauge(2, "Maneuver", true)),
+            Err(RulesError::Refused("it is Peter's shot (12)".into()))
+        );
+        play(&mut t, &mv(Move::EndScene), &[]);
+        assert_eq!(
+            t.allowed(&gauge(2, "Maneuver", true)),
+            Err(RulesError::Refused(
+                "gauging a skill not in use is a Limit Break: Fred must focus first".into()
+            ))
+        );
+    }
+
+    /// Setup Finisher sets a target up for a friend's Finisher "as a Trigger Action"; a
+    /// Finishing Stunt with a Basic Action is Routine and Confident, and its success an
+    /// "infinite outcome": an automatic Setback.
+    #[test]
+    fn setup_finisher_and_finishing_stunt() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let basic = |actor| act(actor, ActionType::Basic, None, false);
+        play(&mut t, &basic(2), &[]); // Peter 12 -> 9
+        play(&mut t, &basic(0), &[]); // Fred 10 -> 7
+        play(&mut t, &basic(2), &[]); // Peter 9 -> 6
+        let finish = |actor, target| {
+            mv(Move::FinishingStunt {
+                actor,
+                target,
+                skill: "Shoot".into(),
+                limit_break: false,
+            })
+        };
+        assert_eq!(
+            t.allowed(&finish(0, 3)),
+            Err(RulesError::Refused(
+                "a Finishing Stunt is a Finisher: Fred has neither just knocked an opponent out \
+                 nor been set up to finish Goons"
+                    .into()
+            ))
+        );
+        // Mia (shot 8) sets the goons up for Fred: Martial Arts 12 + (3 − 3) against Dodge 7.
+        let setup = mv(Move::SetupFinisher {
+            actor: 1,
+            partner: 0,
+            check: check("Martial Arts", Difficulty::Against(3)),
+        });
+        let (o, said) = play(&mut t, &setup, &[&[3, 3]]);
+        assert_eq!(o.success, Some(true));
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some("Mia sets Goons up: Fred may finish them at once, as a trigger action")
+        );
+        // Fred finishes at once, as a trigger action: Shoot 9, Confident (4, 1) = +3, against
+        // Routine 5.
+        let (o, said) = play(&mut t, &finish(0, 3), &[&[1, 4]]);
+        assert_eq!((o.total, o.success), (7, Some(true)));
+        assert_eq!(
+            said,
+            vec![
+                "Fred: Trigger action, shots 7 -> 6",
+                "the Finishing Stunt succeeds: an infinite outcome for Goons",
+                "Goons suffers a Setback (a Finishing Stunt, automatically; 1 now)"
+            ]
+        );
+        assert!(t.allowed(&finish(0, 3)).is_err(), "taken up once");
+        // After a knock-out the Finisher costs no shots.
+        play(&mut t, &ko_by(2, 0), &[]);
+        let (_, said) = play(&mut t, &finish(0, 2), &[&[2, 2]]);
+        assert_eq!(said[0], "Fred: Finisher action, shots 6 -> 6");
     }
 
     #[test]
