@@ -36,6 +36,7 @@ pub(super) fn act(t: &Table, actor: usize) -> Move {
         check: Some(check(t, actor, Difficulty::Against(opponent(t, actor)))),
         focuses: false,
         stance: None,
+        moves: false,
     }
 }
 
@@ -153,6 +154,11 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 skill: skills(t, actor).first().cloned().unwrap_or_default(),
                 limit_break: false,
             },
+        },
+        MoveKind {
+            label: "Full Move",
+            hint: "a Basic Action: move twice the Move, doing nothing else",
+            template: Move::FullMove { actor },
         },
         MoveKind {
             label: "Check outside the action",
@@ -412,6 +418,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             check: c,
             focuses,
             stance,
+            moves,
         } => {
             f.actor("actor", "Who", *actor);
             let kinds = [
@@ -439,6 +446,19 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             if *kind == ActionType::Stance {
                 f.value("stance", "Stance", stances(t, *actor), stance);
             }
+            if matches!(kind, ActionType::Basic | ActionType::LimitBreak) {
+                let how_far = t
+                    .characters
+                    .get(*actor)
+                    .and_then(|c| c.move_m)
+                    .map(|m| format!(" (up to {m} m)"))
+                    .unwrap_or_default();
+                f.flag("moves", &format!("Moves too{how_far}"), *moves);
+            }
+        }
+        Move::FullMove { actor } => {
+            f.actor("actor", "Who", *actor);
+            f.note(t.describe(m));
         }
         Move::CombinationAction {
             actor,

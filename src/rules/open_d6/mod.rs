@@ -563,6 +563,9 @@ pub struct Character {
     /// Schticks that modify a skill's value; such modifiers never stack (the best counts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schticks: Vec<Schtick>,
+    /// Its Move in metres: how far a Basic Action carries it (a Full Move, twice as far).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_m: Option<u32>,
 }
 
 /// A Limitation that uses the friction mechanic: it triggers when a friction check after snake
@@ -1409,6 +1412,7 @@ mod tests {
             limitations: vec![],
             under_friction: vec![],
             schticks: vec![],
+            move_m: None,
         };
         Table::new(
             rules(),

@@ -88,6 +88,15 @@ pub enum Move {
         /// A Stance action that adopts one of the character's stance schticks, by name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stance: Option<String>,
+        /// The character moves up to its Move, before or after acting: a Basic Action's (or a
+        /// Limit Break's) movement; trigger actions include none.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        moves: bool,
+    },
+    /// Full Move, a Basic Action: moving, doing nothing else, twice the Move.
+    FullMove {
+        /// Who moves.
+        actor: usize,
     },
     /// Gauge Skill: seeing someone use a skill, an opposed roll of that skill against theirs;
     /// success tells their rating and three schticks of the skill. A trigger action, or a
@@ -657,7 +666,7 @@ impl Table {
                 limit_break: true, ..
             } => Some(ActionType::LimitBreak),
             Move::GaugeSkill { .. } => Some(ActionType::Trigger),
-            Move::SetupFinisher { .. } => Some(ActionType::Basic),
+            Move::SetupFinisher { .. } | Move::FullMove { .. } => Some(ActionType::Basic),
             Move::FinishingStunt { actor, .. } => Some(
                 if self.finisher_due.get(*actor).copied().unwrap_or(false) {
                     ActionType::Finisher
@@ -1125,6 +1134,7 @@ impl Seat for Table {
     fn actor(&self, m: &Move) -> Option<usize> {
         match m {
             Move::Act { actor, .. }
+            | Move::FullMove { actor }
             | Move::Check { actor, .. }
             | Move::GaugeSkill { actor, .. }
             | Move::SetupFinisher { actor, .. }
@@ -1166,7 +1176,9 @@ impl Seat for Table {
             | Move::ActionAdvantage { check: c, .. }
             | Move::SetupFinisher { check: c, .. }
             | Move::Check { check: c, .. } => check("", c),
-            Move::GaugeSkill { .. } | Move::FinishingStunt { .. } => Vec::new(),
+            Move::GaugeSkill { .. } | Move::FinishingStunt { .. } | Move::FullMove { .. } => {
+                Vec::new()
+            }
             Move::CombinationAction { first, second, .. } => {
                 let mut numbers = check("the first check's ", first);
                 numbers.extend(check("the second check's ", second));
@@ -1244,6 +1256,30 @@ impl Seat for Table {
                     seat_of(&names, a)?;
                 }
             }
+            Move::Act {
+                actor,
+                kind,
+                moves: true,
+                ..
+            } if !matches!(kind, ActionType::Basic | ActionType::LimitBreak) => {
+                return Err(format!(
+                    "a {kind:?} action includes no movement: {} moves with a Basic Action (or a \
+                     Limit Break, or a Full Move)",
+                    names[*actor]
+                ));
+            }
+            Move::Act {
+                actor, moves: true, ..
+            }
+            | Move::FullMove { actor }
+                if self.characters[*actor].move_m.is_none() =>
+            {
+                return Err(format!(
+                    "{} has no Move in the scene (move_m: 10)",
+                    names[*actor]
+                ));
+            }
+            Move::FullMove { .. } => {}
             Move::Act {
                 actor,
                 kind,
@@ -1812,6 +1848,14 @@ impl Seat for Table {
                     name_at(&names, *actor)
                 ),
             )),
+            Move::FullMove { actor } => Ok(no_roll(
+                "full move",
+                format!(
+                    "{} moves up to {} m (twice the Move), doing nothing else",
+                    name_at(&names, *actor),
+                    self.characters[*actor].move_m.unwrap_or(0) * 2
+                ),
+            )),
             _ => Err("this move rolls checks".into()),
         }
     }
@@ -1894,13 +1938,28 @@ impl Seat for Table {
                     self.rules.surprise_shots
                 ));
             }
+            Move::FullMove { actor } => {
+                let far = self.characters[*actor].move_m.unwrap_or(0) * 2;
+                said.push(format!(
+                    "{} makes a Full Move: up to {far} m, doing nothing else",
+                    names[*actor]
+                ));
+            }
             Move::Act {
                 actor,
                 kind,
                 focuses,
                 check,
                 stance,
+                moves,
             } => {
+                if *moves {
+                    said.push(format!(
+                        "{} moves up to {} m, before or after acting",
+                        names[*actor],
+                        self.characters[*actor].move_m.unwrap_or(0)
+                    ));
+                }
                 if let (Some(_), Some(r)) = (check, checks.first()) {
                     said.extend(self.spend(*actor, r, outcome.success == Some(true)));
                     if fumbled(outcome) {
@@ -2266,8 +2325,9 @@ impl Seat for Table {
                 check: c,
                 focuses,
                 stance,
+                moves,
             } => format!(
-                "{}: {kind:?} action{}{}{}",
+                "{}: {kind:?} action{}{}{}{}",
                 who(*actor),
                 stance
                     .as_ref()
@@ -2276,8 +2336,10 @@ impl Seat for Table {
                 c.as_ref()
                     .map(|c| format!(", {}", check(c)))
                     .unwrap_or_default(),
-                if *focuses { ", focusing" } else { "" }
+                if *focuses { ", focusing" } else { "" },
+                if *moves { ", moving" } else { "" }
             ),
+            Move::FullMove { actor } => format!("{}: Full Move", who(*actor)),
             Move::CombinationAction {
                 actor,
                 first,
@@ -2471,6 +2533,7 @@ mod tests {
             check: c,
             focuses,
             stance: None,
+            moves: false,
         })
     }
 
@@ -2664,6 +2727,56 @@ mod tests {
         assert_eq!(said[0], "Fred: Finisher action, shots 6 -> 6");
     }
 
+    /// "When you take a basic action, you also get to move a distance equal to your Move";
+    /// a Full Move moves twice the Move; a trigger action includes no movement.
+    #[test]
+    fn a_basic_action_moves_a_full_move_twice_and_a_trigger_not_at_all() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let moving = |actor, kind| {
+            mv(Move::Act {
+                actor,
+                kind,
+                check: None,
+                focuses: false,
+                stance: None,
+                moves: true,
+            })
+        };
+        assert_eq!(
+            t.allowed(&moving(0, ActionType::Trigger)),
+            Err(RulesError::Refused(
+                "a Trigger action includes no movement: Fred moves with a Basic Action (or a \
+                 Limit Break, or a Full Move)"
+                    .into()
+            ))
+        );
+        let (_, said) = play(&mut t, &moving(2, ActionType::Basic), &[]);
+        assert_eq!(
+            said,
+            vec![
+                "Peter: Basic action, shots 12 -> 9",
+                "Peter moves up to 10 m, before or after acting"
+            ]
+        );
+        let (o, said) = play(&mut t, &mv(Move::FullMove { actor: 0 }), &[]);
+        assert_eq!(o.class, "full move");
+        assert_eq!(
+            said,
+            vec![
+                "Fred: Basic action, shots 10 -> 7",
+                "Fred makes a Full Move: up to 20 m, doing nothing else"
+            ]
+        );
+        o6_mut(&mut t).characters[2].move_m = None;
+        assert_eq!(
+            t.allowed(&mv(Move::FullMove { actor: 2 })),
+            Err(RulesError::Refused(
+                "Peter has no Move in the scene (move_m: 10)".into()
+            ))
+        );
+    }
+
     #[test]
     fn initiative_sixes_and_the_shot_counter() {
         let mut t = table("open-d6-fred-and-peter.ron");
@@ -2840,6 +2953,7 @@ mod tests {
             check: None,
             focuses: false,
             stance: None,
+            moves: false,
         });
         assert_eq!(
             t.allowed(&stance),
@@ -3583,6 +3697,7 @@ mod tests {
             check: None,
             focuses: false,
             stance: Some("Tiger Stance".into()),
+            moves: false,
         });
         assert!(refused(&t, &wrong).contains("is adopted with a Stance action"));
     }
