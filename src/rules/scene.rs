@@ -137,6 +137,13 @@ impl SceneRules {
                 for level in r.action_dice_levels.keys() {
                     out.push(Bounded::count("a level of action_dice_levels", *level));
                 }
+                out.push(Bounded::within(
+                    "unit_m",
+                    i128::from(r.unit_m),
+                    1,
+                    bounds::MOST_NUMBER,
+                ));
+                out.push(Bounded::number("range_penalty", r.range_penalty));
             }
             SceneRules::StepDice(r) => {
                 out.push(Bounded::number("marginal_max", r.marginal_max));
@@ -161,6 +168,7 @@ impl SceneRules {
                     r.npc_limit_break_shots,
                 ));
                 out.push(Bounded::number("advantage_bonus", r.advantage_bonus));
+                out.push(Bounded::number("routine_difficulty", r.routine_difficulty));
             }
             SceneRules::D20Check(r) => {
                 for (name, dc) in &r.dc_table {
@@ -585,11 +593,24 @@ impl Scene {
                             bounds::MOST_NUMBER,
                         ));
                     }
+                    out.push(Bounded::number(format!("{n}'s soak"), c.soak));
+                    if let Some(m) = c.move_m {
+                        out.push(Bounded::number(format!("{n}'s move_m"), i64::from(m)));
+                    }
                     for s in &c.schticks {
                         out.push(Bounded::number(
                             format!("{n}'s schtick {} bonus", s.name),
                             s.bonus,
                         ));
+                        for (what, (_, v)) in [("damage", &s.damage), ("resist", &s.resist)]
+                            .into_iter()
+                            .filter_map(|(w, p)| p.as_ref().map(|p| (w, p)))
+                        {
+                            out.push(Bounded::number(
+                                format!("{n}'s schtick {} {what}", s.name),
+                                *v,
+                            ));
+                        }
                     }
                 }
             }
@@ -646,7 +667,15 @@ fn open_d6_character(c: &open_d6::Character) -> Result<(), String> {
             return Err(format!("{n} has two schticks named {}", s.name));
         }
         names.push(&s.name);
-        if c.skill(&s.skill).is_none() {
+        if s.skill.is_empty() {
+            if s.damage.is_none() && s.resist.is_none() {
+                return Err(format!(
+                    "{n}'s schtick {} does nothing: give the skill it modifies, the damage it \
+                     adds (damage: (\"fire\", 2)) or what it resists (resist: (\"fire\", 2))",
+                    s.name
+                ));
+            }
+        } else if c.skill(&s.skill).is_none() {
             return Err(format!(
                 "{n}'s schtick {} modifies {}, which is not among its skills",
                 s.name, s.skill

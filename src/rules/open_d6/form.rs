@@ -63,7 +63,7 @@ fn stances(t: &Table, actor: usize) -> Vec<(String, Option<String>)> {
                                 .map(|k| format!(", {k}"))
                                 .unwrap_or_default();
                             (
-                                format!("{} ({} {:+}{kind})", s.name, s.skill, s.bonus),
+                                format!("{} ({}{kind})", s.name, s.effect_words()),
                                 Some(s.name.clone()),
                             )
                         })
@@ -255,6 +255,20 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
+            label: "Deal damage",
+            hint: "a hit's damage: outcome + weapon + boosts − soak and resistances",
+            template: Move::DealDamage {
+                by: t.last_check.as_ref().map_or(actor, |l| l.actor),
+                target: t
+                    .last_check
+                    .as_ref()
+                    .and_then(|l| l.target)
+                    .unwrap_or_else(|| opponent(t, actor)),
+                weapon: 0,
+                kind: None,
+            },
+        },
+        MoveKind {
             label: "Knock out",
             hint: "unable to act this scene; the opponent may take a Finisher",
             template: Move::KnockOut {
@@ -398,6 +412,33 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 .max(1);
             f.number("hits", "Hits", *hits, 0, most);
             f.optional_character("by", "Dealt by", "nobody", Some(*target), *by);
+        }
+        Move::DealDamage {
+            by,
+            target,
+            weapon,
+            kind,
+        } => {
+            f.character("by", "Attacker", *by);
+            f.character("target", "Whom", *target);
+            f.number("weapon", "Weapon damage", *weapon, -10, 20);
+            let kinds: Vec<String> = t
+                .characters
+                .iter()
+                .flat_map(|c| &c.schticks)
+                .filter_map(|s| s.resist.as_ref().or(s.damage.as_ref()))
+                .map(|(k, _)| k.clone())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let options = std::iter::once(("no particular type".to_string(), None))
+                .chain(kinds.into_iter().map(|k| (k.clone(), Some(k))))
+                .collect();
+            f.value("kind", "Type of damage", options, kind);
+            match t.damage_preview(*by, *target, *weapon, kind.as_deref()) {
+                Ok(lines) => lines.into_iter().for_each(|l| f.note(l)),
+                Err(why) => f.note(why),
+            }
         }
         Move::KnockOut { target, by } => {
             f.character("target", "Who is knocked out", *target);

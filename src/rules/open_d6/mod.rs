@@ -566,6 +566,13 @@ pub struct Character {
     /// Its Move in metres: how far a Basic Action carries it (a Full Move, twice as far).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_m: Option<u32>,
+    /// Its soak: taken from the damage of each attack that hits it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub soak: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 /// A Limitation that uses the friction mechanic: it triggers when a friction check after snake
@@ -587,16 +594,43 @@ pub struct Limitation {
 pub struct Schtick {
     /// Its name ("Gun Kata").
     pub name: String,
-    /// The skill it modifies.
+    /// The skill it modifies (none for a damage boost or a resistance).
+    #[serde(default)]
     pub skill: String,
     /// What it adds to the skill.
+    #[serde(default)]
     pub bonus: i64,
+    /// A damage-increasing power ("Fire Touch"): a new type of damage and how much it adds to
+    /// an attack's damage; it stacks with the weapon's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<(String, i64)>,
+    /// A resistance power ("Resist Fire"): a type of damage and what it adds to the soak
+    /// against attacks carrying it; it stacks with the soak.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resist: Option<(String, i64)>,
     /// It is a stance: in effect only once adopted (one shot, paid as stances are).
     #[serde(default)]
     pub stance: bool,
     /// A typed stance's type ("Damage Boost"): one stance of each type at a time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+}
+
+impl Schtick {
+    /// What it does, in words: "Martial Arts +2", "+2 fire damage", "resists fire +2".
+    pub fn effect_words(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.skill.is_empty() {
+            parts.push(format!("{} {:+}", self.skill, self.bonus));
+        }
+        if let Some((kind, n)) = &self.damage {
+            parts.push(format!("{n:+} {kind} damage"));
+        }
+        if let Some((kind, n)) = &self.resist {
+            parts.push(format!("resists {kind} {n:+}"));
+        }
+        parts.join(", ")
+    }
 }
 
 impl Character {
@@ -608,6 +642,12 @@ impl Character {
     /// Its stance schticks (in effect only once adopted).
     pub fn stance_schticks(&self) -> impl Iterator<Item = &Schtick> {
         self.schticks.iter().filter(|s| s.stance)
+    }
+
+    /// Whether a schtick of the character is in effect: an inherent one always, a stance
+    /// schtick once adopted (`adopted`: the names of those adopted).
+    pub fn in_effect(&self, schtick: &Schtick, adopted: &[String]) -> bool {
+        !schtick.stance || adopted.contains(&schtick.name)
     }
 
     /// A skill's rating, by name.
@@ -645,6 +685,12 @@ pub struct LastCheck {
     /// situation"). Left out of the table's state while empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assisted_by: Vec<usize>,
+    /// The character it was against, if any (an attack whose damage may follow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<usize>,
+    /// Its damage has been dealt.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub damaged: bool,
 }
 
 /// The shot counter of an open-d6 table.
@@ -1413,6 +1459,7 @@ mod tests {
             under_friction: vec![],
             schticks: vec![],
             move_m: None,
+            soak: 0,
         };
         Table::new(
             rules(),

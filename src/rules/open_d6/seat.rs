@@ -236,6 +236,21 @@ pub enum Move {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<usize>,
     },
+    /// The damage of a successful attack, the attacker's last check against the target: its
+    /// outcome, plus the weapon's damage and damage boosts in effect, less the target's soak
+    /// and resistances to the attack's types of damage, comes off the target's hits.
+    DealDamage {
+        /// Who attacked.
+        by: usize,
+        /// Whom.
+        target: usize,
+        /// The weapon's damage modifier.
+        #[serde(default)]
+        weapon: i64,
+        /// The weapon's type of damage ("physical", "fire"), for resistances.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<String>,
+    },
     /// Another result that leaves the target unable to act this scene (a Setback, a Finisher).
     KnockOut {
         /// Who is knocked out.
@@ -272,6 +287,8 @@ struct Rolled {
     stunt: bool,
     advantages: u32,
     fortune: bool,
+    /// The character the check is against, if any.
+    target: Option<usize>,
 }
 
 /// A check of `skill` with nothing spent on it.
@@ -431,8 +448,10 @@ impl Table {
             return String::new();
         };
         let mut said = format!(
-            "{} adopts {} ({} {:+})",
-            c.name, schtick.name, schtick.skill, schtick.bonus
+            "{} adopts {} ({})",
+            c.name,
+            schtick.name,
+            schtick.effect_words()
         );
         if let Some(kind) = &schtick.kind {
             let same_kind = |name: &String| {
@@ -513,6 +532,10 @@ impl Table {
             stunt: check.stunt,
             advantages: check.advantages,
             fortune: check.fortune,
+            target: match &check.difficulty {
+                Difficulty::Against(t) | Difficulty::Listed(t, _) => Some(*t),
+                Difficulty::Number(_) => None,
+            },
         })
     }
 
@@ -629,6 +652,7 @@ impl Table {
                     stunt: false,
                     advantages: 0,
                     fortune: false,
+                    target: last.target,
                 }]
             }
             Move::TeamAction {
@@ -871,7 +895,117 @@ impl Table {
             pushed: false,
             moved_on: false,
             assisted_by: Vec::new(),
+            target: r.target,
+            damaged: false,
         });
+    }
+
+    /// What dealing the damage would do, in words (for the form).
+    pub(super) fn damage_preview(
+        &self,
+        by: usize,
+        target: usize,
+        weapon: i64,
+        kind: Option<&str>,
+    ) -> Result<Vec<String>, String> {
+        self.damage_of(by, target, weapon, kind).map(|(_, lines)| lines)
+    }
+
+    /// The damage of `by`'s last check, a hit on `target`: the outcome, plus the weapon's
+    /// damage and every damage boost in effect; less the target's soak and its best resistance
+    /// to each type of damage the attack carries. With the lines that say so.
+    fn damage_of(
+        &self,
+        by: usize,
+        target: usize,
+        weapon: i64,
+        kind: Option<&str>,
+    ) -> Result<(i64, Vec<String>), String> {
+        let names = Seat::names(self);
+        seat_of(&names, by)?;
+        seat_of(&names, target)?;
+        let last = self
+            .last_check
+            .as_ref()
+            .filter(|l| l.actor == by && l.target == Some(target))
+            .ok_or_else(|| {
+                format!(
+                    "damage follows an attack: {} last check was not against {}",
+                    possessive(&names[by]),
+                    names[target]
+                )
+            })?;
+        if last.damaged {
+            return Err(format!(
+                "the damage of {} attack on {} has been dealt",
+                possessive(&names[by]),
+                names[target]
+            ));
+        }
+        let check = last.check + assist_bonus(&self.rules, last.assists);
+        let outcome = check - last.action.difficulty;
+        if !last.success || outcome < 0 {
+            return Err(format!(
+                "{} attack on {} failed: it deals no damage",
+                possessive(&names[by]),
+                names[target]
+            ));
+        }
+        if self.hits[target].is_none() {
+            return Err(format!(
+                "{} has no Hits in the scene (hits: 10)",
+                names[target]
+            ));
+        }
+        let attacker = &self.characters[by];
+        let adopted = self.stance_schticks.get(by).cloned().unwrap_or_default();
+        let mut types: Vec<String> = kind
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(|k| vec![k.to_string()])
+            .unwrap_or_default();
+        let mut damage = outcome + weapon;
+        let mut lines = vec![format!(
+            "outcome {outcome} + weapon {weapon}{}",
+            kind.map(|k| format!(" ({k})")).unwrap_or_default()
+        )];
+        for s in &attacker.schticks {
+            if let Some((kind, extra)) = &s.damage
+                && attacker.in_effect(s, &adopted)
+            {
+                damage += extra;
+                lines.push(format!("{} adds {extra:+} {kind} damage", s.name));
+                types.push(kind.clone());
+            }
+        }
+        let defender = &self.characters[target];
+        let held = self.stance_schticks.get(target).cloned().unwrap_or_default();
+        let mut soak = defender.soak;
+        let mut soak_words = format!("soak {}", defender.soak);
+        for kind in &types {
+            let best = defender
+                .schticks
+                .iter()
+                .filter(|s| defender.in_effect(s, &held))
+                .filter_map(|s| {
+                    s.resist
+                        .as_ref()
+                        .filter(|(k, _)| k.eq_ignore_ascii_case(kind))
+                        .map(|(_, n)| (s.name.as_str(), *n))
+                })
+                .max_by_key(|(_, n)| *n);
+            if let Some((name, n)) = best {
+                soak += n;
+                soak_words.push_str(&format!(" + {name} {n}"));
+            }
+        }
+        let hits = (damage - soak).max(0);
+        lines.push(format!(
+            "damage {damage} − {soak_words} = {hits} {} on {}",
+            if hits == 1 { "hit" } else { "hits" },
+            names[target]
+        ));
+        Ok((hits, lines))
     }
 }
 
@@ -1153,6 +1287,7 @@ impl Seat for Table {
             | Move::NewSession
             | Move::EndScene
             | Move::Damage { .. }
+            | Move::DealDamage { .. }
             | Move::KnockOut { .. }
             | Move::Impair { .. }
             | Move::UnderFriction { .. } => None,
@@ -1216,6 +1351,7 @@ impl Seat for Table {
             | Move::StanceBeforeRound { .. }
             | Move::KnockOut { .. }
             | Move::EndScene => Vec::new(),
+            Move::DealDamage { weapon, .. } => vec![Bounded::number("weapon", *weapon)],
         }
     }
 
@@ -1555,6 +1691,17 @@ impl Seat for Table {
             Move::Impair { target, .. } => {
                 seat_of(&names, *target)?;
             }
+            Move::DealDamage {
+                by,
+                target,
+                weapon,
+                kind,
+            } => {
+                self.damage_of(*by, *target, *weapon, kind.as_deref())?;
+                if self.out[*target] {
+                    return Err(format!("{} is knocked out already", names[*target]));
+                }
+            }
             Move::UnderFriction { target, conditions } => {
                 seat_of(&names, *target)?;
                 let allowed = self.rules.friction_conditions();
@@ -1800,6 +1947,22 @@ impl Seat for Table {
                         left.max(0)
                     ),
                 ))
+            }
+            Move::DealDamage {
+                by,
+                target,
+                weapon,
+                kind,
+            } => {
+                let (hits, lines) = self.damage_of(*by, *target, *weapon, kind.as_deref())?;
+                let left = self.hits[*target].unwrap_or(0) - hits;
+                Ok(Step::Done(Outcome {
+                    total: hits,
+                    success: None,
+                    class: if left <= 0 { "knocked out" } else { "damage" }.into(),
+                    lines,
+                    tags: vec![],
+                }))
             }
             Move::KnockOut { target, by } => Ok(no_roll(
                 "knocked out",
@@ -2222,6 +2385,22 @@ impl Seat for Table {
                     said.extend(self.knock_out(*target, *by));
                 }
             }
+            Move::DealDamage { by, target, .. } => {
+                if let Some(last) = self.last_check.as_mut() {
+                    last.damaged = true;
+                }
+                let left = (self.hits[*target].unwrap_or(0) - outcome.total).max(0);
+                self.hits[*target] = Some(left);
+                said.push(format!(
+                    "{} takes {} {}: {left} left",
+                    names[*target],
+                    outcome.total,
+                    if outcome.total == 1 { "hit" } else { "hits" }
+                ));
+                if left == 0 {
+                    said.extend(self.knock_out(*target, Some(*by)));
+                }
+            }
             Move::KnockOut { target, by } => said.extend(self.knock_out(*target, *by)),
             Move::Impair { target, points } => {
                 self.impairment[*target] = *points;
@@ -2450,6 +2629,17 @@ impl Seat for Table {
                 "{} is knocked out{}",
                 who(*target),
                 by.map(|b| format!(" by {}", who(b))).unwrap_or_default()
+            ),
+            Move::DealDamage {
+                by,
+                target,
+                weapon,
+                kind,
+            } => format!(
+                "{} attack deals its damage to {} (weapon {weapon:+}{})",
+                possessive(&who(*by)),
+                who(*target),
+                kind.as_ref().map(|k| format!(", {k}")).unwrap_or_default()
             ),
             Move::Impair { target, points } => format!("{}: impairment {points}", who(*target)),
             Move::UnderFriction { target, conditions } => format!(
@@ -2775,6 +2965,75 @@ mod tests {
                 "Peter has no Move in the scene (move_m: 10)".into()
             ))
         );
+    }
+
+    /// A hit's damage: the outcome, the weapon's damage, damage-increasing stances stacking
+    /// with it; the soak, and resistances stacking with it against their type of damage.
+    #[test]
+    fn damage_boosts_soak_and_resistances() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        play(
+            &mut t,
+            &mv(Move::StanceBeforeRound {
+                actor: 1,
+                stance: Some("Fire Touch".into()),
+            }),
+            &[],
+        );
+        first_round(&mut t); // Mia 9 + 0 − 2 stances = 7
+        let basic = |actor, c: Option<Check>| act(actor, ActionType::Basic, c, false);
+        let deal = |by, weapon, kind: Option<&str>| {
+            mv(Move::DealDamage {
+                by,
+                target: 2,
+                weapon,
+                kind: kind.map(String::from),
+            })
+        };
+        assert_eq!(
+            t.allowed(&deal(0, 3, None)),
+            Err(RulesError::Refused(
+                "damage follows an attack: Fred's last check was not against Peter".into()
+            ))
+        );
+        play(&mut t, &basic(2, None), &[]); // Peter 12 -> 9
+        // Fred: Maneuver 10 + (5 − 1) = 14 against Dodge 13: outcome 1, + weapon 3 = 4, less
+        // soak 2: 2 hits.
+        play(&mut t, &basic(0, Some(check("Maneuver", Difficulty::Against(2)))), &[&[5, 1]]);
+        let (o, said) = play(&mut t, &deal(0, 3, Some("physical")), &[]);
+        assert_eq!((o.total, o.class.as_str()), (2, "damage"));
+        assert_eq!(
+            o.lines,
+            vec![
+                "outcome 1 + weapon 3 (physical)",
+                "damage 4 − soak 2 = 2 hits on Peter"
+            ]
+        );
+        assert_eq!(said, vec!["Peter takes 2 hits: 8 left"]);
+        assert_eq!(
+            t.allowed(&deal(0, 3, None)),
+            Err(RulesError::Refused(
+                "the damage of Fred's attack on Peter has been dealt".into()
+            ))
+        );
+        play(&mut t, &basic(2, None), &[]); // Peter 9 -> 6
+        play(&mut t, &basic(0, None), &[]); // Fred 7 -> 4
+        // Mia's Fire Touch adds fire damage; Peter's Resist Fire adds 3 to his soak against it.
+        play(
+            &mut t,
+            &basic(1, Some(check("Martial Arts", Difficulty::Against(2)))),
+            &[&[4, 1]],
+        );
+        let (o, said) = play(&mut t, &deal(1, 1, None), &[]);
+        assert_eq!(
+            o.lines,
+            vec![
+                "outcome 2 + weapon 1",
+                "Fire Touch adds +2 fire damage",
+                "damage 5 − soak 2 + Resist Fire 3 = 0 hits on Peter"
+            ]
+        );
+        assert_eq!(said, vec!["Peter takes 0 hits: 8 left"]);
     }
 
     #[test]
@@ -3676,7 +3935,7 @@ mod tests {
         );
         assert_eq!(
             refused(&t, &before("Iron Body")),
-            "Mia has no schtick 'Iron Body': its stances are Tiger Stance, Crane Stance, Inner Fire"
+            "Mia has no schtick 'Iron Body': its stances are Tiger Stance, Crane Stance, Inner Fire, Fire Touch"
         );
         let (_, said) = play(&mut t, &before("Crane Stance"), &[]);
         assert_eq!(
