@@ -3,7 +3,7 @@
 //! Assist, Push Luck), team actions, Fortune and new sessions.
 
 use super::seat::{Check, Difficulty, Move};
-use super::{ActionType, RollKind, Table};
+use super::{ActionType, FocusCondition, RollKind, Table};
 use crate::rules::catalogue::{Form, MoveKind};
 use crate::rules::play::Seat;
 
@@ -243,7 +243,10 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         MoveKind {
             label: "Focus",
             hint: "focus at no shot cost (once a round); a Limit Break may follow",
-            template: Move::Focus { actor },
+            template: Move::Focus {
+                actor,
+                condition: None,
+            },
         },
         MoveKind {
             label: "Damage",
@@ -266,6 +269,14 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                     .unwrap_or_else(|| opponent(t, actor)),
                 weapon: 0,
                 kind: None,
+            },
+        },
+        MoveKind {
+            label: "Setback",
+            hint: "a Setback inflicted (a windfall played on the opponent, a Damage Setback)",
+            template: Move::Setback {
+                target: opponent(t, actor),
+                by: Some(actor),
             },
         },
         MoveKind {
@@ -393,8 +404,24 @@ fn check_fields(t: &Table, f: &mut Form, actor: usize, c: &Check, at: &str, titl
 pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
     match m {
         Move::Initiative | Move::NewSession | Move::EndScene => f.note(t.describe(m)),
-        Move::Focus { actor } => {
+        Move::Focus { actor, condition } => {
             f.actor("actor", "Who", *actor);
+            f.value(
+                "condition",
+                "Condition",
+                vec![
+                    ("none: focused now".to_string(), None),
+                    (
+                        "defeat a named opponent this turn".to_string(),
+                        Some(FocusCondition::DefeatNamed),
+                    ),
+                    (
+                        "inflict a Setback on a named opponent this turn".to_string(),
+                        Some(FocusCondition::SetbackOnNamed),
+                    ),
+                ],
+                condition,
+            );
             f.note(t.describe(m));
         }
         Move::StanceBeforeRound { actor, stance } => {
@@ -439,6 +466,10 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 Ok(lines) => lines.into_iter().for_each(|l| f.note(l)),
                 Err(why) => f.note(why),
             }
+        }
+        Move::Setback { target, by } => {
+            f.character("target", "Who suffers it", *target);
+            f.optional_character("by", "Inflicted by", "nobody", Some(*target), *by);
         }
         Move::KnockOut { target, by } => {
             f.character("target", "Who is knocked out", *target);

@@ -773,6 +773,36 @@ pub struct Table {
     /// A Setup Finisher: who may finish which target at once, as a trigger action.
     #[serde(skip_serializing_if = "all_none")]
     pub set_up: Vec<Option<usize>>,
+    /// A focus waiting on its condition, checked when the character's turn ends (and
+    /// whether that turn has begun).
+    #[serde(skip_serializing_if = "all_none")]
+    pub pending_focus: Vec<Option<(FocusCondition, bool)>>,
+    /// Whose turn is under way: the last to take an action on their own shot (a Basic Action,
+    /// a Stance, a Limit Break) while its trigger actions may follow.
+    #[serde(skip)]
+    pub turn_of: Option<usize>,
+    /// What each character has done in its turn under way that a focus condition asks for.
+    #[serde(skip)]
+    pub turn_feats: Vec<Vec<FocusCondition>>,
+}
+
+/// What a focus may wait on (the text's Focus action): it is checked when the turn ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FocusCondition {
+    /// A named opponent defeated by the character (knocked out, or unable to go on).
+    DefeatNamed,
+    /// A Setback (or Damage Setback) inflicted by the character on a named opponent.
+    SetbackOnNamed,
+}
+
+impl FocusCondition {
+    /// The condition, in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            FocusCondition::DefeatNamed => "defeat a named opponent",
+            FocusCondition::SetbackOnNamed => "inflict a Setback on a named opponent",
+        }
+    }
 }
 
 fn all_none<T>(v: &[Option<T>]) -> bool {
@@ -878,6 +908,9 @@ impl Table {
             scene_over: false,
             limit_break_after: vec![false; n],
             set_up: vec![None; n],
+            pending_focus: vec![None; n],
+            turn_of: None,
+            turn_feats: vec![Vec::new(); n],
             characters,
         }
     }

@@ -10,7 +10,7 @@ use crate::text::possessive;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Action, ActionType, Character, Cost, LastCheck, RollKind, Table, assist_bonus,
+    Action, ActionType, Character, Cost, FocusCondition, LastCheck, RollKind, Table, assist_bonus,
     defended_difficulty, team_result,
 };
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of};
@@ -215,6 +215,19 @@ pub enum Move {
     Focus {
         /// Who focuses.
         actor: usize,
+        /// A condition the focus waits on, checked when the character's turn ends (its Basic
+        /// Action and the combos that follow): focused if it was met, else no focus.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        condition: Option<FocusCondition>,
+    },
+    /// A Setback inflicted on a character by another (a boxcars success played as the
+    /// opponent's Setback, a Damage Setback): it is recorded, and it may meet a focus condition.
+    Setback {
+        /// Who suffers it.
+        target: usize,
+        /// Who inflicted it, if anyone.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<usize>,
     },
     /// A stance adopted before the round, even before initiative is rolled: it costs no shots
     /// now and is paid from the first shot of the next round, once.
@@ -863,6 +876,9 @@ impl Table {
         self.next_simplified_round_if_done();
         let name = self.characters[target].name.clone();
         let mut said = vec![format!("{name} is knocked out: no more actions this scene")];
+        if let Some(b) = by {
+            self.feat(b, target, FocusCondition::DefeatNamed);
+        }
         if let Some(b) = by
             && self.characters[b].villain != self.characters[target].villain
             && !self.out[b]
@@ -882,6 +898,80 @@ impl Table {
             "{} suffers a Setback ({why}; {} now)",
             self.characters[actor].name, self.setbacks[actor]
         )
+    }
+
+    /// `by` did something to `target` that a focus condition may ask for: it counts when the
+    /// target is a named opponent.
+    fn feat(&mut self, by: usize, target: usize, feat: FocusCondition) {
+        let (Some(b), Some(t)) = (self.characters.get(by), self.characters.get(target)) else {
+            return;
+        };
+        if t.named && b.villain != t.villain {
+            self.turn_feats[by].push(feat);
+        }
+    }
+
+    /// The turn under way ends: a focus waiting on its condition is checked.
+    fn end_turn(&mut self, said: &mut Vec<String>) {
+        let Some(i) = self.turn_of.take() else {
+            return;
+        };
+        self.check_pending_focus(i, said);
+    }
+
+    /// Checks `i`'s focus waiting on a condition, if its turn has begun.
+    fn check_pending_focus(&mut self, i: usize, said: &mut Vec<String>) {
+        let Some((condition, true)) = self.pending_focus[i] else {
+            return;
+        };
+        self.pending_focus[i] = None;
+        let name = self.characters[i].name.clone();
+        if !self.turn_feats[i].contains(&condition) {
+            said.push(format!(
+                "{name}'s turn ends without the focus condition ({}): no focus",
+                condition.words()
+            ));
+        } else if let Err(why) = self.can_focus(i) {
+            said.push(format!("{name}'s focus condition is met, but {why}"));
+        } else {
+            self.focus(i);
+            said.push(format!(
+                "{name}'s turn ends with the focus condition met ({}): {name} is focused",
+                condition.words()
+            ));
+        }
+    }
+
+    /// Turns begin and end with the move: an action on one's own shot begins a turn (ending
+    /// the one under way); initiative and the end of the scene end every turn.
+    fn turns(&mut self, m: &Move, said: &mut Vec<String>) {
+        let starts = match self.kind_of(m) {
+            Some(ActionType::Basic | ActionType::Stance | ActionType::LimitBreak) => self.actor(m),
+            _ => None,
+        };
+        let ends_all = matches!(
+            m,
+            Move::Initiative | Move::SurpriseRound { .. } | Move::EndScene
+        );
+        if starts.is_some() || ends_all {
+            self.end_turn(said);
+        }
+        if ends_all {
+            // A focus whose turn never came lapses with the round.
+            for i in 0..self.pending_focus.len() {
+                if let Some((c, false)) = self.pending_focus[i] {
+                    self.pending_focus[i] = Some((c, true));
+                    self.check_pending_focus(i, said);
+                }
+            }
+        }
+        if let Some(a) = starts {
+            self.turn_of = Some(a);
+            self.turn_feats[a].clear();
+            if let Some((c, false)) = self.pending_focus[a] {
+                self.pending_focus[a] = Some((c, true));
+            }
+        }
     }
 
     fn remember(&mut self, actor: usize, r: &Rolled, o: &Outcome) {
@@ -1189,6 +1279,9 @@ impl Seat for Table {
                 if self.focused[i] {
                     status.push("focused".into());
                 }
+                if let Some((c, _)) = self.pending_focus.get(i).copied().flatten() {
+                    status.push(format!("focus if they {}", c.words()));
+                }
                 for d in self.defences_now(i, None) {
                     status.push(match d.against {
                         None => format!("defending {}", d.skill),
@@ -1289,9 +1382,10 @@ impl Seat for Table {
             | Move::Damage { .. }
             | Move::DealDamage { .. }
             | Move::KnockOut { .. }
+            | Move::Setback { .. }
             | Move::Impair { .. }
             | Move::UnderFriction { .. } => None,
-            Move::Focus { actor } | Move::StanceBeforeRound { actor, .. } => Some(*actor),
+            Move::Focus { actor, .. } | Move::StanceBeforeRound { actor, .. } => Some(*actor),
         }
     }
 
@@ -1350,6 +1444,7 @@ impl Seat for Table {
             | Move::Focus { .. }
             | Move::StanceBeforeRound { .. }
             | Move::KnockOut { .. }
+            | Move::Setback { .. }
             | Move::EndScene => Vec::new(),
             Move::DealDamage { weapon, .. } => vec![Bounded::number("weapon", *weapon)],
         }
@@ -1668,7 +1763,27 @@ impl Seat for Table {
                 }
             }
             Move::TableD6 { .. } | Move::NewSession => {}
-            Move::Focus { actor } => self.can_focus(*actor)?,
+            Move::Focus { actor, condition } => {
+                self.can_focus(*actor)?;
+                if condition.is_some() && self.pending_focus[*actor].is_some() {
+                    return Err(format!(
+                        "{} waits on a focus condition already",
+                        names[*actor]
+                    ));
+                }
+            }
+            Move::Setback { target, by } => {
+                seat_of(&names, *target)?;
+                if let Some(b) = by {
+                    seat_of(&names, *b)?;
+                    if b == target {
+                        return Err(format!(
+                            "a Setback inflicted by another: {} cannot inflict one on themself",
+                            names[*target]
+                        ));
+                    }
+                }
+            }
             Move::Damage { target, by, .. } | Move::KnockOut { target, by } => {
                 seat_of(&names, *target)?;
                 if let Some(b) = by {
@@ -1993,9 +2108,29 @@ impl Seat for Table {
                 "new session",
                 "a new session: Fortune points come back".into(),
             )),
-            Move::Focus { actor } => Ok(no_roll(
+            Move::Focus {
+                actor,
+                condition: Some(c),
+            } => Ok(no_roll(
+                "focus waits",
+                format!(
+                    "{} will be focused if, when the turn ends, they did {}",
+                    name_at(&names, *actor),
+                    c.words()
+                ),
+            )),
+            Move::Focus { actor, .. } => Ok(no_roll(
                 "focused",
                 format!("{} focuses (no shots)", name_at(&names, *actor)),
+            )),
+            Move::Setback { target, by } => Ok(no_roll(
+                "setback",
+                format!(
+                    "{} suffers a Setback{}",
+                    name_at(&names, *target),
+                    by.map(|b| format!(" from {}", name_at(&names, b)))
+                        .unwrap_or_default()
+                ),
             )),
             Move::StanceBeforeRound { actor, .. } => Ok(no_roll(
                 "stance",
@@ -2058,6 +2193,7 @@ impl Seat for Table {
         {
             *due = false;
         }
+        self.turns(m, &mut said);
         if let Some(kind) = self.kind_of(m) {
             let actor = self.actor(m).unwrap_or(0);
             said.push(self.pay(actor, kind)?);
@@ -2230,6 +2366,7 @@ impl Seat for Table {
                         names[*target]
                     ));
                     said.push(self.setback(*target, "a Finishing Stunt, automatically"));
+                    self.feat(*actor, *target, FocusCondition::SetbackOnNamed);
                 } else {
                     said.push("the Finishing Stunt fails: no effect".into());
                 }
@@ -2428,7 +2565,28 @@ impl Seat for Table {
                 self.unpaid_stances = self.stances.clone();
                 said.push("the action scene ends".into());
             }
-            Move::Focus { actor } => {
+            Move::Focus {
+                actor,
+                condition: Some(c),
+            } => {
+                let started = self.turn_of == Some(*actor);
+                self.pending_focus[*actor] = Some((*c, started));
+                said.push(format!(
+                    "{}'s focus waits on its condition ({}), checked when the turn ends",
+                    names[*actor],
+                    c.words()
+                ));
+            }
+            Move::Setback { target, by } => {
+                let why = by
+                    .map(|b| format!("inflicted by {}", names[b]))
+                    .unwrap_or_else(|| "the GM's".into());
+                said.push(self.setback(*target, &why));
+                if let Some(b) = by {
+                    self.feat(*b, *target, FocusCondition::SetbackOnNamed);
+                }
+            }
+            Move::Focus { actor, .. } => {
                 self.focus(*actor);
                 said.push(format!(
                     "{} is focused: focusing costs no shots",
@@ -2611,7 +2769,16 @@ impl Seat for Table {
             Move::TableD6 { actor } => format!("{}: a d6 on a random table", who(*actor)),
             Move::FortuneReroll { actor } => format!("{}: Fortune re-roll of the d6", who(*actor)),
             Move::NewSession => "a new session".into(),
-            Move::Focus { actor } => format!("{}: focus (no shots)", who(*actor)),
+            Move::Focus {
+                actor,
+                condition: Some(c),
+            } => format!("{}: focus if they {}", who(*actor), c.words()),
+            Move::Focus { actor, .. } => format!("{}: focus (no shots)", who(*actor)),
+            Move::Setback { target, by } => format!(
+                "{} suffers a Setback{}",
+                who(*target),
+                by.map(|b| format!(" from {}", who(b))).unwrap_or_default()
+            ),
             Move::StanceBeforeRound { actor, stance } => format!(
                 "{}: stance before the round{}",
                 who(*actor),
@@ -3036,6 +3203,64 @@ mod tests {
         assert_eq!(said, vec!["Peter takes 0 hits: 8 left"]);
     }
 
+    /// "When focus has a condition that has to be fulfilled, you check for that condition when
+    /// your turn ends": defeating a named opponent focuses; a turn without it does not.
+    #[test]
+    fn a_focus_condition_is_checked_when_the_turn_ends() {
+        let mut t = table("open-d6-fred-and-peter.ron");
+        first_round(&mut t);
+        let basic = |actor| act(actor, ActionType::Basic, None, false);
+        let focus_if = |actor, c| {
+            mv(Move::Focus {
+                actor,
+                condition: Some(c),
+            })
+        };
+        play(&mut t, &basic(2), &[]); // Peter 12 -> 9
+        let (o, said) = play(&mut t, &focus_if(0, FocusCondition::DefeatNamed), &[]);
+        assert_eq!(o.class, "focus waits");
+        assert_eq!(
+            said,
+            vec![
+                "Fred's focus waits on its condition (defeat a named opponent), checked when the \
+                 turn ends"
+            ]
+        );
+        assert!(
+            t.tracker()[0]
+                .status
+                .contains(&"focus if they defeat a named opponent".to_string())
+        );
+        play(&mut t, &basic(0), &[]); // Fred's turn: 10 -> 7
+        play(&mut t, &ko_by(2, 0), &[]); // he knocks Peter out
+        assert!(!o6(&t).focused[0], "not before the turn ends");
+        let (_, said) = play(&mut t, &basic(1), &[]); // Mia's turn ends Fred's
+        assert_eq!(
+            said[0],
+            "Fred's turn ends with the focus condition met (defeat a named opponent): Fred is \
+             focused"
+        );
+        assert!(o6(&t).focused[0]);
+        // Mia waits on a Setback on a named opponent; one on the unnamed goons does not count.
+        play(&mut t, &focus_if(1, FocusCondition::SetbackOnNamed), &[]);
+        let (_, said) = play(
+            &mut t,
+            &mv(Move::Setback {
+                target: 3,
+                by: Some(1),
+            }),
+            &[],
+        );
+        assert_eq!(said, vec!["Goons suffers a Setback (inflicted by Mia; 1 now)"]);
+        let (_, said) = play(&mut t, &basic(0), &[]); // Fred's next turn ends Mia's
+        assert_eq!(
+            said[0],
+            "Mia's turn ends without the focus condition (inflict a Setback on a named \
+             opponent): no focus"
+        );
+        assert!(!o6(&t).focused[1]);
+    }
+
     #[test]
     fn initiative_sixes_and_the_shot_counter() {
         let mut t = table("open-d6-fred-and-peter.ron");
@@ -3185,7 +3410,7 @@ mod tests {
     #[test]
     fn a_focus_used_waits_for_the_next_round_wherever_it_was_taken() {
         let mut t = table("open-d6-fred-and-peter.ron");
-        let focus = mv(Move::Focus { actor: 2 });
+        let focus = mv(Move::Focus { actor: 2, condition: None });
         play(&mut t, &focus, &[]);
         first_round(&mut t);
         play(&mut t, &act(2, ActionType::LimitBreak, None, false), &[]);
@@ -3452,7 +3677,7 @@ mod tests {
         let mut t = table("open-d6-fred-and-peter.ron");
         first_round(&mut t);
         let shots = o6_mut(&mut t).shots.clone();
-        let focus = mv(Move::Focus { actor: 0 });
+        let focus = mv(Move::Focus { actor: 0, condition: None });
         let (o, said) = play(&mut t, &focus, &[]);
         assert_eq!(o.class, "focused");
         assert_eq!(said, vec!["Fred is focused: focusing costs no shots"]);
@@ -4021,8 +4246,8 @@ mod tests {
             "no action scene has started: roll initiative first"
         );
         first_round(&mut t);
-        play(&mut t, &mv(Move::Focus { actor: 1 }), &[]);
-        play(&mut t, &mv(Move::Focus { actor: 0 }), &[]);
+        play(&mut t, &mv(Move::Focus { actor: 1, condition: None }), &[]);
+        play(&mut t, &mv(Move::Focus { actor: 0, condition: None }), &[]);
         o6_mut(&mut t).shots[1] = 0;
         let (_, said) = play(&mut t, &end, &[]);
         assert_eq!(
