@@ -670,9 +670,9 @@ impl Table {
     /// `category`.
     pub fn dived_clear(&self, defender: usize, category: Category, attacker: usize) -> bool {
         self.defenses.get(defender).is_some_and(|rolls| {
-            rolls.iter().any(|d| {
-                d.clear && d.against == Some(attacker) && d.categories.contains(&category)
-            })
+            rolls
+                .iter()
+                .any(|d| d.clear && d.against == Some(attacker) && d.categories.contains(&category))
         })
     }
 
@@ -686,7 +686,9 @@ impl Table {
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for k in moving {
             match groups.last_mut() {
-                Some(g) if g.first().map(|&f| self.rolled[f].total) == Some(self.rolled[k].total) => {
+                Some(g)
+                    if g.first().map(|&f| self.rolled[f].total) == Some(self.rolled[k].total) =>
+                {
                     g.push(k)
                 }
                 _ => groups.push(vec![k]),

@@ -8,8 +8,8 @@ use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Category, DefenseRoll, Kind, Table, Timed, extra_dice, resolution_order};
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::odds::Prob;
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The name of the Dive For Cover defensive action (its dice are spent on it when no movement
@@ -796,7 +796,10 @@ impl Seat for Table {
                     let said = if freed.is_empty() {
                         "the sequence is over".to_string()
                     } else {
-                        format!("the sequence is over: {} may act again", freed.join(" and "))
+                        format!(
+                            "the sequence is over: {} may act again",
+                            freed.join(" and ")
+                        )
                     };
                     self.budgets.iter_mut().for_each(|b| b.bound = false);
                     vec![said]
@@ -1100,10 +1103,12 @@ mod tests {
             (o.success, o.class.as_str()),
             (Some(true), "out of the danger zone")
         );
-        assert!(o.lines.contains(
-            &"2 dice of movement carry Mirelle the Magician 8 m: out of the 6 m danger zone"
-                .to_string()
-        ));
+        assert!(
+            o.lines.contains(
+                &"2 dice of movement carry Mirelle the Magician 8 m: out of the 6 m danger zone"
+                    .to_string()
+            )
+        );
         // The blast cannot reach her; the dive is spent on it.
         let blast = act(2, "Pistol", 1, Goal::Attack(1));
         let odds = t.odds(&blast).expect("odds").expect("some");
@@ -1448,8 +1453,7 @@ mod tests {
         assert_eq!(
             t.allowed(&dodge_dive),
             Err(RulesError::Refused(
-                "Dodge is a defence or combat skill: movement takes a movement skill"
-                    .into()
+                "Dodge is a defence or combat skill: movement takes a movement skill".into()
             ))
         );
     }

@@ -109,7 +109,9 @@ fn opponent(t: &Table, roller: usize, defended: bool) -> usize {
     let side = t.characters.get(roller).map(|c| c.side);
     let others = || (0..t.characters.len()).filter(move |&i| i != roller);
     others()
-        .find(|&i| Some(t.characters[i].side) != side && (!defended || t.characters[i].defense.is_some()))
+        .find(|&i| {
+            Some(t.characters[i].side) != side && (!defended || t.characters[i].defense.is_some())
+        })
         .or_else(|| others().find(|&i| Some(t.characters[i].side) != side))
         .or_else(|| others().next())
         .unwrap_or(0)

@@ -526,12 +526,11 @@ impl Seat for Table {
         };
         match m {
             Move::Check { dc: d, .. } => dc(d).into_iter().collect(),
-            Move::Group { helpers, dc: d, .. } => std::iter::once(Bounded::count(
-                "helpers",
-                helpers.len() as u64,
-            ))
-            .chain(dc(d))
-            .collect(),
+            Move::Group { helpers, dc: d, .. } => {
+                std::iter::once(Bounded::count("helpers", helpers.len() as u64))
+                    .chain(dc(d))
+                    .collect()
+            }
             Move::DeclareInitiative
             | Move::Initiative
             | Move::EndInitiative
@@ -813,7 +812,8 @@ impl Seat for Table {
                 actor, kind, dc, ..
             } => {
                 if let DcChoice::Opposed(by) = dc {
-                    self.opposed.retain(|o| !(o.by == *by && o.against == *actor));
+                    self.opposed
+                        .retain(|o| !(o.by == *by && o.against == *actor));
                 }
                 if let CheckType::Extended { task } = kind {
                     let i = self.task(task)?;

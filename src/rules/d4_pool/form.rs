@@ -1,8 +1,8 @@
 //! The `d4-pool` moves as data: an Aspect roll of a kind from the costs table (off-turn kinds on
 //! another's turn), a roll the GM calls for, or ending the turn.
 
-use super::{Effect, Table};
 use super::seat::{Aim, Move};
+use super::{Effect, Table};
 use crate::rules::catalogue::{Form, MoveKind};
 use crate::rules::play::Seat;
 

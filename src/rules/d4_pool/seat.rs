@@ -247,7 +247,11 @@ impl Seat for Table {
                 ]
                 .into_iter()
                 .chain(self.imposed.iter().filter(|m| m.on == i).map(|m| {
-                    format!("next roll: {} ({})", m.effect.word(), self.team_source(m.by))
+                    format!(
+                        "next roll: {} ({})",
+                        m.effect.word(),
+                        self.team_source(m.by)
+                    )
                 }))
                 .collect(),
             })

@@ -140,7 +140,11 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::SetupFinisher {
                 actor,
                 partner: (0..t.characters.len())
-                    .find(|&i| i != actor && t.characters[i].villain == t.characters.get(actor).is_some_and(|c| c.villain))
+                    .find(|&i| {
+                        i != actor
+                            && t.characters[i].villain
+                                == t.characters.get(actor).is_some_and(|c| c.villain)
+                    })
                     .unwrap_or(actor),
                 check: check(t, actor, Difficulty::Against(opponent(t, actor))),
             },

@@ -596,10 +596,14 @@ impl Table {
                 if target == actor {
                     return Err(format!("{} cannot gauge their own skill", names[*actor]));
                 }
-                let theirs = self.skill_value(*target, skill).ok_or_else(|| {
-                    format!("{} has no {skill} to gauge", names[*target])
-                })?;
-                vec![self.rolled(*actor, &plain_check(skill, RollKind::Standard, Difficulty::Number(theirs)), false)?]
+                let theirs = self
+                    .skill_value(*target, skill)
+                    .ok_or_else(|| format!("{} has no {skill} to gauge", names[*target]))?;
+                vec![self.rolled(
+                    *actor,
+                    &plain_check(skill, RollKind::Standard, Difficulty::Number(theirs)),
+                    false,
+                )?]
             }
             Move::FinishingStunt {
                 actor,
@@ -704,13 +708,13 @@ impl Table {
             } => Some(ActionType::LimitBreak),
             Move::GaugeSkill { .. } => Some(ActionType::Trigger),
             Move::SetupFinisher { .. } | Move::FullMove { .. } => Some(ActionType::Basic),
-            Move::FinishingStunt { actor, .. } => Some(
-                if self.finisher_due.get(*actor).copied().unwrap_or(false) {
+            Move::FinishingStunt { actor, .. } => {
+                Some(if self.finisher_due.get(*actor).copied().unwrap_or(false) {
                     ActionType::Finisher
                 } else {
                     ActionType::Trigger
-                },
-            ),
+                })
+            }
             Move::CombinationAction { .. } | Move::ActionAdvantage { .. } => {
                 Some(ActionType::LimitBreak)
             }
@@ -998,7 +1002,8 @@ impl Table {
         weapon: i64,
         kind: Option<&str>,
     ) -> Result<Vec<String>, String> {
-        self.damage_of(by, target, weapon, kind).map(|(_, lines)| lines)
+        self.damage_of(by, target, weapon, kind)
+            .map(|(_, lines)| lines)
     }
 
     /// The damage of `by`'s last check, a hit on `target`: the outcome, plus the weapon's
@@ -1021,14 +1026,14 @@ impl Table {
             .ok_or_else(|| {
                 format!(
                     "damage follows an attack: {} last check was not against {}",
-                    possessive(&names[by]),
+                    possessive(names[by]),
                     names[target]
                 )
             })?;
         if last.damaged {
             return Err(format!(
                 "the damage of {} attack on {} has been dealt",
-                possessive(&names[by]),
+                possessive(names[by]),
                 names[target]
             ));
         }
@@ -1037,7 +1042,7 @@ impl Table {
         if !last.success || outcome < 0 {
             return Err(format!(
                 "{} attack on {} failed: it deals no damage",
-                possessive(&names[by]),
+                possessive(names[by]),
                 names[target]
             ));
         }
@@ -1069,7 +1074,11 @@ impl Table {
             }
         }
         let defender = &self.characters[target];
-        let held = self.stance_schticks.get(target).cloned().unwrap_or_default();
+        let held = self
+            .stance_schticks
+            .get(target)
+            .cloned()
+            .unwrap_or_default();
         let mut soak = defender.soak;
         let mut soak_words = format!("soak {}", defender.soak);
         for kind in &types {
@@ -1593,9 +1602,7 @@ impl Seat for Table {
                     ));
                 }
                 if self.simplified {
-                    return Err(
-                        "simplified initiative: each acts in turn, with an Action".into(),
-                    );
+                    return Err("simplified initiative: each acts in turn, with an Action".into());
                 }
                 if !self.scene_over && self.round > 0 {
                     return Err(
@@ -2727,7 +2734,11 @@ impl Seat for Table {
                 }
             ),
             Move::Check { actor, check: c } => {
-                format!("{}: a check outside an action scene, {}", who(*actor), check(c))
+                format!(
+                    "{}: a check outside an action scene, {}",
+                    who(*actor),
+                    check(c)
+                )
             }
             Move::ActiveDefense {
                 actor,
@@ -2943,14 +2954,22 @@ mod tests {
                 ),
             })
         };
-        let difficulty = |t: &TableState, m: &AnyMove| {
-            t.odds(m).ok().flatten().and_then(|o| o.target)
-        };
-        assert_eq!(difficulty(&t, &listed(&["Impress"])), difficulty(&t, &mv(Move::Check {
-            actor: 0,
-            check: check("Maneuver", Difficulty::Number(11)),
-        })));
-        assert_eq!(difficulty(&t, &listed(&["Dodge", "Impress"])), difficulty(&t, &tag));
+        let difficulty =
+            |t: &TableState, m: &AnyMove| t.odds(m).ok().flatten().and_then(|o| o.target);
+        assert_eq!(
+            difficulty(&t, &listed(&["Impress"])),
+            difficulty(
+                &t,
+                &mv(Move::Check {
+                    actor: 0,
+                    check: check("Maneuver", Difficulty::Number(11)),
+                })
+            )
+        );
+        assert_eq!(
+            difficulty(&t, &listed(&["Dodge", "Impress"])),
+            difficulty(&t, &tag)
+        );
         assert_eq!(
             t.allowed(&listed(&["Know"])),
             Err(RulesError::Refused("Peter has none of Know".into()))
@@ -2995,11 +3014,15 @@ mod tests {
         );
         assert_eq!(
             t.allowed(&gauge(1, "Martial Arts", false)),
-            Err(RulesError::Refused("Fred has no skill 'Martial Arts'".into()))
+            Err(RulesError::Refused(
+                "Fred has no skill 'Martial Arts'".into()
+            ))
         );
         assert_eq!(
             t.allowed(&gauge(0, "Dodge", false)),
-            Err(RulesError::Refused("Fred cannot gauge their own skill".into()))
+            Err(RulesError::Refused(
+                "Fred cannot gauge their own skill".into()
+            ))
         );
         // In a round it is a trigger action (1 shot); a failure tells only one's own result.
         first_round(&mut t);
@@ -3166,7 +3189,11 @@ mod tests {
         play(&mut t, &basic(2, None), &[]); // Peter 12 -> 9
         // Fred: Maneuver 10 + (5 − 1) = 14 against Dodge 13: outcome 1, + weapon 3 = 4, less
         // soak 2: 2 hits.
-        play(&mut t, &basic(0, Some(check("Maneuver", Difficulty::Against(2)))), &[&[5, 1]]);
+        play(
+            &mut t,
+            &basic(0, Some(check("Maneuver", Difficulty::Against(2)))),
+            &[&[5, 1]],
+        );
         let (o, said) = play(&mut t, &deal(0, 3, Some("physical")), &[]);
         assert_eq!((o.total, o.class.as_str()), (2, "damage"));
         assert_eq!(
@@ -3251,7 +3278,10 @@ mod tests {
             }),
             &[],
         );
-        assert_eq!(said, vec!["Goons suffers a Setback (inflicted by Mia; 1 now)"]);
+        assert_eq!(
+            said,
+            vec!["Goons suffers a Setback (inflicted by Mia; 1 now)"]
+        );
         let (_, said) = play(&mut t, &basic(0), &[]); // Fred's next turn ends Mia's
         assert_eq!(
             said[0],
@@ -3410,7 +3440,10 @@ mod tests {
     #[test]
     fn a_focus_used_waits_for_the_next_round_wherever_it_was_taken() {
         let mut t = table("open-d6-fred-and-peter.ron");
-        let focus = mv(Move::Focus { actor: 2, condition: None });
+        let focus = mv(Move::Focus {
+            actor: 2,
+            condition: None,
+        });
         play(&mut t, &focus, &[]);
         first_round(&mut t);
         play(&mut t, &act(2, ActionType::LimitBreak, None, false), &[]);
@@ -3677,7 +3710,10 @@ mod tests {
         let mut t = table("open-d6-fred-and-peter.ron");
         first_round(&mut t);
         let shots = o6_mut(&mut t).shots.clone();
-        let focus = mv(Move::Focus { actor: 0, condition: None });
+        let focus = mv(Move::Focus {
+            actor: 0,
+            condition: None,
+        });
         let (o, said) = play(&mut t, &focus, &[]);
         assert_eq!(o.class, "focused");
         assert_eq!(said, vec!["Fred is focused: focusing costs no shots"]);
@@ -4246,8 +4282,22 @@ mod tests {
             "no action scene has started: roll initiative first"
         );
         first_round(&mut t);
-        play(&mut t, &mv(Move::Focus { actor: 1, condition: None }), &[]);
-        play(&mut t, &mv(Move::Focus { actor: 0, condition: None }), &[]);
+        play(
+            &mut t,
+            &mv(Move::Focus {
+                actor: 1,
+                condition: None,
+            }),
+            &[],
+        );
+        play(
+            &mut t,
+            &mv(Move::Focus {
+                actor: 0,
+                condition: None,
+            }),
+            &[],
+        );
         o6_mut(&mut t).shots[1] = 0;
         let (_, said) = play(&mut t, &end, &[]);
         assert_eq!(

@@ -727,7 +727,9 @@ mod tests {
     #[test]
     fn failed_teamwork_gives_nothing() {
         let mut t = table();
-        let help = t.teamwork_roll(1, Some("Locks"), Some(Die(8))).expect("help");
+        let help = t
+            .teamwork_roll(1, Some("Locks"), Some(Die(8)))
+            .expect("help");
         assert_eq!(help.difficulty, "d8");
         t.apply_teamwork(1, 0, &help, false);
         assert_eq!(t.grit, vec![0, 0]);

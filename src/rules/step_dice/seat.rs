@@ -489,7 +489,10 @@ mod tests {
         // d4 − the higher of two d4 ≥ 0: Σ P(max ≤ a) = (1 + 4 + 9 + 16)/64 = 30/64.
         let odds = t.odds(&quick).expect("odds").expect("some");
         assert_eq!(odds.p_success.map(|p| p.exact()), Some("15/32".into()));
-        assert_eq!(t.describe(&quick), "Cass: quick action roll, unskilled vs Challenging");
+        assert_eq!(
+            t.describe(&quick),
+            "Cass: quick action roll, unskilled vs Challenging"
+        );
         let (o, _) = play(&mut t, &quick, &[&[3, 1, 4]]);
         assert_eq!((o.total, o.success), (-1, Some(false)));
         // Cass helps Ana unskilled: the same roll; success adds a d4 and earns grit.
@@ -499,7 +502,10 @@ mod tests {
             skill: None,
             difficulty: None,
         });
-        assert_eq!(t.describe(&help), "Cass helps Ana with no skill (unskilled)");
+        assert_eq!(
+            t.describe(&help),
+            "Cass helps Ana with no skill (unskilled)"
+        );
         let (o, said) = play(&mut t, &help, &[&[4, 2, 3]]);
         assert_eq!((o.total, o.success), (1, Some(true)));
         assert_eq!(
