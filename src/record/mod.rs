@@ -26,13 +26,19 @@ pub const PHYSICS_GENERATION: u32 = 5;
 /// The generation of the rules: raised whenever a logged move may resolve differently or be
 /// refused where it was taken (2: issue 47's readings of the texts: a dodge or parry aimed at one
 /// attacker, an ambusher's stance paid in the surprise round, Push Luck keeping its assists, a
-/// d20-check resource stepping up said so, ...). A room's log is played by the rules of the
-/// generation its build names, so every log verifies and opens as it was played.
-pub const RULES_GENERATION: u32 = CLOSE_READING;
+/// d20-check resource stepping up said so, ...; 3: a d4-pool Team Action is a move of its own,
+/// linked to the roll it acts on). A room's log is played by the rules of the generation its
+/// build names, so every log verifies and opens as it was played.
+pub const RULES_GENERATION: u32 = LINKED_TEAM_ACTIONS;
 
 /// The rules generation that brought issue 47's readings of the texts: each rule that changed
 /// then is played only by tables of this generation or later.
 pub const CLOSE_READING: u32 = 2;
+
+/// The rules generation from which a d4-pool Team Action is its own move (**Team action**: it
+/// throws nothing and puts its Disadvantage on the roll it hinders); an Aspect roll of the kind
+/// "team action" is refused, where earlier tables rolled it with nothing linked.
+pub const LINKED_TEAM_ACTIONS: u32 = 3;
 
 /// The rules generation a build string names ("… physics 5 rules 2 …"); 1 for a build older
 /// than the rules generations.

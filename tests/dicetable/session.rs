@@ -52,7 +52,7 @@ fn json_session(scene: &str, script: &str) -> Value {
 #[test]
 fn every_ruleset_script_meets_its_expectations() {
     for (scene, script, steps) in [
-        ("d4-pool-goblin-ambush.ron", "d4-pool.ron", 20),
+        ("d4-pool-goblin-ambush.ron", "d4-pool.ron", 21),
         ("action-dice-knight-and-magician.ron", "action-dice.ron", 39),
         ("step-dice-vault.ron", "step-dice.ron", 24),
         ("open-d6-fred-and-peter.ron", "open-d6.ron", 75),
@@ -120,9 +120,9 @@ fn session_json_carries_verdicts_throws_outcomes_and_the_table() {
         "{refused}"
     );
     assert_eq!(refused["throws"], serde_json::json!([]));
-    // A physically thrown step records its seed (script seed 40 + index 9) and faces.
-    let physical = &j["steps"][9];
-    assert_eq!(physical["seed"], 49);
+    // A physically thrown step records its seed (script seed 40 + index 10) and faces.
+    let physical = &j["steps"][10];
+    assert_eq!(physical["seed"], 50);
     assert_eq!(physical["throws"][0].as_array().map(Vec::len), Some(5));
 }
 

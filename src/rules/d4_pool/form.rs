@@ -131,7 +131,17 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 "Action Load {load} · Aspect − load = {}",
                 value - load
             ));
-            let kinds: Vec<String> = t.rules.costs.keys().cloned().collect();
+            // A Team Action is its own move (from the rules generation that linked it).
+            let kinds: Vec<String> = t
+                .rules
+                .costs
+                .keys()
+                .filter(|k| {
+                    *k != super::seat::TEAM_ACTION
+                        || t.rules.generation < crate::record::LINKED_TEAM_ACTIONS
+                })
+                .cloned()
+                .collect();
             f.pick("kind", "Kind", &kinds, kind);
             let mut weapons = vec![("none".to_string(), None)];
             if let Some(c) = t.characters.get(*actor) {
@@ -180,7 +190,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             let load = t.loads.get(*actor).copied().unwrap_or(0);
             f.note(format!(
                 "Action Load {load} · cost {}",
-                t.rules.cost_of("team action")
+                t.rules.cost_of(super::seat::TEAM_ACTION)
             ));
             f.character("on", "Whose next roll", *on);
             f.value(

@@ -9,6 +9,9 @@ use super::{Action, Effect, Imposed, Table, Target};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
+/// The costs table's kind of a Team Action.
+pub(super) const TEAM_ACTION: &str = "team action";
+
 /// Where a roll's total goes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Aim {
@@ -132,6 +135,14 @@ impl Table {
         };
         seat_of(&names, actor)?;
         let mut a = self.action(actor, aspect, weapon)?;
+        if !gm && kind == TEAM_ACTION && self.rules.generation >= crate::record::LINKED_TEAM_ACTIONS
+        {
+            return Err(
+                "a Team Action is a move of its own (Team action): it throws nothing and puts \
+                 its Disadvantage, or Advantage, on the next roll of the creature it acts on"
+                    .into(),
+            );
+        }
         if !gm && !self.rules.costs.contains_key(&kind) {
             let kinds: Vec<&str> = self.rules.costs.keys().map(String::as_str).collect();
             return Err(format!(
@@ -186,7 +197,7 @@ impl Table {
         let names = self.names();
         seat_of(&names, actor)?;
         seat_of(&names, on)?;
-        let kind = "team action".to_string();
+        let kind = TEAM_ACTION.to_string();
         if !self.rules.costs.contains_key(&kind) {
             return Err("this table's costs table has no team action".into());
         }
@@ -582,7 +593,7 @@ mod tests {
         if let TableState::D4Pool(d4) = &mut t {
             d4.loads[2] = 1;
         }
-        for kind in ["team action", "assist", "counter", "reaction"] {
+        for kind in ["assist", "counter", "reaction"] {
             assert!(
                 t.allowed(&act(2, "Presence", kind, Aim::None)).is_ok(),
                 "{kind} is a valid response"
@@ -592,14 +603,36 @@ mod tests {
             t.allowed(&act(2, "Presence", "attack", Aim::Attack(3)))
                 .is_err()
         );
+        // A Team Action is its own move, linked to the roll it hinders (not an Aspect roll).
+        assert_eq!(
+            t.allowed(&act(2, "Presence", "team action", Aim::None)),
+            Err(RulesError::Refused(
+                "a Team Action is a move of its own (Team action): it throws nothing and puts \
+                 its Disadvantage, or Advantage, on the next roll of the creature it acts on"
+                    .into()
+            ))
+        );
         let (_, said) = play(
             &mut t,
-            &act(2, "Presence", "team action", Aim::None),
-            &[&[2, 2, 1]],
+            &AnyMove::D4Pool(Move::TeamAction {
+                actor: 2,
+                aspect: "Presence".into(),
+                on: 3,
+                effect: Effect::Disadvantage,
+            }),
+            &[],
         );
+        assert_eq!(said[0], "Bram's Action Load 1 -> 2 (team action, cost 1)");
+        // A table of the rules before rolled it, with nothing linked (its logs replay so).
+        let mut before = t.clone().played_by(crate::record::CLOSE_READING);
         assert_eq!(
-            said,
-            vec!["Bram's Action Load 1 -> 2 (team action, cost 1)"]
+            before.allowed(&act(2, "Presence", "team action", Aim::None)),
+            Ok(())
+        );
+        play(
+            &mut before,
+            &act(2, "Presence", "team action", Aim::None),
+            &[&[2, 2]],
         );
         // Presence 4 at load 2 rolls 2d4 now: reacting leaves fewer dice for later.
         assert_eq!(
