@@ -81,6 +81,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 action_dice: 2,
                 extra: 0,
                 target: Goal::None,
+                range_m: None,
             },
         },
         MoveKind {
@@ -132,6 +133,19 @@ fn goal(t: &Table, f: &mut Form, target: &Goal) {
     }
 }
 
+/// An attack's range, when it aims at a defender.
+fn range(f: &mut Form, target: &Goal, range_m: &Option<u32>) {
+    if let Goal::Attack(_) = target {
+        f.optional_number(
+            "range_m",
+            "Range in metres (empty: within reach)",
+            range_m.map(i64::from),
+            1,
+            1000,
+        );
+    }
+}
+
 fn spend(t: &Table, f: &mut Form, actor: usize, skill: &str, dice: u32, extra: u32) {
     let usable = t.usable_dice(actor, skill);
     f.number("action_dice", "Action dice", i64::from(dice), 0, 8);
@@ -171,15 +185,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.pick("skill", "Skill or ability", &skills, skill);
             spend(t, f, *actor, skill, *action_dice, *extra);
             goal(t, f, target);
-            if let Goal::Attack(_) = target {
-                f.optional_number(
-                    "range_m",
-                    "Range in metres (empty: within reach)",
-                    range_m.map(i64::from),
-                    1,
-                    1000,
-                );
-            }
+            range(f, target, range_m);
             f.flag(
                 "movement",
                 "Movement (who finishes first goes by the total)",
@@ -260,11 +266,13 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             action_dice,
             extra,
             target,
+            range_m,
         } => {
             f.actor("actor", "Who", *actor);
             f.pick("skill", "Combat skill", &combat(*actor), skill);
             spend(t, f, *actor, "Group Attack", *action_dice, *extra);
             goal(t, f, target);
+            range(f, target, range_m);
         }
         Move::Passive {
             actor,

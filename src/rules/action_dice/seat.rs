@@ -110,6 +110,9 @@ pub enum Move {
         /// What the total is measured against.
         #[serde(default)]
         target: Goal,
+        /// The attack's range in metres, as an action's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range_m: Option<u32>,
     },
     /// A passive ability (Toughness): its dice, no action and no action dice.
     Passive {
@@ -132,6 +135,14 @@ pub enum Move {
     EndSequence,
     /// Ends the round: unused action dice are lost, defences end, fresh dice for everyone.
     EndRound,
+}
+
+/// Where an attack reaches: its target after a range penalty, the lines that say so, and why
+/// it cannot reach its defender, if it cannot.
+struct Reach {
+    goal: Option<i64>,
+    lines: Vec<String>,
+    out_of_reach: Option<String>,
 }
 
 /// A move's action, the name its dice are spent on, and the defence it sets up.
@@ -230,43 +241,12 @@ impl Table {
                 if *movement {
                     c.movement(skill)?;
                 }
-                let mut goal = self.goal(*actor, skill, target)?;
-                let mut lines = Vec::new();
-                let mut out_of_reach = None;
-                if let Some(range) = range_m {
-                    let Goal::Attack(defender) = target else {
-                        return Err("a range is an attack's: aim it at a character".into());
-                    };
-                    let unit = self.rules.unit_m;
-                    match c.category_of(skill) {
-                        Some(Category::HandToHand) if *range > unit => {
-                            return Err(format!(
-                                "a hand-to-hand attack reaches {unit} m at most; {} is {range} m \
-                                 away",
-                                names[*defender]
-                            ));
-                        }
-                        Some(Category::Ranged) => {
-                            let penalty = self.rules.range_penalty_at(*range);
-                            if penalty != 0 {
-                                goal = goal.map(|g| g + penalty);
-                                lines.push(format!(
-                                    "range {range} m, beyond {unit} m: {penalty:+} on the target"
-                                ));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                if let Goal::Attack(defender) = target
-                    && let Some(category) = c.category_of(skill)
-                    && self.dived_clear(*defender, category, *actor)
-                {
-                    out_of_reach = Some(format!(
-                        "{} dived clear of the danger zone: the attack cannot reach them",
-                        names[*defender]
-                    ));
-                }
+                let goal = self.goal(*actor, skill, target)?;
+                let Reach {
+                    goal,
+                    lines,
+                    out_of_reach,
+                } = self.reach(*actor, skill, target, *range_m, goal)?;
                 let mut a = self.action(*actor, skill, *action_dice, goal)?;
                 a.extra = *extra;
                 Rolled {
@@ -381,16 +361,26 @@ impl Table {
                 action_dice,
                 extra,
                 target,
+                range_m,
             } => {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 let goal = self.goal(*actor, skill, target)?;
                 if c.category_of(skill).is_none() {
                     return Err(format!("Group Attack needs a combat skill, not {skill}"));
                 }
+                let Reach {
+                    goal,
+                    lines,
+                    out_of_reach,
+                } = self.reach(*actor, skill, target, *range_m, goal)?;
                 let mut a = self.action(*actor, "Group Attack", *action_dice, goal)?;
                 a.dice = c.skills.get(skill).copied().unwrap_or(0);
                 a.extra = *extra;
-                Rolled::of(*actor, Some("Group Attack".into()), a)
+                Rolled {
+                    out_of_reach,
+                    lines,
+                    ..Rolled::of(*actor, Some("Group Attack".into()), a)
+                }
             }
             Move::Passive {
                 actor,
@@ -425,6 +415,63 @@ impl Table {
             Move::DeclareNoncombat { .. } | Move::EndSequence | Move::EndRound => return Ok(None),
         };
         Ok(Some(rolled))
+    }
+
+    /// An attack's reach: its range (a hand-to-hand attack reaches one unit at most, a ranged
+    /// one beyond it takes the rules' penalty on its target) and a dive that took the defender
+    /// out of the danger zone. The target after the penalty, the lines that say so, and why the
+    /// attack cannot reach its defender, if it cannot.
+    fn reach(
+        &self,
+        actor: usize,
+        skill: &str,
+        target: &Goal,
+        range_m: Option<u32>,
+        goal: Option<i64>,
+    ) -> Result<Reach, String> {
+        let names = Seat::names(self);
+        let c = &self.characters[actor];
+        let mut goal = goal;
+        let mut lines = Vec::new();
+        if let Some(range) = range_m {
+            let Goal::Attack(defender) = target else {
+                return Err("a range is an attack's: aim it at a character".into());
+            };
+            let unit = self.rules.unit_m;
+            match c.category_of(skill) {
+                Some(Category::HandToHand) if range > unit => {
+                    return Err(format!(
+                        "a hand-to-hand attack reaches {unit} m at most; {} is {range} m away",
+                        name_at(&names, *defender)
+                    ));
+                }
+                Some(Category::Ranged) => {
+                    let penalty = self.rules.range_penalty_at(range);
+                    if penalty != 0 {
+                        goal = goal.map(|g| g + penalty);
+                        lines.push(format!(
+                            "range {range} m, beyond {unit} m: {penalty:+} on the target"
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out_of_reach = None;
+        if let Goal::Attack(defender) = target
+            && let Some(category) = c.category_of(skill)
+            && self.dived_clear(*defender, category, actor)
+        {
+            out_of_reach = Some(format!(
+                "{} dived clear of the danger zone: the attack cannot reach them",
+                name_at(&names, *defender)
+            ));
+        }
+        Ok(Reach {
+            goal,
+            lines,
+            out_of_reach,
+        })
     }
 
     /// `attacker` is a character of the table other than `defender`.
@@ -625,11 +672,13 @@ impl Seat for Table {
                 action_dice,
                 extra,
                 target,
+                range_m,
                 ..
             } => [
                 Some(Bounded::count("action_dice", *action_dice)),
                 Some(extra_dice(*extra)),
                 goal(target),
+                range_m.map(|r| Bounded::number("range_m", i64::from(r))),
             ]
             .into_iter()
             .flatten()
@@ -974,12 +1023,14 @@ impl Seat for Table {
                 action_dice,
                 extra: x,
                 target,
+                range_m,
             } => format!(
-                "{}: Group Attack with {skill}, {}{}{}",
+                "{}: Group Attack with {skill}, {}{}{}{}",
                 who(*actor),
                 dice_word(*action_dice),
                 extra(*x),
-                goal(target)
+                goal(target),
+                range_m.map(|r| format!(" at {r} m")).unwrap_or_default()
             ),
             Move::Passive {
                 actor,
@@ -1063,6 +1114,16 @@ mod tests {
         let target = |t: &TableState, m: &AnyMove| t.odds(m).ok().flatten().and_then(|o| o.target);
         assert_eq!(target(&t, &act(2, "Pistol", 1, Goal::Attack(1))), Some(7));
         assert_eq!(target(&t, &far), Some(9));
+        // A Group Attack at that range takes the same penalty.
+        let group = mv(Move::GroupAttack {
+            actor: 2,
+            skill: "Pistol".into(),
+            action_dice: 2,
+            extra: 0,
+            target: Goal::Attack(1),
+            range_m: Some(10),
+        });
+        assert_eq!(target(&t, &group), Some(9));
         assert_eq!(
             t.describe(&far),
             "Policeman: Pistol with 1 action die at Mirelle the Magician at 10 m"
@@ -1547,6 +1608,7 @@ mod tests {
             action_dice: 3,
             extra: 0,
             target: Goal::Attack(2),
+            range_m: None,
         });
         assert_eq!(t.plan(&group).map(|p| p.dice.len()), Ok(4));
         // The policeman has Dodge 1: General Defense rolls ceil((2 + 1) / 2) = 2 dice.

@@ -179,6 +179,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                 actor,
                 first: plain.clone(),
                 second: plain.clone(),
+                moves: false,
             },
         },
         MoveKind {
@@ -540,10 +541,12 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             actor,
             first,
             second,
+            moves,
         } => {
             f.actor("actor", "Who", *actor);
             check_fields(t, f, *actor, first, "first", "First action");
             check_fields(t, f, *actor, second, "second", "Second action");
+            f.flag("moves", "Moves too (once)", *moves);
         }
         Move::ActionAdvantage { actor, check: c } | Move::Check { actor, check: c } => {
             f.actor("actor", "Who", *actor);

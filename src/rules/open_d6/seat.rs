@@ -145,6 +145,9 @@ pub enum Move {
         first: Check,
         /// The second action's check.
         second: Check,
+        /// The character moves up to its Move before, between or after acting: once.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        moves: bool,
     },
     /// Limit Break: a Basic Action with an Advantage spent on it at once.
     ActionAdvantage {
@@ -565,6 +568,7 @@ impl Table {
                 actor,
                 first,
                 second,
+                ..
             } => {
                 let mut second = second.clone();
                 second.later_roll = true;
@@ -1613,6 +1617,14 @@ impl Seat for Table {
                     );
                 }
             }
+            Move::CombinationAction {
+                actor, moves: true, ..
+            } if self.characters[*actor].move_m.is_none() => {
+                return Err(format!(
+                    "{} has no Move in the scene (move_m: 10)",
+                    names[*actor]
+                ));
+            }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
                 if !self.focused[*actor] {
                     return Err(format!("{} must focus before a Limit Break", names[*actor]));
@@ -2395,6 +2407,13 @@ impl Seat for Table {
                 ));
             }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
+                if let Move::CombinationAction { moves: true, .. } = m {
+                    said.push(format!(
+                        "{} moves up to {} m, once: before, between or after the two actions",
+                        names[*actor],
+                        self.characters[*actor].move_m.unwrap_or(0)
+                    ));
+                }
                 for r in &checks {
                     said.extend(self.spend(*actor, r, outcome.success == Some(true)));
                 }
@@ -2688,11 +2707,13 @@ impl Seat for Table {
                 actor,
                 first,
                 second,
+                moves,
             } => format!(
-                "{}: Combination Action, {} then {}",
+                "{}: Combination Action, {} then {}{}",
                 who(*actor),
                 check(first),
-                check(second)
+                check(second),
+                if *moves { ", moving once" } else { "" }
             ),
             Move::ActionAdvantage { actor, check: c } => {
                 format!("{}: Action Advantage, {}", who(*actor), check(c))
@@ -3867,12 +3888,18 @@ mod tests {
             actor: 1,
             first: check("Martial Arts", Difficulty::Number(10)),
             second: check("Maneuver", Difficulty::Number(10)),
+            moves: true,
         });
         let plan = t.plan(&combo).expect("plan");
         assert_eq!(plan.dice.len(), 2);
         let (o, said) = play(&mut t, &combo, &[&[3, 2], &[1, 1]]);
         assert_eq!(o.class, "success, outcome 3 / failure, outcome -1");
         assert_eq!(said[0], "Mia: LimitBreak action, shots 4 -> 0");
+        // It moves once, wherever in the two actions.
+        assert_eq!(
+            said[1],
+            "Mia moves up to 12 m, once: before, between or after the two actions"
+        );
         assert!(
             !o.tags.iter().any(|t| t.contains("snake eyes")),
             "second roll: {o:?}"
