@@ -659,16 +659,8 @@ impl Seat for Table {
                 target,
                 range_m,
                 ..
-            } => [
-                Some(Bounded::count("action_dice", *action_dice)),
-                Some(extra_dice(*extra)),
-                goal(target),
-                range_m.map(|r| Bounded::number("range_m", i64::from(r))),
-            ]
-            .into_iter()
-            .flatten()
-            .collect(),
-            Move::GroupAttack {
+            }
+            | Move::GroupAttack {
                 action_dice,
                 extra,
                 target,

@@ -16,16 +16,8 @@ fn skills(t: &Table, actor: usize) -> Vec<String> {
 
 /// A plain check of `actor`'s first skill against `difficulty`.
 fn check(t: &Table, actor: usize, difficulty: Difficulty) -> Check {
-    Check {
-        skill: skills(t, actor).first().cloned().unwrap_or_default(),
-        roll: RollKind::Standard,
-        difficulty,
-        modifier: 0,
-        advantages: 0,
-        fortune: false,
-        later_roll: false,
-        stunt: false,
-    }
+    let skill = skills(t, actor).first().cloned().unwrap_or_default();
+    Check::plain(&skill, RollKind::Standard, difficulty)
 }
 
 /// A Basic Action for `actor`: its first skill against the first character of the other side.

@@ -307,17 +307,19 @@ struct Rolled {
     target: Option<usize>,
 }
 
-/// A check of `skill` with nothing spent on it.
-fn plain_check(skill: &str, roll: RollKind, difficulty: Difficulty) -> Check {
-    Check {
-        skill: skill.to_string(),
-        roll,
-        difficulty,
-        modifier: 0,
-        advantages: 0,
-        fortune: false,
-        later_roll: false,
-        stunt: false,
+impl Check {
+    /// A check of `skill` with nothing spent on it (no modifier, Advantage or Fortune).
+    pub fn plain(skill: &str, roll: RollKind, difficulty: Difficulty) -> Check {
+        Check {
+            skill: skill.to_string(),
+            roll,
+            difficulty,
+            modifier: 0,
+            advantages: 0,
+            fortune: false,
+            later_roll: false,
+            stunt: false,
+        }
     }
 }
 
@@ -605,7 +607,7 @@ impl Table {
                     .ok_or_else(|| format!("{} has no {skill} to gauge", names[*target]))?;
                 vec![self.rolled(
                     *actor,
-                    &plain_check(skill, RollKind::Standard, Difficulty::Number(theirs)),
+                    &Check::plain(skill, RollKind::Standard, Difficulty::Number(theirs)),
                     false,
                 )?]
             }
@@ -621,9 +623,9 @@ impl Table {
                     return Err(format!("{} cannot finish themself", names[*actor]));
                 }
                 let check = if *limit_break {
-                    plain_check(skill, RollKind::Standard, Difficulty::Against(*target))
+                    Check::plain(skill, RollKind::Standard, Difficulty::Against(*target))
                 } else {
-                    plain_check(
+                    Check::plain(
                         skill,
                         RollKind::Confident,
                         Difficulty::Number(self.rules.routine_difficulty),
@@ -640,16 +642,7 @@ impl Table {
                 let friend = self
                     .skill_value(last.actor, &last.skill)
                     .unwrap_or(last.action.skill);
-                let check = Check {
-                    skill: skill.clone(),
-                    roll: RollKind::Confident,
-                    difficulty: Difficulty::Number(friend),
-                    modifier: 0,
-                    advantages: 0,
-                    fortune: false,
-                    later_roll: false,
-                    stunt: false,
-                };
+                let check = Check::plain(skill, RollKind::Confident, Difficulty::Number(friend));
                 vec![self.rolled(*helper, &check, false)?]
             }
             Move::PushLuck { actor } => {
@@ -685,14 +678,8 @@ impl Table {
                 let mut out = Vec::new();
                 for &a in actors {
                     let check = Check {
-                        skill: skill.clone(),
-                        roll: RollKind::Standard,
-                        difficulty: Difficulty::Number(*difficulty),
                         modifier: super::team_penalty(n),
-                        advantages: 0,
-                        fortune: false,
-                        later_roll: false,
-                        stunt: false,
+                        ..Check::plain(skill, RollKind::Standard, Difficulty::Number(*difficulty))
                     };
                     out.push(self.rolled(a, &check, false)?);
                 }
@@ -2306,6 +2293,11 @@ impl Seat for Table {
                 if *limit_break && self.outside_action_scene() {
                     self.use_focus(*actor);
                 }
+                // The opposed roll's difficulty is the target's rating.
+                let rating = checks
+                    .first()
+                    .map(|r| r.action.difficulty)
+                    .unwrap_or_default();
                 said.push(if outcome.success == Some(true) {
                     let known: Vec<String> = self.characters[*target]
                         .schticks
@@ -2318,10 +2310,7 @@ impl Seat for Table {
                         "{} gauges {} {skill}: {}; schticks: {}",
                         names[*actor],
                         possessive(&names[*target]),
-                        checks
-                            .first()
-                            .map(|r| r.action.difficulty)
-                            .unwrap_or_default(),
+                        rating,
                         if known.is_empty() {
                             "none".to_string()
                         } else {
@@ -2332,11 +2321,7 @@ impl Seat for Table {
                     format!(
                         "{} learns only their own result ({}) of {} {skill}",
                         names[*actor],
-                        outcome.total
-                            + checks
-                                .first()
-                                .map(|r| r.action.difficulty)
-                                .unwrap_or_default(),
+                        outcome.total + rating,
                         possessive(&names[*target])
                     )
                 });
@@ -2903,16 +2888,7 @@ mod tests {
     }
 
     fn check(skill: &str, difficulty: Difficulty) -> Check {
-        Check {
-            skill: skill.into(),
-            roll: RollKind::Standard,
-            difficulty,
-            modifier: 0,
-            advantages: 0,
-            fortune: false,
-            later_roll: false,
-            stunt: false,
-        }
+        Check::plain(skill, RollKind::Standard, difficulty)
     }
 
     fn act(actor: usize, kind: ActionType, c: Option<Check>, focuses: bool) -> AnyMove {
