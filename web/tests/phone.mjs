@@ -47,6 +47,13 @@ async function open(ctx, name) {
   return page;
 }
 
+/** Scrolls the page down until the free roll's form ends near the foot of the screen: its
+ * Throw button clear of the tray, which stays at the top. */
+const scrollAboveThrow = (page) => page.evaluate(() => {
+  const form = document.getElementById('free-roll').getBoundingClientRect();
+  window.scrollTo(0, Math.max(0, window.scrollY + form.bottom - (window.innerHeight - 24)));
+});
+
 const tray = (page) => page.frames().find((f) => f.url().includes('/watch'));
 /** Waits until entry `seq` has been told on the page. */
 const told = (page, seq) => page.waitForFunction((n) => window.seat.told[n], seq, WAIT);
@@ -199,15 +206,54 @@ try {
   // A free roll of four dice on the phone: the values over the dice, the pictures.
   await freeRoll(pat);
   await pat.getByRole('textbox', { name: 'Notation' }).fill('1d20+1d10+1d6+1d4');
+  // The exact odds shown (the form's height is final), then the page scrolled down with the
+  // Throw button clear of the tray, which stays at the top: a click on a control under it would
+  // make Playwright scroll the page itself before clicking.
+  await pat.waitForFunction(() => {
+    const text = document.getElementById('odds-text').textContent;
+    return text !== '' && !text.startsWith('≈') && !text.startsWith('Working');
+  }, null, WAIT);
   await check('room page, a free roll drafted', pat);
-  await pat.evaluate((y) => window.scrollTo(0, y), scrolledTo);
+  await scrollAboveThrow(pat);
   const scrollBeforeRoll = await pat.evaluate(() => window.scrollY);
+  // Every change of the page's height from here to the roll's outcome, with what changed (for
+  // the failure message when the page jumps).
+  await pat.evaluate(() => {
+    window.heights = [];
+    const t0 = performance.now();
+    const parts = [...document.querySelectorAll('#table, #panel > *, #play > *')];
+    const seen = new Map();
+    new ResizeObserver((changes) => {
+      for (const c of changes) {
+        const h = Math.round(c.contentRect.height);
+        const id = c.target.id || c.target.tagName;
+        if (seen.get(id) === h) continue;
+        const was = seen.get(id);
+        seen.set(id, h);
+        if (was === undefined) continue;
+        window.heights.push({ ms: Math.round(performance.now() - t0), id, from: was, to: h,
+          page: document.scrollingElement.scrollHeight, scrollY: window.scrollY });
+      }
+    }).observe(document.body);
+    for (const p of parts) new ResizeObserver((changes) => {
+      for (const c of changes) {
+        const h = Math.round(c.contentRect.height);
+        const id = c.target.id || c.target.tagName;
+        const was = seen.get(id);
+        seen.set(id, h);
+        if (was === undefined || was === h) continue;
+        window.heights.push({ ms: Math.round(performance.now() - t0), id, from: was, to: h,
+          page: document.scrollingElement.scrollHeight, scrollY: window.scrollY });
+      }
+    }).observe(p);
+  });
   before = await answered(pat);
   const rollAt = await pat.evaluate(() => window.seat.seq);
   await pat.getByRole('button', { name: 'Throw', exact: true }).click();
   await waitAnswer(pat, before);
   const fourDice = await shownOf(pat, rollAt + 1);
   const scrollAfterRoll = await pat.evaluate(() => window.scrollY);
+  const rollHeights = await pat.evaluate(() => window.heights);
   await pat.evaluate(() => window.scrollTo(0, 0));
   await pat.waitForTimeout(300);
   await pat.screenshot({ path: join(out, 'room-phone-four-dice.png') });
@@ -218,7 +264,7 @@ try {
   // The phone right after a throw, scrolled to the form: the tray in view.
   await moveForm(pat);
   await freeRoll(pat);
-  await pat.evaluate((y) => window.scrollTo(0, y), scrolledTo);
+  await scrollAboveThrow(pat);
   before = await answered(pat);
   const lastAt = await pat.evaluate(() => window.seat.seq);
   await pat.getByRole('button', { name: 'Throw', exact: true }).click();
@@ -241,6 +287,7 @@ try {
     scrollBefore,
     scrollBeforeRoll,
     scrollAfterRoll,
+    rollHeights,
     fourDice,
     violations,
     errors,
