@@ -11,6 +11,7 @@ pub mod cli;
 pub mod demo;
 pub mod dice;
 pub mod errors;
+pub mod folders;
 pub mod history;
 pub mod net;
 pub mod odds;

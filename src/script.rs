@@ -191,10 +191,12 @@ pub fn play_move(table: &mut TableState, mv: &Move, faces: Faces<'_>) -> StepRep
                 }
             }
             Faces::Physical(_) => {
-                while !roll.is_done() {
-                    let order = roll.next_order()?;
-                    let thrown = headless::throw_order(&order, None, Cocked::default())?;
-                    roll.feed_throw(&thrown)?;
+                let driving = crate::roll::drive(roll.clone(), |order| {
+                    headless::throw_order(order, None, Cocked::default())
+                });
+                roll = driving.roll().clone();
+                if let Some(e) = driving.stopped() {
+                    return Err(e.clone().into());
                 }
             }
         }

@@ -20,10 +20,32 @@ use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::odds::stop::Cancel;
+/// Shared by whoever wants a result and the work producing it: the first calls
+/// [`Cancel::cancel`] when it no longer wants it, the work stops at its next check (the odds
+/// ask it at each step: `odds::stop`).
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A handle not cancelled yet.
+    pub fn new() -> Self {
+        Cancel::default()
+    }
+
+    /// Asks the work holding a clone of this handle to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Cancel::cancel`] was called on this handle or a clone of it.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
 
 /// Who asked: an address (behind a trusted proxy, the client it names).
 pub type Client = IpAddr;

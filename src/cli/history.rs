@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::history::store::default_dir;
+use crate::folders::data_dir;
 use crate::history::{HistoryStore, SessionInfo, StoredRoll, luck, roll_luck};
 use crate::odds::notation::Notation;
 use crate::record::Thrown;
@@ -52,7 +52,7 @@ struct Exported<'a> {
 
 /// Runs `history`.
 pub fn run(args: &HistoryArgs) -> ExitCode {
-    let Some(dir) = args.dir.clone().or_else(default_dir) else {
+    let Some(dir) = args.dir.clone().or_else(data_dir) else {
         eprintln!("error: no data directory is known here: give --dir DIR");
         return ExitCode::from(2);
     };

@@ -168,7 +168,7 @@ impl WindowArgs {
             demo,
             history_dir: match self.no_history {
                 true => None,
-                false => self.history_dir.or_else(crate::history::store::default_dir),
+                false => self.history_dir.or_else(crate::folders::data_dir),
             },
             ..PlayOptions::default()
         }

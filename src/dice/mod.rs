@@ -199,6 +199,25 @@ impl DieKind {
 /// settles at this count for every seed measured (`dicetable bench --settle`, docs/performance.md).
 pub const MOST_IN_A_THROW: usize = 100;
 
+/// Checks a throw of `count` physical dice against [`MOST_IN_A_THROW`]: the one check of the cap,
+/// wherever a throw comes from (a move's plan, a notation, a record). Err carries the count.
+pub fn fits_a_throw(count: usize) -> Result<(), usize> {
+    if count > MOST_IN_A_THROW {
+        Err(count)
+    } else {
+        Ok(())
+    }
+}
+
+/// The physical dice that dice of the rules of these sizes put in the tray (a d100 is two; a size
+/// with no physical die counts one, refused later for its shape).
+pub fn physical_count(sides: impl IntoIterator<Item = u32>) -> usize {
+    sides
+        .into_iter()
+        .map(|s| physical_dice(s).map_or(1, |d| d.len()))
+        .sum()
+}
+
 /// A die of the rules or the notation that no physical die makes (a d7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(

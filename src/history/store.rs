@@ -22,15 +22,6 @@ const SCHEMA_VERSION: i64 = 1;
 /// How long a write waits for another dicetable window writing the same file.
 const BUSY_WAIT: Duration = Duration::from_millis(1500);
 
-/// Where the history lives: `DICETABLE_DATA_DIR` when set (tests, portable installs), else the
-/// user's data directory (`~/.local/share/dicetable` on Linux).
-pub fn default_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("DICETABLE_DATA_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    directories::ProjectDirs::from("", "", "dicetable").map(|p| p.data_dir().to_path_buf())
-}
-
 /// One session: a window opened and closed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SessionInfo {

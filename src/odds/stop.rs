@@ -8,8 +8,8 @@
 //! same code with nothing to unwrap; a [`Cancel`] handle stops the work with [`Abandoned`].
 
 use std::convert::Infallible;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use crate::work::Cancel;
 
 /// Asked between the steps of a long computation whether to go on.
 pub trait Stop {
@@ -34,28 +34,6 @@ impl Stop for Never {
 /// A computation given up on before it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Abandoned;
-
-/// Shared by whoever wants a result and the work producing it: the first calls
-/// [`Cancel::cancel`] when it no longer wants it, the work stops at its next check.
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    /// A handle not cancelled yet.
-    pub fn new() -> Self {
-        Cancel::default()
-    }
-
-    /// Asks the work holding a clone of this handle to stop.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether [`Cancel::cancel`] was called on this handle or a clone of it.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
 
 impl Stop for Cancel {
     type Stopped = Abandoned;

@@ -184,12 +184,13 @@ pub fn decode(code: &str) -> Result<ReplayCode, CodeError> {
     })
 }
 
-/// A free roll's code read back: its notation, seed and gesture. A move's code is refused (the
-/// window replays a move from its history entry, against the table as it was).
-pub fn decode_notation(code: &str) -> Result<(String, u64, Option<Gesture>), String> {
+/// A free roll's code read back: its notation and the inputs that throw it again (seed,
+/// gesture, cocked-dice policy). A move's code is refused (the window replays a move from its
+/// history entry, against the table as it was).
+pub fn decode_notation(code: &str) -> Result<(String, RollInputs), String> {
     let c = decode(code).map_err(|e| e.to_string())?;
-    match c.inputs.dice {
-        RollDice::Notation(n) => Ok((n, c.inputs.seed, c.inputs.gesture)),
+    match &c.inputs.dice {
+        RollDice::Notation(n) => Ok((n.clone(), c.inputs)),
         RollDice::Throws(_) => Err(
             "this is a move's replay code: replay the move from its history \
                                     entry, or check it with `dicetable replay CODE`"

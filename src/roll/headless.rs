@@ -4,13 +4,12 @@
 //! --check`, the table server, the replay checker and the tests use it.
 
 use super::{
-    MoveRoll, NotationRoll, RollError, ThrowOrder, drive_move, physics_request, throw_record,
+    Driving, MoveRoll, NotationRoll, RollError, ThrowOrder, drive, physics_request, throw_record,
     throw_seed,
 };
 use crate::dice::DieKind;
 use crate::odds::notation::Notation;
 use crate::physics::headless::Simulator;
-use crate::physics::throw::Swing;
 use crate::physics::{RollResult, STEP_HZ, SettleRules, ThrowRequest};
 use crate::record::{Cocked, Gesture, Pose, RollDice, RollInputs, RollRecord, ThrowRecord};
 use crate::rules::play::Move;
@@ -31,18 +30,23 @@ pub fn nth_request(
     dice: Vec<DieKind>,
     gesture: Option<Gesture>,
 ) -> ThrowRequest {
-    physics_request(throw_seed(seed, n), n, dice, gesture)
+    physics_request(
+        throw_seed(seed, n),
+        u64::from(n),
+        dice,
+        gesture.filter(|_| n == 0),
+    )
 }
 
 /// A recorded throw as it was asked of the physics: its seed, number, dice, and the roll's
 /// gesture if the record says it set this throw.
 pub fn recorded_request(throw: &ThrowRecord, gesture: Option<Gesture>) -> ThrowRequest {
-    ThrowRequest {
-        seed: throw.seed,
-        tag: throw.tag,
-        dice: throw.dice.clone(),
-        swing: gesture.filter(|_| throw.gesture).map(Swing::from),
-    }
+    physics_request(
+        throw.seed,
+        throw.tag,
+        throw.dice.clone(),
+        gesture.filter(|_| throw.gesture),
+    )
 }
 
 /// Throws what `request` asks in a fresh simulator: the record of the throw and the settled dice.
@@ -64,15 +68,16 @@ pub fn throw_order(
 }
 
 /// A move played physically at `table`: every throw it asks for thrown here. The roll (not
-/// applied) and its throws.
+/// applied) with its throws, and why it stopped early, if it did.
 pub fn play_move(
     table: &TableState,
     mv: &Move,
     seed: u64,
     gesture: Option<Gesture>,
     cocked: Cocked,
-) -> Result<(MoveRoll, Vec<ThrowRecord>), RollError> {
-    drive_move(table, mv, seed, |order| throw_order(order, gesture, cocked))
+) -> Result<Driving<MoveRoll>, RollError> {
+    let roll = MoveRoll::start(table, mv, seed)?;
+    Ok(drive(roll, |order| throw_order(order, gesture, cocked)))
 }
 
 /// A notation thrown physically, with what `roll` shows of each die.
@@ -95,29 +100,29 @@ pub fn roll_notation(
     gesture: Option<Gesture>,
     cocked: Cocked,
 ) -> Result<RolledNotation, RollError> {
-    let mut roll = NotationRoll::start(notation, seed)?;
+    let roll = NotationRoll::start(notation, seed)?;
     let count = roll.dice().len();
-    let mut out = RolledNotation {
-        settle_times: vec![Vec::new(); count],
-        rethrows: vec![0; count],
-        throws: Vec::new(),
-        roll: roll.clone(),
-    };
-    while let Some(order) = roll.order() {
+    let mut settle_times = vec![Vec::new(); count];
+    let mut rethrows = vec![0; count];
+    let driving = drive(roll, |order| {
         let (t, result) = throw_request(&order.request(gesture), cocked)?;
         // Each notation die of the throw is one or two physical dice (a d100 is two).
         let mut settled = result.dice.iter();
-        for (&i, &sides) in roll.in_throw().iter().zip(&order.sides) {
+        for (&i, &sides) in order.of.iter().zip(&order.sides) {
             let parts = crate::dice::physical_dice(sides).map_or(1, |d| d.len());
             let dice: Vec<_> = settled.by_ref().take(parts).collect();
-            out.settle_times[i].push(dice.iter().map(|d| d.settle_time).fold(0.0, f32::max));
-            out.rethrows[i] += dice.iter().map(|d| d.rethrows.total()).sum::<u32>();
+            settle_times[i].push(dice.iter().map(|d| d.settle_time).fold(0.0, f32::max));
+            rethrows[i] += dice.iter().map(|d| d.rethrows.total()).sum::<u32>();
         }
-        roll.feed_throw(&t)?;
-        out.throws.push(t);
-    }
-    out.roll = roll;
-    Ok(out)
+        Ok(t)
+    });
+    let (roll, throws) = driving.finished()?;
+    Ok(RolledNotation {
+        roll,
+        settle_times,
+        rethrows,
+        throws,
+    })
 }
 
 /// Rolls a notation and records it, total and verdict included.

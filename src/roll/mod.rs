@@ -13,14 +13,16 @@
 //! each throw ([`throw_seed`]), the physical dice of a plan or a notation, the looks of the dice
 //! (from the rules' roles), and the records a finished roll makes.
 
+mod driver;
 pub mod headless;
 mod moves;
 mod notation;
 pub mod replay;
 
 pub use crate::seed::throw_seed;
-pub use moves::{MoveRoll, drive_move, end_turn, play_without_dice};
-pub use notation::{NotationRoll, drive_notation, notation_dice, read_record, recorded_notation};
+pub use driver::{Driving, Roll, drive};
+pub use moves::{MoveRoll, end_turn, play_without_dice};
+pub use notation::{NotationRoll, notation_dice, read_record, recorded_notation};
 
 use crate::dice::looks::Tint;
 use crate::dice::mesh::DieStyle;
@@ -138,6 +140,9 @@ pub struct ThrowOrder {
     pub seed: u64,
     /// The dice of the rules (or of the notation) thrown, by sides, in order.
     pub sides: Vec<u32>,
+    /// Which of the roll's dice each of them is (a notation's dice by their place in it; a
+    /// move's plan, 0 to n).
+    pub of: Vec<usize>,
     /// The physical dice, in throw order (a d100 is a tens d10 and a d10).
     pub dice: Vec<DieKind>,
     /// How each physical die looks.
@@ -158,38 +163,46 @@ impl ThrowOrder {
     ) -> Result<ThrowOrder, RollError> {
         let per_die = sides
             .iter()
-            .map(|&s| Ok((s, crate::dice::physical_dice(s)?)))
+            .enumerate()
+            .map(|(i, &s)| Ok((i, s, crate::dice::physical_dice(s)?)))
             .collect::<Result<Vec<_>, RollError>>()?;
-        Ok(ThrowOrder::of_dice(n, roll_seed, per_die, tints, purpose))
+        ThrowOrder::of_dice(n, roll_seed, per_die, tints, purpose)
     }
 
-    /// The `n`-th throw of a roll, of these dice: each die of the rules (its sides, as its
-    /// faces are read) with the physical dice that make it (a d100 is two, a d3 a marked cube).
+    /// The `n`-th throw of a roll, of these dice: each die of the roll (its place in the roll,
+    /// its sides, as its faces are read) with the physical dice that make it (a d100 is two, a d3
+    /// a marked cube). Refused when the throw would hold more than
+    /// [`crate::dice::MOST_IN_A_THROW`] physical dice: the one cap of every throw, a move's or a
+    /// notation's.
     pub(crate) fn of_dice(
         n: u32,
         roll_seed: u64,
-        per_die: Vec<(u32, Vec<DieKind>)>,
+        per_die: Vec<(usize, u32, Vec<DieKind>)>,
         tints: impl Fn(usize, usize, DieKind) -> Tint,
         purpose: String,
-    ) -> ThrowOrder {
+    ) -> Result<ThrowOrder, RollError> {
         let mut dice = Vec::new();
         let mut looks = Vec::new();
         let mut sides = Vec::new();
-        for (i, (s, kinds)) in per_die.into_iter().enumerate() {
+        let mut of = Vec::new();
+        for (i, (member, s, kinds)) in per_die.into_iter().enumerate() {
             sides.push(s);
+            of.push(member);
             for kind in kinds {
                 looks.push(tints(i, dice.len(), kind));
                 dice.push(kind);
             }
         }
-        ThrowOrder {
+        crate::dice::fits_a_throw(dice.len()).map_err(|dice| RollError::TooManyDice { dice })?;
+        Ok(ThrowOrder {
             n,
             seed: throw_seed(roll_seed, n),
             sides,
+            of,
             dice,
             tints: looks,
             purpose,
-        }
+        })
     }
 
     /// Each physical die with its colours, in throw order (what the hand holds and the felt
@@ -207,9 +220,15 @@ impl ThrowOrder {
         self.n == 0
     }
 
-    /// What the physics is asked to throw, with the roll's gesture (if any).
+    /// What the physics is asked to throw, with the roll's gesture (if any: it sets the first
+    /// throw only).
     pub fn request(&self, gesture: Option<Gesture>) -> ThrowRequest {
-        physics_request(self.seed, self.n, self.dice.clone(), gesture)
+        physics_request(
+            self.seed,
+            u64::from(self.n),
+            self.dice.clone(),
+            gesture.filter(|_| self.gesture_applies()),
+        )
     }
 
     /// The rules' faces of this order's dice from a throw's physical values.
@@ -244,19 +263,21 @@ impl ThrowOrder {
     }
 }
 
-/// Throw `n` of a roll, seeded with `seed` (its own, already mixed): the gesture sets the
-/// first throw's swing; follow-ups come from their seeds.
+/// The one builder of what the physics is asked to throw: throw `tag` of its roll, seeded with
+/// `seed` (its own, already mixed), its swing from `gesture` (given only for the throw the
+/// gesture set: a roll's first). An order, a record read back and a roll's inputs thrown again
+/// all come here.
 fn physics_request(
     seed: u64,
-    n: u32,
+    tag: u64,
     dice: Vec<DieKind>,
     gesture: Option<Gesture>,
 ) -> ThrowRequest {
     ThrowRequest {
         seed,
-        tag: u64::from(n),
+        tag,
         dice,
-        swing: gesture.filter(|_| n == 0).map(Swing::from),
+        swing: gesture.map(Swing::from),
     }
 }
 

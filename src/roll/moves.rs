@@ -214,25 +214,6 @@ impl MoveRoll {
     }
 }
 
-/// Plays a move at `table` to its outcome, each throw it asks for made by `throw` (thrown here,
-/// read back from a record, shown on a screen). The roll (not applied) and the throws.
-pub fn drive_move(
-    table: &TableState,
-    mv: &Move,
-    seed: u64,
-    mut throw: impl FnMut(&ThrowOrder) -> Result<ThrowRecord, RollError>,
-) -> Result<(MoveRoll, Vec<ThrowRecord>), RollError> {
-    let mut roll = MoveRoll::start(table, mv, seed)?;
-    let mut throws = Vec::new();
-    while !roll.is_done() {
-        let order = roll.next_order()?;
-        let t = throw(&order)?;
-        roll.feed_throw(&t)?;
-        throws.push(t);
-    }
-    Ok((roll, throws))
-}
-
 /// Plays a move that throws nothing (ending a turn, declaring, adopting a stance) and applies
 /// it: what changed.
 pub fn play_without_dice(table: &mut TableState, mv: &Move) -> Result<Vec<String>, RollError> {

@@ -23,9 +23,7 @@ pub fn notation_dice(notation: &Notation) -> Result<Vec<DieKind>, RollError> {
     for d in notation.dice() {
         dice.extend(physical_kinds(&d)?);
     }
-    if dice.len() > crate::dice::MOST_IN_A_THROW {
-        return Err(RollError::TooManyDice { dice: dice.len() });
-    }
+    crate::dice::fits_a_throw(dice.len()).map_err(|dice| RollError::TooManyDice { dice })?;
     Ok(dice)
 }
 
@@ -79,10 +77,16 @@ impl NotationRoll {
     }
 
     /// The throw the notation asks for now: every die first, then the open-ended dice that
-    /// showed their top face (None once done).
+    /// showed their top face (None once done, or when a die has no physical shape:
+    /// [`NotationRoll::next_order`] says so).
     pub fn order(&self) -> Option<ThrowOrder> {
+        self.next_order().ok().flatten()
+    }
+
+    /// The throw the notation asks for now (None once done), or why it cannot be thrown.
+    pub fn next_order(&self) -> Result<Option<ThrowOrder>, RollError> {
         if self.to_throw.is_empty() {
-            return None;
+            return Ok(None);
         }
         let purpose = if self.thrown == 0 {
             self.notation.source().to_string()
@@ -97,17 +101,17 @@ impl NotationRoll {
             .iter()
             .map(|&i| {
                 let die = &self.dice[i];
-                Ok((die.physical_sides(), physical_kinds(die)?))
+                Ok((i, die.physical_sides(), physical_kinds(die)?))
             })
-            .collect::<Result<Vec<_>, RollError>>()
-            .ok()?;
-        Some(ThrowOrder::of_dice(
+            .collect::<Result<Vec<_>, RollError>>()?;
+        ThrowOrder::of_dice(
             self.thrown,
             self.seed,
             per_die,
             |_, at, kind| notation_tint(kind, at),
             purpose,
-        ))
+        )
+        .map(Some)
     }
 
     /// Feeds the physical values of the throw asked for, in its dice's order: checked against
@@ -255,23 +259,6 @@ pub fn read_record(record: &RollRecord) -> Option<NotationResult> {
         .ok()?
         .evaluate(&record.faces)
         .ok()
-}
-
-/// Rolls a notation to its result, each throw it asks for made by `throw`. The roll and the
-/// throws.
-pub fn drive_notation(
-    notation: &Notation,
-    seed: u64,
-    mut throw: impl FnMut(&ThrowOrder) -> Result<ThrowRecord, RollError>,
-) -> Result<(NotationRoll, Vec<ThrowRecord>), RollError> {
-    let mut roll = NotationRoll::start(notation, seed)?;
-    let mut throws = Vec::new();
-    while let Some(order) = roll.order() {
-        let t = throw(&order)?;
-        roll.feed_throw(&t)?;
-        throws.push(t);
-    }
-    Ok((roll, throws))
 }
 
 #[cfg(test)]

@@ -9,13 +9,10 @@
 /// overflows.
 pub const MOST_NUMBER: i64 = 1_000;
 
-/// The most dice that one throw of a move may hold: the same cap as a free roll (`roll`, the
-/// roll API, a room's free roll), since the same tray has to settle them.
-pub const MOST_DICE: usize = crate::dice::MOST_IN_A_THROW;
-
 /// The most a count a move or a scene gives (action dice, extra dice, Advantages, skill dice)
-/// may be: no count can ask for more dice than a throw holds.
-pub const MOST_COUNT: i64 = MOST_DICE as i64;
+/// may be: no count can ask for more dice than a throw holds ([`crate::dice::MOST_IN_A_THROW`],
+/// the one cap of every throw).
+pub const MOST_COUNT: i64 = crate::dice::MOST_IN_A_THROW as i64;
 
 /// A number given to the rules, with the range they accept for it.
 #[derive(Clone, Debug, PartialEq, Eq)]

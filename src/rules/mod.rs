@@ -56,7 +56,10 @@ pub enum RulesError {
     #[error(transparent)]
     OutOfRange(#[from] bounds::OutOfRange),
     /// A throw of more dice than the tray takes at once.
-    #[error("the move throws {dice} dice at once; a throw holds at most {most}", most = bounds::MOST_DICE)]
+    #[error(
+        "the move throws {dice} dice at once (a d100 is two); a throw holds at most {most}",
+        most = crate::dice::MOST_IN_A_THROW
+    )]
     TooManyDice {
         /// How many it asked for.
         dice: usize,

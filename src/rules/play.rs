@@ -278,13 +278,11 @@ impl TableState {
     }
 }
 
-/// A plan whose throw the tray can take ([`bounds::MOST_DICE`] dice at most).
+/// A plan whose throw the tray can take ([`crate::dice::MOST_IN_A_THROW`] physical dice at
+/// most, a d100 counted as the two it is), refused before any odds are worked out.
 fn fits_the_tray(plan: RollPlan) -> Result<RollPlan, RulesError> {
-    if plan.dice.len() > bounds::MOST_DICE {
-        return Err(RulesError::TooManyDice {
-            dice: plan.dice.len(),
-        });
-    }
+    let physical = crate::dice::physical_count(plan.dice.iter().map(|d| d.sides));
+    crate::dice::fits_a_throw(physical).map_err(|dice| RulesError::TooManyDice { dice })?;
     Ok(plan)
 }
 

@@ -762,7 +762,7 @@ pub fn default_dir() -> std::path::PathBuf {
         if here.is_dir() {
             return here.to_path_buf();
         }
-        let dir = crate::history::store::default_dir()
+        let dir = crate::folders::data_dir()
             .unwrap_or_else(std::env::temp_dir)
             .join("scenes");
         if let Err(e) = unpack_shipped(&dir) {

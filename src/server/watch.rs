@@ -32,7 +32,7 @@ use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
 use crate::online::room::{Checks, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
-use crate::roll::{RollError, ThrowOrder, drive_move, drive_notation};
+use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive};
 
 /// Physics steps between two samples of a throw's motion (30 a second, as the window's feed).
 pub const SAMPLE_STEPS: u32 = 8;
@@ -148,10 +148,12 @@ impl Watch {
         match what {
             Proposal::Notation(text) => {
                 let notation = crate::roll::recorded_notation(text, record)?;
-                drive_notation(&notation, record.seed, recorded)?;
+                let roll = NotationRoll::start(&notation, record.seed)?;
+                drive(roll, recorded).finished()?;
             }
             Proposal::Move(mv) => {
-                drive_move(&self.room.table, mv, record.seed, recorded)?;
+                let roll = MoveRoll::start(&self.room.table, mv, record.seed)?;
+                drive(roll, recorded).finished()?;
             }
         }
         Ok(looks)

@@ -115,6 +115,10 @@ pub enum ApiError {
     /// The throw could not be made.
     #[error("the throw failed: {0}")]
     Failed(String),
+    /// The roll path stopped the roll (more throws than a roll may take, the physics giving
+    /// up): its own error and code.
+    #[error("the roll stopped: {0}")]
+    Roll(RollError),
     /// The dice did not settle in time.
     #[error("the dice did not settle within {0} s")]
     Timeout(u64),
@@ -150,6 +154,10 @@ impl ApiError {
             ApiError::NoScene | ApiError::Refused(_) => StatusCode::CONFLICT,
             ApiError::Closed => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            // A roll that keeps asking for throws is the notation's doing; the physics giving
+            // up is the table's.
+            ApiError::Roll(RollError::Physics(_)) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Roll(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::ForeignOrigin(_) | ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
@@ -170,6 +178,7 @@ impl ApiError {
             ApiError::Refused(e) => e.code(),
             ApiError::Closed => ErrorCode::TableClosed,
             ApiError::Failed(_) => ErrorCode::ThrowFailed,
+            ApiError::Roll(e) => e.code(),
             ApiError::Timeout(_) => ErrorCode::Timeout,
             ApiError::NotFound(_) => ErrorCode::NotFound,
             ApiError::ForeignOrigin(_) => ErrorCode::ForeignOrigin,

@@ -1,8 +1,10 @@
 //! The table's HTTP server (axum on its own tokio runtime, in its own thread): the overlay page
 //! and what it loads, the feed (WebSocket), and the roll API, on the shared network layer
 //! (`crate::net`: token, errors, runtime, pages, the feed's socket loop). It knows records and
-//! feed events, not physics or rules: the app takes its jobs through a [`TableLink`] and
-//! publishes events.
+//! feed events, not physics or rules. A free roll is rolled here, off the window's frames,
+//! through the roll path as `roll` rolls it (headless); its record then goes to the app to be
+//! shown on the felt, and is answered once shown. The app takes its jobs through a
+//! [`TableLink`] and publishes events.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -26,7 +28,7 @@ use crate::net::feed::{FeedEvent, TableInfo};
 use crate::net::pages::{self, Pages};
 use crate::net::runtime::{ConnectionLimits, NetError, Threads, in_own_thread, listen, serve};
 use crate::net::socket::{FEED_MESSAGE_MAX, Next as FeedNext, hello_then_forward, ping_every};
-use crate::record::RollRecord;
+use crate::record::{Cocked, RollRecord};
 
 /// Rolls that may wait for the table; one more makes a 429.
 pub const QUEUE: usize = 8;
@@ -79,10 +81,17 @@ impl ServerOptions {
     }
 }
 
-/// A job for the table: a roll or a move, and where its record goes.
+/// A job for the table: a free roll to show, or a move, and where its answer goes.
 pub enum Job {
-    /// Throw a notation.
-    Roll(RollOrder, oneshot::Sender<Result<RollRecord, ApiError>>),
+    /// Show a free roll already rolled (its record, the truth), and say when it has been shown.
+    Show {
+        /// The roll, rolled through the roll path.
+        record: Box<RollRecord>,
+        /// Who rolled it and what for.
+        asker: Asker,
+        /// Ok once its dice have settled on the felt (the API answers then).
+        shown: oneshot::Sender<Result<(), ApiError>>,
+    },
     /// Throw the scene's drafted move.
     Move(
         Asker,
@@ -102,6 +111,10 @@ struct Memory {
 struct Shared {
     feed: broadcast::Sender<Arc<str>>,
     jobs: mpsc::Sender<Job>,
+    /// Places of free rolls from their roll to their answer ([`QUEUE`] at most).
+    rolling: Arc<tokio::sync::Semaphore>,
+    /// Held by the free roll being rolled: one at a time, in the order asked.
+    one_roll: tokio::sync::Mutex<()>,
     memory: Mutex<Memory>,
     token: Option<String>,
     pages: Arc<Pages>,
@@ -157,6 +170,8 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
     let shared = Arc::new(Shared {
         feed,
         jobs: jobs_tx,
+        rolling: Arc::new(tokio::sync::Semaphore::new(QUEUE)),
+        one_roll: tokio::sync::Mutex::new(()),
         memory: Mutex::new(Memory::default()),
         token: options.token.clone().filter(|t| !t.is_empty()),
         pages: Pages::new(),
@@ -288,11 +303,11 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     })
 }
 
-/// Queues a job and waits for its record.
-async fn queue_and_wait(
+/// Queues a job and waits for its answer.
+async fn queue_and_wait<T>(
     shared: &Shared,
-    job: impl FnOnce(oneshot::Sender<Result<RollRecord, ApiError>>) -> Job,
-) -> Result<RollRecord, ApiError> {
+    job: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> Job,
+) -> Result<T, ApiError> {
     let (tx, rx) = oneshot::channel();
     shared.jobs.try_send(job(tx)).map_err(|e| match e {
         mpsc::error::TrySendError::Full(_) => ApiError::QueueFull(QUEUE),
@@ -303,6 +318,23 @@ async fn queue_and_wait(
         Ok(Err(_)) => Err(ApiError::Closed),
         Err(_) => Err(ApiError::Timeout(ROLL_TIMEOUT.as_secs())),
     }
+}
+
+/// Rolls a checked notation through the roll path, headless, one roll at a time (in the order
+/// asked): the record, or the roll path's own error.
+async fn roll_headless(shared: &Shared, order: &RollOrder) -> Result<RollRecord, ApiError> {
+    let _one_at_a_time = shared.one_roll.lock().await;
+    let notation = order.notation.clone();
+    let seed = order.seed.unwrap_or_else(rand::random);
+    let rolled = tokio::task::spawn_blocking(move || {
+        crate::roll::headless::record_notation(&notation, seed, None, Cocked::default())
+    })
+    .await
+    .map_err(|e| ApiError::Failed(e.to_string()))?;
+    let (_, mut record) = rolled.map_err(ApiError::Roll)?;
+    record.who = order.asker.who.clone();
+    record.label = order.asker.label.clone();
+    Ok(record)
 }
 
 fn answer(record: RollRecord) -> Response {
@@ -339,7 +371,19 @@ async fn roll(
 ) -> Result<Response, ApiError> {
     json_only(&headers)?;
     let order = api::roll_order(&body_bytes(body)?)?;
-    let record = queue_and_wait(&shared, |tx| Job::Roll(order, tx)).await?;
+    // A free roll holds its place from its roll to its answer: [`QUEUE`] at most, together.
+    let _place = shared
+        .rolling
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::QueueFull(QUEUE))?;
+    let record = roll_headless(&shared, &order).await?;
+    queue_and_wait(&shared, |shown| Job::Show {
+        record: Box::new(record.clone()),
+        asker: order.asker,
+        shown,
+    })
+    .await?;
     Ok(answer(record))
 }
 
@@ -429,6 +473,8 @@ mod tests {
         let shared = Arc::new(Shared {
             feed,
             jobs,
+            rolling: Arc::new(tokio::sync::Semaphore::new(QUEUE)),
+            one_roll: tokio::sync::Mutex::new(()),
             memory: Mutex::new(Memory::default()),
             token: token.map(str::to_string),
             pages: Pages::new(),
@@ -540,14 +586,27 @@ mod tests {
             .body(Body::from(r#"{"notation":"3d6","who":"Vex"}"#))
             .expect("request");
         let asked = tokio::spawn(answer(router, request));
-        let Some(Job::Roll(order, reply)) = queue.recv().await else {
+        // The roll is rolled here, then goes to the table to be shown.
+        let Some(Job::Show {
+            record,
+            asker,
+            shown,
+        }) = queue.recv().await
+        else {
             panic!("no roll queued");
         };
         assert_eq!(
-            (order.notation.source(), order.asker.who.as_deref()),
-            ("3d6", Some("Vex"))
+            (&record.what, record.faces.len(), asker.who.as_deref()),
+            (
+                &crate::record::Thrown::Notation {
+                    notation: "3d6".into()
+                },
+                3,
+                Some("Vex")
+            )
         );
-        let _ = reply.send(Err(ApiError::Closed));
+        assert_eq!(record.who.as_deref(), Some("Vex"));
+        let _ = shown.send(Err(ApiError::Closed));
         let (got, body) = asked.await.expect("answered");
         assert_eq!(
             (got, body["code"].as_str()),

@@ -34,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
 /// Bevy's `MinimalPlugins`.
 pub fn headless_plugin(app: &mut App) {
     configure_sets(app);
-    app.add_plugins((table::logic_plugin, ui::logic_plugin));
+    app.add_plugins((table::logic_plugin, ui::logic_plugin, stream::logic_plugin));
 }
 
 /// The one ordering of the app's per-frame work.

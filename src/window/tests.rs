@@ -131,7 +131,7 @@ fn a_drafted_move_is_thrown_resolved_applied_and_kept() {
 fn settle_as(app: &mut App, faces: impl FnOnce(usize) -> Vec<u32>) {
     let order = {
         let play = app.world().resource::<TablePlay>();
-        let roll = play.current.as_ref().and_then(|c| c.roll.as_ref());
+        let roll = play.current.as_ref().and_then(|c| c.roll());
         roll.expect("rolling")
             .next_order()
             .expect("a throw asked for")
@@ -207,6 +207,7 @@ fn a_free_roll_in_the_window_is_the_roll_of_the_command_line() {
             notation: notation.clone(),
             seed: 5,
             swing: None,
+            cocked: Cocked::Rethrow,
             caller: Default::default(),
         });
         app.update();
@@ -226,6 +227,161 @@ fn a_free_roll_in_the_window_is_the_roll_of_the_command_line() {
         );
         assert_eq!(history.entries[0].record.code(), record.code(), "{text}");
     }
+}
+
+#[test]
+fn a_replay_code_throws_again_with_its_own_cocked_dice_policy() {
+    // A roll whose dice land cocked somewhere, thrown with `--cocked nudge`: its faces under
+    // nudge differ from a re-throw's, so a replay that ignored the policy would not match.
+    let notation = Notation::parse("12d6").expect("parses");
+    let (seed, nudged) = (0..400)
+        .find_map(|seed| {
+            let roll = |cocked| {
+                crate::roll::headless::record_notation(&notation, seed, None, cocked)
+                    .expect("rolls headless")
+                    .1
+            };
+            let nudged = roll(Cocked::Nudge);
+            (nudged.faces != roll(Cocked::Rethrow).faces).then_some((seed, nudged))
+        })
+        .expect("a seed whose dice land cocked");
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    app.insert_resource(PlayOptions {
+        roll: Some(nudged.code()),
+        ..PlayOptions::default()
+    });
+    app.add_plugins(headless_plugin);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )));
+    app.update();
+    settle(&mut app);
+    let history = app.world().resource::<RollHistory>();
+    assert_eq!(history.entries.len(), 1, "seed {seed}");
+    let replayed = &history.entries[0].record;
+    assert_eq!(replayed.cocked, Cocked::Nudge);
+    assert_eq!(
+        (&replayed.faces, &replayed.digest),
+        (&nudged.faces, &nudged.digest),
+        "seed {seed}: the faces and poses of the nudged roll"
+    );
+    assert_eq!(replayed.code(), nudged.code());
+}
+
+/// POSTs `body` to `url` in a thread of its own: the status and the JSON answer, once it comes.
+fn post_in_background(url: String, body: &'static str) -> std::thread::JoinHandle<(u16, String)> {
+    std::thread::spawn(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into();
+        let mut answer = agent
+            .post(&url)
+            .header("content-type", "application/json")
+            .send(body)
+            .unwrap_or_else(|e| panic!("POST {url}: {e}"));
+        let status = answer.status().as_u16();
+        (
+            status,
+            answer.body_mut().read_to_string().unwrap_or_default(),
+        )
+    })
+}
+
+/// Updates the app until `asked` has its answer.
+fn answer_of(
+    app: &mut App,
+    asked: std::thread::JoinHandle<(u16, String)>,
+) -> (u16, serde_json::Value) {
+    for _ in 0..MAX_UPDATES {
+        if asked.is_finished() {
+            break;
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let (status, text) = asked.join().expect("answered");
+    (status, serde_json::from_str(&text).unwrap_or_default())
+}
+
+#[test]
+fn the_roll_api_rolls_off_the_frames_and_the_table_shows_the_same_roll() {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    app.insert_resource(PlayOptions {
+        listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
+        ..PlayOptions::default()
+    });
+    app.add_plugins(headless_plugin);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )));
+    app.update();
+    let addr = app.world().resource::<super::stream::Listening>().0;
+    let url = format!("http://{addr}/api/roll");
+    // A move stopped at the table first: its error is the move's, never an API roll's answer.
+    seat(&mut app, "d4-pool-goblin-ambush.ron");
+    let mv = app
+        .world()
+        .resource::<MoveDraft>()
+        .mv
+        .clone()
+        .expect("drafted");
+    throw_move(&mut app, mv, 7);
+    settle_as(&mut app, |dice| vec![9; dice]);
+    settle(&mut app);
+    let stopped = app
+        .world()
+        .resource::<TablePlay>()
+        .current
+        .as_ref()
+        .and_then(|c| c.error.clone());
+    assert!(stopped.is_some(), "the move stopped");
+    // A notation the roll path refuses is answered with its own code, and nothing is thrown.
+    let (status, answer) = answer_of(
+        &mut app,
+        post_in_background(url.clone(), r#"{"notation":"2d7"}"#),
+    );
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (422, Some("no_such_die")),
+        "{answer}"
+    );
+    let (status, answer) = answer_of(
+        &mut app,
+        post_in_background(url.clone(), r#"{"notation":"60d6+41d8"}"#),
+    );
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (422, Some("too_many_dice")),
+        "{answer}"
+    );
+    assert!(app.world().resource::<RollHistory>().entries.is_empty());
+    // A good one: rolled as `roll` rolls it, shown on the felt, the same record in the history.
+    let (status, answer) = answer_of(
+        &mut app,
+        post_in_background(url, r#"{"notation":"2d6!+1","seed":11,"who":"Vex"}"#),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let notation = Notation::parse("2d6!+1").expect("parses");
+    let (_, mut record) =
+        crate::roll::headless::record_notation(&notation, 11, None, Cocked::Rethrow)
+            .expect("rolls headless");
+    record.who = Some("Vex".into());
+    assert_eq!(answer["code"].as_str(), Some(record.code().as_str()));
+    assert_eq!(
+        answer["record"]["digest"].as_str(),
+        Some(record.digest.as_str())
+    );
+    let history = app.world().resource::<RollHistory>();
+    assert_eq!(history.entries.len(), 1);
+    assert_eq!(
+        history.entries[0].record.digest, record.digest,
+        "the felt showed the same roll"
+    );
+    assert_eq!(history.entries[0].record.who.as_deref(), Some("Vex"));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Integration tests: one binary (Bevy test binaries are large and slow to link), one module
 //! per area. They drive the real `dicetable` executable as a user would.
 
+mod architecture;
 mod cli;
 mod cluster;
 mod docs;

@@ -356,7 +356,10 @@ fn a_phone_player_sees_the_dice_land_and_throws_only_when_meant() {
     // No throw moves the page.
     assert_eq!(page["flick"]["scrollY"], page["scrollBefore"]);
     assert_eq!(page["flick"]["scrolls"], serde_json::json!([]));
-    assert!(num(&page["scrollBeforeRoll"]) > 0.0, "scrolled down before the roll");
+    assert!(
+        num(&page["scrollBeforeRoll"]) > 0.0,
+        "scrolled down before the roll"
+    );
     assert_eq!(
         page["scrollAfterRoll"], page["scrollBeforeRoll"],
         "the page's heights meanwhile: {}",

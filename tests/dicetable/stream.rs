@@ -186,18 +186,19 @@ fn a_full_queue_answers_429_and_the_waiting_rolls_are_answered() {
     }
     assert_eq!(jobs.len(), server::QUEUE);
     for job in jobs {
-        if let Job::Roll(order, reply) = job {
-            let _ = reply.send(Err(dicetable::stream::api::ApiError::Failed(format!(
-                "not thrown: {}",
-                order.notation.source()
-            ))));
+        // Each roll was rolled before it waited: the table only shows it.
+        if let Job::Show { record, shown, .. } = job {
+            assert_eq!(record.faces.len(), 1);
+            let _ = shown.send(Err(dicetable::stream::api::ApiError::Failed(
+                "not shown: d6".into(),
+            )));
         }
     }
     for w in waiting {
         let (got, answer) = w.join().expect("answered");
         assert_eq!(got, 500, "{answer}");
         assert_eq!(answer["code"], "throw_failed");
-        assert_eq!(answer["error"], "the throw failed: not thrown: d6");
+        assert_eq!(answer["error"], "the throw failed: not shown: d6");
     }
 }
 

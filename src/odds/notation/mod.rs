@@ -25,8 +25,10 @@ pub use odds::OddsError;
 pub use process::{Link, NotationDie};
 pub use read::{Critical, NotationResult, ShownDie};
 
-/// Most dice one term may hold: enough for any table, small enough for exact odds.
-pub const MAX_DICE: u32 = 100;
+/// Most dice one term may hold: no more than one throw holds ([`crate::dice::MOST_IN_A_THROW`],
+/// the cap itself checked on the whole notation's physical dice), and small enough for exact
+/// odds.
+pub const MAX_DICE: u32 = crate::dice::MOST_IN_A_THROW as u32;
 /// Fewest and most sides of a numbered die (which of them exist as physical dice is the
 /// physics' answer: `crate::dice::physical_dice`).
 pub const SIDES: std::ops::RangeInclusive<u32> = 2..=100;

@@ -6,7 +6,7 @@ use super::{RoomError, RoomState, table_digest};
 use crate::online::log::{Proposal, SeedProof};
 use crate::online::seal::{self, NONCE_BYTES, SECRET_BYTES};
 use crate::record::{RollRecord, ThrowRecord, Thrown};
-use crate::roll::{RollError, ThrowOrder, drive_move, drive_notation};
+use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive};
 use crate::rules::table::TableState;
 
 impl RoomState {
@@ -85,7 +85,8 @@ impl RoomState {
                         "the record throws another notation".into(),
                     ));
                 }
-                let (roll, throws) = drive_notation(&notation, record.seed, recorded)?;
+                let roll = NotationRoll::start(&notation, record.seed)?;
+                let (roll, throws) = drive(roll, recorded).finished()?;
                 read_back(throws.len())?;
                 if roll.chains() != record.faces.as_slice() {
                     return Err(RoomError::Mismatch(format!(
@@ -113,7 +114,8 @@ impl RoomState {
                 Ok(self.table.clone())
             }
             Proposal::Move(mv) => {
-                let (roll, throws) = drive_move(&self.table, mv, record.seed, recorded)?;
+                let roll = MoveRoll::start(&self.table, mv, record.seed)?;
+                let (roll, throws) = drive(roll, recorded).finished()?;
                 read_back(throws.len())?;
                 if roll.faces() != record.faces.as_slice() {
                     return Err(RoomError::Mismatch(format!(

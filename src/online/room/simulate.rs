@@ -69,7 +69,8 @@ impl RoomState {
                 })
             }
             Proposal::Move(mv) => {
-                let (roll, throws) = play_move(&self.table, mv, seed, gesture, cocked)?;
+                let (roll, throws) =
+                    play_move(&self.table, mv, seed, gesture, cocked)?.finished()?;
                 let mut table = self.table.clone();
                 let said = roll.apply_to(&mut table)?;
                 if throws.is_empty() {

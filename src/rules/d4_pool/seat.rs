@@ -489,7 +489,7 @@ mod tests {
         assert_eq!(err.code(), crate::errors::ErrorCode::TooManyDice);
         assert_eq!(
             err.to_string(),
-            "the move throws 101 dice at once; a throw holds at most 100"
+            "the move throws 101 dice at once (a d100 is two); a throw holds at most 100"
         );
         assert_eq!(t.odds(&big).err(), Some(err));
     }

@@ -110,7 +110,7 @@ async fn run(
     outbox: mpsc::Sender<FromServer>,
 ) {
     // The keys to names taken in rooms live beside the history.
-    let keys_dir = crate::history::store::default_dir();
+    let keys_dir = crate::folders::data_dir();
     let as_ = JoinAs {
         url: join.url.clone(),
         name: join.name.clone(),

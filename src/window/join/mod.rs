@@ -489,6 +489,7 @@ fn show_next(
                         notation,
                         seed: record.seed,
                         swing,
+                        cocked: record.cocked,
                         caller,
                     });
                 }

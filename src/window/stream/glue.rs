@@ -1,6 +1,8 @@
-//! The app's side of the server: jobs from the roll API become throws at the table (one at a
-//! time, in order), and what happens at the table becomes feed events. Only this module knows
-//! both the table and the server.
+//! The app's side of the server: jobs from the roll API shown at the table (one at a time, in
+//! order), and what happens at the table becomes feed events. Only this module knows both the
+//! table and the server. A free roll comes already rolled (the server rolls it through the roll
+//! path, off the frames): the felt throws its recorded throws again to show them, and the job is
+//! told once its record, the same one, is in the history.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -44,6 +46,11 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource)]
 struct Link(TableLink);
 
+/// Where the roll API and the feed listen, once the server has started (port 0 asked: the
+/// port chosen).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Listening(pub std::net::SocketAddr);
+
 /// What the relay has told the feed, and the API job at the table.
 #[derive(Resource, Default)]
 struct Relay {
@@ -65,12 +72,60 @@ struct Relay {
     draft_sent: Option<String>,
 }
 
-/// An API job at the table: the seed it was thrown with, and where its record goes.
+/// An API job at the table, and where its answer goes.
 struct Pending {
-    seed: u64,
-    reply: tokio::sync::oneshot::Sender<Result<RollRecord, ApiError>>,
+    /// What the job waits for.
+    job: PendingJob,
     byline: Byline,
     idle_frames: u32,
+}
+
+/// What an API job at the table waits for.
+enum PendingJob {
+    /// A free roll being shown: told once its record (this digest) is in the history.
+    Show {
+        digest: String,
+        shown: tokio::sync::oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// A move being thrown with this seed: answered with its record.
+    Move {
+        seed: u64,
+        reply: tokio::sync::oneshot::Sender<Result<RollRecord, ApiError>>,
+    },
+}
+
+impl Pending {
+    /// Whether `record` is what the job waits for.
+    fn awaits(&self, record: &RollRecord) -> bool {
+        match &self.job {
+            PendingJob::Show { digest, .. } => *digest == record.digest,
+            PendingJob::Move { seed, .. } => *seed == record.seed,
+        }
+    }
+
+    /// Answers the job: its record came to the history.
+    fn answer(self, record: RollRecord) {
+        match self.job {
+            PendingJob::Show { shown, .. } => {
+                let _ = shown.send(Ok(()));
+            }
+            PendingJob::Move { reply, .. } => {
+                let _ = reply.send(Ok(record));
+            }
+        }
+    }
+
+    /// Answers the job with why it could not be done.
+    fn fail(self, why: ApiError) {
+        match self.job {
+            PendingJob::Show { shown, .. } => {
+                let _ = shown.send(Err(why));
+            }
+            PendingJob::Move { reply, .. } => {
+                let _ = reply.send(Err(why));
+            }
+        }
+    }
 }
 
 fn start_server(
@@ -92,6 +147,7 @@ fn start_server(
             println!("listening on {scheme}://{addr} (overlay: {scheme}://{addr}/overlay)");
             physics.keep_log();
             commands.insert_resource(Link(link));
+            commands.insert_resource(Listening(addr));
         }
         Err(e) => eprintln!("error: {e}; the table goes on without the overlay and the API"),
     }
@@ -159,22 +215,43 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
     }
     let Some(job) = link.0.next_job() else { return };
     match job {
-        Job::Roll(order, reply) => {
-            let seed = order.seed.unwrap_or_else(rand::random);
-            let by = byline(&order.asker, order.notation.source().to_string());
+        Job::Show {
+            record,
+            asker,
+            shown,
+        } => {
+            let crate::record::Thrown::Notation { notation: text } = &record.what else {
+                let _ = shown.send(Err(ApiError::Failed("not a free roll".into())));
+                return;
+            };
+            let notation = match crate::roll::recorded_notation(text, &record) {
+                Ok(n) => n,
+                Err(e) => {
+                    let _ = shown.send(Err(ApiError::BadNotation(e.into())));
+                    return;
+                }
+            };
+            let by = byline(&asker, text.clone());
             link.0.publish(FeedEvent::Drafted {
                 by: by.clone(),
-                chance: order.notation.p_success().map(|p| chance(&p)),
+                chance: notation.p_success().map(|p| chance(&p)),
             });
+            // The felt throws the record's throws again: the same seed, gesture and policy.
             notations.write(ThrowNotation {
-                notation: order.notation,
-                seed,
-                swing: None,
-                caller: caller(&order.asker),
+                notation,
+                seed: record.seed,
+                swing: record.gesture.map(Into::into),
+                cocked: record.cocked,
+                caller: Caller {
+                    shown_only: true,
+                    ..caller(&asker)
+                },
             });
             relay.pending = Some(Pending {
-                seed,
-                reply,
+                job: PendingJob::Show {
+                    digest: record.digest.clone(),
+                    shown,
+                },
                 byline: by,
                 idle_frames: 0,
             });
@@ -206,8 +283,7 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
                 caller: caller(&asker),
             });
             relay.pending = Some(Pending {
-                seed,
-                reply,
+                job: PendingJob::Move { seed, reply },
                 byline: by,
                 idle_frames: 0,
             });
@@ -244,15 +320,15 @@ fn relay_throws(
                 throw,
                 poses,
             } => {
-                if throw.tag == 0 {
+                if throw.request.tag == 0 {
                     relay.roll += 1;
                     relay.byline = Some(byline_now(&relay, &table_roll, &play));
                 }
-                relay.throw = throw.tag;
+                relay.throw = throw.request.tag;
                 relay.sent = poses.iter().map(feed::rounded).collect();
                 FeedEvent::Throw {
                     roll: relay.roll,
-                    throw: throw.tag,
+                    throw: throw.request.tag,
                     by: relay.byline.clone().unwrap_or_default(),
                     dice: throw
                         .dice
@@ -307,7 +383,7 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
         relay.history_seen += 1;
         let record = entry.record.clone();
         let by = match &relay.pending {
-            Some(p) if p.seed == record.seed => p.byline.clone(),
+            Some(p) if p.awaits(&record) => p.byline.clone(),
             _ => relay.byline.clone().unwrap_or_default(),
         };
         link.0.publish(FeedEvent::Outcome {
@@ -322,13 +398,10 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
             record: Box::new(record.clone()),
             settled_at_ms,
         });
-        if relay
-            .pending
-            .as_ref()
-            .is_some_and(|p| p.seed == record.seed)
+        if relay.pending.as_ref().is_some_and(|p| p.awaits(&record))
             && let Some(p) = relay.pending.take()
         {
-            let _ = p.reply.send(Ok(record));
+            p.answer(record);
         }
     }
 }
@@ -382,7 +455,9 @@ fn relay_draft(
     });
 }
 
-/// A job whose throw never started (its dice could not be thrown) is answered with the error.
+/// A job whose throw never started or stopped is answered with the error, by its code: the
+/// move's own (refused, stopped), or the free roll's (the felt did not show the record it was
+/// given: another record came to the history, or its roll stopped).
 fn give_up_on_lost_jobs(
     mut relay: ResMut<Relay>,
     physics: NonSend<TableSimulator>,
@@ -394,17 +469,23 @@ fn give_up_on_lost_jobs(
         return;
     };
     p.idle_frames = if idle { p.idle_frames + 1 } else { 0 };
-    if p.idle_frames > 3
-        && let Some(p) = relay.pending.take()
-    {
-        let why = play
-            .current
-            .as_ref()
-            .and_then(|m| m.error.as_ref())
-            .map_or_else(
-                || "the dice could not be thrown".into(),
-                ToString::to_string,
-            );
-        let _ = p.reply.send(Err(ApiError::Failed(why)));
+    if p.idle_frames <= 3 {
+        return;
     }
+    let Some(p) = relay.pending.take() else {
+        return;
+    };
+    let stopped = match &p.job {
+        PendingJob::Show { .. } => table_roll.error.clone(),
+        PendingJob::Move { .. } => play.current.as_ref().and_then(|m| m.error.clone()),
+    };
+    let why = match (stopped, &p.job) {
+        (Some(e), _) => ApiError::Roll(e),
+        (None, PendingJob::Show { .. }) => {
+            ApiError::Failed("the felt did not show the roll it was given".into())
+        }
+        (None, PendingJob::Move { .. }) => ApiError::Failed("the dice could not be thrown".into()),
+    };
+    warn!("roll API: {} ({})", why, why.code());
+    p.fail(why);
 }

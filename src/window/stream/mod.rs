@@ -9,6 +9,14 @@ pub use stream_mode::parse_chroma;
 
 use bevy::prelude::*;
 
+#[cfg(test)]
+pub use glue::Listening;
+
+/// The roll API and the feed, which need no window (the app-level tests run them).
+pub(super) fn logic_plugin(app: &mut App) {
+    app.add_plugins(glue::plugin);
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((glue::plugin, stream_mode::plugin));
+    app.add_plugins((logic_plugin, stream_mode::plugin));
 }

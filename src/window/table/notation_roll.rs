@@ -11,7 +11,7 @@ use super::throwing::{DiceThrow, TableSimulator, ThrowSettled, Thrower, start_th
 use crate::odds::notation::Notation;
 use crate::physics::throw::Swing;
 use crate::record::{Cocked, RollRecord, ThrowRecord};
-use crate::roll::{NotationRoll, RollError};
+use crate::roll::{Driving, NotationRoll, RollError};
 use crate::window::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
@@ -36,21 +36,23 @@ pub struct ThrowNotation {
     pub seed: u64,
     /// The hand's swing, from a mouse gesture (None: drawn from the seed).
     pub swing: Option<Swing>,
+    /// What a die that lands cocked gets (a replay code's own policy; the table's default
+    /// otherwise).
+    pub cocked: Cocked,
     /// Who asked, when not the window's player.
     pub caller: Caller,
 }
 
-/// The free roll on the table: what was asked, its roll, and the result once read.
+/// The free roll on the table: what was asked, its roll driven throw by throw on the felt (the
+/// roll path's one driver), and the result once read.
 #[derive(Resource, Default)]
 pub struct TableRoll {
     /// The notation and seed being thrown.
     pub current: Option<ThrowNotation>,
-    /// Its roll: each notation die's chain of faces so far, the dice in the air.
-    pub roll: Option<NotationRoll>,
+    /// Its roll: each notation die's chain of faces so far, every physical throw so far.
+    driving: Option<Driving<NotationRoll>>,
     /// The final total, once every die has settled.
     pub total: Option<crate::odds::Total>,
-    /// Each physical throw so far.
-    pub records: Vec<ThrowRecord>,
     /// Why the roll stopped, if it did.
     pub error: Option<RollError>,
 }
@@ -63,12 +65,12 @@ impl TableRoll {
 
     /// Each notation die's chain of faces so far.
     pub fn chains(&self) -> &[Vec<u32>] {
-        self.roll.as_ref().map_or(&[], |r| r.chains())
+        self.driving.as_ref().map_or(&[], |d| d.roll().chains())
     }
 
     /// Throws made so far (1 + open-ended re-throws).
     pub fn throws(&self) -> u32 {
-        self.roll.as_ref().map_or(0, NotationRoll::throws_made)
+        self.driving.as_ref().map_or(0, |d| d.roll().throws_made())
     }
 }
 
@@ -76,11 +78,12 @@ fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter
     let Some(text) = &options.roll else { return };
     if text.trim().starts_with(crate::record::code::PREFIX) {
         // A replay code: its notation, seed and gesture.
-        let request = crate::record::code::decode_notation(text).and_then(|(n, seed, gesture)| {
+        let request = crate::record::code::decode_notation(text).and_then(|(n, inputs)| {
             Ok(ThrowNotation {
                 notation: Notation::parse(&n).map_err(|e| e.to_string())?,
-                seed,
-                swing: gesture.map(Into::into),
+                seed: inputs.seed,
+                swing: inputs.gesture.map(Into::into),
+                cocked: inputs.cocked,
                 caller: Caller::default(),
             })
         });
@@ -98,6 +101,7 @@ fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter
                 notation,
                 seed: options.seed.unwrap_or_else(rand::random),
                 swing: None,
+                cocked: Cocked::default(),
                 caller: Caller::default(),
             });
         }
@@ -105,17 +109,26 @@ fn throw_requested_at_start(options: Res<PlayOptions>, mut writer: MessageWriter
     }
 }
 
-/// Throws the roll's next throw on the felt (the first, or the open-ended dice again).
-fn launch(table: &mut TableRoll, physics: &mut TableSimulator) {
-    let (Some(current), Some(roll)) = (&table.current, &table.roll) else {
+/// The roll's next step: its next throw on the felt (the first, or the open-ended dice again),
+/// its total, or why it stopped.
+fn go_on(table: &mut TableRoll, physics: &mut TableSimulator, history: &mut RollHistory) {
+    let (Some(current), Some(driving)) = (&table.current, &mut table.driving) else {
         return;
     };
-    if let Some(order) = roll.order() {
+    if let Some(order) = driving.order() {
         start_throw(
             physics,
-            &DiceThrow::of(&order, current.swing, Thrower::FreeRoll),
+            &DiceThrow::of(&order, current.swing, current.cocked, Thrower::FreeRoll),
         );
+        return;
     }
+    if let Some(e) = driving.stopped().cloned() {
+        error!("{e}");
+        println!("roll stopped: {e}");
+        table.error = Some(e);
+        return;
+    }
+    finish(table, history);
 }
 
 fn throw_notation(
@@ -144,14 +157,10 @@ fn throw_notation(
         ..TableRoll::default()
     };
     match roll {
-        // A roll of no dice (`0d6+3`): nothing to throw, read at once.
-        Ok(roll) if roll.result().is_some() => {
-            table.roll = Some(roll);
-            finish(&mut table, &mut history);
-        }
+        // A roll of no dice (`0d6+3`) asks for no throw: it is read at once.
         Ok(roll) => {
-            table.roll = Some(roll);
-            launch(&mut table, &mut physics);
+            table.driving = Some(Driving::new(roll));
+            go_on(&mut table, &mut physics, &mut history);
         }
         Err(e) => {
             error!("{e}");
@@ -172,41 +181,30 @@ fn read_notation_faces(
         if !table.in_flight() {
             continue;
         }
-        table.records.push(throw.record.clone());
-        let fed = match table.roll.as_mut() {
-            Some(roll) => roll.feed_throw(&throw.record),
-            None => Err(RollError::Over),
+        let Some(driving) = table.driving.as_mut() else {
+            continue;
         };
-        if let Err(e) = fed {
-            error!("{e}");
-            println!("roll stopped: {e}");
-            table.error = Some(e);
-            continue;
-        }
-        if table.roll.as_ref().is_some_and(|r| r.result().is_none()) {
-            launch(&mut table, &mut physics);
-            continue;
-        }
-        finish(&mut table, &mut history);
+        driving.feed(throw.record.clone());
+        go_on(&mut table, &mut physics, &mut history);
     }
 }
 
 /// A finished roll: its total, its record in the history (stored before it is shown), and a
 /// line on standard output to compare with `roll`.
 fn finish(table: &mut TableRoll, history: &mut RollHistory) {
-    let (Some(roll), Some(current)) = (table.roll.clone(), table.current.clone()) else {
+    let (Some(driving), Some(current)) = (&table.driving, &table.current) else {
         return;
     };
+    let roll = driving.roll();
     let Some(result) = roll.result().cloned() else {
         return;
     };
-    table.total = Some(result.total);
     let verdict = match result.success {
         Some(true) => " ✔",
         Some(false) => " ✖",
         None => "",
     };
-    let record = notation_record(&current, &roll, table.records.clone());
+    let record = notation_record(current, roll, driving.throws().to_vec());
     let code = record.code();
     // Stored before it is shown: a crash right after loses nothing that was seen.
     history.push(HistoryEntry {
@@ -228,6 +226,7 @@ fn finish(table: &mut TableRoll, history: &mut RollHistory) {
         result.total
     );
     println!("record {code}");
+    table.total = Some(result.total);
 }
 
 /// The record of a finished free roll, the same as `roll` makes for the same inputs.
@@ -236,7 +235,7 @@ fn notation_record(
     roll: &NotationRoll,
     throws: Vec<ThrowRecord>,
 ) -> RollRecord {
-    let mut record = roll.record(throws, current.swing.map(Into::into), Cocked::default());
+    let mut record = roll.record(throws, current.swing.map(Into::into), current.cocked);
     record.who = current.caller.who.clone();
     record.label = current.caller.label.clone();
     record

@@ -12,8 +12,8 @@ use super::history::Caller;
 use super::history::{HistoryEntry, Replay, RollHistory, move_luck};
 use super::throwing::{DiceThrow, TableSimulator, ThrowSettled, Thrower, start_throw};
 use crate::physics::throw::Swing;
-use crate::record::{Cocked, ThrowRecord};
-use crate::roll::{MoveRoll, RollError};
+use crate::record::Cocked;
+use crate::roll::{Driving, MoveRoll, RollError};
 use crate::rules::data::DataError;
 use crate::rules::engine::Rulebook;
 use crate::rules::play::Move;
@@ -59,42 +59,46 @@ pub struct MoveInPlay {
     pub request: ActionRequest,
     /// The move in words.
     pub title: String,
-    /// The move's roll (None when the rules refused it at once).
-    pub roll: Option<MoveRoll>,
+    /// The move's roll, driven throw by throw on the felt by the roll path's one driver: the
+    /// faces so far, every physical throw so far (None when the rules refused it at once).
+    driving: Option<Driving<MoveRoll>>,
     /// The exact odds of the move at the table it was played at.
     pub odds: Option<Odds>,
     /// What changed at the table.
     pub effects: Vec<String>,
     /// Why the move stopped, if it did (the rules' refusal, faces that did not fit, a cap).
     pub error: Option<RollError>,
-    /// Each physical throw so far.
-    pub records: Vec<ThrowRecord>,
 }
 
 impl MoveInPlay {
     /// True while dice are in the air or a follow-up is due.
     pub fn in_flight(&self) -> bool {
-        self.error.is_none() && self.roll.as_ref().is_some_and(|r| !r.is_done())
+        self.error.is_none() && self.roll().is_some_and(|r| !r.is_done())
+    }
+
+    /// The move's roll so far (None when the rules refused it at once).
+    pub fn roll(&self) -> Option<&MoveRoll> {
+        self.driving.as_ref().map(Driving::roll)
     }
 
     /// The outcome, once resolved.
     pub fn outcome(&self) -> Option<&Outcome> {
-        self.roll.as_ref()?.outcome()
+        self.roll()?.outcome()
     }
 
     /// The rules' faces of each throw so far.
     pub fn faces(&self) -> &[Vec<u32>] {
-        self.roll.as_ref().map_or(&[], |r| r.faces())
+        self.roll().map_or(&[], |r| r.faces())
     }
 
     /// The plan of each throw made, then the one waiting for its dice.
     pub fn plans(&self) -> Vec<&RollPlan> {
-        self.roll.iter().flat_map(|r| r.plans()).collect()
+        self.roll().into_iter().flat_map(|r| r.plans()).collect()
     }
 
     /// Where the outcome falls on the odds chart.
     pub fn charted(&self) -> Option<i64> {
-        self.roll.as_ref()?.charted()
+        self.roll()?.charted()
     }
 }
 
@@ -224,15 +228,14 @@ fn throw_move(
     let mut current = MoveInPlay {
         title: before.describe(&request.mv),
         odds: before.odds(&request.mv).ok().flatten(),
-        roll: None,
+        driving: None,
         effects: Vec::new(),
         error: None,
-        records: Vec::new(),
         request,
     };
     match MoveRoll::start(&before, &current.request.mv, current.request.seed) {
         Ok(roll) => {
-            current.roll = Some(roll);
+            current.driving = Some(Driving::new(roll));
             go_on(&mut play, &mut current, &mut physics, &mut history);
         }
         Err(e) => current.error = Some(e),
@@ -255,18 +258,9 @@ fn read_move_faces(
         let Some(mut current) = play.current.take() else {
             continue;
         };
-        current.records.push(throw.record.clone());
-        let fed = match current.roll.as_mut() {
-            Some(roll) => roll.feed_throw(&throw.record),
-            None => Err(RollError::Over),
-        };
-        match fed {
-            Ok(()) => go_on(&mut play, &mut current, &mut physics, &mut history),
-            Err(e) => {
-                warn!("{}: {e}", current.title);
-                println!("move stopped: {}: {e}", current.title);
-                current.error = Some(e);
-            }
+        if let Some(driving) = current.driving.as_mut() {
+            driving.feed(throw.record.clone());
+            go_on(&mut play, &mut current, &mut physics, &mut history);
         }
         play.current = Some(current);
     }
@@ -280,17 +274,23 @@ fn go_on(
     physics: &mut TableSimulator,
     history: &mut RollHistory,
 ) {
-    let Some(roll) = &current.roll else {
+    let Some(driving) = current.driving.as_mut() else {
         return;
     };
-    if !roll.is_done() {
-        match roll.next_order() {
-            Ok(order) => {
-                let throw = DiceThrow::of(&order, current.request.swing, Thrower::Scene);
-                start_throw(physics, &throw);
-            }
-            Err(e) => current.error = Some(e),
-        }
+    if let Some(order) = driving.order() {
+        let throw = DiceThrow::of(
+            &order,
+            current.request.swing,
+            Cocked::default(),
+            Thrower::Scene,
+        );
+        start_throw(physics, &throw);
+        return;
+    }
+    if let Some(e) = driving.stopped().cloned() {
+        warn!("{}: {e}", current.title);
+        println!("move stopped: {}: {e}", current.title);
+        current.error = Some(e);
         return;
     }
     finish(play, current, history);
@@ -298,9 +298,10 @@ fn go_on(
 
 /// A resolved move: applied to the table (unless it is a replay), recorded, printed.
 fn finish(play: &mut TablePlay, current: &mut MoveInPlay, history: &mut RollHistory) {
-    let Some(roll) = &current.roll else {
+    let Some(driving) = &current.driving else {
         return;
     };
+    let roll = driving.roll();
     let Some(outcome) = roll.outcome().cloned() else {
         return;
     };
@@ -313,7 +314,7 @@ fn finish(play: &mut TablePlay, current: &mut MoveInPlay, history: &mut RollHist
     }
     let mut record = roll.record(
         play.scene.as_deref().unwrap_or_default(),
-        current.records.clone(),
+        driving.throws().to_vec(),
         current.request.swing.map(Into::into),
         Cocked::default(),
     );

@@ -65,9 +65,9 @@ fn launch(physics: &mut TableSimulator, replay: &ReplayStored, i: usize) -> bool
             .enumerate()
             .map(|(j, &k)| (k, notation_tint(k, j).style()))
             .collect(),
-        seed: t.seed,
-        tag: t.tag,
-        swing: replay.record.gesture.filter(|_| t.gesture).map(Into::into),
+        request: crate::roll::headless::recorded_request(t, replay.record.gesture),
+        // Its own cocked-dice policy: a nudged roll settles as it did.
+        cocked: replay.record.cocked,
         thrower: Thrower::Stored,
     };
     start_throw(physics, &throw);

@@ -10,8 +10,8 @@ use crate::dice::DieKind;
 use crate::dice::mesh::DieStyle;
 use crate::physics::headless::{DiePose, Simulator};
 use crate::physics::throw::Swing;
-use crate::physics::{RollResult, STEP_HZ, SettleRules, ThrowRequest, tray};
-use crate::record::{Pose, ThrowRecord};
+use crate::physics::{RollResult, STEP_HZ, ThrowRequest, tray};
+use crate::record::{Cocked, Pose, ThrowRecord};
 use crate::roll::{ThrowOrder, throw_record};
 use crate::window::AppSystems;
 
@@ -43,29 +43,32 @@ pub enum Thrower {
     Stored,
 }
 
-/// One physical throw: the dice with their looks, the seed, and a gesture if there was one.
+/// One physical throw: the dice with their looks, what the physics is asked (built by the roll
+/// path, as the headless simulator is asked it), and the cocked-dice policy it settles by.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiceThrow {
     /// Each physical die and how it looks, in throw order.
     pub dice: Vec<(DieKind, DieStyle)>,
-    /// The seed of this throw's parameters.
-    pub seed: u64,
-    /// The thrower's tag (the number of the throw within its roll).
-    pub tag: u64,
-    /// The hand's swing, from a mouse gesture (None: drawn from the seed).
-    pub swing: Option<Swing>,
+    /// Its seed, its tag (the number of the throw within its roll), its dice and swing.
+    pub request: ThrowRequest,
+    /// What a die that lands cocked gets.
+    pub cocked: Cocked,
     /// Who reads the faces.
     pub thrower: Thrower,
 }
 
 impl DiceThrow {
     /// The throw a roll asks for, by `thrower`, with the roll's swing (the first throw only).
-    pub fn of(order: &ThrowOrder, swing: Option<Swing>, thrower: Thrower) -> DiceThrow {
+    pub fn of(
+        order: &ThrowOrder,
+        swing: Option<Swing>,
+        cocked: Cocked,
+        thrower: Thrower,
+    ) -> DiceThrow {
         DiceThrow {
             dice: order.styled(),
-            seed: order.seed,
-            tag: u64::from(order.n),
-            swing: swing.filter(|_| order.gesture_applies()),
+            request: order.request(swing.map(Into::into)),
+            cocked,
             thrower,
         }
     }
@@ -224,13 +227,8 @@ impl TableSimulator {
 /// Starts a throw in a fresh simulator (the dice of the last throw go; `dice_view` shows the
 /// new ones).
 pub fn start_throw(physics: &mut TableSimulator, throw: &DiceThrow) {
-    let request = ThrowRequest {
-        seed: throw.seed,
-        tag: throw.tag,
-        dice: throw.dice.iter().map(|(k, _)| *k).collect(),
-        swing: throw.swing,
-    };
-    let mut sim = Simulator::with_steps(SettleRules::default(), 1);
+    let request = throw.request.clone();
+    let mut sim = Simulator::with_steps(crate::roll::headless::settle_rules(throw.cocked), 1);
     let roll = sim.start(&request);
     let mut log = physics.log.take();
     if let Some(log) = log.as_mut() {

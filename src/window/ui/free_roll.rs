@@ -120,7 +120,7 @@ pub struct FreeRoll {
     /// The seed of the next throw.
     pub next_seed: u64,
     /// A pasted replay code's seed and gesture: the throw replays it.
-    pub code: Option<(u64, Option<crate::record::Gesture>)>,
+    pub code: Option<crate::record::RollInputs>,
     /// A quick estimate of the odds (≈), shown until the exact ones are ready.
     pub estimate: Option<Estimate>,
 }
@@ -204,12 +204,14 @@ impl FreeRoll {
         swing: Option<crate::physics::throw::Swing>,
     ) -> Option<ThrowNotation> {
         let notation = self.parsed.as_ref().ok()?;
-        if let Some((seed, gesture)) = self.code {
-            // A replay code throws exactly what it recorded: its seed and gesture.
+        if let Some(inputs) = &self.code {
+            // A replay code throws exactly what it recorded: its seed, gesture and cocked-dice
+            // policy.
             return Some(ThrowNotation {
                 notation: notation.clone(),
-                seed,
-                swing: gesture.map(Into::into),
+                seed: inputs.seed,
+                swing: inputs.gesture.map(Into::into),
+                cocked: inputs.cocked,
                 caller: Default::default(),
             });
         }
@@ -217,6 +219,7 @@ impl FreeRoll {
             notation: notation.clone(),
             seed: self.next_seed,
             swing,
+            cocked: Default::default(),
             caller: Default::default(),
         };
         self.next_seed = self.next_seed.wrapping_add(1);
@@ -232,8 +235,8 @@ impl FreeRoll {
         self.parsed = if !text.trim().starts_with(code::PREFIX) {
             parse(text)
         } else {
-            code::decode_notation(text).and_then(|(n, seed, gesture)| {
-                self.code = Some((seed, gesture));
+            code::decode_notation(text).and_then(|(n, inputs)| {
+                self.code = Some(inputs);
                 parse(&n)
             })
         };
@@ -323,8 +326,16 @@ pub(super) fn show(
         let text = free.text.clone();
         free.set_text(&text);
     }
-    if let (Some((seed, _)), Ok(n)) = (free.code, &free.parsed) {
-        ui.label(format!("Replay code: {} with seed {seed}", n.source()));
+    if let (Some(inputs), Ok(n)) = (&free.code, &free.parsed) {
+        let nudged = match inputs.cocked {
+            crate::record::Cocked::Nudge => ", cocked dice nudged",
+            crate::record::Cocked::Rethrow => "",
+        };
+        ui.label(format!(
+            "Replay code: {} with seed {}{nudged}",
+            n.source(),
+            inputs.seed
+        ));
     }
     if let Ok(n) = &free.parsed {
         for note in n.notes() {

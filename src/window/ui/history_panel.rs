@@ -224,6 +224,7 @@ pub(super) fn send(
                 notation,
                 seed,
                 swing,
+                cocked: Default::default(),
                 caller,
             });
         }

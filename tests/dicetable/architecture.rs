@@ -1,0 +1,198 @@
+//! `ARCHITECTURE.md` is true to the code: its table of which module imports which lists every
+//! top-level module of `src/`, each with exactly the modules its code names (`crate::x`, comments
+//! and tests not counted), and every arrow points down the table, never up.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The table of `ARCHITECTURE.md`'s "Which module imports which": each module, in the table's
+/// order, with the modules it says it imports.
+fn documented() -> Vec<(String, BTreeSet<String>)> {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let section = text
+        .split("## Which module imports which")
+        .nth(1)
+        .expect("the section");
+    let ticked = |cell: &str| -> BTreeSet<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|s| s.trim_start_matches("crate::").to_string())
+            .collect()
+    };
+    section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').collect();
+            let module = ticked(cells[1]).into_iter().next().expect("a module");
+            // What a cell says in brackets (a helper of the tests) is not an import.
+            let imports = cells[2].split('(').next().unwrap_or_default();
+            (module, ticked(imports))
+        })
+        .collect()
+}
+
+/// The top-level modules of the crate: each `src/<name>.rs` or `src/<name>/`, but the crate's
+/// roots (`lib.rs`, `main.rs`).
+fn modules() -> BTreeMap<String, Vec<PathBuf>> {
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(root().join("src")).expect("src") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        if path.is_dir() {
+            out.insert(name, rust_files(&path));
+        } else if path.extension().is_some_and(|x| x == "rs") && name != "lib" && name != "main" {
+            out.insert(name, vec![path]);
+        }
+    }
+    out
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).expect("dir") {
+            let p = entry.expect("entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The code of a file without its comments and its tests: line and doc comments go, block
+/// comments go, and a file's `#[cfg(test)]` module at its end goes; a file that is itself a
+/// test helper (`tests.rs`, `testing.rs`) counts for nothing.
+fn code_of(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    if name == "tests.rs" || name == "testing.rs" {
+        return String::new();
+    }
+    let text = std::fs::read_to_string(path).expect("source");
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    let mut out = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r);
+        } else if let Some(after) = rest.strip_prefix("//") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r);
+            out.push('\n');
+        } else if let Some(after) = rest.strip_prefix("r#\"") {
+            rest = after.split_once("\"#").map_or("", |(_, r)| r);
+            out.push_str("\"\"");
+        } else if let Some(after) = rest.strip_prefix("'\"'") {
+            rest = after;
+        } else if rest.starts_with('"') {
+            // A string's text is not code ("//" in a URL is not a comment).
+            let mut end = 1;
+            let bytes = rest.as_bytes();
+            while end < bytes.len() && bytes[end] != b'"' {
+                end += if bytes[end] == b'\\' { 2 } else { 1 };
+            }
+            rest = rest.get(end + 1..).unwrap_or("");
+            out.push_str("\"\"");
+        } else {
+            let c = rest.chars().next().expect("a char");
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// The modules a file's code names: each `crate::x`.
+fn named(code: &str) -> BTreeSet<String> {
+    code.match_indices("crate::")
+        .filter(|(at, _)| {
+            // `$crate::` in a macro is the crate itself, not a module's import.
+            !code[..*at].ends_with('$')
+        })
+        .map(|(at, _)| {
+            code[at + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_' || c.is_ascii_digit())
+                .collect::<String>()
+        })
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+#[test]
+fn the_import_table_of_the_architecture_is_the_codes() {
+    let table = documented();
+    let modules = modules();
+    let listed: BTreeSet<String> = table.iter().map(|(m, _)| m.clone()).collect();
+    let present: BTreeSet<String> = modules.keys().cloned().collect();
+    assert_eq!(
+        listed, present,
+        "the table lists every module of src/, and no other"
+    );
+    let place: BTreeMap<&str, usize> = table
+        .iter()
+        .enumerate()
+        .map(|(i, (m, _))| (m.as_str(), i))
+        .collect();
+    let mut wrong = Vec::new();
+    for (module, said) in &table {
+        let mut found = BTreeSet::new();
+        for file in &modules[module] {
+            found.extend(named(&code_of(file)));
+        }
+        found.remove(module);
+        if &found != said {
+            let missing: Vec<_> = found.difference(said).collect();
+            let extra: Vec<_> = said.difference(&found).collect();
+            wrong.push(format!(
+                "{module}: imports {missing:?} the table does not list; the table lists {extra:?} it does not import"
+            ));
+        }
+        for import in said {
+            if place
+                .get(import.as_str())
+                .is_none_or(|&p| p <= place[module.as_str()])
+            {
+                wrong.push(format!("{module} → {import} points up the table"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn comments_strings_and_tests_are_not_imports() {
+    let code = "use crate::a::X;\n// crate::b\n/* crate::c */ let s = \"crate::d\";\n\
+                $crate::e; crate::f::g();\n#[cfg(test)]\nmod tests { use crate::h; }";
+    let path = std::env::temp_dir().join(format!("imports-{}.rs", std::process::id()));
+    std::fs::write(&path, code).expect("written");
+    let found = named(&code_of(&path));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        found,
+        ["a", "f"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<BTreeSet<_>>()
+    );
+}
