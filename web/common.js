@@ -1,9 +1,6 @@
-// What the front page and the room page share: the protocol's version, a room's socket
-// address, the key to a member's name (kept in this browser, as the window keeps it in
-// member-keys.json).
-
-/** The table server's protocol version (src/online/protocol.rs). */
-export const PROTOCOL = 3;
+// What the front page and the room page share: a room's socket address, the key to a
+// member's name (kept in this browser, as the window keeps it in member-keys.json). The
+// protocol's version and the limits come from the server itself (`/contract.js`).
 
 /** The WebSocket address of `room` on this server. */
 export function socketUrl(room) {

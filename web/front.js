@@ -3,9 +3,13 @@
 // one, over the room's WebSocket: the server checks the scene, the name and the right to open
 // rooms, and says what is wrong (a bad scene: its line, its column, what was expected).
 
-import { PROTOCOL, socketUrl, keepKey, reasonOf } from '/common.js';
+import { socketUrl, keepKey, reasonOf } from '/common.js';
+import { PROTOCOL, LIMITS } from '/contract.js';
 
 const $ = (id) => document.getElementById(id);
+// The longest text each field takes: the server's own limits.
+$('room').maxLength = LIMITS.room;
+$('name').maxLength = LIMITS.name;
 const FILE = '';
 let scenes = [];
 

@@ -15,9 +15,6 @@ export const FLICK = {
   window: 80,
 };
 
-/** The tray as the hand sees it, cm: its felt, how far from the middle a hand may open (along,
- * across), the hand's height, and the slowest and fastest flick (the window's hand's). */
-export const TRAY = { width: 28, depth: 20, reach: [7.5, 2], height: 16, speed: [45, 170] };
 
 /**
  * A pointer's path read as a gesture: `{ kind, distance, speed, velocity }`, where `kind` is
@@ -51,35 +48,37 @@ const clamp = (v, r) => Math.min(Math.max(v, -r), r);
  * The swing of a flick over a tray drawn in `rect` (the hand's box on screen): released where
  * it let go (kept within reach), along the felt at the flick's velocity (kept between the
  * slowest and the fastest flick), slightly downwards. Tray x runs across the screen, z down it.
+ * `tray` is the server's (`TRAY` of `/contract.js`): its felt, reach, hand height, flick speeds
+ * and drop, the numbers a table server checks a gesture against.
  */
-export function swingOf(path, rect) {
+export function swingOf(path, rect, tray) {
   const { velocity } = readGesture(path);
   const last = path[path.length - 1];
-  const cmX = TRAY.width / rect.width;
-  const cmZ = TRAY.depth / rect.height;
-  const x = ((last.x - rect.left) / rect.width - 0.5) * TRAY.width;
-  const z = ((last.y - rect.top) / rect.height - 0.5) * TRAY.depth;
+  const cmX = tray.width / rect.width;
+  const cmZ = tray.depth / rect.height;
+  const x = ((last.x - rect.left) / rect.width - 0.5) * tray.width;
+  const z = ((last.y - rect.top) / rect.height - 0.5) * tray.depth;
   let [vx, vz] = [velocity[0] * cmX, velocity[1] * cmZ];
   const speed = Math.hypot(vx, vz);
-  if (speed === 0) [vx, vz] = [TRAY.speed[0], 0];
+  if (speed === 0) [vx, vz] = [tray.speed[0], 0];
   else {
-    const [lo, hi] = TRAY.speed;
+    const [lo, hi] = tray.speed;
     const s = Math.min(Math.max(speed, lo), hi) / speed;
     [vx, vz] = [vx * s, vz * s];
   }
   return {
-    release: [round2(clamp(x, TRAY.reach[0])), TRAY.height, round2(clamp(z, TRAY.reach[1]))],
-    velocity: [round2(vx), -15, round2(vz)],
+    release: [round2(clamp(x, tray.reach[0])), tray.height, round2(clamp(z, tray.reach[1]))],
+    velocity: [round2(vx), -tray.drop, round2(vz)],
   };
 }
 
 /**
- * Follows the pointer on `el` (the hand over the tray): `onFlick(swing, gesture)` when a press
+ * Follows the pointer on `el` (the hand over `tray`): `onFlick(swing, gesture)` when a press
  * that started there ends in a flick, `onMiss(gesture)` when it ends in a tap or a drag;
  * `enabled()` says whether the hand may throw now. A touch the browser takes for a scroll
  * (pointercancel) is nothing.
  */
-export function attachHand(el, { enabled, onFlick, onMiss }) {
+export function attachHand(el, { tray, enabled, onFlick, onMiss }) {
   let path = null;
   let pointer = null;
   const sample = (e) => ({ t: e.timeStamp, x: e.clientX, y: e.clientY });
@@ -113,7 +112,7 @@ export function attachHand(el, { enabled, onFlick, onMiss }) {
     const taken = path;
     end();
     const gesture = readGesture(taken);
-    if (gesture.kind === 'flick') onFlick(swingOf(taken, el.getBoundingClientRect()), gesture);
+    if (gesture.kind === 'flick') onFlick(swingOf(taken, el.getBoundingClientRect(), tray), gesture);
     else onMiss(gesture);
   });
   el.addEventListener('pointercancel', end);

@@ -5,12 +5,17 @@
 // server threw them), on felt; it tells this page what it shows as it shows it, and a throw's
 // outcome, its announcement and its history line wait until its dice have landed there.
 
-import { PROTOCOL, socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
+import { socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
+import { PROTOCOL, TRAY, LIMITS } from '/contract.js';
 import { writtenOut, totalText } from '/written.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 
 const $ = (id) => document.getElementById(id);
+// The longest text each field takes: the server's own limits.
+$('name').maxLength = LIMITS.name;
+$('notation').maxLength = LIMITS.notation;
+$('label').maxLength = LIMITS.label;
 const room = decodeURIComponent(location.pathname.split('/')[1] || '');
 const now = () => performance.timeOrigin + performance.now();
 
@@ -707,6 +712,7 @@ for (const r of document.querySelectorAll('input[name="mode"]')) {
 const HOW_TO_THROW = 'Flick across the felt to throw, or press Space';
 
 attachHand($('hand'), {
+  tray: TRAY,
   enabled: () => seat.joined && seat.role !== 'spectator',
   onFlick: (swing) => {
     seat.lastSwing = swing;

@@ -133,7 +133,7 @@ const THREE_JS: &[u8] = include_bytes!("../../web/vendor/three.min.js");
 const THREE_PLACEHOLDER: &str = "/three/three.min.js";
 
 /// Our files, by the name they are served under (at the server's root).
-const FILES: [(&str, &str); 13] = [
+const FILES: [(&str, &str); 14] = [
     ("overlay.html", include_str!("../../web/overlay.html")),
     ("overlay.css", include_str!("../../web/overlay.css")),
     ("overlay.js", include_str!("../../web/overlay.js")),
@@ -147,6 +147,10 @@ const FILES: [(&str, &str); 13] = [
     ("room.js", include_str!("../../web/room.js")),
     ("gesture.js", include_str!("../../web/gesture.js")),
     ("legible.js", include_str!("../../web/legible.js")),
+    (
+        "vendor/sha256.min.js",
+        include_str!("../../web/vendor/sha256.min.js"),
+    ),
 ];
 
 /// Every file, made (and compressed) once, when first asked for.

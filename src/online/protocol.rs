@@ -18,6 +18,13 @@ use crate::rules::play::Move;
 pub const PROTOCOL: u32 = 3;
 /// The largest message a client may send, bytes (a scene file fits many times).
 pub const MAX_MESSAGE: usize = 64 * 1024;
+/// The longest name a member takes, bytes (40 letters of the Latin alphabet; fewer of a script
+/// of longer letters).
+pub const NAME_BYTES: usize = 40;
+/// The longest label of a throw, bytes.
+pub const LABEL_BYTES: usize = 200;
+/// The longest room name, bytes (letters, digits, `-`, `_` and `.`).
+pub const ROOM_NAME_BYTES: usize = 64;
 
 /// What a client says.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]

@@ -151,6 +151,53 @@ pub fn state_digest(canonical_state: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The vectors web/check.js's node tests check too (tests/fixtures/seal-vectors.json):
+    /// the page and the server hash alike.
+    #[test]
+    fn the_shared_vectors_hash_here_as_written() {
+        let vectors: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/fixtures/seal-vectors.json"))
+                .expect("JSON");
+        let bytes = |v: &serde_json::Value| {
+            let text = v.as_str().expect("hex");
+            unhex(text, text.len() / 2, "bytes").expect("hex")
+        };
+        let text = |v: &serde_json::Value| v.as_str().expect("text").to_string();
+        let list = |key: &str| vectors[key].as_array().expect("a list").clone();
+        for v in list("line_hash") {
+            assert_eq!(line_hash(&text(&v["line"])), text(&v["hash"]), "{v}");
+        }
+        for v in list("commitment") {
+            assert_eq!(
+                commitment(&bytes(&v["secret"])),
+                text(&v["commitment"]),
+                "{v}"
+            );
+        }
+        for v in list("seal") {
+            assert_eq!(
+                seal(&bytes(&v["salt"]), &text(&v["payload"])),
+                text(&v["sealed"]),
+                "{v}"
+            );
+        }
+        let seeds = list("throw_seed");
+        assert_eq!(seeds.len(), 4);
+        for v in seeds {
+            let gesture: Option<Gesture> =
+                serde_json::from_value(v["gesture"].clone()).expect("a gesture or null");
+            let seq: u64 = text(&v["seq"]).parse().expect("a u64");
+            let seed = throw_seed(
+                &bytes(&v["secret"]),
+                &bytes(&v["nonce"]),
+                gesture.as_ref(),
+                &text(&v["room"]),
+                seq,
+            );
+            assert_eq!(seed.to_string(), text(&v["seed"]), "{v}");
+        }
+    }
+
     #[test]
     fn hex_reads_back_and_says_what_is_wrong() {
         assert_eq!(hex(&[0, 171, 255]), "00abff");

@@ -123,7 +123,7 @@ pub const HAND_HEIGHT: f32 = 16.0;
 /// dice at the slowest).
 pub const FLICK_SPEED: (f32, f32) = (45.0, 170.0);
 /// How fast the hand drops as it opens in a gesture, cm/s.
-const FLICK_DROP: f32 = 15.0;
+pub const FLICK_DROP: f32 = 15.0;
 
 /// The swing of a gesture: the hand opens at `at` (pulled in within [`RELEASE_REACH`], at
 /// [`HAND_HEIGHT`]) moving along the felt in `direction` (its height ignored; none: along +x) at

@@ -26,7 +26,10 @@ pub enum ServerError {
     #[error("'{0}' is a name the room pages use: choose another room name")]
     ReservedRoomName(String),
     /// A room name that is not a plain path segment.
-    #[error("'{0}' is not a room name: 1 to 64 letters, digits, '-', '_' or '.'")]
+    #[error(
+        "'{0}' is not a room name: 1 to {most} letters, digits, '-', '_' or '.'",
+        most = crate::online::protocol::ROOM_NAME_BYTES
+    )]
     BadRoomName(String),
     /// A hello naming another room than its socket's.
     #[error("this socket is room '{socket}', the message names '{named}'")]
@@ -84,8 +87,8 @@ pub enum ServerError {
     /// Not the commitment the server gave this connection.
     #[error("that is not the commitment you were given; use {0}")]
     WrongCommitment(String),
-    /// A label over 200 bytes.
-    #[error("a label is at most 200 bytes")]
+    /// A label over [`crate::online::protocol::LABEL_BYTES`].
+    #[error("a label is at most {} bytes", crate::online::protocol::LABEL_BYTES)]
     LabelTooLong,
     /// A label with a character that cannot be shown as it is.
     #[error(

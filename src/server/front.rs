@@ -22,25 +22,24 @@ use crate::net::pages::file;
 use crate::net::runtime::Peer;
 use crate::rules::scene::{Scene, scene_files};
 
-/// The scripts and style both pages load (compiled in: `crate::net::assets`).
-const FILES: [&str; 6] = [
+/// The scripts and style both pages load (compiled in: `crate::net::assets`), and the library
+/// bundles they import (`web/vendor/`).
+const FILES: [&str; 7] = [
     "table.css",
     "common.js",
     "check.js",
     "front.js",
     "room.js",
     "gesture.js",
+    "vendor/sha256.min.js",
 ];
-/// The first path segments these pages take (a room may not be named so).
-pub const RESERVED: [&str; 7] = [
-    "api",
-    "table.css",
-    "common.js",
-    "check.js",
-    "front.js",
-    "room.js",
-    "gesture.js",
-];
+/// The first path segments these pages take (a room may not be named so): the API, the
+/// generated contract, and each file's first segment.
+pub fn reserved(segment: &str) -> bool {
+    segment == "api"
+        || segment == "contract.js"
+        || FILES.iter().any(|f| f.split('/').next() == Some(segment))
+}
 /// Scenes listed at most (a folder of thousands is not a menu).
 const SCENES_LISTED: usize = 200;
 /// The largest scene file offered, bytes (a room's `create` carries it).
@@ -54,6 +53,7 @@ pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
             get(|headers: HeaderMap| async move { file("front.html", &headers) }),
         )
         .route("/api/scenes", get(scenes::<S>))
+        .route("/contract.js", get(contract))
         .route("/api/odds", get(odds::<S>))
         .route("/api/scenes/{id}", get(scene_text::<S>));
     for name in FILES {
@@ -63,6 +63,19 @@ pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
         );
     }
     router.with_state(hub)
+}
+
+/// `/contract.js`: the protocol version, the tray and the limits, made from this build.
+async fn contract(headers: HeaderMap) -> Response {
+    static JS: std::sync::OnceLock<crate::net::assets::Asset> = std::sync::OnceLock::new();
+    JS.get_or_init(|| {
+        crate::net::assets::Asset::new(
+            super::contract::contract_js().into_bytes(),
+            "text/javascript; charset=utf-8",
+            crate::net::assets::Keep::Revalidate,
+        )
+    })
+    .respond(&headers)
 }
 
 /// A scene the front page offers.

@@ -10,6 +10,7 @@
 //! `cast` (the characters a join form lists), `error` (every refusal's code), and `serve` here.
 
 mod cast;
+pub mod contract;
 mod error;
 mod front;
 pub mod guard;
@@ -158,12 +159,12 @@ impl Default for Setup {
 /// Checks a room name: what a URL path segment holds without escaping, with a letter or digit
 /// (no `.` or `..`), and no page's name.
 fn check_room_name(room: &str) -> Result<(), ServerError> {
-    let ok = room.len() <= 64
+    let ok = room.len() <= crate::online::protocol::ROOM_NAME_BYTES
         && room.chars().any(|c| c.is_ascii_alphanumeric())
         && room
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if pages::RESERVED.contains(&room) || front::RESERVED.contains(&room) {
+    if pages::RESERVED.contains(&room) || front::reserved(room) {
         Err(ServerError::ReservedRoomName(room.to_string()))
     } else if ok {
         Ok(())

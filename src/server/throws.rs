@@ -35,7 +35,10 @@ pub async fn throw<S: LogStore>(
             return Err(RoomError::OutOfReach.into());
         }
     }
-    if p.label.as_ref().is_some_and(|l| l.len() > 200) {
+    if p.label
+        .as_ref()
+        .is_some_and(|l| l.len() > crate::online::protocol::LABEL_BYTES)
+    {
         return Err(ServerError::LabelTooLong);
     }
     if p.label

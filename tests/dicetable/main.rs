@@ -16,6 +16,7 @@ mod security;
 mod session;
 mod shares;
 mod stream;
+mod web;
 mod window;
 
 use std::process::{Command, Output};

@@ -44,7 +44,7 @@ pub fn normalise_name(name: &str) -> Result<String, RoomError> {
     let name: String = name.nfkc().collect();
     let name = name.trim();
     let unfit = name.chars().any(unfit_char);
-    if unfit || name.is_empty() || name.chars().count() > 40 || name.len() > 40 {
+    if unfit || name.is_empty() || name.len() > crate::online::protocol::NAME_BYTES {
         return Err(RoomError::BadName);
     }
     Ok(name.to_string())
@@ -121,7 +121,10 @@ impl RoomState {
         role: Role,
         seats: &[String],
     ) -> Result<Vec<usize>, RoomError> {
-        if name.trim().is_empty() || name.len() > 40 || name.chars().any(char::is_control) {
+        if name.trim().is_empty()
+            || name.len() > crate::online::protocol::NAME_BYTES
+            || name.chars().any(char::is_control)
+        {
             return Err(RoomError::BadName);
         }
         if role == Role::Gamemaster && name != self.gamemaster {
