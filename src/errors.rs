@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 macro_rules! codes {
     ($($(#[$doc:meta])* $variant:ident => $text:literal,)*) => {
         /// A stable, machine-readable error code (`snake_case` on the wire).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
         #[serde(rename_all = "snake_case")]
         pub enum ErrorCode {
             $($(#[$doc])* $variant,)*

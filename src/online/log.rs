@@ -62,7 +62,9 @@ impl LogError {
 }
 
 /// What someone may do in a room.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(
+    Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Moves every character and the table's own moves, ends turns and rounds, rolls hidden.
@@ -85,7 +87,7 @@ impl std::fmt::Display for Role {
 }
 
 /// What a throw throws: a dice notation, or a move of the room's scene.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Proposal {
     /// A free roll.

@@ -27,7 +27,7 @@ pub const LABEL_BYTES: usize = 200;
 pub const ROOM_NAME_BYTES: usize = 64;
 
 /// What a client says.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// Opens a room with a scene; the sender is its game master.
@@ -131,7 +131,7 @@ pub enum ClientMsg {
 }
 
 /// What the server says.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServerMsg {
     /// In the room: who you are, your first commitment, how long the log is.
@@ -244,7 +244,7 @@ impl ServerMsg {
 }
 
 /// Why the room would refuse a draft: as a `refused` would say it.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Refusal {
     /// Why, for programs.
@@ -317,6 +317,54 @@ pub fn decode(text: &str) -> Result<ClientMsg, DecodeError> {
     }
 }
 
+/// Which side's messages a schema describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// What a client (a page, the window) sends: [`ClientMsg`].
+    Client,
+    /// What the server sends: [`ServerMsg`].
+    Server,
+}
+
+impl Side {
+    /// The file the schema is published as (`docs/protocol/`) and served at (`/protocol/`).
+    pub fn file(self) -> &'static str {
+        match self {
+            Side::Client => "client.schema.json",
+            Side::Server => "server.schema.json",
+        }
+    }
+}
+
+/// The JSON Schema (draft 2020-12) of one side's messages, made from their Rust types: the
+/// written contract every client speaks (published in `docs/protocol/`, served at
+/// `/protocol/`, checked against the pages' real messages by the browser tests).
+pub fn schema(side: Side) -> String {
+    let mut schema = match side {
+        Side::Client => schemars::schema_for!(ClientMsg),
+        Side::Server => schemars::schema_for!(ServerMsg),
+    };
+    let (what, from) = match side {
+        Side::Client => ("what a client sends", "ClientMsg"),
+        Side::Server => ("what the server sends", "ServerMsg"),
+    };
+    schema.insert(
+        "title".into(),
+        format!("dicetable room protocol {PROTOCOL}: {what}").into(),
+    );
+    schema.insert(
+        "description".into(),
+        format!(
+            "One JSON text frame a message over the room's WebSocket. Made from the Rust \
+             type online::protocol::{from}; docs/online.md says what each message does."
+        )
+        .into(),
+    );
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// Reads a server's message (the client's side).
 pub fn decode_server(text: &str) -> Result<ServerMsg, DecodeError> {
     serde_json::from_str(text).map_err(|e| DecodeError::Unreadable(e.to_string()))
@@ -325,6 +373,28 @@ pub fn decode_server(text: &str) -> Result<ServerMsg, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The published schemas are the ones the types make (regenerate with
+    /// `DICETABLE_WRITE_SCHEMA=1 cargo test --lib published_schemas`).
+    #[test]
+    fn the_published_schemas_are_the_types() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/protocol");
+        for side in [Side::Client, Side::Server] {
+            let path = dir.join(side.file());
+            let made = schema(side);
+            if std::env::var_os("DICETABLE_WRITE_SCHEMA").is_some() {
+                std::fs::create_dir_all(&dir).expect("dir");
+                std::fs::write(&path, &made).expect("written");
+            }
+            let published = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                published == made,
+                "{} is not what the types make: DICETABLE_WRITE_SCHEMA=1 cargo test --lib \
+                 published_schemas",
+                path.display()
+            );
+        }
+    }
 
     #[test]
     fn messages_read_and_bad_ones_say_why() {

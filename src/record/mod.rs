@@ -77,7 +77,7 @@ pub fn build_id() -> String {
 }
 
 /// The hand's swing of a throw made with a gesture: where it opened and how fast it moved.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Gesture {
     /// Where the hand opens, cm.

@@ -30,7 +30,7 @@ pub struct MoveKind<M> {
 }
 
 /// One choice of a field: how it reads, and the value it puts in the move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Choice {
     /// How it reads.
     pub label: String,
@@ -39,7 +39,7 @@ pub struct Choice {
 }
 
 /// How a field is edited.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "input", rename_all = "snake_case")]
 pub enum Input {
     /// One of a list.
@@ -90,7 +90,7 @@ pub enum Input {
 }
 
 /// One field of a drafted move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Field {
     /// Where the value goes in the move's JSON, from the top (`["StepDice", "Act", "skill"]`).
     pub path: Vec<String>,
@@ -103,7 +103,7 @@ pub struct Field {
 
 /// A kind of move as a client sees it: its name, its starting move and whether the seat may
 /// make it now.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KindView {
     /// What the kind is called.
     pub label: String,

@@ -183,6 +183,21 @@ impl Serialize for Die {
     }
 }
 
+/// On the wire a die is its name (`"d6"`, `"d100"`), as it serialises.
+impl schemars::JsonSchema for Die {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Die".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[dD]([0-9]+|%)$",
+            "description": "A die by its name: d4, d6, d8, d10, d12, d20, d100."
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Die {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;

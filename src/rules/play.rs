@@ -21,7 +21,7 @@ use super::{Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
 use super::{action_dice, d4_pool, d20_check, open_d6, step_dice};
 
 /// One character's line in the turn tracker.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TrackerRow {
     /// The character.
     pub name: String,
@@ -90,7 +90,7 @@ pub trait Seat: Clone + Debug + PartialEq + Serialize {
 }
 
 /// One move at the table, of one ruleset.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Move {
     /// A `d4-pool` move.
     D4Pool(d4_pool::seat::Move),

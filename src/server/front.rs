@@ -37,6 +37,7 @@ const FILES: [&str; 7] = [
 /// generated contract, and each file's first segment.
 pub fn reserved(segment: &str) -> bool {
     segment == "api"
+        || segment == "protocol"
         || segment == "contract.js"
         || FILES.iter().any(|f| f.split('/').next() == Some(segment))
 }
@@ -54,6 +55,7 @@ pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
         )
         .route("/api/scenes", get(scenes::<S>))
         .route("/contract.js", get(contract))
+        .route("/protocol/{file}", get(protocol_schema))
         .route("/api/odds", get(odds::<S>))
         .route("/api/scenes/{id}", get(scene_text::<S>));
     for name in FILES {
@@ -76,6 +78,24 @@ async fn contract(headers: HeaderMap) -> Response {
         )
     })
     .respond(&headers)
+}
+
+/// `/protocol/client.schema.json` and `/protocol/server.schema.json`: the room protocol's
+/// messages as JSON Schema, made from their Rust types (the same files as `docs/protocol/`).
+async fn protocol_schema(Path(file): Path<String>, headers: HeaderMap) -> Response {
+    use crate::net::assets::{Asset, Keep};
+    use crate::online::protocol::{Side, schema};
+    static SCHEMAS: std::sync::OnceLock<[(Side, Asset); 2]> = std::sync::OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| {
+        [Side::Client, Side::Server].map(|side| {
+            let json = schema(side).into_bytes();
+            (side, Asset::new(json, "application/json", Keep::Revalidate))
+        })
+    });
+    match schemas.iter().find(|(side, _)| side.file() == file) {
+        Some((_, asset)) => asset.respond(&headers),
+        None => HttpError::not_found(format!("/protocol/{file}")).into_response(),
+    }
 }
 
 /// A scene the front page offers.

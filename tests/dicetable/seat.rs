@@ -287,6 +287,13 @@ fn a_phone_player_sees_the_dice_land_and_throws_only_when_meant() {
     let page = super::stream::browser_half("phone.mjs", &[&base, shots.to_str().expect("utf-8")]);
     eprintln!("{page:#}");
     assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
+    // Every room message each way fits the protocol's published schema.
+    let protocol = &page["protocol"];
+    assert_eq!(protocol["errors"], serde_json::json!([]), "{protocol}");
+    assert!(
+        protocol["client"].as_u64() >= Some(10) && protocol["server"].as_u64() >= Some(30),
+        "{protocol}"
+    );
     // axe-core: nothing on the front page or the room page, in every state visited.
     let violations = page["violations"].as_object().expect("states");
     assert_eq!(violations.len(), 10, "{violations:?}");

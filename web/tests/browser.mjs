@@ -2,7 +2,8 @@
 // does: no network beyond this machine, WebGL on SwiftShader, a fresh profile. Also: a phone's
 // context (375 x 667, touch), axe-core run in a page and its frames, and the bytes a page
 // loads as the browser's own network events count them.
-import { chromium } from 'playwright-core';
+import { chromium, request } from 'playwright-core';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -31,8 +32,18 @@ export async function launch(extraArgs = []) {
   // Whatever a page's Content-Security-Policy refuses, in any frame of any window: the pages
   // must need nothing it forbids, so closing the browser fails the test when it refused any.
   const refused = [];
+  // Every message of a room's WebSocket (`ws://HOST/ROOM`), each way, as the page sent or got
+  // it: checked against the protocol's published schema when the browser closes.
+  const frames = [];
+  const record = (page) => page.on('websocket', (ws) => {
+    const url = new URL(ws.url());
+    if (url.pathname.split('/').filter(Boolean).length !== 1) return;
+    ws.on('framesent', (f) => frames.push({ url, side: 'client', payload: f.payload }));
+    ws.on('framereceived', (f) => frames.push({ url, side: 'server', payload: f.payload }));
+  });
   const watched = async (options) => {
     const ctx = await browser.newContext(options);
+    ctx.on('page', record);
     await ctx.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
         console.error(`CSP refused: ${e.violatedDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
@@ -44,12 +55,54 @@ export async function launch(extraArgs = []) {
     return ctx;
   };
   const context = await watched({ viewport: { width: 1280, height: 720 } });
+  /** Checks every room message so far against the schemas the server publishes
+   * (`/protocol/client.schema.json`, `/protocol/server.schema.json`): how many of each side
+   * were checked, and what did not fit. */
+  context.checkProtocol = async () => {
+    const checked = { client: 0, server: 0, errors: [] };
+    const validators = new Map();
+    const validator = async (url, side) => {
+      const key = `${url.host} ${side}`;
+      if (!validators.has(key)) {
+        const http = new URL(`/protocol/${side}.schema.json`, url);
+        http.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
+        // The tests' servers on loopback may serve a test certificate.
+        const asker = await request.newContext({ ignoreHTTPSErrors: true });
+        const schema = await (await asker.get(http.href)).json();
+        await asker.dispose();
+        const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+        validators.set(key, ajv.compile(schema));
+      }
+      return validators.get(key);
+    };
+    for (const f of frames.splice(0)) {
+      const valid = await validator(f.url, f.side);
+      let message;
+      try {
+        message = JSON.parse(f.payload);
+      } catch {
+        checked.errors.push(`${f.side}: not JSON: ${f.payload}`);
+        continue;
+      }
+      checked[f.side] += 1;
+      if (!valid(message)) {
+        const why = valid.errors.slice(0, 3).map((e) => `${e.instancePath} ${e.message}`).join('; ');
+        checked.errors.push(`${f.side} ${message.type}: ${why}: ${f.payload.slice(0, 300)}`);
+      }
+    }
+    return checked;
+  };
   const close = context.close.bind(context);
   context.close = async () => {
+    // Whatever the test did not check itself is checked now.
+    const left = await context.checkProtocol().catch((e) => ({ errors: [`${e}`] }));
     await close().catch(() => {});
     await browser.close();
     if (refused.length > 0) {
       throw new Error(`the pages' Content-Security-Policy refused:\n${refused.join('\n')}`);
+    }
+    if (left.errors.length > 0) {
+      throw new Error(`room messages that do not fit the protocol's schema:\n${left.errors.join('\n')}`);
     }
   };
   /** What the pages' policy refused so far. */

@@ -272,7 +272,10 @@ try {
   await shownOf(pat, lastAt + 1);
   await pat.screenshot({ path: join(out, 'room-phone-after-throw.png') });
 
+  // Every message the pages sent and got over their rooms' sockets, against the schemas.
+  const protocol = await context.checkProtocol();
   console.log(JSON.stringify({
+    protocol,
     listed,
     firstLoad,
     afterJoin,

@@ -29,7 +29,7 @@ pub struct Drafted {
 
 /// The turn tracker: whose turn, and the ruleset's turn economy (Action Load, action dice,
 /// shots, grit, resource dice), as the window's tracker shows it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Tracker {
     /// Whose turn (or shot, or side), the round.
     pub heading: String,

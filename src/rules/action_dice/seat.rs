@@ -17,7 +17,7 @@ use crate::rules::{Odds, Outcome, RollPlan, Step};
 const DIVE_FOR_COVER: &str = "Dive For Cover";
 
 /// What an action's total is measured against.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Goal {
     /// Nothing: the total is the effect (a move, a footrace).
     #[default]
@@ -29,7 +29,7 @@ pub enum Goal {
 }
 
 /// An `action-dice` move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Move {
     /// A skill or (active) ability action with action dice spent.
     Act {

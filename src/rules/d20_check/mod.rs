@@ -143,7 +143,9 @@ impl Rules {
 }
 
 /// Advantage, disadvantage, or neither.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum Edge {
     /// One d20.
     #[default]

@@ -12,7 +12,7 @@ use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The DC of a check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum DcChoice {
     /// A row of the DC table with the GM's modifier.
     Named(String, i64),
@@ -27,7 +27,7 @@ pub enum DcChoice {
 }
 
 /// The text's action types.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum CheckType {
     /// Attacking, defending, maneuvering, spellcasting: the character's action.
     #[default]
@@ -44,7 +44,7 @@ pub enum CheckType {
 }
 
 /// A `d20-check` move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Move {
     /// The GM declares initiative: from now on the sides take turns.
     DeclareInitiative,

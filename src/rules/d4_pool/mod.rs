@@ -294,7 +294,9 @@ pub struct Character {
 }
 
 /// What a Team Action puts on another creature's next roll.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum Effect {
     /// One source of Disadvantage (the text's goblin attacking with disadvantage).
     #[default]

@@ -13,7 +13,7 @@ use crate::rules::{Odds, Outcome, RollPlan, Step};
 pub(super) const TEAM_ACTION: &str = "team action";
 
 /// Where a roll's total goes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Aim {
     /// Just the total.
     #[default]
@@ -25,7 +25,7 @@ pub enum Aim {
 }
 
 /// A `d4-pool` move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Move {
     /// An Aspect roll of a kind from the costs table: on the actor's turn, or on another's when
     /// the kind is a valid response there.

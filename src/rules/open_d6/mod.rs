@@ -209,7 +209,9 @@ impl Rules {
 }
 
 /// How the two dice are read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum RollKind {
     /// Positive − negative, both open-ended.
     #[default]
@@ -510,7 +512,7 @@ pub fn team_result(results: &[i64]) -> Option<i64> {
 }
 
 /// Action types and their place on the shot counter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum ActionType {
     /// 3 shots; may be taken at shot 1 or 2.
     Basic,
@@ -787,7 +789,7 @@ pub struct Table {
 }
 
 /// What a focus may wait on (the text's Focus action): it is checked when the turn ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum FocusCondition {
     /// A named opponent defeated by the character (knocked out, or unable to go on).
     DefeatNamed,

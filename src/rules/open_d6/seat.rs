@@ -17,7 +17,7 @@ use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, s
 use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};
 
 /// The difficulty of a check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Difficulty {
     /// A number the GM sets.
     Number(i64),
@@ -29,7 +29,7 @@ pub enum Difficulty {
 }
 
 /// A check of a character's skill.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Check {
     /// The actor's skill, by name.
     pub skill: String,
@@ -56,7 +56,7 @@ pub struct Check {
 }
 
 /// An `open-d6` move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Move {
     /// The round's initiative: a Closed Reflexes roll per named creature.
     Initiative,

@@ -107,7 +107,9 @@ impl Rules {
 }
 
 /// The character's position on the challenge.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum Position {
     /// The difficulty die alone.
     #[default]

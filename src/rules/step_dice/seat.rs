@@ -11,7 +11,7 @@ use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
 use crate::rules::{Die, Odds, Outcome, RollPlan, Step};
 
 /// A `step-dice` move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Move {
     /// The active character's action roll.
     Act {
