@@ -76,14 +76,17 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The code of a file without its comments and its tests: line and doc comments go, block
-/// comments go, and a file's `#[cfg(test)]` module at its end goes; a file that is itself a
-/// test helper (`tests.rs`, `testing.rs`) counts for nothing.
+/// comments go, and a file's `#[cfg(test)]` module at its end goes; a file of tests or a test
+/// helper (`tests.rs`, `testing.rs`, a file under a `tests/` folder) counts for nothing.
 fn code_of(path: &Path) -> String {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or_default();
-    if name == "tests.rs" || name == "testing.rs" {
+    let in_tests = path
+        .strip_prefix(root().join("src"))
+        .is_ok_and(|p| p.components().any(|c| c.as_os_str() == "tests"));
+    if name == "tests.rs" || name == "testing.rs" || in_tests {
         return String::new();
     }
     let text = std::fs::read_to_string(path).expect("source");

@@ -1,0 +1,251 @@
+//! A move's throws read into its outcome: checks against their difficulties, initiative,
+//! friction, special results.
+
+use super::*;
+
+impl Table {
+    /// [`Seat::resolve`]: the outcome of the move's throws, or the next throw it needs.
+    pub(super) fn resolve_throws(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+        let checks = self.checks(m)?;
+        let names = Seat::names(self);
+        let rollers = Self::rollers(m);
+        if !checks.is_empty() {
+            let titles: Vec<String> = match m {
+                Move::TeamAction { actors, .. } => {
+                    actors.iter().map(|&a| name_at(&names, a)).collect()
+                }
+                Move::CombinationAction { .. } => {
+                    vec!["first action".into(), "second action".into()]
+                }
+                _ => vec![String::new()],
+            };
+            let done = resolve_sequence(
+                checks.len(),
+                throws,
+                |k| {
+                    Ok(pair_plan(
+                        titles.get(k).map(String::as_str).unwrap_or(""),
+                        &format!("{:?} roll", checks[k].action.roll),
+                    ))
+                },
+                |k, t| {
+                    let mut step = checks[k].action.resolve(&self.rules, t)?;
+                    if let (Step::Done(o), Some(&roller)) = (&mut step, rollers.get(k)) {
+                        self.read_friction(roller, &checks[k].action, t, o);
+                    }
+                    Ok(step)
+                },
+            )?;
+            let outcomes = match done {
+                Err(plan) => return Ok(Step::ThrowMore(plan)),
+                Ok(o) => o,
+            };
+            return Ok(Step::Done(match m {
+                Move::TeamAction { .. } => joined(&outcomes, &titles, true),
+                Move::CombinationAction { .. } => joined(&outcomes, &titles, false),
+                _ => outcomes.into_iter().next().unwrap_or_default(),
+            }));
+        }
+        match m {
+            Move::Initiative => self.initiative_outcome(throws),
+            Move::FortuneInitiative { actor } => {
+                let f = single(throws)?;
+                let (p, n) = (i64::from(f[0]), i64::from(f[1]));
+                let bonus = if f[0] == 6 && f[1] == 6 {
+                    0
+                } else {
+                    (p - n).abs()
+                };
+                let c = &self.characters[*actor];
+                let shot = (c.reflexes + bonus - i64::from(self.paid_stances[*actor]))
+                    .max(self.rules.min_first_shot);
+                Ok(Step::Done(Outcome {
+                    total: shot,
+                    success: None,
+                    class: format!("{} now starts at shot {shot}", c.name),
+                    lines: vec![format!(
+                        "Reflexes {} + confident ({p}, {n}) = {bonus}{} -> shot {shot}",
+                        c.reflexes,
+                        if self.paid_stances[*actor] > 0 {
+                            format!(" − {} stance", self.paid_stances[*actor])
+                        } else {
+                            String::new()
+                        }
+                    )],
+                    tags: if f[0] == 6 && f[1] == 6 {
+                        vec!["boxcars: the confident roll went wild (read as standard)".into()]
+                    } else {
+                        vec![]
+                    },
+                }))
+            }
+            Move::TableD6 { actor } => {
+                let f = single(throws)?[0];
+                Ok(Step::Done(Outcome {
+                    total: i64::from(f),
+                    success: None,
+                    class: format!("d6: {f}"),
+                    lines: vec![format!("{} throws a d6: {f}", name_at(&names, *actor))],
+                    tags: vec![],
+                }))
+            }
+            Move::FortuneReroll { actor } => {
+                let f = single(throws)?[0];
+                let first = self.last_d6.map(|(_, v)| v).unwrap_or(0);
+                Ok(Step::Done(Outcome {
+                    total: i64::from(f.max(first)),
+                    success: None,
+                    class: format!("keep either: {first} or {f}"),
+                    lines: vec![format!(
+                        "{} re-rolls the d6 {first} with Fortune: {f}; either result may be kept",
+                        name_at(&names, *actor)
+                    )],
+                    tags: vec![],
+                }))
+            }
+            Move::SurpriseRound { ambushers } => Ok(no_roll(
+                "surprise round",
+                format!(
+                    "{} have the drop: {} shots each, the surprised none",
+                    ambushers
+                        .iter()
+                        .map(|&a| name_at(&names, a))
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    self.rules.surprise_shots
+                ),
+            )),
+            Move::ActiveDefense {
+                actor,
+                skill,
+                against,
+            } => Ok(no_roll(
+                "active defense",
+                format!(
+                    "{} defends: {skill} +{} as a difficulty this shot{}",
+                    name_at(&names, *actor),
+                    self.rules.active_defense_bonus,
+                    against
+                        .map(|a| format!(", against {} attack", possessive(&name_at(&names, a))))
+                        .unwrap_or_default()
+                ),
+            )),
+            Move::Assist { helper, skill, .. } => Ok(Step::Done(Outcome {
+                total: 0,
+                success: Some(true),
+                class: "assist without a roll".into(),
+                lines: vec![format!(
+                    "{} assists with {skill} without a roll: the friend's skill is the same or \
+                     lower",
+                    name_at(&names, *helper)
+                )],
+                tags: vec![],
+            })),
+            Move::Damage { target, hits, by } => {
+                let left = self.hits[*target].unwrap_or(0) - hits;
+                Ok(no_roll(
+                    if left <= 0 { "knocked out" } else { "damage" },
+                    format!(
+                        "{} takes {hits} hits{}: {} left",
+                        name_at(&names, *target),
+                        by.map(|b| format!(" from {}", name_at(&names, b)))
+                            .unwrap_or_default(),
+                        left.max(0)
+                    ),
+                ))
+            }
+            Move::DealDamage {
+                by,
+                target,
+                weapon,
+                kind,
+            } => {
+                let (hits, lines) = self.damage_of(*by, *target, *weapon, kind.as_deref())?;
+                let left = self.hits[*target].unwrap_or(0) - hits;
+                Ok(Step::Done(Outcome {
+                    total: hits,
+                    success: None,
+                    class: if left <= 0 { "knocked out" } else { "damage" }.into(),
+                    lines,
+                    tags: vec![],
+                }))
+            }
+            Move::KnockOut { target, by } => Ok(no_roll(
+                "knocked out",
+                format!(
+                    "{} is knocked out{}",
+                    name_at(&names, *target),
+                    by.map(|b| format!(" by {}", name_at(&names, b)))
+                        .unwrap_or_default()
+                ),
+            )),
+            Move::Impair { target, points } => Ok(no_roll(
+                "impairment",
+                impairment_words(&name_at(&names, *target), *points),
+            )),
+            Move::UnderFriction { target, conditions } => Ok(no_roll(
+                "friction",
+                friction_words(
+                    &self.rules,
+                    &name_at(&names, *target),
+                    &friction_faces(conditions),
+                ),
+            )),
+            Move::EndScene => Ok(no_roll(
+                "the action scene ends",
+                "the action scene ends: no more shots".into(),
+            )),
+            Move::NewSession => Ok(no_roll(
+                "new session",
+                "a new session: Fortune points come back".into(),
+            )),
+            Move::Focus {
+                actor,
+                condition: Some(c),
+            } => Ok(no_roll(
+                "focus waits",
+                format!(
+                    "{} will be focused if, when the turn ends, they did {}",
+                    name_at(&names, *actor),
+                    c.words()
+                ),
+            )),
+            Move::Focus { actor, .. } => Ok(no_roll(
+                "focused",
+                format!("{} focuses (no shots)", name_at(&names, *actor)),
+            )),
+            Move::Setback { target, by } => Ok(no_roll(
+                "setback",
+                format!(
+                    "{} suffers a Setback{}",
+                    name_at(&names, *target),
+                    by.map(|b| format!(" from {}", name_at(&names, b)))
+                        .unwrap_or_default()
+                ),
+            )),
+            Move::StanceBeforeRound { actor, .. } => Ok(no_roll(
+                "stance",
+                format!(
+                    "{} adopts a stance before the round",
+                    name_at(&names, *actor)
+                ),
+            )),
+            Move::Act { actor, kind, .. } => Ok(no_roll(
+                "no roll",
+                format!(
+                    "{} takes a {kind:?} action without a roll",
+                    name_at(&names, *actor)
+                ),
+            )),
+            Move::FullMove { actor } => Ok(no_roll(
+                "full move",
+                format!(
+                    "{} moves up to {} m (twice the Move), doing nothing else",
+                    name_at(&names, *actor),
+                    self.characters[*actor].move_m.unwrap_or(0) * 2
+                ),
+            )),
+            _ => Err("this move rolls checks".into()),
+        }
+    }
+}
