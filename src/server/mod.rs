@@ -366,7 +366,14 @@ mod tests {
                 "{bad:?}"
             );
         }
-        for page in ["overlay", "check.js", "room.js"] {
+        for page in [
+            "overlay",
+            "check.js",
+            "room.js",
+            "contract.js",
+            "protocol",
+            "vendor",
+        ] {
             assert!(
                 matches!(check_room_name(page), Err(ServerError::ReservedRoomName(_))),
                 "{page}"
@@ -379,7 +386,20 @@ mod tests {
         for (script, holds) in [
             ("/room.js", "askDraft"),
             ("/check.js", "dicetable seed v1"),
-            ("/common.js", "PROTOCOL"),
+            ("/common.js", "socketUrl"),
+            (
+                "/contract.js",
+                &format!(
+                    "export const PROTOCOL = {};",
+                    crate::online::protocol::PROTOCOL
+                ),
+            ),
+            ("/vendor/sha256.min.js", "sha256"),
+            (
+                "/protocol/client.schema.json",
+                "\"title\": \"dicetable room protocol",
+            ),
+            ("/protocol/server.schema.json", "\"$defs\""),
         ] {
             let (status, text) = page(script).await;
             assert_eq!(status, StatusCode::OK, "{script}");
