@@ -177,6 +177,8 @@ codes! {
     Differs => "differs",
     /// Nothing to throw: no scene is seated in the window.
     NoScene => "no_scene",
+    /// The window is at a table server's room (`play --join`): its throws are the room's.
+    AtARoom => "at_a_room",
     /// The window closed.
     TableClosed => "table_closed",
     // Hidden rolls.

@@ -7,7 +7,8 @@
 
 import { socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
 import { PROTOCOL, TRAY, LIMITS } from '/contract.js';
-import { writtenOut, totalText } from '/written.js';
+import { writtenOut } from '/written.js';
+import { describeEntry } from '/entries.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 
@@ -731,66 +732,14 @@ $('hand').addEventListener('keydown', (k) => {
 
 // ---- The log: kept as it comes, told as the tray shows it ----
 
-function what(record) {
-  return record.label || record.what.action || record.what.notation || 'a roll';
-}
-
-function result(record) {
-  const total = record.total === null || record.total === undefined ? '' : ` → ${totalText(record.total)}`;
-  return `${total}${record.outcome ? ` (${record.outcome})` : ''}`;
-}
-
+/** Entry `e` in words, with what this page knows of it (`entries.js`). */
 function describe(e, seq) {
-  const ev = e.event;
-  switch (ev.kind) {
-    case 'created': {
-      const title = /name:\s*"([^"]*)"/.exec(ev.scene)?.[1] || 'a scene';
-      return { text: `${ev.gamemaster} opened the room: ${title}`, title };
-    }
-    case 'joined':
-      return {
-        text: `${ev.name} joined as ${ev.role === 'gamemaster' ? 'the game master' : ev.role}` +
-          (ev.seats.length ? ` (${ev.seats.join(', ')})` : ''),
-      };
-    case 'played':
-      return { text: `${ev.by}: ${ev.said.join('; ') || 'a move'}` };
-    case 'thrown':
-      return {
-        text: `${ev.by}: ${what(ev.record)}${result(ev.record)}`,
-        rolled: rolledText.get(seq),
-        faces: ev.record.faces,
-        said: ev.said,
-        outcome: true,
-      };
-    case 'hidden': {
-      const mine = sealed.get(seq);
-      const revealed = seat.entries.find((x) => x.event.kind === 'revealed' && x.event.of === seq);
-      const shown = revealed ? JSON.parse(revealed.event.payload) : null;
-      const seen = shown || mine;
-      return {
-        text: `${ev.by}: ${ev.label || ev.notation}, hidden` +
-          (seen ? `${result(seen.record)}${shown ? ' (revealed)' : ' (only you see it)'}` : ''),
-        faces: seen?.record.faces,
-        reveal: ev.by === seat.name && !shown,
-      };
-    }
-    case 'revealed': {
-      const hidden = seat.entries.find((x) => x.seq === ev.of)?.event;
-      let shown = null;
-      try {
-        shown = JSON.parse(ev.payload);
-      } catch {
-        // Told as it is below: the server checked the seal when it stored the reveal.
-      }
-      return {
-        text: `${hidden?.by || 'The game master'} revealed #${ev.of}: ` +
-          `${hidden?.label || shown?.notation || 'a hidden roll'}${shown ? result(shown.record) : ''}`,
-        faces: shown?.record.faces,
-      };
-    }
-    default:
-      return { text: ev.kind };
-  }
+  return describeEntry(e, {
+    rolled: rolledText.get(seq),
+    mine: sealed.get(seq),
+    entries: seat.entries,
+    name: seat.name,
+  });
 }
 
 function draw(e) {

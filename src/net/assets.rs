@@ -133,7 +133,7 @@ const THREE_JS: &[u8] = include_bytes!("../../web/vendor/three.min.js");
 const THREE_PLACEHOLDER: &str = "/three/three.min.js";
 
 /// Our files, by the name they are served under (at the server's root).
-const FILES: [(&str, &str); 14] = [
+const FILES: [(&str, &str); 15] = [
     ("overlay.html", include_str!("../../web/overlay.html")),
     ("overlay.css", include_str!("../../web/overlay.css")),
     ("overlay.js", include_str!("../../web/overlay.js")),
@@ -145,6 +145,7 @@ const FILES: [(&str, &str); 14] = [
     ("check.js", include_str!("../../web/check.js")),
     ("front.js", include_str!("../../web/front.js")),
     ("room.js", include_str!("../../web/room.js")),
+    ("entries.js", include_str!("../../web/entries.js")),
     ("gesture.js", include_str!("../../web/gesture.js")),
     ("legible.js", include_str!("../../web/legible.js")),
     (

@@ -24,12 +24,13 @@ use crate::rules::scene::{Scene, scene_files};
 
 /// The scripts and style both pages load (compiled in: `crate::net::assets`), and the library
 /// bundles they import (`web/vendor/`).
-const FILES: [&str; 7] = [
+const FILES: [&str; 8] = [
     "table.css",
     "common.js",
     "check.js",
     "front.js",
     "room.js",
+    "entries.js",
     "gesture.js",
     "vendor/sha256.min.js",
 ];

@@ -106,6 +106,11 @@ pub enum ApiError {
     /// No scene is seated in the window: no move to throw.
     #[error("no scene is seated: pick one in the window")]
     NoScene,
+    /// The window is at a table server's room: the room's server seeds its throws.
+    #[error(
+        "this window is at a table server's room (play --join), whose server seeds every throw:          throw from the window or the room's page"
+    )]
+    AtARoom,
     /// The rules do not allow the drafted move now.
     #[error("the rules do not allow the drafted move: {0}")]
     Refused(RulesError),
@@ -151,7 +156,7 @@ impl ApiError {
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::QueueFull(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::NoScene | ApiError::Refused(_) => StatusCode::CONFLICT,
+            ApiError::NoScene | ApiError::AtARoom | ApiError::Refused(_) => StatusCode::CONFLICT,
             ApiError::Closed => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
             // A roll that keeps asking for throws is the notation's doing; the physics giving
@@ -175,6 +180,7 @@ impl ApiError {
             ApiError::QueueFull(_) => ErrorCode::QueueFull,
             ApiError::Unauthorized => ErrorCode::Unauthorized,
             ApiError::NoScene => ErrorCode::NoScene,
+            ApiError::AtARoom => ErrorCode::AtARoom,
             ApiError::Refused(e) => e.code(),
             ApiError::Closed => ErrorCode::TableClosed,
             ApiError::Failed(_) => ErrorCode::ThrowFailed,

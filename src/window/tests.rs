@@ -382,6 +382,17 @@ fn the_roll_api_rolls_off_the_frames_and_the_table_shows_the_same_roll() {
         "the felt showed the same roll"
     );
     assert_eq!(history.entries[0].record.who.as_deref(), Some("Vex"));
+    // At a room (`play --join`), the room's server seeds every throw: the API is refused.
+    app.world_mut()
+        .insert_resource(super::table::RemoteDriven::default());
+    let url = format!("http://{addr}/api/roll");
+    let (status, answer) = answer_of(&mut app, post_in_background(url, r#"{"notation":"d6"}"#));
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (409, Some("at_a_room")),
+        "{answer}"
+    );
+    assert_eq!(app.world().resource::<RollHistory>().entries.len(), 1);
 }
 
 #[test]

@@ -15,8 +15,8 @@ use crate::record::RollRecord;
 use crate::stream::api::{ApiError, Asker};
 use crate::stream::server::{self, Job, ServerOptions, TableLink};
 use crate::window::table::{
-    ActionRequest, Caller, RollHistory, TablePlay, TableRoll, TableSimulator, ThrowEvent,
-    ThrowNotation,
+    ActionRequest, Caller, RemoteDriven, RollHistory, TablePlay, TableRoll, TableSimulator,
+    ThrowEvent, ThrowNotation,
 };
 use crate::window::ui::MoveDraft;
 use crate::window::{AppSystems, PlayOptions};
@@ -196,6 +196,8 @@ struct TableForJobs<'w> {
     table_roll: Res<'w, TableRoll>,
     play: ResMut<'w, TablePlay>,
     draft: Res<'w, MoveDraft>,
+    /// Present when the table is a room's (`play --join`).
+    remote: Option<Res<'w, RemoteDriven>>,
     notations: MessageWriter<'w, ThrowNotation>,
     moves: MessageWriter<'w, ActionRequest>,
 }
@@ -207,6 +209,7 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
         table_roll,
         mut play,
         draft,
+        remote,
         mut notations,
         mut moves,
     } = table;
@@ -214,6 +217,18 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
         return;
     }
     let Some(job) = link.0.next_job() else { return };
+    if remote.is_some() {
+        // A room's throws are seeded by its server, never by this window or its API.
+        match job {
+            Job::Show { shown, .. } => {
+                let _ = shown.send(Err(ApiError::AtARoom));
+            }
+            Job::Move(_, _, reply) => {
+                let _ = reply.send(Err(ApiError::AtARoom));
+            }
+        }
+        return;
+    }
     match job {
         Job::Show {
             record,

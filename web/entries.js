@@ -1,0 +1,74 @@
+// A room's log entries in words, for its page's history: who did what, and what a throw came
+// to. Pure (no page, no socket): room.js gives it what the page knows (the faces written out,
+// a hidden roll of its own, the entries so far, the member's name); node's tests run it on a
+// stored log (web/tests/unit/entries.test.mjs).
+import { totalText } from './written.js';
+
+/** What a record threw, in words: its label, the move, or the notation. */
+export function what(record) {
+  return record.label || record.what.action || record.what.notation || 'a roll';
+}
+
+/** What a record came to: ` → 17 (success)`, or nothing for a roll of no total. */
+export function result(record) {
+  const total = record.total === null || record.total === undefined ? '' : ` → ${totalText(record.total)}`;
+  return `${total}${record.outcome ? ` (${record.outcome})` : ''}`;
+}
+
+/**
+ * Entry `e` of the log in words: `{ text, title?, rolled?, faces?, said?, outcome?, reveal? }`.
+ * `page` is what the page knows: `rolled` (this throw written out, if the server sent it),
+ * `mine` (this member's own hidden roll at this place, if any), `entries` (the log so far) and
+ * `name` (the member's).
+ */
+export function describeEntry(e, page) {
+  const ev = e.event;
+  switch (ev.kind) {
+    case 'created': {
+      const title = /name:\s*"([^"]*)"/.exec(ev.scene)?.[1] || 'a scene';
+      return { text: `${ev.gamemaster} opened the room: ${title}`, title };
+    }
+    case 'joined':
+      return {
+        text: `${ev.name} joined as ${ev.role === 'gamemaster' ? 'the game master' : ev.role}` +
+          (ev.seats.length ? ` (${ev.seats.join(', ')})` : ''),
+      };
+    case 'played':
+      return { text: `${ev.by}: ${ev.said.join('; ') || 'a move'}` };
+    case 'thrown':
+      return {
+        text: `${ev.by}: ${what(ev.record)}${result(ev.record)}`,
+        rolled: page.rolled,
+        faces: ev.record.faces,
+        said: ev.said,
+        outcome: true,
+      };
+    case 'hidden': {
+      const revealed = page.entries.find((x) => x.event.kind === 'revealed' && x.event.of === e.seq);
+      const shown = revealed ? JSON.parse(revealed.event.payload) : null;
+      const seen = shown || page.mine;
+      return {
+        text: `${ev.by}: ${ev.label || ev.notation}, hidden` +
+          (seen ? `${result(seen.record)}${shown ? ' (revealed)' : ' (only you see it)'}` : ''),
+        faces: seen?.record.faces,
+        reveal: ev.by === page.name && !shown,
+      };
+    }
+    case 'revealed': {
+      const hidden = page.entries.find((x) => x.seq === ev.of)?.event;
+      let shown = null;
+      try {
+        shown = JSON.parse(ev.payload);
+      } catch {
+        // Told as it is below: the server checked the seal when it stored the reveal.
+      }
+      return {
+        text: `${hidden?.by || 'The game master'} revealed #${ev.of}: ` +
+          `${hidden?.label || shown?.notation || 'a hidden roll'}${shown ? result(shown.record) : ''}`,
+        faces: shown?.record.faces,
+      };
+    }
+    default:
+      return { text: ev.kind };
+  }
+}
