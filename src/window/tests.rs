@@ -27,9 +27,14 @@ const MAX_UPDATES: u32 = 60 * 120;
 /// The window's logic in an app without a window, its clock stepped by hand (a sixtieth of a
 /// second an update: two of the felt's 120 Hz steps).
 fn app() -> App {
+    app_with(PlayOptions::default())
+}
+
+/// [`app`], opened with these options (`play --roll CODE`, `--listen ADDR`).
+fn app_with(options: PlayOptions) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins);
-    app.insert_resource(PlayOptions::default());
+    app.insert_resource(options);
     app.add_plugins(headless_plugin);
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / 60.0,
@@ -46,6 +51,15 @@ fn seat(app: &mut App, file: &str) {
         .seat(&scene, 1)
         .unwrap_or_else(|e| panic!("{e}"));
     app.update();
+}
+
+/// The move the builder has drafted.
+fn drafted(app: &App) -> Move {
+    app.world()
+        .resource::<MoveDraft>()
+        .mv
+        .clone()
+        .expect("drafted")
 }
 
 /// Asks the window's table to play `mv` with `seed`, as the builder's Throw button does.
@@ -148,12 +162,7 @@ fn settle_as(app: &mut App, faces: impl FnOnce(usize) -> Vec<u32>) {
 fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
     let mut app = app();
     seat(&mut app, "d4-pool-goblin-ambush.ron");
-    let mv = app
-        .world()
-        .resource::<MoveDraft>()
-        .mv
-        .clone()
-        .expect("drafted");
+    let mv = drafted(&app);
     let before = app.world().resource::<TablePlay>().state.clone();
     throw_move(&mut app, mv, 7);
     // A throw of the dice asked for, with its seed, but showing 9 on d4s.
@@ -245,17 +254,10 @@ fn a_replay_code_throws_again_with_its_own_cocked_dice_policy() {
             (nudged.faces != roll(Cocked::Rethrow).faces).then_some((seed, nudged))
         })
         .expect("a seed whose dice land cocked");
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins);
-    app.insert_resource(PlayOptions {
+    let mut app = app_with(PlayOptions {
         roll: Some(nudged.code()),
         ..PlayOptions::default()
     });
-    app.add_plugins(headless_plugin);
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / 60.0,
-    )));
-    app.update();
     settle(&mut app);
     let history = app.world().resource::<RollHistory>();
     assert_eq!(history.entries.len(), 1, "seed {seed}");
@@ -308,27 +310,15 @@ fn answer_of(
 
 #[test]
 fn the_roll_api_rolls_off_the_frames_and_the_table_shows_the_same_roll() {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins);
-    app.insert_resource(PlayOptions {
+    let mut app = app_with(PlayOptions {
         listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
         ..PlayOptions::default()
     });
-    app.add_plugins(headless_plugin);
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / 60.0,
-    )));
-    app.update();
     let addr = app.world().resource::<super::stream::Listening>().0;
     let url = format!("http://{addr}/api/roll");
     // A move stopped at the table first: its error is the move's, never an API roll's answer.
     seat(&mut app, "d4-pool-goblin-ambush.ron");
-    let mv = app
-        .world()
-        .resource::<MoveDraft>()
-        .mv
-        .clone()
-        .expect("drafted");
+    let mv = drafted(&app);
     throw_move(&mut app, mv, 7);
     settle_as(&mut app, |dice| vec![9; dice]);
     settle(&mut app);
