@@ -117,13 +117,13 @@ impl NotationRoll {
     /// Feeds the physical values of the throw asked for, in its dice's order: checked against
     /// the dice, added to their chains; the dice to throw again, or the result.
     pub fn feed_values(&mut self, values: &[u32]) -> Result<(), RollError> {
-        let order = self.order().ok_or(RollError::Over)?;
+        let order = self.next_order()?.ok_or(RollError::Over)?;
         self.read(&order, values)
     }
 
     /// Feeds a physical throw: it must be the throw asked for (the same dice, its seed).
     pub fn feed_throw(&mut self, throw: &ThrowRecord) -> Result<(), RollError> {
-        let order = self.order().ok_or(RollError::Over)?;
+        let order = self.next_order()?.ok_or(RollError::Over)?;
         order.check_throw(throw)?;
         self.read(&order, &throw.faces)
     }
