@@ -35,6 +35,10 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 const RIDE_OUT: Duration = Duration::from_secs(10);
 /// Entries read one key at a time before a read asks for the rest in one batch.
 const SINGLE_READS: u64 = 8;
+/// How long a read waits for its batch before it reads one key at a time instead.
+const BATCH_WAIT: Duration = Duration::from_secs(3);
+/// The longest pause between tries to start a room's watch again.
+const WATCH_RETRY_MOST: Duration = Duration::from_secs(2);
 
 fn failed(e: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(format!("NATS: {e}"))
@@ -146,7 +150,22 @@ impl NatsStore {
 
     /// Runs `ask` until it answers, for up to [`RIDE_OUT`] while the connection is up and
     /// JetStream does not answer (a leader being chosen): its answer, or unavailable.
-    async fn asking<T, E, F, Fut>(&self, what: &str, mut ask: F) -> Result<T, StoreError>
+    async fn asking<T, E, F, Fut>(&self, what: &str, ask: F) -> Result<T, StoreError>
+    where
+        E: std::fmt::Display,
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, Asked<E>>>,
+    {
+        self.asking_for(RIDE_OUT, what, ask).await
+    }
+
+    /// [`NatsStore::asking`] for up to `ride_out`.
+    async fn asking_for<T, E, F, Fut>(
+        &self,
+        ride_out: Duration,
+        what: &str,
+        mut ask: F,
+    ) -> Result<T, StoreError>
     where
         E: std::fmt::Display,
         F: FnMut() -> Fut,
@@ -158,10 +177,10 @@ impl NatsStore {
             match ask().await {
                 Ok(answer) => return Ok(answer),
                 Err(Asked::Final(e)) => return Err(e),
-                Err(Asked::NoAnswer(e)) if start.elapsed() >= RIDE_OUT => {
+                Err(Asked::NoAnswer(e)) if start.elapsed() >= ride_out => {
                     return Err(StoreError::Unavailable(format!(
                         "NATS JetStream did not answer {what} for {} s: {e}",
-                        RIDE_OUT.as_secs()
+                        ride_out.as_secs()
                     )));
                 }
                 Err(Asked::NoAnswer(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
@@ -269,11 +288,32 @@ impl NatsStore {
 
     /// The room's entries from `from` on, in one batch: every `room.<room>.*` key the bucket
     /// holds, delivered together, kept from `from` while they follow on.
+    ///
+    /// A batch is a consumer, which the cluster's metadata leader places; a read of one key
+    /// needs only the bucket's leader, as an append does. So while the cluster cannot place
+    /// a consumer (its metadata leader lost, a new one not yet chosen), the rest is read one
+    /// key at a time: a server that can append can load a room.
+    async fn read_rest(&self, room: &str, from: u64) -> Result<Vec<String>, StoreError> {
+        match self.read_batch(room, from).await {
+            Ok(lines) => Ok(lines),
+            Err(StoreError::Unavailable(why)) => {
+                eprintln!("room {room}: {why}; reading its log one entry at a time");
+                let (mut seq, mut lines) = (from, Vec::new());
+                self.read_keys(room, &mut seq, &mut lines, usize::MAX)
+                    .await?;
+                Ok(lines)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`NatsStore::read_rest`] in one batch, when a consumer can be had within
+    /// [`BATCH_WAIT`].
     async fn read_batch(&self, room: &str, from: u64) -> Result<Vec<String>, StoreError> {
         let mut by_seq = std::collections::BTreeMap::new();
         let prefix = format!("room.{room}.");
         let mut watch = self
-            .asking("a batch read", || async {
+            .asking_for(BATCH_WAIT, "a batch read", || async {
                 self.kv
                     .watch_with_history(format!("{prefix}*"))
                     .await
@@ -445,7 +485,7 @@ impl LogStore for NatsStore {
         if self.read_keys(room, &mut seq, &mut lines, singles).await? {
             return Ok(lines);
         }
-        lines.extend(self.read_batch(room, seq).await?);
+        lines.extend(self.read_rest(room, seq).await?);
         Ok(lines)
     }
 
@@ -476,25 +516,68 @@ impl LogStore for NatsStore {
     }
 
     async fn watch(&self, room: &str) -> Result<Option<mpsc::Receiver<()>>, StoreError> {
-        let subject = format!("room.{room}.*");
-        let mut watch = self
-            .asking("a watch", || async {
-                self.kv.watch(&subject).await.map_err(Asked::NoAnswer)
-            })
-            .await?;
+        self.connected()?;
         let (tx, rx) = mpsc::channel(1);
-        tokio::spawn(async move {
-            while let Some(item) = watch.next().await {
-                if item.is_err() {
-                    continue;
+        tokio::spawn(keep_watching(self.kv.clone(), format!("room.{room}.*"), tx));
+        Ok(Some(rx))
+    }
+}
+
+/// Signals `tx` whenever a key under `subject` is written, for as long as `tx` has a receiver
+/// (the room is loaded). A watch is a consumer, which a cluster may be unable to place for a
+/// while (its metadata leader lost): it is tried again, with a growing pause. Each time it
+/// starts it signals at once, so the room reads what was appended before it started.
+async fn keep_watching(kv: Store, subject: String, tx: mpsc::Sender<()>) {
+    let mut pause = Duration::from_millis(100);
+    let mut failing_since: Option<Instant> = None;
+    loop {
+        let started = tokio::select! {
+            () = tx.closed() => return,
+            started = kv.watch(&subject) => started,
+        };
+        let mut watch = match started {
+            Ok(watch) => watch,
+            Err(e) => {
+                let since = *failing_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= RIDE_OUT {
+                    eprintln!("{subject}: no watch for {} s yet: {e}", RIDE_OUT.as_secs());
+                    failing_since = Some(Instant::now());
                 }
-                // One pending signal is enough: the room reads everything new.
-                match tx.try_send(()) {
-                    Ok(()) | Err(mpsc::error::TrySendError::Full(())) => {}
-                    Err(mpsc::error::TrySendError::Closed(())) => break,
+                tokio::select! {
+                    () = tx.closed() => return,
+                    () = tokio::time::sleep(pause) => {}
+                }
+                pause = (pause * 2).min(WATCH_RETRY_MOST);
+                continue;
+            }
+        };
+        (failing_since, pause) = (None, Duration::from_millis(100));
+        if signal(&tx).is_err() {
+            return;
+        }
+        loop {
+            let item = tokio::select! {
+                () = tx.closed() => return,
+                item = watch.next() => item,
+            };
+            match item {
+                // The watch ended: start another.
+                None => break,
+                Some(Err(_)) => {}
+                Some(Ok(_)) => {
+                    if signal(&tx).is_err() {
+                        return;
+                    }
                 }
             }
-        });
-        Ok(Some(rx))
+        }
+    }
+}
+
+/// One pending signal is enough (the room reads everything new): Err when nobody listens.
+fn signal(tx: &mpsc::Sender<()>) -> Result<(), ()> {
+    match tx.try_send(()) {
+        Ok(()) | Err(mpsc::error::TrySendError::Full(())) => Ok(()),
+        Err(mpsc::error::TrySendError::Closed(())) => Err(()),
     }
 }
