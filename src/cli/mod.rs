@@ -321,6 +321,6 @@ fn no_window() -> ExitCode {
 }
 
 /// Parses a ruleset id for clap.
-fn parse_ruleset(s: &str) -> Result<RulesetId, String> {
+fn parse_ruleset(s: &str) -> Result<RulesetId, crate::rules::UnknownRuleset> {
     s.parse()
 }

@@ -289,6 +289,7 @@ fn short_exact(p: &Prob) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Refusal, RefusalKind};
     use serde_json::json;
 
     fn args(notation: Option<&str>, ruleset: Option<RulesetId>, action: Option<&str>) -> OddsArgs {
@@ -346,7 +347,10 @@ mod tests {
         assert_eq!(
             e,
             Some(OddsError::Rules(crate::rules::RulesError::Refused(
-                "d7 is not a step die; ability dice are d4, d6, d8, d10, d12".into()
+                Refusal::new(
+                    RefusalKind::Choice,
+                    "d7 is not a step die; ability dice are d4, d6, d8, d10, d12"
+                )
             )))
         );
     }

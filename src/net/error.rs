@@ -16,6 +16,8 @@ pub struct HttpError {
     pub code: ErrorCode,
     /// What is wrong, for people.
     pub message: String,
+    /// The kind of a rules' refusal (`spent`, `not_their_turn`...), beside `rules_refused`.
+    pub refusal_kind: Option<&'static str>,
 }
 
 impl HttpError {
@@ -25,6 +27,15 @@ impl HttpError {
             status,
             code,
             message: message.into(),
+            refusal_kind: None,
+        }
+    }
+
+    /// The same answer with the kind of the rules' refusal, where there is one.
+    pub fn with_refusal_kind(self, kind: Option<&'static str>) -> HttpError {
+        HttpError {
+            refusal_kind: kind,
+            ..self
         }
     }
 
@@ -40,7 +51,10 @@ impl HttpError {
 
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "code": self.code, "error": self.message });
+        let mut body = serde_json::json!({ "code": self.code, "error": self.message });
+        if let Some(kind) = self.refusal_kind {
+            body["refusal_kind"] = kind.into();
+        }
         (self.status, Json(body)).into_response()
     }
 }

@@ -128,6 +128,8 @@ pub enum ThrowError {
         code: ErrorCode,
         /// Its words.
         reason: String,
+        /// The kind of the rules' refusal, where the rules refused.
+        refusal_kind: Option<crate::rules::RefusalKind>,
     },
     /// The connection failed before the proposal went out; it came back, nothing was sent.
     #[error("{0}; reconnected, the proposal was not sent")]
@@ -531,13 +533,19 @@ impl Client {
                     id: got,
                     code,
                     reason,
+                    refusal_kind,
                 }) if got == id => {
-                    return Err(ThrowError::Refused { code, reason });
+                    return Err(ThrowError::Refused {
+                        code,
+                        reason,
+                        refusal_kind,
+                    });
                 }
                 Ok(ServerMsg::Error { code, message }) => {
                     return Err(ThrowError::Refused {
                         code,
                         reason: message,
+                        refusal_kind: None,
                     });
                 }
                 Ok(_) => {}

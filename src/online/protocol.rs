@@ -9,6 +9,7 @@ use super::log::{Proposal, Role};
 use crate::errors::ErrorCode;
 use crate::online::room::Tracker;
 use crate::record::Gesture;
+use crate::rules::RefusalKind;
 use crate::rules::catalogue::{Field, KindView};
 use crate::rules::play::Move;
 
@@ -190,6 +191,9 @@ pub enum ServerMsg {
         code: ErrorCode,
         /// Why, in words.
         reason: String,
+        /// The kind of the rules' refusal, where the rules refused (code `rules_refused`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refusal_kind: Option<RefusalKind>,
     },
     /// A message that could not be read or done; the connection stays usable.
     Error {
@@ -251,6 +255,9 @@ pub struct Refusal {
     pub code: ErrorCode,
     /// Why, in words.
     pub reason: String,
+    /// The kind of the rules' refusal, where the rules refused (code `rules_refused`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal_kind: Option<RefusalKind>,
 }
 
 /// A message that could not be read.
@@ -468,6 +475,7 @@ mod tests {
             refused: Some(Refusal {
                 code: ErrorCode::GamemasterMove,
                 reason: "only the game master makes this move (Ana ends the turn)".into(),
+                refusal_kind: None,
             }),
             describe: "Ana ends the turn".into(),
             tracker: Tracker {

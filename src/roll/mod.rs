@@ -129,6 +129,14 @@ impl RollError {
             RollError::Physics(_) => ErrorCode::ThrowFailed,
         }
     }
+
+    /// The kind of a rules' refusal, where the rules refused (`refusal_kind` on the wire).
+    pub fn refusal_kind(&self) -> Option<crate::rules::RefusalKind> {
+        match self {
+            RollError::Rules(e) => e.kind(),
+            _ => None,
+        }
+    }
 }
 
 /// One physical throw a roll asks for: its dice, its seed and how its dice look.

@@ -219,9 +219,12 @@ impl MoveRoll {
 pub fn play_without_dice(table: &mut TableState, mv: &Move) -> Result<Vec<String>, RollError> {
     let roll = MoveRoll::start(table, mv, 0)?;
     if let Some(plan) = &roll.waiting {
-        return Err(
-            RulesError::Refused(format!("that move throws dice ({})", plan.purpose)).into(),
-        );
+        return Err(RulesError::from(crate::refuse!(
+            Choice,
+            "that move throws dice ({})",
+            plan.purpose
+        ))
+        .into());
     }
     roll.apply_to(table)
 }

@@ -1,6 +1,8 @@
 //! One door into the five rulesets: load their rule files into a [`Rulebook`], parse an action
 //! for any ruleset id into an [`AnyAction`], then check, plan, price and resolve it.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use std::path::Path;
 
 use super::data::{DataError, builtin_rules, load_ron, parse_ron, rules_file_name};
@@ -50,7 +52,7 @@ impl Rulebook {
         for id in RulesetId::ALL {
             SceneRules::shipped(&self, id)
                 .validate()
-                .map_err(|e| DataError::whole(&file(id), e))?;
+                .map_err(|e| DataError::whole(&file(id), e.text))?;
         }
         Ok(self)
     }
@@ -132,10 +134,10 @@ impl AnyAction {
 
     /// Whether the action may be taken, and if not, why.
     pub fn check(&self, book: &Rulebook) -> Result<(), RulesError> {
-        self.reason(book).map_err(RulesError::Refused)
+        self.reason(book).map_err(RulesError::from)
     }
 
-    fn reason(&self, book: &Rulebook) -> Result<(), String> {
+    fn reason(&self, book: &Rulebook) -> Result<(), Refusal> {
         match self {
             AnyAction::D4Pool(a) => a.check(&book.d4_pool),
             AnyAction::ActionDice(a) => a.check(),
@@ -155,7 +157,7 @@ impl AnyAction {
             AnyAction::OpenD6(a) => Ok(a.plan()),
             AnyAction::D20Check(a) => a.plan(&book.d20_check),
         };
-        plan.map_err(RulesError::Refused)
+        plan.map_err(RulesError::from)
     }
 
     /// The exact odds (also for an action not allowed now: the odds say what it would be).
@@ -167,20 +169,21 @@ impl AnyAction {
             AnyAction::OpenD6(a) => Ok(a.odds()),
             AnyAction::D20Check(a) => a.odds(&book.d20_check),
         };
-        odds.map_err(RulesError::Refused)
+        odds.map_err(RulesError::from)
     }
 
     /// Reads every throw so far (the first plan's faces, then each follow-up's).
     pub fn resolve(&self, book: &Rulebook, throws: &[Vec<u32>]) -> Result<Step, RulesError> {
-        self.read(book, throws).map_err(RulesError::Faces)
+        self.read(book, throws).map_err(RulesError::from)
     }
 
-    fn read(&self, book: &Rulebook, throws: &[Vec<u32>]) -> Result<Step, String> {
-        let single = || -> Result<&[u32], String> {
+    fn read(&self, book: &Rulebook, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+        let single = || -> Result<&[u32], Refusal> {
             match throws {
                 [one] => Ok(one.as_slice()),
-                [] => Err("no dice have been thrown yet".to_string()),
-                _ => Err(format!(
+                [] => Err(refuse!(Faces, "no dice have been thrown yet")),
+                _ => Err(refuse!(
+                    Faces,
                     "{} throws for an action of one throw",
                     throws.len()
                 )),

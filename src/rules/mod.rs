@@ -15,12 +15,14 @@ pub mod data;
 pub mod engine;
 pub mod open_d6;
 pub mod play;
+pub mod refusal;
 pub mod scene;
 pub mod step_dice;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod testing;
 
+use crate::refuse;
 use std::fmt;
 use std::str::FromStr;
 
@@ -28,14 +30,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::errors::ErrorCode;
 use crate::odds::{Dist, Prob};
+pub use refusal::{Refusal, RefusalKind};
 
 /// Why the rules refuse a move, or cannot read what was thrown for it. The reasons are in the
 /// rules' own words, for people; the kind is for programs ([`RulesError::code`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
-    /// The move is not allowed at the table now.
+    /// The move is not allowed at the table now: its reason, and the rules' words.
     #[error("{0}")]
-    Refused(String),
+    Refused(Refusal),
     /// A move of another ruleset than the table plays (a script written for another scene).
     #[error("that move is one of {mv}, and this table plays {table}")]
     OtherRuleset {
@@ -76,6 +79,27 @@ impl RulesError {
             RulesError::NoTurnToEnd => ErrorCode::NoTurnToEnd,
             RulesError::OutOfRange(_) => ErrorCode::Invalid,
             RulesError::TooManyDice { .. } => ErrorCode::TooManyDice,
+        }
+    }
+
+    /// Why the rules refused, where they did ([`RulesError::Refused`], and faces that do not
+    /// fit): `kind` on the wire beside the code.
+    pub fn kind(&self) -> Option<RefusalKind> {
+        match self {
+            RulesError::Refused(r) => Some(r.kind),
+            RulesError::Faces(_) => Some(RefusalKind::Faces),
+            _ => None,
+        }
+    }
+}
+
+impl From<Refusal> for RulesError {
+    /// A refusal over faces is [`RulesError::Faces`] (code `bad_faces`); any other is
+    /// [`RulesError::Refused`].
+    fn from(r: Refusal) -> RulesError {
+        match r.kind {
+            RefusalKind::Faces => RulesError::Faces(r.text),
+            _ => RulesError::Refused(r),
         }
     }
 }
@@ -128,16 +152,25 @@ impl fmt::Display for RulesetId {
     }
 }
 
+/// A ruleset id that is none of the five (a CLI argument, a file's field).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown ruleset '{0}'; the rulesets are d4-pool, action-dice, step-dice, open-d6, d20-check"
+)]
+pub struct UnknownRuleset(pub String);
+
+/// A die name that is no die of the table (`d7`, `8`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a die: write d4, d6, d8, d10, d12, d20 or d100")]
+pub struct NotADie(pub String);
+
 impl FromStr for RulesetId {
-    type Err = String;
+    type Err = UnknownRuleset;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         RulesetId::ALL
             .into_iter()
             .find(|id| id.as_str() == s.trim())
-            .ok_or_else(|| {
-                let ids: Vec<&str> = RulesetId::ALL.iter().map(|id| id.as_str()).collect();
-                format!("unknown ruleset '{s}'; the rulesets are {}", ids.join(", "))
-            })
+            .ok_or_else(|| UnknownRuleset(s.to_string()))
     }
 }
 
@@ -159,7 +192,7 @@ impl fmt::Display for Die {
 }
 
 impl FromStr for Die {
-    type Err = String;
+    type Err = NotADie;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim().to_ascii_lowercase();
         let digits = t.strip_prefix('d').unwrap_or("");
@@ -170,9 +203,7 @@ impl FromStr for Die {
         };
         match sides {
             Some(n) if crate::odds::notation::SIDES.contains(&n) => Ok(Die(n)),
-            _ => Err(format!(
-                "'{s}' is not a die: write d4, d6, d8, d10, d12, d20 or d100"
-            )),
+            _ => Err(NotADie(s.to_string())),
         }
     }
 }
@@ -283,9 +314,10 @@ impl RollPlan {
 
     /// Checks that `faces` fit this plan: one face per die, each on its die (the reason in
     /// words; [`RollPlan::fit`] gives it as a [`RulesError`]).
-    pub fn check_faces(&self, faces: &[u32]) -> Result<(), String> {
+    pub fn check_faces(&self, faces: &[u32]) -> Result<(), Refusal> {
         if faces.len() != self.dice.len() {
-            return Err(format!(
+            return Err(refuse!(
+                Faces,
                 "{} faces for a throw of {} dice ({})",
                 faces.len(),
                 self.dice.len(),
@@ -294,9 +326,11 @@ impl RollPlan {
         }
         for (face, die) in faces.iter().zip(&self.dice) {
             if *face == 0 || *face > die.sides {
-                return Err(format!(
+                return Err(refuse!(
+                    Faces,
                     "face {face} is not on a d{} ({})",
-                    die.sides, die.label
+                    die.sides,
+                    die.label
                 ));
             }
         }
@@ -305,7 +339,7 @@ impl RollPlan {
 
     /// Checks that `faces` fit this plan, as the rules' error.
     pub fn fit(&self, faces: &[u32]) -> Result<(), RulesError> {
-        self.check_faces(faces).map_err(RulesError::Faces)
+        self.check_faces(faces).map_err(RulesError::from)
     }
 }
 
@@ -320,8 +354,39 @@ pub struct Outcome {
     pub class: String,
     /// The arithmetic, step by step.
     pub lines: Vec<String>,
-    /// Special results and what they trigger ("boxcars: windfall", "damage 3").
+    /// Special results and what they trigger ("boxcars: windfall", "damage 3"), in words.
     pub tags: Vec<String>,
+    /// The facts of the outcome the rules act on, typed: the rules (and any program) read a
+    /// fumble here, never in the words of `class` or `tags`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<RollFact>,
+}
+
+/// A special result that the rules act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fact {
+    /// Boxcars on a failed open-d6 check: a fumble, a Setback for the roller.
+    Fumble,
+    /// Boxcars on a successful open-d6 check: a windfall (or a Setback for the opponent).
+    Windfall,
+}
+
+/// A [`Fact`] of one roll of an outcome: a single roll is roll 0; an outcome joined from
+/// several rolls (a team action, a multi-action) numbers them in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RollFact {
+    /// Which roll of the outcome.
+    pub roll: usize,
+    /// What it came to.
+    pub fact: Fact,
+}
+
+impl Outcome {
+    /// Whether `fact` holds of any roll of the outcome.
+    pub fn has(&self, fact: Fact) -> bool {
+        self.facts.iter().any(|f| f.fact == fact)
+    }
 }
 
 /// One step of resolving an action: done, or more dice to throw first.
@@ -505,14 +570,26 @@ mod tests {
         for id in RulesetId::ALL {
             assert_eq!(id.as_str().parse::<RulesetId>(), Ok(id));
         }
-        assert!("d6-pool".parse::<RulesetId>().is_err());
+        assert_eq!(
+            "d6-pool".parse::<RulesetId>().map_err(|e| e.to_string()),
+            Err(
+                "unknown ruleset 'd6-pool'; the rulesets are d4-pool, action-dice, step-dice, \
+                 open-d6, d20-check"
+                    .into()
+            )
+        );
+        assert_eq!(
+            RulesetId::ALL.map(RulesetId::as_str).join(", "),
+            "d4-pool, action-dice, step-dice, open-d6, d20-check",
+            "the error's list is every ruleset"
+        );
     }
 
     #[test]
     fn die_names() {
         assert_eq!("d8".parse::<Die>(), Ok(Die(8)));
         assert_eq!("D%".parse::<Die>(), Ok(Die(100)));
-        assert!("d1".parse::<Die>().is_err());
+        assert_eq!("d1".parse::<Die>(), Err(NotADie("d1".into())));
         assert!("8".parse::<Die>().is_err());
     }
 

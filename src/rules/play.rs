@@ -9,6 +9,8 @@
 //! open-ended sixes, friction, a tied initiative, the next roll of a multi-roll action) ->
 //! `apply`.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;
@@ -55,20 +57,20 @@ pub trait Seat: Clone + Debug + PartialEq + Serialize {
     /// anything else; see [`super::bounds`]).
     fn numbers(&self, m: &Self::Move) -> Vec<Bounded>;
     /// Whether the move may be made now, and if not, why (in the rules' words).
-    fn allowed(&self, m: &Self::Move) -> Result<(), String>;
+    fn allowed(&self, m: &Self::Move) -> Result<(), Refusal>;
     /// The first throw of an allowed move (no dice for a move without a roll).
-    fn plan(&self, m: &Self::Move) -> Result<RollPlan, String>;
+    fn plan(&self, m: &Self::Move) -> Result<RollPlan, Refusal>;
     /// The exact odds of a move before it is thrown (None for a move that throws nothing).
-    fn odds(&self, m: &Self::Move) -> Result<Option<Odds>, String>;
+    fn odds(&self, m: &Self::Move) -> Result<Option<Odds>, Refusal>;
     /// Reads every throw of the move so far: its outcome, or more dice to throw.
-    fn resolve(&self, m: &Self::Move, throws: &[Vec<u32>]) -> Result<Step, String>;
+    fn resolve(&self, m: &Self::Move, throws: &[Vec<u32>]) -> Result<Step, Refusal>;
     /// Applies a resolved move to the turn economy; says what changed, one line each.
     fn apply_move(
         &mut self,
         m: &Self::Move,
         throws: &[Vec<u32>],
         outcome: &Outcome,
-    ) -> Result<Vec<String>, String>;
+    ) -> Result<Vec<String>, Refusal>;
     /// A move to start with: the acting character's first option (or initiative).
     fn default_move(&self) -> Self::Move;
     /// Every kind of move at this table, each starting from a move for `actor` where it has
@@ -205,13 +207,13 @@ impl TableState {
     /// Whether the move may be made now, and if not, why.
     pub fn allowed(&self, m: &Move) -> Result<(), RulesError> {
         self.in_range(m)?;
-        paired!(self, m, |t, mv| t.allowed(mv).map_err(RulesError::Refused))
+        paired!(self, m, |t, mv| t.allowed(mv).map_err(RulesError::from))
     }
 
     /// The first throw of a move (no dice for a move without a roll).
     pub fn plan(&self, m: &Move) -> Result<RollPlan, RulesError> {
         self.allowed(m)?;
-        let plan = paired!(self, m, |t, mv| t.plan(mv).map_err(RulesError::Refused))?;
+        let plan = paired!(self, m, |t, mv| t.plan(mv).map_err(RulesError::from))?;
         fits_the_tray(plan)
     }
 
@@ -223,7 +225,7 @@ impl TableState {
             if let Ok(plan) = t.plan(mv) {
                 fits_the_tray(plan)?;
             }
-            t.odds(mv).map_err(RulesError::Refused)
+            t.odds(mv).map_err(RulesError::from)
         })
     }
 
@@ -232,7 +234,7 @@ impl TableState {
         self.in_range(m)?;
         match paired!(self, m, |t, mv| t
             .resolve(mv, throws)
-            .map_err(RulesError::Faces))?
+            .map_err(RulesError::from))?
         {
             Step::ThrowMore(plan) => Ok(Step::ThrowMore(fits_the_tray(plan)?)),
             done => Ok(done),
@@ -248,7 +250,7 @@ impl TableState {
     ) -> Result<Vec<String>, RulesError> {
         paired!(self, m, |t, mv| t
             .apply_move(mv, throws, outcome)
-            .map_err(RulesError::Refused))
+            .map_err(RulesError::from))
     }
 
     /// A move to start with.
@@ -294,6 +296,7 @@ pub fn no_roll(class: &str, line: String) -> Step {
         class: class.to_string(),
         lines: vec![line],
         tags: vec![],
+        facts: Vec::new(),
     })
 }
 
@@ -303,11 +306,12 @@ pub fn name_at(names: &[&str], i: usize) -> String {
 }
 
 /// Checks a seat index against the table.
-pub fn seat_of(names: &[&str], i: usize) -> Result<usize, String> {
+pub fn seat_of(names: &[&str], i: usize) -> Result<usize, Refusal> {
     if i < names.len() {
         Ok(i)
     } else {
-        Err(format!(
+        Err(refuse!(
+            Unknown,
             "there is no character {i} at this table (seats 0 to {})",
             names.len().saturating_sub(1)
         ))
@@ -320,9 +324,9 @@ pub fn seat_of(names: &[&str], i: usize) -> Result<usize, String> {
 pub fn resolve_sequence(
     rolls: usize,
     throws: &[Vec<u32>],
-    mut first_plan: impl FnMut(usize) -> Result<RollPlan, String>,
-    mut resolve_one: impl FnMut(usize, &[Vec<u32>]) -> Result<Step, String>,
-) -> Result<Result<Vec<Outcome>, RollPlan>, String> {
+    mut first_plan: impl FnMut(usize) -> Result<RollPlan, Refusal>,
+    mut resolve_one: impl FnMut(usize, &[Vec<u32>]) -> Result<Step, Refusal>,
+) -> Result<Result<Vec<Outcome>, RollPlan>, Refusal> {
     let mut outcomes = Vec::new();
     let mut start = 0;
     for k in 0..rolls {
@@ -340,12 +344,14 @@ pub fn resolve_sequence(
                 Step::ThrowMore(_) => {}
             }
         }
-        let (o, end) = done.ok_or("a roll of the sequence did not finish")?;
+        let (o, end) =
+            done.ok_or_else(|| refuse!(Faces, "a roll of the sequence did not finish"))?;
         outcomes.push(o);
         start = end;
     }
     if start != throws.len() {
-        return Err(format!(
+        return Err(refuse!(
+            Faces,
             "{} throws for {rolls} rolls: {} too many",
             throws.len(),
             throws.len() - start

@@ -4,6 +4,8 @@
 //! the RON (file, line, column, what was expected) and then what RON cannot: names, numbers,
 //! dice, rules.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -104,10 +106,11 @@ impl SceneRules {
 
     /// Checks what RON cannot (the same checks as the shipped files get, and every number
     /// within the range the rules take: a scene's rules may come from anyone's upload).
-    pub(crate) fn validate(&self) -> Result<(), String> {
-        bounds::check(self.numbers()).map_err(|e| e.to_string())?;
+    pub(crate) fn validate(&self) -> Result<(), Refusal> {
+        bounds::check(self.numbers()).map_err(|e| refuse!(Scene, "{e}"))?;
         match self {
-            SceneRules::File(f) => Err(format!(
+            SceneRules::File(f) => Err(refuse!(
+                Scene,
                 "File(\"{f}\") names a file, which a scene given as text cannot read: write \
                  the rules in the scene (rules: <Ruleset>((...)))"
             )),
@@ -265,7 +268,7 @@ impl Scene {
         let scene: Scene = parse_ron(file, text)?;
         scene
             .validate_as_played(generation)
-            .map_err(|e| DataError::whole(file, e))?;
+            .map_err(|e| DataError::whole(file, e.text))?;
         Ok(scene)
     }
 
@@ -323,10 +326,12 @@ impl Scene {
             let rules = SceneRules::parse(scene.ruleset(), &rules_name, &rules_text)?;
             rules
                 .validate()
-                .map_err(|e| DataError::whole(&rules_name, e))?;
+                .map_err(|e| DataError::whole(&rules_name, e.text))?;
             scene.rules = Some(rules);
         }
-        scene.validate().map_err(|e| DataError::whole(&name, e))?;
+        scene
+            .validate()
+            .map_err(|e| DataError::whole(&name, e.text))?;
         Ok((scene, text, named_a_file))
     }
 
@@ -376,29 +381,33 @@ impl Scene {
     }
 
     /// Checks what RON cannot.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Refusal> {
         self.validate_as_played(crate::record::RULES_GENERATION)
     }
 
     /// [`Scene::validate`] by the checks of rules generation `generation` (the first did not
     /// hold resource dice to the chain).
-    pub fn validate_as_played(&self, generation: u32) -> Result<(), String> {
+    pub fn validate_as_played(&self, generation: u32) -> Result<(), Refusal> {
         if let Some(rules) = &self.rules {
-            rules.validate().map_err(|e| format!("rules: {e}"))?;
+            rules.validate().map_err(|e| e.within("rules"))?;
             if let Some(id) = rules.ruleset()
                 && id != self.ruleset()
             {
-                return Err(format!(
+                return Err(refuse!(
+                    Scene,
                     "rules: the scene's rules are {id} rules but its cast plays {}",
                     self.ruleset()
                 ));
             }
         }
         if self.setup.simplified_initiative && self.ruleset() != RulesetId::OpenD6 {
-            return Err("setup: simplified_initiative is an open-d6 option".into());
+            return Err(refuse!(
+                Scene,
+                "setup: simplified_initiative is an open-d6 option"
+            ));
         }
         if !self.setup.tasks.is_empty() && self.ruleset() != RulesetId::D20Check {
-            return Err("setup: tasks are a d20-check option".into());
+            return Err(refuse!(Scene, "setup: tasks are a d20-check option"));
         }
         if let Some(t) = self
             .setup
@@ -406,37 +415,42 @@ impl Scene {
             .iter()
             .find(|t| t.successes == 0 || t.failures == 0)
         {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "task {} needs at least one success and one failure to end",
                 t.name
             ));
         }
         let names = self.names();
         if names.is_empty() {
-            return Err("the scene seats nobody: give the cast at least one character".into());
+            return Err(refuse!(
+                Scene,
+                "the scene seats nobody: give the cast at least one character"
+            ));
         }
         let mut seen = BTreeSet::new();
         for n in &names {
             if n.trim().is_empty() {
-                return Err("a character has an empty name".into());
+                return Err(refuse!(Scene, "a character has an empty name"));
             }
             if !seen.insert(n.trim().to_lowercase()) {
-                return Err(format!("two characters are called '{n}'"));
+                return Err(refuse!(Scene, "two characters are called '{n}'"));
             }
         }
-        bounds::check(self.numbers()).map_err(|e| e.to_string())?;
+        bounds::check(self.numbers()).map_err(|e| refuse!(Scene, "{e}"))?;
         match &self.cast {
             Cast::D4Pool(cs) => {
                 for c in cs {
                     if c.aspects.is_empty() {
-                        return Err(format!("{} has no Aspects", c.name));
+                        return Err(refuse!(Scene, "{} has no Aspects", c.name));
                     }
                 }
             }
             Cast::ActionDice(cs) => {
                 for c in cs {
                     if c.action_dice == 0 {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Scene,
                             "{} has no action dice; everyone has at least one",
                             c.name
                         ));
@@ -447,12 +461,14 @@ impl Scene {
                         .find(|(a, most)| !c.abilities.contains_key(*a) || **most == 0)
                     {
                         return Err(if *most == 0 && c.abilities.contains_key(a) {
-                            format!(
+                            refuse!(
+                                Scene,
                                 "{}'s ability_max for {a} is 0: an ability adds at least 1 die",
                                 c.name
                             )
                         } else {
-                            format!(
+                            refuse!(
+                                Scene,
                                 "{}'s ability_max names {a}, which is not among its abilities",
                                 c.name
                             )
@@ -460,7 +476,8 @@ impl Scene {
                     }
                     let known = |s: &String| c.skills.contains_key(s);
                     if let Some(s) = c.hand_to_hand.iter().chain(&c.ranged).find(|s| !known(s)) {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Scene,
                             "{} lists combat skill '{s}' that is not among its skills",
                             c.name
                         ));
@@ -474,7 +491,8 @@ impl Scene {
                         .iter()
                         .find(|(_, d)| ![4, 6, 8, 10, 12].contains(&d.sides()))
                     {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Scene,
                             "{}'s skill set {s} is a {d}; skill dice are d4 to d12",
                             c.name
                         ));
@@ -489,7 +507,8 @@ impl Scene {
             Cast::D20Check(cs) => {
                 for side in [d20_check::Side::Players, d20_check::Side::Gamemaster] {
                     if !cs.iter().any(|c| c.side == side) {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Scene,
                             "nobody sits on the {side:?} side; initiative needs both"
                         ));
                     }
@@ -504,17 +523,18 @@ impl Scene {
 
     /// Each resource die is a die of the chain the scene plays by (its own rules, else the
     /// shipped ones): a d3 in a d4-to-d20 chain would load and be refused only when used.
-    fn resources_fit_the_chain(&self, cast: &[d20_check::Character]) -> Result<(), String> {
+    fn resources_fit_the_chain(&self, cast: &[d20_check::Character]) -> Result<(), Refusal> {
         let chain = match &self.rules {
             Some(SceneRules::D20Check(rules)) => rules.resource_chain.clone(),
             _ => Rulebook::builtin()
                 .map(|book| book.d20_check.resource_chain)
-                .map_err(|e| e.to_string())?,
+                .map_err(|e| refuse!(Scene, "{e}"))?,
         };
         for c in cast {
             if let Some(r) = c.resources.iter().find(|r| !chain.contains(&r.die)) {
                 let dice: Vec<String> = chain.iter().map(ToString::to_string).collect();
-                return Err(format!(
+                return Err(refuse!(
+                    Scene,
                     "{}'s {} is a {}, not a die of the resource chain ({})",
                     c.name,
                     r.name,
@@ -638,18 +658,21 @@ impl Scene {
 /// What RON cannot check of an open-d6 character: its Limitations' friction numbers (1 to 3,
 /// one each), the friction faces it is under, and its schticks (each names one of its skills,
 /// and only a stance has a type).
-fn open_d6_character(c: &open_d6::Character) -> Result<(), String> {
+fn open_d6_character(c: &open_d6::Character) -> Result<(), Refusal> {
     let n = &c.name;
     let mut numbers = Vec::new();
     for l in &c.limitations {
         if !(1..=3).contains(&l.number) {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "{n}'s Limitation {} has friction number {}: snake-eye Limitations are numbered 1 to 3",
-                l.name, l.number
+                l.name,
+                l.number
             ));
         }
         if numbers.contains(&l.number) {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "{n} has two Limitations numbered {}: each number is one Limitation's",
                 l.number
             ));
@@ -657,32 +680,37 @@ fn open_d6_character(c: &open_d6::Character) -> Result<(), String> {
         numbers.push(l.number);
     }
     if let Some(f) = c.under_friction.iter().find(|f| !(4..=6).contains(*f)) {
-        return Err(format!(
+        return Err(refuse!(
+            Scene,
             "{n} is under friction {f}: the conditions one can be under are the faces 4 to 6 (1 to 3 are Limitations)"
         ));
     }
     let mut names: Vec<&str> = Vec::new();
     for s in &c.schticks {
         if names.contains(&s.name.as_str()) {
-            return Err(format!("{n} has two schticks named {}", s.name));
+            return Err(refuse!(Scene, "{n} has two schticks named {}", s.name));
         }
         names.push(&s.name);
         if s.skill.is_empty() {
             if s.damage.is_none() && s.resist.is_none() {
-                return Err(format!(
+                return Err(refuse!(
+                    Scene,
                     "{n}'s schtick {} does nothing: give the skill it modifies, the damage it \
                      adds (damage: (\"fire\", 2)) or what it resists (resist: (\"fire\", 2))",
                     s.name
                 ));
             }
         } else if c.skill(&s.skill).is_none() {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "{n}'s schtick {} modifies {}, which is not among its skills",
-                s.name, s.skill
+                s.name,
+                s.skill
             ));
         }
         if s.kind.is_some() && !s.stance {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "{n}'s schtick {} has a type but is not a stance: only stances are typed",
                 s.name
             ));

@@ -189,6 +189,14 @@ impl ServerError {
             ServerError::RoomQuota(_) => ErrorCode::RoomQuota,
         }
     }
+
+    /// The kind of a rules' refusal, where the rules refused (`refusal_kind` on the wire).
+    pub fn refusal_kind(&self) -> Option<crate::rules::RefusalKind> {
+        match self {
+            ServerError::Room(e) => e.refusal_kind(),
+            _ => None,
+        }
+    }
 }
 
 impl From<StoreError> for ServerError {

@@ -352,6 +352,7 @@ fn moves_message(id: u64, d: Drafted) -> ServerMsg {
         refused: d.refused.map(|e| Refusal {
             code: e.code(),
             reason: e.to_string(),
+            refusal_kind: e.refusal_kind(),
         }),
         draft: Box::new(d.draft),
     }
@@ -432,6 +433,7 @@ async fn done_reply(
         id,
         code: e.code(),
         reason: e.to_string(),
+        refusal_kind: e.refusal_kind(),
     };
     if !sent {
         return refused(ServerError::RoomStopped);
@@ -578,7 +580,7 @@ async fn create<S: LogStore>(
         return Err(ServerError::SamePasscodes);
     }
     let parsed = Scene::parse("the scene", scene).map_err(|e| ServerError::Scene(e.to_string()))?;
-    parsed.validate().map_err(ServerError::Scene)?;
+    parsed.validate().map_err(|e| ServerError::Scene(e.text))?;
     let first = Entry {
         seq: 1,
         prev: seal::GENESIS.into(),

@@ -192,11 +192,23 @@ impl ApiError {
             ApiError::NotJson => ErrorCode::NotJson,
         }
     }
+
+    /// The kind of a rules' refusal, where the rules refused (`refusal_kind` in the body).
+    pub fn refusal_kind(&self) -> Option<crate::rules::RefusalKind> {
+        match self {
+            ApiError::Refused(e) => e.kind(),
+            ApiError::Roll(e) => e.refusal_kind(),
+            _ => None,
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        HttpError::new(self.status(), self.code(), self.to_string()).into_response()
+        let kind = self.refusal_kind().map(crate::rules::RefusalKind::as_str);
+        HttpError::new(self.status(), self.code(), self.to_string())
+            .with_refusal_kind(kind)
+            .into_response()
     }
 }
 
@@ -267,6 +279,32 @@ mod tests {
 
     fn code(body: &str) -> ErrorCode {
         roll_order(body.as_bytes()).expect_err("refused").code()
+    }
+
+    #[test]
+    fn a_rules_refusal_answers_its_kind_beside_its_code() {
+        let e = ApiError::Refused(RulesError::from(crate::refuse!(
+            Spent,
+            "{} has no Fortune left this session",
+            "Fred"
+        )));
+        let response = e.into_response();
+        assert_eq!(response.status(), StatusCode::CONFLICT);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let body = runtime
+            .block_on(axum::body::to_bytes(response.into_body(), 1 << 16))
+            .expect("a body");
+        let body: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+        assert_eq!(
+            body,
+            serde_json::json!({
+                "code": "rules_refused",
+                "error": "the rules do not allow the drafted move: Fred has no Fortune left this session",
+                "refusal_kind": "spent"
+            })
+        );
     }
 
     #[test]

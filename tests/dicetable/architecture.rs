@@ -199,3 +199,27 @@ fn comments_strings_and_tests_are_not_imports() {
             .collect::<BTreeSet<_>>()
     );
 }
+
+/// Rules errors are typed: no rule of `src/rules/` answers a `String` error (a refusal is a
+/// `Refusal` of a kind; a parse error its own type).
+#[test]
+fn no_rule_answers_a_string_error() {
+    let mut found = Vec::new();
+    for path in rust_files(&root().join("src/rules")) {
+        let code = code_of(&path);
+        for (n, line) in code.lines().enumerate() {
+            let squeezed: String = line.split_whitespace().collect();
+            let string_error = squeezed.contains("typeErr=String")
+                || (squeezed.contains("Result<")
+                    && (squeezed.contains(",String>") || squeezed.contains(",String>>")));
+            if string_error {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "String errors in the rules:\n{}",
+        found.join("\n")
+    );
+}

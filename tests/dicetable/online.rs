@@ -233,7 +233,7 @@ pub(crate) fn runtime() -> tokio::runtime::Runtime {
 /// A refusal's code and reason.
 pub(crate) fn refused(r: Result<u64, ThrowError>) -> (ErrorCode, String) {
     match r {
-        Err(ThrowError::Refused { code, reason }) => (code, reason),
+        Err(ThrowError::Refused { code, reason, .. }) => (code, reason),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
@@ -380,18 +380,30 @@ fn three_clients_play_one_table_and_the_log_verifies() {
                     .unwrap(),
             )
             .expect_err("no initiative to end");
-        assert_eq!(
-            refused(
-                gm.throw(
-                    mv(serde_json::json!({"D20Check": "EndInitiative"})),
-                    None,
-                    false,
-                    None
+        // The rules' words, and their kind for programs: nothing to end yet.
+        match gm
+            .throw(
+                mv(serde_json::json!({"D20Check": "EndInitiative"})),
+                None,
+                false,
+                None,
+            )
+            .await
+        {
+            Err(ThrowError::Refused {
+                code,
+                reason,
+                refusal_kind,
+            }) => assert_eq!(
+                (code, reason, refusal_kind),
+                (
+                    ErrorCode::RulesRefused,
+                    rules_says.to_string(),
+                    Some(dicetable::rules::RefusalKind::NotNow)
                 )
-                .await
             ),
-            (ErrorCode::RulesRefused, rules_says.to_string())
-        );
+            other => panic!("expected a refusal, got {other:?}"),
+        }
         // A d7 is notation, but no die on the table.
         let no_d7 = dicetable::dice::physical_dice(7).expect_err("no d7");
         assert_eq!(

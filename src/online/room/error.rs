@@ -172,6 +172,15 @@ impl RoomError {
             RoomError::AtEntry { error, .. } => error.code(),
         }
     }
+
+    /// The kind of a rules' refusal, where the rules refused (`refusal_kind` on the wire).
+    pub fn refusal_kind(&self) -> Option<crate::rules::RefusalKind> {
+        match self {
+            RoomError::Roll(e) => e.refusal_kind(),
+            RoomError::AtEntry { error, .. } => error.refusal_kind(),
+            _ => None,
+        }
+    }
 }
 
 impl From<crate::rules::RulesError> for RoomError {

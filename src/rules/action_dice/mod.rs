@@ -2,6 +2,8 @@
 //! dice (summed) or the ability dice (best `max_dice` kept). Two-die actions halve their dice.
 //! Declaration goes from fewest dice left to most; resolution from most dice used to fewest.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -146,27 +148,31 @@ impl Action {
     }
 
     /// Whether the action's own numbers make sense.
-    pub fn check(&self) -> Result<(), String> {
-        crate::rules::bounds::check([extra_dice(self.extra)]).map_err(|e| e.to_string())?;
+    pub fn check(&self) -> Result<(), Refusal> {
+        crate::rules::bounds::check([extra_dice(self.extra)])
+            .map_err(|e| refuse!(Choice, "{e}"))?;
         if self.passive {
             if self.action_dice > 0 || self.two_die {
-                return Err("a passive ability rolls its own dice, without action dice".into());
+                return Err(refuse!(
+                    Choice,
+                    "a passive ability rolls its own dice, without action dice"
+                ));
             }
             if self.dice == 0 {
-                return Err("a passive ability of 0 dice rolls nothing".into());
+                return Err(refuse!(Choice, "a passive ability of 0 dice rolls nothing"));
             }
             return Ok(());
         }
         let need = if self.two_die { 2 } else { 1 };
         if self.action_dice < need {
             return Err(if self.two_die {
-                "a two-die action needs two action dice".to_string()
+                refuse!(Choice, "a two-die action needs two action dice")
             } else {
-                "every action needs at least one action die".to_string()
+                refuse!(Choice, "every action needs at least one action die")
             });
         }
         if self.kind == Kind::Ability && self.max_dice == Some(0) {
-            return Err("an ability keeps at least one die".to_string());
+            return Err(refuse!(Choice, "an ability keeps at least one die"));
         }
         Ok(())
     }
@@ -205,7 +211,7 @@ impl Action {
     }
 
     /// Reads the settled faces.
-    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, String> {
+    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, Refusal> {
         self.plan(rules).check_faces(faces)?;
         let mut sorted: Vec<u32> = faces.to_vec();
         sorted.sort_unstable_by(|a, b| b.cmp(a));
@@ -231,6 +237,7 @@ impl Action {
             .to_string(),
             lines,
             tags: vec![],
+            facts: Vec::new(),
         }))
     }
 }
@@ -309,15 +316,20 @@ impl Character {
 
     /// Whether `name` can be the movement of a Dive For Cover: a skill or an active ability
     /// of the character that is neither Dodge nor a combat skill. Why not, if not.
-    pub fn movement(&self, name: &str) -> Result<(), String> {
+    pub fn movement(&self, name: &str) -> Result<(), Refusal> {
         if !self.skills.contains_key(name) && !self.abilities.contains_key(name) {
-            return Err(format!("{} has no skill or ability '{name}'", self.name));
+            return Err(refuse!(
+                Unknown,
+                "{} has no skill or ability '{name}'",
+                self.name
+            ));
         }
         if self.is_passive(name) {
-            return Err(format!("{name} is passive: movement is an action"));
+            return Err(refuse!(Unable, "{name} is passive: movement is an action"));
         }
         if self.category_of(name).is_some() || name.eq_ignore_ascii_case("Dodge") {
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "{name} is a defence or combat skill: movement takes a movement skill"
             ));
         }
@@ -486,16 +498,19 @@ impl Table {
     }
 
     /// Declares a character noncombat: one more action die, base defence 0, no General Defense.
-    pub fn declare_noncombat(&mut self, actor: usize) -> Result<(), String> {
-        let b = self.budgets.get_mut(actor).ok_or("no such character")?;
+    pub fn declare_noncombat(&mut self, actor: usize) -> Result<(), Refusal> {
+        let b = self
+            .budgets
+            .get_mut(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         if b.noncombat {
             return Ok(());
         }
         if b.acted || b.affected {
-            return Err(
+            return Err(refuse!(
+                NotNow,
                 "noncombat is declared at the start of the round, before acting or being attacked"
-                    .into(),
-            );
+            ));
         }
         b.noncombat = true;
         b.general += self.rules.noncombat_dice;
@@ -511,26 +526,31 @@ impl Table {
 
     /// Whether `actor` may spend `action.action_dice` on an action with `skill` (or an action
     /// such as "General Defense"), and if not, why.
-    pub fn check(&self, actor: usize, skill: &str, action: &Action) -> Result<(), String> {
+    pub fn check(&self, actor: usize, skill: &str, action: &Action) -> Result<(), Refusal> {
         action.check()?;
         let (c, b) = (
-            self.characters.get(actor).ok_or("no such character")?,
+            self.characters
+                .get(actor)
+                .ok_or_else(|| refuse!(Unknown, "no such character"))?,
             &self.budgets[actor],
         );
         if self.is_two_die(skill) && !action.two_die {
-            return Err(format!("{skill} is a two-die action"));
+            return Err(refuse!(Choice, "{skill} is a two-die action"));
         }
         if skill.eq_ignore_ascii_case("General Defense") && b.noncombat {
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "{} is noncombat this round: no General Defense",
                 c.name
             ));
         }
         let usable = self.usable_dice(actor, skill);
         if action.action_dice > usable {
-            return Err(format!(
+            return Err(refuse!(
+                Spent,
                 "{} has {usable} action dice usable for {skill} this round, not {}",
-                c.name, action.action_dice
+                c.name,
+                action.action_dice
             ));
         }
         Ok(())
@@ -551,7 +571,7 @@ impl Table {
     }
 
     /// Spends the action's dice: specialized first, then limited, then general.
-    pub fn spend(&mut self, actor: usize, skill: &str, action: &Action) -> Result<(), String> {
+    pub fn spend(&mut self, actor: usize, skill: &str, action: &Action) -> Result<(), Refusal> {
         self.check(actor, skill, action)?;
         let c = &self.characters[actor];
         let b = &mut self.budgets[actor];
@@ -580,8 +600,11 @@ impl Table {
         name: &str,
         action_dice: u32,
         target: Option<i64>,
-    ) -> Result<Action, String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    ) -> Result<Action, Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         let two_die = self.is_two_die(name);
         let (kind, dice) = if let Some(d) = c.skills.get(name) {
             (Kind::Skill, *d)

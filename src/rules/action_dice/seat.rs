@@ -3,6 +3,8 @@
 //! defensive actions that last the round, the two-die actions, passive abilities, noncombat,
 //! and the end of the round.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
@@ -184,7 +186,7 @@ impl Rolled {
 }
 
 impl Table {
-    fn goal(&self, actor: usize, skill: &str, goal: &Goal) -> Result<Option<i64>, String> {
+    fn goal(&self, actor: usize, skill: &str, goal: &Goal) -> Result<Option<i64>, Refusal> {
         Ok(match goal {
             Goal::None => None,
             Goal::Number(n) => Some(*n),
@@ -193,14 +195,16 @@ impl Table {
                 seat_of(&names, *defender)?;
                 // Nobody attacks themselves (it would be paid for and mark them attacked).
                 if *defender == actor && self.rules.generation >= crate::record::CLOSE_READING {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Target,
                         "an attack is aimed at another character: {} cannot attack themself",
                         names[actor]
                     ));
                 }
                 let c = &self.characters[actor];
                 let category = c.category_of(skill).ok_or_else(|| {
-                    format!(
+                    refuse!(
+                        Unknown,
                         "{skill} is not one of {}'s combat skills (hand-to-hand: {}; ranged: {})",
                         c.name,
                         c.hand_to_hand.join(", "),
@@ -212,7 +216,7 @@ impl Table {
         })
     }
 
-    fn rolled(&self, m: &Move) -> Result<Option<Rolled>, String> {
+    fn rolled(&self, m: &Move) -> Result<Option<Rolled>, Refusal> {
         let names = Seat::names(self);
         let rolled = match m {
             Move::Act {
@@ -226,17 +230,23 @@ impl Table {
             } => {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 if self.is_two_die(skill) {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Choice,
                         "{skill} is a two-die action: choose it as a defence or a Group Attack"
                     ));
                 }
                 if c.is_passive(skill) {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Unable,
                         "{skill} is passive: it needs no action, roll it without action dice"
                     ));
                 }
                 if !c.skills.contains_key(skill) && !c.abilities.contains_key(skill) {
-                    return Err(format!("{} has no skill or ability '{skill}'", c.name));
+                    return Err(refuse!(
+                        Unknown,
+                        "{} has no skill or ability '{skill}'",
+                        c.name
+                    ));
                 }
                 if *movement {
                     c.movement(skill)?;
@@ -275,15 +285,16 @@ impl Table {
                     // A log played by the first rules took either.
                     _ if self.rules.generation < crate::record::CLOSE_READING => {}
                     (true, Some(_)) => {
-                        return Err(
+                        return Err(refuse!(
+                            Choice,
                             "General Defense covers every attacker until the end of the \
                                     round: it is aimed at no one attacker (against every \
                                     attacker)"
-                                .into(),
-                        );
+                        ));
                     }
                     (false, None) => {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Choice,
                             "{skill} adds to the defence against the attacks of one character: \
                              choose whose (against)"
                         ));
@@ -297,14 +308,14 @@ impl Table {
                     both
                 } else {
                     vec![c.category_of(skill).ok_or_else(|| {
-                        format!(
+                        refuse!(Unable,
                             "{} cannot defend with {skill}: defend with Dodge, a combat skill or General Defense",
                             c.name
                         )
                     })?]
                 };
                 if skill.eq_ignore_ascii_case("Dodge") && !c.skills.contains_key("Dodge") {
-                    return Err(format!("{} has no Dodge skill", c.name));
+                    return Err(refuse!(Unable, "{} has no Dodge skill", c.name));
                 }
                 let mut a = self.action(*actor, skill, *action_dice, None)?;
                 a.extra = *extra;
@@ -366,7 +377,10 @@ impl Table {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 let goal = self.goal(*actor, skill, target)?;
                 if c.category_of(skill).is_none() {
-                    return Err(format!("Group Attack needs a combat skill, not {skill}"));
+                    return Err(refuse!(
+                        Choice,
+                        "Group Attack needs a combat skill, not {skill}"
+                    ));
                 }
                 let Reach {
                     goal,
@@ -391,9 +405,10 @@ impl Table {
                 let dice = *c
                     .abilities
                     .get(ability)
-                    .ok_or_else(|| format!("{} has no ability '{ability}'", c.name))?;
+                    .ok_or_else(|| refuse!(Unknown, "{} has no ability '{ability}'", c.name))?;
                 if !c.is_passive(ability) {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Choice,
                         "{ability} is an active ability: it takes action dice"
                     ));
                 }
@@ -428,19 +443,23 @@ impl Table {
         target: &Goal,
         range_m: Option<u32>,
         goal: Option<i64>,
-    ) -> Result<Reach, String> {
+    ) -> Result<Reach, Refusal> {
         let names = Seat::names(self);
         let c = &self.characters[actor];
         let mut goal = goal;
         let mut lines = Vec::new();
         if let Some(range) = range_m {
             let Goal::Attack(defender) = target else {
-                return Err("a range is an attack's: aim it at a character".into());
+                return Err(refuse!(
+                    Choice,
+                    "a range is an attack's: aim it at a character"
+                ));
             };
             let unit = self.rules.unit_m;
             match c.category_of(skill) {
                 Some(Category::HandToHand) if range > unit => {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Choice,
                         "a hand-to-hand attack reaches {unit} m at most; {} is {range} m away",
                         name_at(&names, *defender)
                     ));
@@ -475,11 +494,12 @@ impl Table {
     }
 
     /// `attacker` is a character of the table other than `defender`.
-    fn attacker(&self, defender: usize, attacker: usize) -> Result<(), String> {
+    fn attacker(&self, defender: usize, attacker: usize) -> Result<(), Refusal> {
         let names = Seat::names(self);
         seat_of(&names, attacker)?;
         if attacker == defender {
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "a defence is aimed at another character's attacks, not {}'s own",
                 names[defender]
             ));
@@ -702,21 +722,23 @@ impl Seat for Table {
         }
     }
 
-    fn allowed(&self, m: &Move) -> Result<(), String> {
+    fn allowed(&self, m: &Move) -> Result<(), Refusal> {
         match (m, self.rolled(m)?) {
             (Move::DeclareNoncombat { actor }, _) => {
                 let b = &self.budgets[seat_of(&Seat::names(self), *actor)?];
                 let name = &self.characters[*actor].name;
                 if b.noncombat {
-                    return Err(format!("{name} is already noncombat this round"));
+                    return Err(refuse!(Already, "{name} is already noncombat this round"));
                 }
                 if b.acted {
-                    return Err(format!(
+                    return Err(refuse!(
+                        NotNow,
                         "{name} has acted: noncombat is declared at the start of the round"
                     ));
                 }
                 if b.affected {
-                    return Err(format!(
+                    return Err(refuse!(
+                        NotNow,
                         "{name} has been attacked this round: noncombat is declared before any \
                          action directly affects the character"
                     ));
@@ -724,7 +746,8 @@ impl Seat for Table {
                 Ok(())
             }
             (_, Some(r)) => match &r.spent_on {
-                Some(_) if self.budgets[r.actor].bound => Err(format!(
+                Some(_) if self.budgets[r.actor].bound => Err(refuse!(
+                    NotNow,
                     "the GM ruled {}'s defence the action for this sequence: no other action \
                      until the sequence is over (End sequence)",
                     self.characters[r.actor].name
@@ -736,14 +759,14 @@ impl Seat for Table {
         }
     }
 
-    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+    fn plan(&self, m: &Move) -> Result<RollPlan, Refusal> {
         Ok(match self.rolled(m)? {
             Some(r) => r.action.plan(&self.rules),
             None => RollPlan::new("no roll"),
         })
     }
 
-    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, Refusal> {
         match self.rolled(m)? {
             Some(r) => {
                 r.action.check()?;
@@ -773,7 +796,7 @@ impl Seat for Table {
         }
     }
 
-    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         match (self.rolled(m)?, throws) {
             (Some(r), [faces]) => Ok(match r.action.resolve(&self.rules, faces)? {
                 Step::Done(mut o) => {
@@ -795,7 +818,11 @@ impl Seat for Table {
                 }
                 more => more,
             }),
-            (Some(_), _) => Err(format!("{} throws for a roll of one throw", throws.len())),
+            (Some(_), _) => Err(refuse!(
+                Faces,
+                "{} throws for a roll of one throw",
+                throws.len()
+            )),
             (None, _) => Ok(match m {
                 Move::DeclareNoncombat { actor } => no_roll(
                     "noncombat",
@@ -818,7 +845,7 @@ impl Seat for Table {
         m: &Move,
         _: &[Vec<u32>],
         outcome: &Outcome,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, Refusal> {
         let names: Vec<String> = Seat::names(self).into_iter().map(String::from).collect();
         let Some(r) = self.rolled(m)? else {
             return Ok(match m {

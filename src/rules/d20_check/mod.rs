@@ -2,6 +2,8 @@
 //! d20, disadvantage the lower; natural 20 and 1 are critical). Resource dice step down a chain
 //! on 1-2. Sides roll 1d6 + their lowest proficiency for who declares first.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use serde::{Deserialize, Serialize};
 
 mod form;
@@ -118,22 +120,28 @@ impl TaskProgress {
 
 impl Rules {
     /// Checks what RON cannot: a DC range, a chain of growing dice, a step below the smallest.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Refusal> {
         if self.dc_min >= self.dc_max {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "dc_min {} must be below dc_max {}",
-                self.dc_min, self.dc_max
+                self.dc_min,
+                self.dc_max
             ));
         }
         if self.resource_chain.is_empty() || self.resource_chain.windows(2).any(|w| w[0] >= w[1]) {
-            return Err("resource_chain must list growing dice, smallest first".into());
+            return Err(refuse!(
+                Scene,
+                "resource_chain must list growing dice, smallest first"
+            ));
         }
         if self
             .resource_chain
             .iter()
             .any(|d| self.resource_step_on >= d.sides())
         {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "resource_step_on {} must be below every die of the chain",
                 self.resource_step_on
             ));
@@ -234,10 +242,11 @@ pub enum CheckKind {
 
 impl Action {
     /// The DC after the GM's modifier, clamped to the table's range.
-    pub fn effective_dc(&self, rules: &Rules) -> Result<i64, String> {
+    pub fn effective_dc(&self, rules: &Rules) -> Result<i64, Refusal> {
         let (lo, hi) = rules.gm_modifier;
         if !(lo..=hi).contains(&self.gm_modifier) {
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "the GM's modifier is between {lo:+} and {hi:+}, not {:+}",
                 self.gm_modifier
             ));
@@ -255,15 +264,17 @@ impl Action {
                         .iter()
                         .map(|(n, v)| format!("{n} ({v})"))
                         .collect();
-                    format!(
+                    refuse!(
+                        Unknown,
                         "unknown difficulty '{name}': use one of {}",
                         names.join(", ")
                     )
                 })?,
             (None, None) => {
-                return Err(
-                    "a check needs a DC (dc: 15) or a difficulty (difficulty: \"Risky\")".into(),
-                );
+                return Err(refuse!(
+                    Choice,
+                    "a check needs a DC (dc: 15) or a difficulty (difficulty: \"Risky\")"
+                ));
             }
         };
         Ok((base + self.gm_modifier + self.penalty()).clamp(rules.dc_min, rules.dc_max))
@@ -283,7 +294,7 @@ impl Action {
     }
 
     /// Mundane, improbable, or a roll against which DC.
-    pub fn kind(&self, rules: &Rules) -> Result<CheckKind, String> {
+    pub fn kind(&self, rules: &Rules) -> Result<CheckKind, Refusal> {
         let dc = self.effective_dc(rules)?;
         Ok(if dc <= rules.dc_min {
             if self.play_the_odds {
@@ -299,7 +310,7 @@ impl Action {
     }
 
     /// Whether the action can be taken, and if not, why.
-    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+    pub fn check(&self, rules: &Rules) -> Result<(), Refusal> {
         if let Some(die) = self.resource {
             return resource_index(rules, die).map(|_| ());
         }
@@ -309,14 +320,16 @@ impl Action {
             && rules.generation >= crate::record::CLOSE_READING
             && self.effective_dc(rules)? > rules.dc_min
         {
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "Play the Odds is for a mundane action (DC {}): this check's DC is {}",
                 rules.dc_min,
                 self.effective_dc(rules)?
             ));
         }
         match self.kind(rules)? {
-            CheckKind::Improbable => Err(format!(
+            CheckKind::Improbable => Err(refuse!(
+                Choice,
                 "DC {}: improbable, beyond mortal characters (only an immortal may roll)",
                 rules.dc_max
             )),
@@ -325,7 +338,7 @@ impl Action {
     }
 
     /// The dice to throw (none for a mundane action).
-    pub fn plan(&self, rules: &Rules) -> Result<RollPlan, String> {
+    pub fn plan(&self, rules: &Rules) -> Result<RollPlan, Refusal> {
         self.check(rules)?;
         if let Some(die) = self.resource {
             return Ok(RollPlan::new(format!("use a {die} resource")).with(
@@ -346,7 +359,7 @@ impl Action {
 
     /// Exact odds: critical success and failure, success, failure, performance; or, for a
     /// resource die, the distribution of its number of uses.
-    pub fn odds(&self, rules: &Rules) -> Result<Odds, String> {
+    pub fn odds(&self, rules: &Rules) -> Result<Odds, Refusal> {
         self.check(rules)?;
         if let Some(die) = self.resource {
             let uses = resource_uses(rules, die, self.direction)?;
@@ -396,7 +409,7 @@ impl Action {
 
     /// The distribution of "this check succeeds" as 0 or 1 (for a group where half must
     /// succeed).
-    pub fn success_dist(&self, rules: &Rules) -> Result<Dist, String> {
+    pub fn success_dist(&self, rules: &Rules) -> Result<Dist, Refusal> {
         self.check(rules)?;
         let bonus = self.bonus();
         Ok(match self.kind(rules)? {
@@ -409,7 +422,7 @@ impl Action {
     }
 
     /// Reads the settled faces.
-    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, String> {
+    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, Refusal> {
         let plan = self.plan(rules)?;
         plan.check_faces(faces)?;
         if let Some(die) = self.resource {
@@ -436,6 +449,7 @@ impl Action {
                 class,
                 lines: vec![format!("resource {die}: {f}")],
                 tags: vec![tag],
+                facts: Vec::new(),
             }));
         }
         let bonus = self.bonus();
@@ -449,6 +463,7 @@ impl Action {
                     rules.dc_min, rules.mundane_performance
                 )],
                 tags: vec![],
+                facts: Vec::new(),
             })),
             CheckKind::Roll(dc) => {
                 let natural = match self.edge {
@@ -499,20 +514,25 @@ impl Action {
                     class: class.into(),
                     lines,
                     tags,
+                    facts: Vec::new(),
                 }))
             }
         }
     }
 }
 
-fn resource_index(rules: &Rules, die: Die) -> Result<usize, String> {
+fn resource_index(rules: &Rules, die: Die) -> Result<usize, Refusal> {
     rules
         .resource_chain
         .iter()
         .position(|d| *d == die)
         .ok_or_else(|| {
             let chain: Vec<String> = rules.resource_chain.iter().map(Die::to_string).collect();
-            format!("{die} is not on the resource chain {}", chain.join(", "))
+            refuse!(
+                Scene,
+                "{die} is not on the resource chain {}",
+                chain.join(", ")
+            )
         })
 }
 
@@ -533,7 +553,7 @@ pub fn resource_after(
     die: Die,
     face: u32,
     direction: Direction,
-) -> Result<ResourceState, String> {
+) -> Result<ResourceState, Refusal> {
     let i = resource_index(rules, die)?;
     let next = match direction {
         Direction::Down => i.checked_sub(1),
@@ -551,7 +571,7 @@ pub fn resource_after(
 
 /// The exact distribution of how many uses a resource die gives, from `die` until spent: a sum
 /// of geometric counts, one per die down the chain, each truncated below 1e-14.
-pub fn resource_uses(rules: &Rules, die: Die, direction: Direction) -> Result<Dist, String> {
+pub fn resource_uses(rules: &Rules, die: Die, direction: Direction) -> Result<Dist, Refusal> {
     let at = resource_index(rules, die)?;
     let step = u64::from(rules.resource_step_on);
     let mut total = Dist::constant(0);
@@ -782,7 +802,7 @@ impl Table {
     }
 
     /// Reads the initiative faces: who declares first, or a tie to re-roll.
-    pub fn resolve_initiative(&mut self, faces: &[u32]) -> Result<Initiative, String> {
+    pub fn resolve_initiative(&mut self, faces: &[u32]) -> Result<Initiative, Refusal> {
         self.initiative_plan().check_faces(faces)?;
         let n_players = if self.initiative_advantage(Side::Players) {
             2
@@ -820,16 +840,22 @@ impl Table {
     }
 
     /// Whether `actor` may act now, and if not, why.
-    pub fn check(&self, actor: usize) -> Result<(), String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    pub fn check(&self, actor: usize) -> Result<(), Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         let Some(side) = self.side_to_act() else {
-            return Err("roll initiative first".into());
+            return Err(refuse!(NotNow, "roll initiative first"));
         };
         if self.acted[actor] {
-            return Err(format!("{} has acted this round", c.name));
+            return Err(refuse!(NotTheirTurn, "{} has acted this round", c.name));
         }
         if c.side != side {
-            return Err(format!("the {side:?} side declares and acts first"));
+            return Err(refuse!(
+                NotTheirTurn,
+                "the {side:?} side declares and acts first"
+            ));
         }
         Ok(())
     }
@@ -841,8 +867,11 @@ impl Table {
         modifier: Option<&str>,
         dc: i64,
         edge: Edge,
-    ) -> Result<Action, String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    ) -> Result<Action, Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         let m = match modifier {
             None => 0,
             Some(name) => c
@@ -853,12 +882,14 @@ impl Table {
                 .ok_or_else(|| {
                     let has: Vec<&str> = c.modifiers.iter().map(|(n, _)| n.as_str()).collect();
                     if has.is_empty() {
-                        format!(
+                        refuse!(
+                            Unknown,
                             "{} has no modifier '{name}' (and no modifiers at all)",
                             c.name
                         )
                     } else {
-                        format!(
+                        refuse!(
+                            Unknown,
                             "{} has no modifier '{name}': use one of {}",
                             c.name,
                             has.join(", ")
@@ -877,13 +908,16 @@ impl Table {
     }
 
     /// The use of a named resource die of `actor`.
-    pub fn resource_action(&self, actor: usize, name: &str) -> Result<Action, String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    pub fn resource_action(&self, actor: usize, name: &str) -> Result<Action, Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         let (_, die) = self.resources[actor]
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("{} has no resource '{name}'", c.name))?;
-        let die = die.ok_or_else(|| format!("{}'s {name} is spent", c.name))?;
+            .ok_or_else(|| refuse!(Unknown, "{} has no resource '{name}'", c.name))?;
+        let die = die.ok_or_else(|| refuse!(Spent, "{}'s {name} is spent", c.name))?;
         Ok(Action {
             resource: Some(die),
             direction: self.direction_of(actor, name),
@@ -907,14 +941,14 @@ impl Table {
         actor: usize,
         name: &str,
         face: u32,
-    ) -> Result<ResourceState, String> {
+    ) -> Result<ResourceState, Refusal> {
         let rules = self.rules.clone();
         let direction = self.direction_of(actor, name);
         let slot = self.resources[actor]
             .iter_mut()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("no resource '{name}'"))?;
-        let die = slot.1.ok_or_else(|| format!("{name} is spent"))?;
+            .ok_or_else(|| refuse!(Unknown, "no resource '{name}'"))?;
+        let die = slot.1.ok_or_else(|| refuse!(Spent, "{name} is spent"))?;
         let state = resource_after(&rules, die, face, direction)?;
         slot.1 = match state {
             ResourceState::Holds => Some(die),

@@ -3,6 +3,8 @@
 //! initiative, which the GM declares when things get dicey and ends when they calm down.
 //! Outside initiative there is no turn order: any character may make any check.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
@@ -129,7 +131,7 @@ impl Table {
         edge: Edge,
         play_the_odds: bool,
         roller_names_it: bool,
-    ) -> Result<Action, String> {
+    ) -> Result<Action, Refusal> {
         seat_of(&Seat::names(self), actor)?;
         // A helper of a group without the named modifier rolls without it (the move's
         // description says so); the roller who names it must have it (`action` refuses).
@@ -138,7 +140,7 @@ impl Table {
         match dc {
             DcChoice::Number(n) => a.dc = Some(*n),
             DcChoice::Defense(_) | DcChoice::Opposed(_) => {
-                return Err("the DC is read before the check".into());
+                return Err(refuse!(NotNow, "the DC is read before the check"));
             }
             DcChoice::Named(name, gm) => {
                 a.dc = None;
@@ -152,13 +154,14 @@ impl Table {
 
     /// The DC a check of `roller` is against, as a number where it is read from the table: an
     /// opponent's Defense Class, or the opposed check the GM rolled against the roller.
-    fn read_dc(&self, roller: usize, dc: &DcChoice) -> Result<DcChoice, String> {
+    fn read_dc(&self, roller: usize, dc: &DcChoice) -> Result<DcChoice, Refusal> {
         let names = Seat::names(self);
         match dc {
             DcChoice::Defense(i) => {
                 seat_of(&names, *i)?;
                 if *i == roller {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Target,
                         "a Defense Class opposes another's check: {} cannot check against their own",
                         names[roller]
                     ));
@@ -167,7 +170,8 @@ impl Table {
                     .defense
                     .map(DcChoice::Number)
                     .ok_or_else(|| {
-                        format!(
+                        refuse!(
+                            Unable,
                             "{} has no Defense Class: the scene gives it none (defense: 12)",
                             names[*i]
                         )
@@ -180,10 +184,12 @@ impl Table {
                     .find(|o| o.by == *i && o.against == roller)
                     .map(|o| DcChoice::Number(o.dc))
                     .ok_or_else(|| {
-                        format!(
+                        refuse!(
+                            NotNow,
                             "no opposed check of {}'s waits for {}'s check: the GM rolls it first \
                              (Opposed check)",
-                            names[*i], names[roller]
+                            names[*i],
+                            names[roller]
                         )
                     })
             }
@@ -198,12 +204,13 @@ impl Table {
         against: usize,
         modifier: Option<&str>,
         edge: Edge,
-    ) -> Result<Action, String> {
+    ) -> Result<Action, Refusal> {
         let names = Seat::names(self);
         seat_of(&names, by)?;
         seat_of(&names, against)?;
         if by == against {
-            return Err(format!(
+            return Err(refuse!(
+                Target,
                 "an opposed check is rolled for an opponent: {} cannot oppose themself",
                 names[by]
             ));
@@ -212,7 +219,7 @@ impl Table {
     }
 
     /// The opposed check a move is, if it is one.
-    fn opposed_of(&self, m: &Move) -> Result<Option<(usize, usize, Action)>, String> {
+    fn opposed_of(&self, m: &Move) -> Result<Option<(usize, usize, Action)>, Refusal> {
         match m {
             Move::Opposed {
                 by,
@@ -229,10 +236,10 @@ impl Table {
     }
 
     /// The opposed check's total, the DC it sets (within the DC range), and its lines.
-    fn opposed_total(&self, a: &Action, faces: &[u32]) -> Result<(i64, Vec<String>), String> {
+    fn opposed_total(&self, a: &Action, faces: &[u32]) -> Result<(i64, Vec<String>), Refusal> {
         let n = if a.edge == Edge::None { 1 } else { 2 };
         if faces.len() != n || faces.iter().any(|f| !(1..=20).contains(f)) {
-            return Err(format!("{faces:?} are not the faces of {n} d20"));
+            return Err(refuse!(Faces, "{faces:?} are not the faces of {n} d20"));
         }
         let kept = match a.edge {
             Edge::Disadvantage => faces.iter().copied().min(),
@@ -257,7 +264,7 @@ impl Table {
     }
 
     /// The checks a move rolls, each with its roller, in throw order.
-    fn rolls(&self, m: &Move) -> Result<Vec<(usize, Action)>, String> {
+    fn rolls(&self, m: &Move) -> Result<Vec<(usize, Action)>, Refusal> {
         Ok(match m {
             Move::Check {
                 actor,
@@ -315,7 +322,7 @@ impl Table {
     }
 
     /// Whether a check of `kind` by `actor` is taken on its turn (during initiative).
-    fn turn_check(&self, actor: usize, kind: &CheckType) -> Result<(), String> {
+    fn turn_check(&self, actor: usize, kind: &CheckType) -> Result<(), Refusal> {
         if !self.initiative {
             return Ok(());
         }
@@ -324,25 +331,27 @@ impl Table {
             CheckType::Save => Ok(()),
             CheckType::Bonus => match self.side_to_act() {
                 Some(side) if side == c.side => Ok(()),
-                Some(side) => Err(format!(
+                Some(side) => Err(refuse!(
+                    NotTheirTurn,
                     "a Bonus check comes on one's own side's turn; the {side:?} side acts"
                 )),
-                None => Err("roll initiative first".into()),
+                None => Err(refuse!(NotNow, "roll initiative first")),
             },
             CheckType::Standard | CheckType::Extended { .. } => self.check(actor),
         }
     }
 
-    fn task(&self, name: &str) -> Result<usize, String> {
+    fn task(&self, name: &str) -> Result<usize, Refusal> {
         self.tasks
             .iter()
             .position(|t| t.task.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| {
                 let names: Vec<&str> = self.tasks.iter().map(|t| t.task.name.as_str()).collect();
                 if names.is_empty() {
-                    format!("the scene has no task '{name}' (it lists none)")
+                    refuse!(Unknown, "the scene has no task '{name}' (it lists none)")
                 } else {
-                    format!(
+                    refuse!(
+                        Unknown,
                         "the scene has no task '{name}'; it has {}",
                         names.join(", ")
                     )
@@ -366,8 +375,10 @@ impl Table {
         }
     }
 
-    fn initiative_outcome(&self, throws: &[Vec<u32>]) -> Result<Step, String> {
-        let faces = throws.last().ok_or("no dice have been thrown yet")?;
+    fn initiative_outcome(&self, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+        let faces = throws
+            .last()
+            .ok_or_else(|| refuse!(Faces, "no dice have been thrown yet"))?;
         let mut after = self.clone();
         let plan = self.initiative_plan();
         let side_total = |side: Side, label: &str| {
@@ -400,6 +411,7 @@ impl Table {
                 class: format!("the {side:?} side declares first"),
                 lines: vec![players, gm],
                 tags: vec![format!("round {}", after.round)],
+                facts: Vec::new(),
             })),
         }
     }
@@ -539,22 +551,28 @@ impl Seat for Table {
         }
     }
 
-    fn allowed(&self, m: &Move) -> Result<(), String> {
+    fn allowed(&self, m: &Move) -> Result<(), Refusal> {
         self.opposed_of(m)?;
         for (_, a) in self.rolls(m)? {
             a.check(&self.rules)?;
         }
         match m {
             Move::DeclareInitiative if self.initiative => {
-                Err("initiative is declared already".into())
+                Err(refuse!(NotNow, "initiative is declared already"))
             }
-            Move::EndInitiative if !self.initiative => Err("initiative is not declared".into()),
+            Move::EndInitiative if !self.initiative => {
+                Err(refuse!(NotNow, "initiative is not declared"))
+            }
             Move::Initiative => {
                 if !self.initiative {
-                    return Err("the GM declares initiative first, when things get dicey".into());
+                    return Err(refuse!(
+                        NotNow,
+                        "the GM declares initiative first, when things get dicey"
+                    ));
                 }
                 match self.side_to_act() {
-                    Some(side) => Err(format!(
+                    Some(side) => Err(refuse!(
+                        NotNow,
                         "the round is on: the {side:?} side still has to act"
                     )),
                     None => Ok(()),
@@ -564,7 +582,7 @@ impl Seat for Table {
                 if let CheckType::Extended { task } = kind {
                     let t = &self.tasks[self.task(task)?];
                     if t.state() != "under way" {
-                        return Err(format!("the task {} is {}", t.task.name, t.state()));
+                        return Err(refuse!(NotNow, "the task {} is {}", t.task.name, t.state()));
                     }
                 }
                 self.turn_check(*actor, kind)
@@ -574,7 +592,7 @@ impl Seat for Table {
             } => {
                 let names = Seat::names(self);
                 if helpers.contains(leader) {
-                    return Err("the leader does not help itself".into());
+                    return Err(refuse!(Target, "the leader does not help itself"));
                 }
                 for (i, &h) in helpers.iter().enumerate() {
                     seat_of(&names, h)?;
@@ -582,17 +600,21 @@ impl Seat for Table {
                     if helpers[..i].contains(&h)
                         && self.rules.generation >= crate::record::CLOSE_READING
                     {
-                        return Err(format!("{} is listed twice among the helpers", names[h]));
+                        return Err(refuse!(
+                            Target,
+                            "{} is listed twice among the helpers",
+                            names[h]
+                        ));
                     }
                     if self.characters[h].side != self.characters[*leader].side {
-                        return Err(format!("{} is on the other side", names[h]));
+                        return Err(refuse!(Target, "{} is on the other side", names[h]));
                     }
                 }
                 if self.initiative {
                     self.turn_check(*leader, &CheckType::Standard)?;
                     for &h in helpers {
                         if self.acted[h] {
-                            return Err(format!("{} has acted this round", names[h]));
+                            return Err(refuse!(NotTheirTurn, "{} has acted this round", names[h]));
                         }
                     }
                 }
@@ -602,7 +624,7 @@ impl Seat for Table {
         }
     }
 
-    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+    fn plan(&self, m: &Move) -> Result<RollPlan, Refusal> {
         if *m == Move::Initiative {
             return Ok(self.initiative_plan());
         }
@@ -632,7 +654,7 @@ impl Seat for Table {
         Ok(plan)
     }
 
-    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, Refusal> {
         if *m == Move::Initiative {
             let p = self.initiative_odds();
             let mut odds = Odds::of("players − gamemaster", self.initiative_difference())
@@ -672,7 +694,7 @@ impl Seat for Table {
         }
     }
 
-    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         let names = Seat::names(self);
         match m {
             Move::Initiative => return self.initiative_outcome(throws),
@@ -693,7 +715,13 @@ impl Seat for Table {
         if let Some((by, against, a)) = self.opposed_of(m)? {
             let faces = match throws {
                 [one] => one,
-                _ => return Err(format!("{} throws for a roll of one throw", throws.len())),
+                _ => {
+                    return Err(refuse!(
+                        Faces,
+                        "{} throws for a roll of one throw",
+                        throws.len()
+                    ));
+                }
             };
             let (dc, mut lines) = self.opposed_total(&a, faces)?;
             lines.push(format!(
@@ -706,19 +734,28 @@ impl Seat for Table {
                 class: "opposed check".into(),
                 lines,
                 tags: vec![format!("DC {dc}")],
+                facts: Vec::new(),
             }));
         }
         let rolls = self.rolls(m)?;
         let faces: &[u32] = match throws {
             [] => &[],
             [one] => one,
-            _ => return Err(format!("{} throws for a roll of one throw", throws.len())),
+            _ => {
+                return Err(refuse!(
+                    Faces,
+                    "{} throws for a roll of one throw",
+                    throws.len()
+                ));
+            }
         };
         let mut outcomes = Vec::new();
         let mut at = 0;
         for (_, a) in &rolls {
             let n = a.plan(&self.rules)?.dice.len();
-            let mine = faces.get(at..at + n).ok_or("too few faces for the check")?;
+            let mine = faces
+                .get(at..at + n)
+                .ok_or_else(|| refuse!(Faces, "too few faces for the check"))?;
             at += n;
             match a.resolve(&self.rules, mine)? {
                 Step::Done(o) => outcomes.push(o),
@@ -726,7 +763,7 @@ impl Seat for Table {
             }
         }
         if at != faces.len() {
-            return Err(format!("{} faces for {at} dice", faces.len()));
+            return Err(refuse!(Faces, "{} faces for {at} dice", faces.len()));
         }
         if let (Move::Group { .. }, GroupRule::HalfSucceed) = (m, self.rules.group) {
             let succeeded = outcomes.iter().filter(|o| o.success == Some(true)).count();
@@ -751,13 +788,14 @@ impl Seat for Table {
                 .into(),
                 lines,
                 tags: outcomes.iter().flat_map(|o| o.tags.clone()).collect(),
+                facts: Vec::new(),
             }));
         }
         outcomes
             .into_iter()
             .next()
             .map(Step::Done)
-            .ok_or_else(|| "nothing to resolve".to_string())
+            .ok_or_else(|| refuse!(Faces, "nothing to resolve"))
     }
 
     fn apply_move(
@@ -765,7 +803,7 @@ impl Seat for Table {
         m: &Move,
         throws: &[Vec<u32>],
         outcome: &Outcome,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, Refusal> {
         let names: Vec<String> = Seat::names(self).into_iter().map(String::from).collect();
         let mut said = Vec::new();
         match m {
@@ -781,7 +819,9 @@ impl Seat for Table {
                 said.push("initiative ends: no turn order".into());
             }
             Move::Initiative => {
-                let faces = throws.last().ok_or("no initiative dice")?;
+                let faces = throws
+                    .last()
+                    .ok_or_else(|| refuse!(Faces, "no initiative dice"))?;
                 if let Initiative::First(side) = self.resolve_initiative(faces)? {
                     said.push(format!(
                         "round {}: the {side:?} side declares first",
@@ -794,7 +834,7 @@ impl Seat for Table {
                     .first()
                     .and_then(|f| f.first())
                     .copied()
-                    .ok_or("no resource die thrown")?;
+                    .ok_or_else(|| refuse!(Unknown, "no resource die thrown"))?;
                 let up = self.direction_of(*actor, name) == super::Direction::Up;
                 let state = self.apply_resource(*actor, name, face)?;
                 said.push(format!(

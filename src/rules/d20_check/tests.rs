@@ -1,6 +1,7 @@
 //! The tests of `d20_check`.
 
 use super::*;
+use crate::rules::Refusal;
 use crate::rules::RulesetId;
 use crate::rules::data::builtin_rules;
 
@@ -18,7 +19,7 @@ fn check(proficiency: i64, modifier: i64, dc: i64, edge: Edge) -> Action {
     }
 }
 
-fn done(step: Result<Step, String>) -> Outcome {
+fn done(step: Result<Step, Refusal>) -> Outcome {
     match step {
         Ok(Step::Done(o)) => o,
         other => panic!("expected an outcome, got {other:?}"),

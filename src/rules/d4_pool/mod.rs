@@ -2,6 +2,8 @@
 //! sum them against a DC or an Evasion. Acting raises Action Load, which resets each turn
 //! (or each round).
 
+use crate::refuse;
+use crate::rules::Refusal;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -152,12 +154,13 @@ impl Action {
     }
 
     /// Whether the action may be taken now, and if not, why.
-    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+    pub fn check(&self, rules: &Rules) -> Result<(), Refusal> {
         if self.gm_call {
             return Ok(());
         }
         if self.aspect < 0 {
-            return Err(format!(
+            return Err(refuse!(
+                Unable,
                 "Aspect {}: a negative Aspect never acts on its own; only a roll the GM calls \
                  for uses it (at least 1d4)",
                 self.aspect
@@ -165,15 +168,20 @@ impl Action {
         }
         let margin = self.aspect - self.load;
         if margin <= 0 {
-            return Err(format!(
+            return Err(refuse!(
+                Spent,
                 "Aspect {} minus Action Load {} is {margin}: this Aspect cannot act until the load drops",
-                self.aspect, self.load
+                self.aspect,
+                self.load
             ));
         }
         if rules.strict_cost && margin < self.cost {
-            return Err(format!(
+            return Err(refuse!(
+                Spent,
                 "Aspect {} minus Action Load {} is {margin}, less than the action's cost {}",
-                self.aspect, self.load, self.cost
+                self.aspect,
+                self.load,
+                self.cost
             ));
         }
         Ok(())
@@ -226,7 +234,7 @@ impl Action {
     }
 
     /// Reads the settled faces (in plan order).
-    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, String> {
+    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, Refusal> {
         self.plan(rules).check_faces(faces)?;
         let total: i64 = faces.iter().map(|f| i64::from(*f)).sum();
         let pool = self.pool(rules) as usize;
@@ -267,6 +275,7 @@ impl Action {
             class,
             lines,
             tags,
+            facts: Vec::new(),
         }))
     }
 }
@@ -376,19 +385,22 @@ impl Table {
         actor: usize,
         aspect: &str,
         weapon: Option<&str>,
-    ) -> Result<Action, String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    ) -> Result<Action, Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         let value = *c
             .aspects
             .get(aspect)
-            .ok_or_else(|| format!("{} has no Aspect '{aspect}'", c.name))?;
+            .ok_or_else(|| refuse!(Unknown, "{} has no Aspect '{aspect}'", c.name))?;
         let extra = match weapon {
             None => Vec::new(),
             Some(w) => c
                 .weapons
                 .get(w)
                 .cloned()
-                .ok_or_else(|| format!("{} has no weapon '{w}'", c.name))?,
+                .ok_or_else(|| refuse!(Unknown, "{} has no weapon '{w}'", c.name))?,
         };
         Ok(Action {
             aspect: value,
@@ -409,12 +421,13 @@ impl Table {
 
     /// Whether `actor` may take `action` of a kind now: on its own turn, or on another's when
     /// the kind is a valid response there (`off_turn` in the costs table).
-    pub fn check(&self, actor: usize, action: &Action, kind: &str) -> Result<(), String> {
+    pub fn check(&self, actor: usize, action: &Action, kind: &str) -> Result<(), Refusal> {
         if actor >= self.characters.len() {
-            return Err("no such character".into());
+            return Err(refuse!(Unknown, "no such character"));
         }
         if actor != self.active && !self.rules.off_turn(kind) && !action.gm_call {
-            return Err(format!(
+            return Err(refuse!(
+                NotTheirTurn,
                 "it is {}'s turn: {} can only respond ({}), not take {}",
                 self.characters[self.active].name,
                 self.characters[actor].name,
@@ -423,9 +436,12 @@ impl Table {
             ));
         }
         if action.load != self.loads[actor] && !action.gm_call {
-            return Err(format!(
+            return Err(refuse!(
+                Spent,
                 "{}'s Action Load is {}, not {}",
-                self.characters[actor].name, self.loads[actor], action.load
+                self.characters[actor].name,
+                self.loads[actor],
+                action.load
             ));
         }
         action.check(&self.rules)

@@ -1,6 +1,8 @@
 //! `d4-pool` at the table: Aspect rolls on one's own turn, responses on another's (the kinds the
 //! costs table marks `off_turn`), rolls the GM calls for, and ending the turn.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
@@ -90,7 +92,7 @@ pub enum Move {
 
 impl Table {
     /// The rules action a roll makes at the table as it is.
-    fn rules_action(&self, m: &Move) -> Result<Option<(usize, String, Action)>, String> {
+    fn rules_action(&self, m: &Move) -> Result<Option<(usize, String, Action)>, Refusal> {
         let names = self.names();
         let (actor, aspect, weapon, kind, target, adv, dis, gm) = match m {
             Move::EndTurn => return Ok(None),
@@ -137,15 +139,16 @@ impl Table {
         let mut a = self.action(actor, aspect, weapon)?;
         if !gm && kind == TEAM_ACTION && self.rules.generation >= crate::record::LINKED_TEAM_ACTIONS
         {
-            return Err(
+            return Err(refuse!(
+                Choice,
                 "a Team Action is a move of its own (Team action): it throws nothing and puts \
                  its Disadvantage, or Advantage, on the next roll of the creature it acts on"
-                    .into(),
-            );
+            ));
         }
         if !gm && !self.rules.costs.contains_key(&kind) {
             let kinds: Vec<&str> = self.rules.costs.keys().map(String::as_str).collect();
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "'{kind}' is not a kind of action; the costs table has {}",
                 kinds.join(", ")
             ));
@@ -169,7 +172,8 @@ impl Table {
             Aim::Attack(i)
                 if *i == actor && self.rules.generation >= crate::record::CLOSE_READING =>
             {
-                return Err(format!(
+                return Err(refuse!(
+                    Target,
                     "an attack is aimed at another character: {} cannot attack themself",
                     self.characters[actor].name
                 ));
@@ -177,7 +181,7 @@ impl Table {
             Aim::Attack(i) => Target::Evasion(
                 self.characters
                     .get(*i)
-                    .ok_or("the target is not at the table")?
+                    .ok_or_else(|| refuse!(Unknown, "the target is not at the table"))?
                     .evasion,
             ),
         };
@@ -193,24 +197,30 @@ impl Table {
         actor: usize,
         aspect: &str,
         on: usize,
-    ) -> Result<(usize, String, Action), String> {
+    ) -> Result<(usize, String, Action), Refusal> {
         let names = self.names();
         seat_of(&names, actor)?;
         seat_of(&names, on)?;
         let kind = TEAM_ACTION.to_string();
         if !self.rules.costs.contains_key(&kind) {
-            return Err("this table's costs table has no team action".into());
+            return Err(refuse!(
+                Choice,
+                "this table's costs table has no team action"
+            ));
         }
         if on == actor {
-            return Err(format!(
+            return Err(refuse!(
+                Target,
                 "a Team Action acts on another creature's roll: {} cannot aim it at themself",
                 names[actor]
             ));
         }
         if self.imposed.iter().any(|i| i.by == actor && i.on == on) {
-            return Err(format!(
+            return Err(refuse!(
+                Already,
                 "{}'s team action already waits on {}'s next roll (the same source counts once)",
-                names[actor], names[on]
+                names[actor],
+                names[on]
             ));
         }
         let mut a = self.action(actor, aspect, None)?;
@@ -305,21 +315,21 @@ impl Seat for Table {
         }
     }
 
-    fn allowed(&self, m: &Move) -> Result<(), String> {
+    fn allowed(&self, m: &Move) -> Result<(), Refusal> {
         match self.rules_action(m)? {
             None => Ok(()),
             Some((actor, kind, a)) => self.check(actor, &a, &kind),
         }
     }
 
-    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+    fn plan(&self, m: &Move) -> Result<RollPlan, Refusal> {
         Ok(match self.rules_action(m)? {
             Some((_, _, a)) if !matches!(m, Move::TeamAction { .. }) => a.plan(&self.rules),
             _ => RollPlan::new("no roll"),
         })
     }
 
-    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, Refusal> {
         if matches!(m, Move::TeamAction { .. }) {
             self.rules_action(m)?;
             return Ok(None);
@@ -327,7 +337,7 @@ impl Seat for Table {
         Ok(self.rules_action(m)?.map(|(_, _, a)| a.odds(&self.rules)))
     }
 
-    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         match self.rules_action(m)? {
             None => Ok(no_roll("turn ended", "the turn ends".into())),
             Some(_) if matches!(m, Move::TeamAction { .. }) => {
@@ -335,12 +345,21 @@ impl Seat for Table {
             }
             Some((_, _, a)) => match throws {
                 [faces] => a.resolve(&self.rules, faces),
-                _ => Err(format!("{} throws for a roll of one throw", throws.len())),
+                _ => Err(refuse!(
+                    Faces,
+                    "{} throws for a roll of one throw",
+                    throws.len()
+                )),
             },
         }
     }
 
-    fn apply_move(&mut self, m: &Move, _: &[Vec<u32>], _: &Outcome) -> Result<Vec<String>, String> {
+    fn apply_move(
+        &mut self,
+        m: &Move,
+        _: &[Vec<u32>],
+        _: &Outcome,
+    ) -> Result<Vec<String>, Refusal> {
         let Some((actor, kind, a)) = self.rules_action(m)? else {
             self.end_turn();
             return Ok(vec![format!(
@@ -460,6 +479,7 @@ mod tests {
     use crate::rules::play::Move as AnyMove;
     use crate::rules::table::TableState;
     use crate::rules::testing::{end_turn, play, table};
+    use crate::rules::{Refusal, RefusalKind};
 
     fn act(actor: usize, aspect: &str, kind: &str, target: Aim) -> AnyMove {
         AnyMove::D4Pool(Move::Act {
@@ -501,11 +521,11 @@ mod tests {
         let mut t = table("d4-pool-goblin-ambush.ron");
         assert_eq!(
             t.allowed(&act(3, "Sorcery", "reaction", Aim::None)),
-            Err(RulesError::Refused(
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Unable,
                 "Aspect -1: a negative Aspect never acts on its own; only a roll the GM calls \
                  for uses it (at least 1d4)"
-                    .into()
-            ))
+            )))
         );
         let call = AnyMove::D4Pool(Move::GmCall {
             actor: 3,
@@ -548,15 +568,21 @@ mod tests {
         // Nobody attacks themselves (it was rolled and its load paid).
         assert_eq!(
             t.allowed(&act(0, "Finesse", "attack", Aim::Attack(0))),
-            Err(RulesError::Refused(
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Target,
                 "an attack is aimed at another character: Vex the Rogue cannot attack themself"
-                    .into()
-            ))
+            )))
         );
         // Pim may not take an Aspect check on Vex's turn.
         let mut pim = act(1, "Finesse", "aspect check", Aim::Dc(12));
         let err = t.allowed(&pim).expect_err("not Pim's turn");
-        assert_eq!(err, RulesError::Refused("it is Vex the Rogue's turn: Pim can only respond (assist, counter, reaction, team action), not take an aspect check".into()));
+        assert_eq!(
+            err,
+            RulesError::Refused(Refusal::new(
+                RefusalKind::NotTheirTurn,
+                "it is Vex the Rogue's turn: Pim can only respond (assist, counter, reaction, team action), not take an aspect check"
+            ))
+        );
         // As a reaction it may: Finesse 4 + 2 advantages − 1 disadvantage = 5d4 (the trap).
         if let AnyMove::D4Pool(Move::Act {
             kind,
@@ -606,11 +632,11 @@ mod tests {
         // A Team Action is its own move, linked to the roll it hinders (not an Aspect roll).
         assert_eq!(
             t.allowed(&act(2, "Presence", "team action", Aim::None)),
-            Err(RulesError::Refused(
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Choice,
                 "a Team Action is a move of its own (Team action): it throws nothing and puts \
                  its Disadvantage, or Advantage, on the next roll of the creature it acts on"
-                    .into()
-            ))
+            )))
         );
         let (_, said) = play(
             &mut t,
@@ -752,10 +778,10 @@ mod tests {
         };
         assert_eq!(
             t.allowed(&team(2, 2)),
-            Err(RulesError::Refused(
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Target,
                 "a Team Action acts on another creature's roll: Bram cannot aim it at themself"
-                    .into()
-            ))
+            )))
         );
         assert_eq!(t.plan(&team(2, 3)).map(|p| p.dice.len()), Ok(0));
         let (o, said) = play(&mut t, &team(2, 3), &[]);
@@ -769,11 +795,11 @@ mod tests {
         );
         assert_eq!(
             t.allowed(&team(2, 3)),
-            Err(RulesError::Refused(
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Already,
                 "Bram's team action already waits on Goblin's next roll (the same source counts \
                  once)"
-                    .into()
-            ))
+            )))
         );
         assert!(
             t.tracker()[3]
@@ -822,10 +848,10 @@ mod tests {
             .expect_err("load 2");
         assert_eq!(
             err,
-            RulesError::Refused(
+            RulesError::Refused(Refusal::new(
+                RefusalKind::Spent,
                 "Aspect 2 minus Action Load 2 is 0: this Aspect cannot act until the load drops"
-                    .into()
-            )
+            ))
         );
         assert!(
             t.allowed(&act(1, "Wits", "aspect check", Aim::None))
@@ -835,6 +861,12 @@ mod tests {
         let err = t
             .allowed(&act(1, "Wits", "juggling", Aim::None))
             .expect_err("no such kind");
-        assert_eq!(err, RulesError::Refused("'juggling' is not a kind of action; the costs table has aspect check, assist, attack, counter, minor action, reaction, team action".into()));
+        assert_eq!(
+            err,
+            RulesError::Refused(Refusal::new(
+                RefusalKind::Choice,
+                "'juggling' is not a kind of action; the costs table has aspect check, assist, attack, counter, minor action, reaction, team action"
+            ))
+        );
     }
 }

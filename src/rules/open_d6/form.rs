@@ -461,7 +461,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.value("kind", "Type of damage", options, kind);
             match t.damage_preview(*by, *target, *weapon, kind.as_deref()) {
                 Ok(lines) => lines.into_iter().for_each(|l| f.note(l)),
-                Err(why) => f.note(why),
+                Err(why) => f.note(why.text),
             }
         }
         Move::Setback { target, by } => {

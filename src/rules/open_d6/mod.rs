@@ -2,6 +2,8 @@
 //! again and added). Skill + bonus against a difficulty: equal is a marginal success. Boxcars
 //! and snake eyes have their own effects. Initiative is a shot counter counted down.
 
+use crate::refuse;
+use crate::rules::{Fact, Refusal, RollFact};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -98,7 +100,7 @@ fn five() -> i64 {
 
 impl Rules {
     /// Checks what RON cannot: the friction table covers 1 to 6 once each.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Refusal> {
         for face in 1..=6 {
             let rows = self
                 .friction
@@ -106,7 +108,8 @@ impl Rules {
                 .filter(|r| (r.from..=r.to).contains(&face))
                 .count();
             if rows != 1 {
-                return Err(format!(
+                return Err(refuse!(
+                    Scene,
                     "friction: face {face} is in {rows} rows; each face 1-6 needs exactly one"
                 ));
             }
@@ -280,8 +283,10 @@ impl Action {
     }
 
     /// Reads throws into chains, checking every face.
-    pub fn chains(&self, throws: &[Vec<u32>]) -> Result<Chains, String> {
-        let first = throws.first().ok_or("no dice have been thrown yet")?;
+    pub fn chains(&self, throws: &[Vec<u32>]) -> Result<Chains, Refusal> {
+        let first = throws
+            .first()
+            .ok_or_else(|| refuse!(Faces, "no dice have been thrown yet"))?;
         self.plan().check_faces(first)?;
         let mut c = Chains {
             positive: vec![first[0]],
@@ -297,21 +302,23 @@ impl Action {
                 // Only a friction check can follow.
                 match (throw.as_slice(), c.friction, self.snake_eyes(&c)) {
                     ([f], None, true) if (1..=6).contains(f) => c.friction = Some(*f),
-                    _ => return Err(format!("unexpected extra throw {throw:?}")),
+                    _ => return Err(refuse!(Faces, "unexpected extra throw {throw:?}")),
                 }
                 continue;
             }
             for (open, chain) in [(pos_open, &mut c.positive), (neg_open, &mut c.negative)] {
                 if open {
-                    let f = *faces.next().ok_or("a six was not thrown again")?;
+                    let f = *faces
+                        .next()
+                        .ok_or_else(|| refuse!(Faces, "a six was not thrown again"))?;
                     if !(1..=6).contains(&f) {
-                        return Err(format!("face {f} is not on a d6"));
+                        return Err(refuse!(Faces, "face {f} is not on a d6"));
                     }
                     chain.push(f);
                 }
             }
             if faces.next().is_some() {
-                return Err(format!("too many faces in re-throw {throw:?}"));
+                return Err(refuse!(Faces, "too many faces in re-throw {throw:?}"));
             }
         }
         Ok(c)
@@ -322,7 +329,7 @@ impl Action {
     }
 
     /// Reads every throw so far: the outcome, or the next throw (sixes again, or friction).
-    pub fn resolve(&self, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, String> {
+    pub fn resolve(&self, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         let c = self.chains(throws)?;
         if self.roll.open() {
             let pos_open = c.positive.last() == Some(&6);
@@ -382,7 +389,16 @@ impl Action {
             o => (false, format!("failure, outcome {o}")),
         };
         let mut tags = Vec::new();
+        let mut facts = Vec::new();
         if boxcars {
+            facts.push(RollFact {
+                roll: 0,
+                fact: if success {
+                    Fact::Windfall
+                } else {
+                    Fact::Fumble
+                },
+            });
             tags.push(
                 if success {
                     "boxcars: windfall (or a Setback for the opponent)"
@@ -412,6 +428,7 @@ impl Action {
             class,
             lines,
             tags,
+            facts,
         }))
     }
 
@@ -953,12 +970,14 @@ impl Table {
     /// Starts a round from the initiative faces: first shot = Reflexes + closed bonus − the
     /// stances not paid for yet (each is paid once, from the first round after it is adopted),
     /// at least the minimum.
-    pub fn start_round(&mut self, faces: &[u32]) -> Result<(), String> {
+    pub fn start_round(&mut self, faces: &[u32]) -> Result<(), Refusal> {
         self.initiative_plan().check_faces(faces)?;
         let mut pairs = faces.chunks(2);
         for (i, c) in self.characters.iter().enumerate() {
             let base = if c.named {
-                let pair = pairs.next().ok_or("missing initiative dice")?;
+                let pair = pairs
+                    .next()
+                    .ok_or_else(|| refuse!(Faces, "missing initiative dice"))?;
                 c.reflexes + i64::from(pair[0]) - i64::from(pair[1])
             } else {
                 c.reflexes
@@ -1065,10 +1084,14 @@ impl Table {
     }
 
     /// Whether `actor` may take an action of this type now, and if not, why.
-    pub fn check(&self, actor: usize, kind: ActionType) -> Result<(), String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    pub fn check(&self, actor: usize, kind: ActionType) -> Result<(), Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         if self.out[actor] {
-            return Err(format!(
+            return Err(refuse!(
+                Unable,
                 "{} is knocked out: no more actions this scene",
                 c.name
             ));
@@ -1076,16 +1099,21 @@ impl Table {
         if self.scene_over {
             return match kind {
                 ActionType::LimitBreak if self.limit_break_after[actor] => Ok(()),
-                ActionType::LimitBreak => Err(format!(
+                ActionType::LimitBreak => Err(refuse!(
+                    NotNow,
                     "the action scene is over: one Limit Break after it is left to whoever \
                      ended it focused and out of shots, and {} has none left",
                     c.name
                 )),
-                _ => Err("the action scene is over: roll initiative for the next one".into()),
+                _ => Err(refuse!(
+                    NotNow,
+                    "the action scene is over: roll initiative for the next one"
+                )),
             };
         }
         if kind == ActionType::Finisher && !self.finisher_due[actor] {
-            return Err(format!(
+            return Err(refuse!(
+                Unable,
                 "a Finisher follows knocking an opponent out, and {} has not just done so \
                  (on a willing or helpless target it is a Limit Break)",
                 c.name
@@ -1098,7 +1126,11 @@ impl Table {
         match kind {
             ActionType::Trigger => {
                 if shots < 1 {
-                    return Err(format!("{} has no shots left for a trigger action", c.name));
+                    return Err(refuse!(
+                        Spent,
+                        "{} has no shots left for a trigger action",
+                        c.name
+                    ));
                 }
             }
             ActionType::Finisher => {}
@@ -1109,23 +1141,32 @@ impl Table {
                         .first()
                         .map(|&i| self.characters[i].name.clone());
                     return Err(match next {
-                        Some(n) => format!(
+                        Some(n) => refuse!(
+                            NotTheirTurn,
                             "it is {} shot ({})",
                             crate::text::possessive(&n),
                             self.current_shot().unwrap_or(0)
                         ),
                         None if self.round == 0 && kind == ActionType::Stance => {
-                            "no round has started: a stance before the first round is adopted \
+                            refuse!(
+                                NotNow,
+                                "no round has started: a stance before the first round is adopted \
                              before it (its shot is paid from the first round), or roll \
                              initiative"
-                                .to_string()
+                            )
                         }
-                        None if self.round == 0 => "no round has started: roll initiative".into(),
-                        None => "the round is over: roll initiative".to_string(),
+                        None if self.round == 0 => {
+                            refuse!(NotNow, "no round has started: roll initiative")
+                        }
+                        None => refuse!(NotNow, "the round is over: roll initiative"),
                     });
                 }
                 if kind == ActionType::LimitBreak && !self.focused[actor] {
-                    return Err(format!("{} must focus before a Limit Break", c.name));
+                    return Err(refuse!(
+                        Unable,
+                        "{} must focus before a Limit Break",
+                        c.name
+                    ));
                 }
             }
         }
@@ -1134,13 +1175,17 @@ impl Table {
 
     /// Simplified initiative: one action a round in order of Reflexes; trigger actions at any
     /// time (a character that takes one before acting loses its action).
-    fn check_simplified(&self, actor: usize, kind: ActionType) -> Result<(), String> {
+    fn check_simplified(&self, actor: usize, kind: ActionType) -> Result<(), Refusal> {
         let c = &self.characters[actor];
         match kind {
             ActionType::Trigger | ActionType::Finisher => Ok(()),
             ActionType::Basic | ActionType::Stance | ActionType::LimitBreak => {
                 if self.acted[actor] {
-                    return Err(format!("{} has used this round's action", c.name));
+                    return Err(refuse!(
+                        NotTheirTurn,
+                        "{} has used this round's action",
+                        c.name
+                    ));
                 }
                 if self.acting_now().first() != Some(&actor) {
                     let next = self
@@ -1148,10 +1193,17 @@ impl Table {
                         .first()
                         .map(|&i| self.characters[i].name.clone())
                         .unwrap_or_default();
-                    return Err(format!("it is {next}'s action (highest Reflexes first)"));
+                    return Err(refuse!(
+                        NotTheirTurn,
+                        "it is {next}'s action (highest Reflexes first)"
+                    ));
                 }
                 if kind == ActionType::LimitBreak && !self.focused[actor] {
-                    return Err(format!("{} must focus before a Limit Break", c.name));
+                    return Err(refuse!(
+                        Unable,
+                        "{} must focus before a Limit Break",
+                        c.name
+                    ));
                 }
                 Ok(())
             }
@@ -1171,7 +1223,7 @@ impl Table {
     }
 
     /// Takes an action: pays its shots (a 3-shot action at shot 1 or 2 leaves 0).
-    pub fn act(&mut self, actor: usize, kind: ActionType) -> Result<(), String> {
+    pub fn act(&mut self, actor: usize, kind: ActionType) -> Result<(), Refusal> {
         self.check(actor, kind)?;
         if kind == ActionType::Finisher {
             self.finisher_due[actor] = false;
@@ -1222,13 +1274,17 @@ impl Table {
     }
 
     /// Whether `actor` may focus now: once in any given round.
-    pub fn can_focus(&self, actor: usize) -> Result<(), String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    pub fn can_focus(&self, actor: usize) -> Result<(), Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         if self.focused[actor] {
-            return Err(format!("{} is focused already", c.name));
+            return Err(refuse!(Already, "{} is focused already", c.name));
         }
         if self.round > 0 && self.focused_in[actor] == self.round {
-            return Err(format!(
+            return Err(refuse!(
+                Already,
                 "{} has focused this round: focus again when the next round begins",
                 c.name
             ));
@@ -1236,7 +1292,8 @@ impl Table {
         if self.rules.generation >= crate::record::CLOSE_READING
             && self.focus_used_in[actor] == Some(self.round)
         {
-            return Err(format!(
+            return Err(refuse!(
+                Already,
                 "{} used their focus {}: focus again when the next round begins",
                 c.name,
                 if self.round == 0 {

@@ -4,6 +4,8 @@
 //! (Combination Action, Action Advantage), Assist and Push Luck on the last check, Stunt
 //! Modifiers, team actions, Fortune, Setbacks, and new sessions.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use crate::text::possessive;
@@ -344,10 +346,14 @@ fn pair_plan(who: &str, purpose: &str) -> RollPlan {
         .with(1, 6, DieRole::Negative, &format!("{who} negative"))
 }
 
-fn single(throws: &[Vec<u32>]) -> Result<&[u32], String> {
+fn single(throws: &[Vec<u32>]) -> Result<&[u32], Refusal> {
     match throws {
         [one] => Ok(one),
-        _ => Err(format!("{} throws for a roll of one throw", throws.len())),
+        _ => Err(refuse!(
+            Faces,
+            "{} throws for a roll of one throw",
+            throws.len()
+        )),
     }
 }
 
@@ -474,11 +480,11 @@ impl Seat for Table {
         }
     }
 
-    fn allowed(&self, m: &Move) -> Result<(), String> {
+    fn allowed(&self, m: &Move) -> Result<(), Refusal> {
         self.allowed_move(m)
     }
 
-    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+    fn plan(&self, m: &Move) -> Result<RollPlan, Refusal> {
         let checks = self.checks(m)?;
         if let Some(r) = checks.first() {
             // The actor, or a team action's first participant: its roll is thrown first.
@@ -501,7 +507,7 @@ impl Seat for Table {
         })
     }
 
-    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, Refusal> {
         let checks = self.checks(m)?;
         if let Some(r) = checks.first() {
             return Ok(Some(r.action.odds()));
@@ -522,7 +528,7 @@ impl Seat for Table {
         })
     }
 
-    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         self.resolve_throws(m, throws)
     }
 
@@ -531,7 +537,7 @@ impl Seat for Table {
         m: &Move,
         throws: &[Vec<u32>],
         outcome: &Outcome,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, Refusal> {
         self.apply_effects(m, throws, outcome)
     }
 

@@ -1,6 +1,7 @@
 //! The tests of `open_d6`.
 
 use super::*;
+use crate::rules::Refusal;
 use crate::rules::RulesetId;
 use crate::rules::data::builtin_rules;
 
@@ -18,7 +19,7 @@ fn check(roll: RollKind, skill: i64, difficulty: i64) -> Action {
     }
 }
 
-fn done(step: Result<Step, String>) -> Outcome {
+fn done(step: Result<Step, Refusal>) -> Outcome {
     match step {
         Ok(Step::Done(o)) => o,
         other => panic!("expected an outcome, got {other:?}"),

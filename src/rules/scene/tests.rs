@@ -1,6 +1,7 @@
 //! The tests of `scene.rs`.
 
 use super::*;
+use crate::rules::{Refusal, RefusalKind};
 
 #[test]
 fn every_scene_file_of_the_repository_ships_compiled_in_and_unpacks_whole() {
@@ -55,7 +56,10 @@ fn numbers_out_of_range_in_a_scene_are_refused_with_the_field() {
     }
     assert_eq!(
         scene.validate(),
-        Err("Vex the Rogue's Aspect Finesse is 2147483647: it must be from -100 to 100".into())
+        Err(Refusal::new(
+            RefusalKind::Scene,
+            "Vex the Rogue's Aspect Finesse is 2147483647: it must be from -100 to 100"
+        ))
     );
     let mut scene = crate::rules::testing::scene("open-d6-fred-and-peter.ron");
     if let Cast::OpenD6(cs) = &mut scene.cast {
@@ -63,7 +67,10 @@ fn numbers_out_of_range_in_a_scene_are_refused_with_the_field() {
     }
     assert_eq!(
         scene.validate(),
-        Err("Fred's reflexes is 9223372036854775807: it must be from -1000 to 1000".into())
+        Err(Refusal::new(
+            RefusalKind::Scene,
+            "Fred's reflexes is 9223372036854775807: it must be from -1000 to 1000"
+        ))
     );
 }
 

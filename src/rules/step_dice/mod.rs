@@ -2,6 +2,8 @@
 //! it, lowest kept at Advantage, highest at Disadvantage). Result >= 0 succeeds; the effect
 //! level is |result| + 1. Teamwork adds a die and earns the helper grit.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use serde::{Deserialize, Serialize};
 
 mod form;
@@ -32,21 +34,26 @@ pub struct Rules {
 
 impl Rules {
     /// Checks what RON cannot: ratings and ranks present, effect bands in order.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Refusal> {
         if self.difficulties.is_empty() || self.skill_ranks.is_empty() {
-            return Err("difficulties and skill_ranks must not be empty".into());
+            return Err(refuse!(
+                Scene,
+                "difficulties and skill_ranks must not be empty"
+            ));
         }
         if !(1..=self.complete_max).contains(&self.marginal_max) {
-            return Err(format!(
+            return Err(refuse!(
+                Scene,
                 "marginal_max {} must be between 1 and complete_max {}",
-                self.marginal_max, self.complete_max
+                self.marginal_max,
+                self.complete_max
             ));
         }
         Ok(())
     }
 
     /// A difficulty by rating name ("Hard") or die ("d8").
-    pub fn difficulty(&self, text: &str) -> Result<Die, String> {
+    pub fn difficulty(&self, text: &str) -> Result<Die, Refusal> {
         if let Some((_, die)) = self
             .difficulties
             .iter()
@@ -62,15 +69,20 @@ impl Rules {
                 .collect();
             names.join(", ")
         };
-        let die = text
-            .parse::<Die>()
-            .map_err(|_| format!("unknown difficulty '{text}': use one of {}", names()))?;
+        let die = text.parse::<Die>().map_err(|_| {
+            refuse!(
+                Unknown,
+                "unknown difficulty '{text}': use one of {}",
+                names()
+            )
+        })?;
         // Only the ratings' dice are difficulties: "a difficulty below Challenging does not
         // exist".
         if self.difficulties.iter().any(|(_, d)| *d == die) {
             Ok(die)
         } else {
-            Err(format!(
+            Err(refuse!(
+                Unknown,
                 "a {die} is no difficulty: the ratings are {}",
                 names()
             ))
@@ -159,7 +171,7 @@ impl Action {
         }
     }
 
-    fn pools(&self, rules: &Rules) -> Result<Pools, String> {
+    fn pools(&self, rules: &Rules) -> Result<Pools, Refusal> {
         let difficulty = rules.difficulty(&self.difficulty)?;
         let mut ability = self.ability.clone();
         let mut position = self.position;
@@ -180,14 +192,16 @@ impl Action {
             position = Position::Disadvantage;
         }
         if ability.is_empty() {
-            return Err(
-                "the ability pool is empty: give the skill die (or mark the roll unskilled)".into(),
-            );
+            return Err(refuse!(
+                Choice,
+                "the ability pool is empty: give the skill die (or mark the roll unskilled)"
+            ));
         }
         let steps: Vec<Die> = rules.skill_ranks.iter().map(|(_, d)| *d).collect();
         if let Some(odd) = ability.iter().find(|d| !steps.contains(d)) {
             let names: Vec<String> = steps.iter().map(Die::to_string).collect();
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "{odd} is not a step die; ability dice are {}",
                 names.join(", ")
             ));
@@ -200,12 +214,12 @@ impl Action {
     }
 
     /// Whether the roll can be made.
-    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+    pub fn check(&self, rules: &Rules) -> Result<(), Refusal> {
         self.pools(rules).map(|_| ())
     }
 
     /// The dice to throw: ability dice, the difficulty die, the position die.
-    pub fn plan(&self, rules: &Rules) -> Result<RollPlan, String> {
+    pub fn plan(&self, rules: &Rules) -> Result<RollPlan, Refusal> {
         let p = self.pools(rules)?;
         let mut plan = RollPlan::new(if self.quick {
             "quick action roll"
@@ -238,7 +252,7 @@ impl Action {
     }
 
     /// The exact distribution of the result (ability − difficulty).
-    pub fn distribution(&self, rules: &Rules) -> Result<Dist, String> {
+    pub fn distribution(&self, rules: &Rules) -> Result<Dist, Refusal> {
         let p = self.pools(rules)?;
         let ability = Dist::max_of(
             &p.ability
@@ -256,7 +270,7 @@ impl Action {
     }
 
     /// Exact odds of success and of each effect level.
-    pub fn odds(&self, rules: &Rules) -> Result<Odds, String> {
+    pub fn odds(&self, rules: &Rules) -> Result<Odds, Refusal> {
         let result = self.distribution(rules)?;
         let p_success = result.p_where(|r| rules.succeeds(r));
         let mut odds = Odds::of("result", result.clone());
@@ -280,7 +294,7 @@ impl Action {
     }
 
     /// Reads the settled faces (in plan order).
-    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, String> {
+    pub fn resolve(&self, rules: &Rules, faces: &[u32]) -> Result<Step, Refusal> {
         let plan = self.plan(rules)?;
         plan.check_faces(faces)?;
         let p = self.pools(rules)?;
@@ -322,6 +336,7 @@ impl Action {
             class,
             lines,
             tags: vec![],
+            facts: Vec::new(),
         }))
     }
 }
@@ -395,13 +410,16 @@ impl Table {
         difficulty: &str,
         position: Position,
         boosts: &[Die],
-    ) -> Result<Action, String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    ) -> Result<Action, Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         let (skill_die, unskilled) = match skill {
             None => (Die(4), true),
             Some(s) => (
                 self.skill_die(actor, s)
-                    .ok_or_else(|| format!("{} has no skill set '{s}'", c.name))?,
+                    .ok_or_else(|| refuse!(Unknown, "{} has no skill set '{s}'", c.name))?,
                 false,
             ),
         };
@@ -418,16 +436,24 @@ impl Table {
     }
 
     /// Whether `actor` may act now: on its turn, once a round.
-    pub fn check(&self, actor: usize) -> Result<(), String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    pub fn check(&self, actor: usize) -> Result<(), Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         if actor != self.active {
-            return Err(format!(
+            return Err(refuse!(
+                NotTheirTurn,
                 "it is {}'s turn",
                 self.characters[self.active].name
             ));
         }
         if self.acted[actor] {
-            return Err(format!("{} has used this round's action", c.name));
+            return Err(refuse!(
+                NotTheirTurn,
+                "{} has used this round's action",
+                c.name
+            ));
         }
         Ok(())
     }
@@ -439,10 +465,14 @@ impl Table {
         helper: usize,
         skill: Option<&str>,
         difficulty: Option<Die>,
-    ) -> Result<Action, String> {
-        let c = self.characters.get(helper).ok_or("no such character")?;
+    ) -> Result<Action, Refusal> {
+        let c = self
+            .characters
+            .get(helper)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         if self.acted[helper] {
-            return Err(format!(
+            return Err(refuse!(
+                NotTheirTurn,
                 "{} has used this round's action and cannot help",
                 c.name
             ));
@@ -455,7 +485,7 @@ impl Table {
         };
         let die = self
             .skill_die(helper, skill)
-            .ok_or_else(|| format!("{} has no skill set '{skill}'", c.name))?;
+            .ok_or_else(|| refuse!(Unknown, "{} has no skill set '{skill}'", c.name))?;
         Ok(Action::quick(die, difficulty.to_string()))
     }
 
@@ -479,14 +509,17 @@ impl Table {
         actor: usize,
         skill: Option<&str>,
         difficulty: &str,
-    ) -> Result<Action, String> {
-        let c = self.characters.get(actor).ok_or("no such character")?;
+    ) -> Result<Action, Refusal> {
+        let c = self
+            .characters
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "no such character"))?;
         let Some(skill) = skill else {
             return Ok(self.unskilled_quick(difficulty.to_string()));
         };
         let die = self.skill_die(actor, skill).ok_or_else(|| {
             let has: Vec<&str> = c.skills.iter().map(|(n, _)| n.as_str()).collect();
-            format!(
+            refuse!(Unknown,
                 "{} has no skill set '{skill}' (a quick action roll compares raw ability: use one of {})",
                 c.name,
                 has.join(", ")

@@ -2,6 +2,8 @@
 //! may add a die to the helped character's next roll this round, and grit to the helper), and
 //! the standard turn passing round the table.
 
+use crate::refuse;
+use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
 use serde::{Deserialize, Serialize};
@@ -66,7 +68,7 @@ pub enum Move {
 }
 
 impl Table {
-    fn rules_action(&self, m: &Move) -> Result<Option<super::Action>, String> {
+    fn rules_action(&self, m: &Move) -> Result<Option<super::Action>, Refusal> {
         let names = self.names();
         match m {
             Move::Act {
@@ -175,23 +177,25 @@ impl Seat for Table {
         }
     }
 
-    fn allowed(&self, m: &Move) -> Result<(), String> {
+    fn allowed(&self, m: &Move) -> Result<(), Refusal> {
         let action = self.rules_action(m)?;
         match m {
             Move::Act { actor, .. } | Move::Easy { actor, .. } => self.check(*actor)?,
             Move::Help { helper, helped, .. } => {
                 let names = self.names();
                 if helper == helped {
-                    return Err("a character cannot help itself".into());
+                    return Err(refuse!(Target, "a character cannot help itself"));
                 }
                 if *helped != self.active {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Target,
                         "teamwork helps the character whose turn it is ({})",
                         name_at(&names, self.active)
                     ));
                 }
                 if self.acted[*helped] {
-                    return Err(format!(
+                    return Err(refuse!(
+                        NotTheirTurn,
                         "{} has already rolled this round",
                         name_at(&names, *helped)
                     ));
@@ -205,20 +209,20 @@ impl Seat for Table {
         }
     }
 
-    fn plan(&self, m: &Move) -> Result<RollPlan, String> {
+    fn plan(&self, m: &Move) -> Result<RollPlan, Refusal> {
         match self.rules_action(m)? {
             Some(a) => a.plan(&self.rules),
             None => Ok(RollPlan::new("no roll")),
         }
     }
 
-    fn odds(&self, m: &Move) -> Result<Option<Odds>, String> {
+    fn odds(&self, m: &Move) -> Result<Option<Odds>, Refusal> {
         self.rules_action(m)?
             .map(|a| a.odds(&self.rules))
             .transpose()
     }
 
-    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+    fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         match (self.rules_action(m)?, throws) {
             (None, _) if matches!(m, Move::Easy { .. }) => Ok(Step::Done(Outcome {
                 total: 0,
@@ -228,10 +232,15 @@ impl Seat for Table {
                     "an easy challenge, with no risk of failure: it succeeds without a roll".into(),
                 ],
                 tags: vec![],
+                facts: Vec::new(),
             })),
             (None, _) => Ok(no_roll("turn ended", "the turn ends".into())),
             (Some(a), [faces]) => a.resolve(&self.rules, faces),
-            (Some(_), _) => Err(format!("{} throws for a roll of one throw", throws.len())),
+            (Some(_), _) => Err(refuse!(
+                Faces,
+                "{} throws for a roll of one throw",
+                throws.len()
+            )),
         }
     }
 
@@ -240,7 +249,7 @@ impl Seat for Table {
         m: &Move,
         _: &[Vec<u32>],
         outcome: &Outcome,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, Refusal> {
         let names: Vec<String> = self.names().into_iter().map(String::from).collect();
         let action = self.rules_action(m)?;
         Ok(match (m, action) {
@@ -376,6 +385,7 @@ mod tests {
     use crate::rules::RulesError;
     use crate::rules::play::Move as AnyMove;
     use crate::rules::testing::{end_turn, play, table};
+    use crate::rules::{Refusal, RefusalKind};
 
     fn help(difficulty: Option<&str>) -> AnyMove {
         AnyMove::StepDice(Move::Help {
@@ -422,19 +432,22 @@ mod tests {
                 .expect_err(difficulty);
             assert_eq!(
                 err,
-                RulesError::Refused(format!(
-                    "{why}: the ratings are Challenging (d4), Very Challenging (d6), Hard (d8), \
-                     Very Hard (d10), Extremely Hard (d12)"
+                RulesError::Refused(Refusal::new(
+                    RefusalKind::Unknown,
+                    format!(
+                        "{why}: the ratings are Challenging (d4), Very Challenging (d6), Hard \
+                         (d8), Very Hard (d10), Extremely Hard (d12)"
+                    )
                 ))
             );
         }
         assert_eq!(
             t.allowed(&quick(2, "Brawl", "Hard")),
-            Err(RulesError::Refused(
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Unknown,
                 "Cass has no skill set 'Brawl' (a quick action roll compares raw ability: use \
                  one of Talk, Lore)"
-                    .into()
-            ))
+            )))
         );
     }
 
@@ -458,13 +471,17 @@ mod tests {
         assert_eq!(t.tracker()[0].status[1], "acted");
         assert_eq!(
             t.allowed(&easy),
-            Err(RulesError::Refused(
-                "Ana has used this round's action".into()
-            ))
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::NotTheirTurn,
+                "Ana has used this round's action"
+            )))
         );
         assert_eq!(
             t.allowed(&AnyMove::StepDice(Move::Easy { actor: 1 })),
-            Err(RulesError::Refused("it is Ana's turn".into()))
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::NotTheirTurn,
+                "it is Ana's turn"
+            )))
         );
     }
 
@@ -563,7 +580,10 @@ mod tests {
         let err = t.allowed(&bo).expect_err("Bo helped");
         assert_eq!(
             err,
-            RulesError::Refused("Bo has used this round's action".into())
+            RulesError::Refused(Refusal::new(
+                RefusalKind::NotTheirTurn,
+                "Bo has used this round's action"
+            ))
         );
         end_turn(&mut t).expect("turn");
         end_turn(&mut t).expect("turn");
@@ -604,6 +624,12 @@ mod tests {
         let err = t
             .allowed(&help(Some("Trivial")))
             .expect_err("no such rating");
-        assert_eq!(err, RulesError::Refused("unknown difficulty 'Trivial': use one of Challenging (d4), Very Challenging (d6), Hard (d8), Very Hard (d10), Extremely Hard (d12)".into()));
+        assert_eq!(
+            err,
+            RulesError::Refused(Refusal::new(
+                RefusalKind::Unknown,
+                "unknown difficulty 'Trivial': use one of Challenging (d4), Very Challenging (d6), Hard (d8), Very Hard (d10), Extremely Hard (d12)"
+            ))
+        );
     }
 }

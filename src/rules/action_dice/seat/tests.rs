@@ -5,6 +5,7 @@ use crate::rules::RulesError;
 use crate::rules::play::Move as AnyMove;
 use crate::rules::table::TableState;
 use crate::rules::testing::{end_turn, play, table};
+use crate::rules::{Refusal, RefusalKind};
 
 fn mv(m: Move) -> AnyMove {
     AnyMove::ActionDice(m)
@@ -77,9 +78,10 @@ fn range_a_dive_out_of_a_danger_zone_movement_races_and_the_gms_ruling() {
     });
     assert_eq!(
         t.allowed(&knife),
-        Err(RulesError::Refused(
-            "a hand-to-hand attack reaches 4 m at most; Sir Aldric is 6 m away".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
+            "a hand-to-hand attack reaches 4 m at most; Sir Aldric is 6 m away"
+        )))
     );
     // Mirelle dives out of the policeman's blast, its edge 6 m away: 1 action die + Running
     // 1, both kept, carry her 8 m. Known before the throw.
@@ -132,9 +134,10 @@ fn range_a_dive_out_of_a_danger_zone_movement_races_and_the_gms_ruling() {
                 *skill = "Sword".into();
             }
         })),
-        Err(RulesError::Refused(
-            "Sword is a defence or combat skill: movement takes a movement skill".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
+            "Sword is a defence or combat skill: movement takes a movement skill"
+        )))
     );
     play(&mut t, &run(3, 1), &[&[6, 6]]);
     play(&mut t, &run(0, 2), &[&[2, 2, 1, 1]]);
@@ -163,11 +166,11 @@ fn range_a_dive_out_of_a_danger_zone_movement_races_and_the_gms_ruling() {
     let club = act(2, "Club", 1, Goal::Attack(0));
     assert_eq!(
         t.allowed(&club),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
             "the GM ruled Policeman's defence the action for this sequence: no other action \
              until the sequence is over (End sequence)"
-                .into()
-        ))
+        )))
     );
     let (_, said) = play(&mut t, &mv(Move::EndSequence), &[]);
     assert_eq!(said, vec!["the sequence is over: Policeman may act again"]);
@@ -197,7 +200,10 @@ fn a_round_spends_budgets_and_orders_resolution() {
     let err = t.allowed(&stab).expect_err("spent");
     assert_eq!(
         err,
-        RulesError::Refused("Mugger has 0 action dice usable for Knife this round, not 1".into())
+        RulesError::Refused(Refusal::new(
+            RefusalKind::Spent,
+            "Mugger has 0 action dice usable for Knife this round, not 1"
+        ))
     );
     // Mirelle's magic dice serve Fire Bolt; General Defense needs two dice.
     let bolt = act(1, "Fire Bolt", 3, Goal::None);
@@ -245,9 +251,10 @@ fn toughness_is_rolled_without_action_dice() {
         .expect_err("passive");
     assert_eq!(
         err,
-        RulesError::Refused(
-            "Toughness is passive: it needs no action, roll it without action dice".into()
-        )
+        RulesError::Refused(Refusal::new(
+            RefusalKind::Unable,
+            "Toughness is passive: it needs no action, roll it without action dice"
+        ))
     );
     let err = t
         .allowed(&mv(Move::Passive {
@@ -258,7 +265,10 @@ fn toughness_is_rolled_without_action_dice() {
         .expect_err("active");
     assert_eq!(
         err,
-        RulesError::Refused("Running is an active ability: it takes action dice".into())
+        RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
+            "Running is an active ability: it takes action dice"
+        ))
     );
 }
 
@@ -307,10 +317,10 @@ fn attacks_aim_at_the_defenders_base_plus_the_best_defence() {
         .expect_err("not combat");
     assert_eq!(
         err,
-        RulesError::Refused(
+        RulesError::Refused(Refusal::new(
+            RefusalKind::Unknown,
             "Riding is not one of Sir Aldric's combat skills (hand-to-hand: Sword; ranged: )"
-                .into()
-        )
+        ))
     );
     // The round ends, and so do the defences.
     end_turn(&mut t).expect("round");
@@ -326,11 +336,11 @@ fn attacks_aim_at_the_defenders_base_plus_the_best_defence() {
     });
     assert_eq!(
         t.allowed(&unaimed),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
             "Dodge adds to the defence against the attacks of one character: choose whose \
              (against)"
-                .into()
-        ))
+        )))
     );
     let aimed_general = mv(Move::Defend {
         actor: 0,
@@ -342,11 +352,11 @@ fn attacks_aim_at_the_defenders_base_plus_the_best_defence() {
     });
     assert_eq!(
         t.allowed(&aimed_general),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
             "General Defense covers every attacker until the end of the round: it is aimed \
              at no one attacker (against every attacker)"
-                .into()
-        ))
+        )))
     );
 }
 
@@ -420,20 +430,20 @@ fn a_parry_aimed_at_one_attacker_and_a_dive_from_one_attack() {
     });
     assert_eq!(
         t.allowed(&own),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
             "a defence is aimed at another character's attacks, not Mirelle the Magician's \
              own"
-            .into()
-        ))
+        )))
     );
     // So is an attack on oneself: it was rolled, paid for and marked the attacker attacked.
     assert_eq!(
         t.allowed(&act(1, "Fire Bolt", 1, Goal::Attack(1))),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Target,
             "an attack is aimed at another character: Mirelle the Magician cannot attack \
              themself"
-                .into()
-        ))
+        )))
     );
     let dodge_dive = mv(Move::DiveForCover {
         actor: 1,
@@ -445,9 +455,10 @@ fn a_parry_aimed_at_one_attacker_and_a_dive_from_one_attack() {
     });
     assert_eq!(
         t.allowed(&dodge_dive),
-        Err(RulesError::Refused(
-            "Dodge is a defence or combat skill: movement takes a movement skill".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
+            "Dodge is a defence or combat skill: movement takes a movement skill"
+        )))
     );
 }
 
@@ -473,7 +484,10 @@ fn an_abilitys_maximum_may_be_other_than_n_plus_one() {
     }
     assert_eq!(
         scene.validate(),
-        Err("Sir Aldric's ability_max names Flying, which is not among its abilities".into())
+        Err(Refusal::new(
+            RefusalKind::Scene,
+            "Sir Aldric's ability_max names Flying, which is not among its abilities"
+        ))
     );
 }
 
@@ -492,11 +506,11 @@ fn noncombat_is_too_late_once_the_character_is_attacked() {
     assert_eq!((o.total, o.success), (4, Some(false)));
     assert_eq!(
         t.allowed(&noncombat),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
             "Mugger has been attacked this round: noncombat is declared before any action \
              directly affects the character"
-                .into()
-        ))
+        )))
     );
     // The next round, it may.
     end_turn(&mut t).expect("round");
@@ -530,7 +544,10 @@ fn noncombat_group_attack_and_general_defense_dice() {
     let err = t.allowed(&general).expect_err("noncombat");
     assert_eq!(
         err,
-        RulesError::Refused("Mugger is noncombat this round: no General Defense".into())
+        RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
+            "Mugger is noncombat this round: no General Defense"
+        ))
     );
     // Sir Aldric's Group Attack with Sword 3: ceil((2 + 3) / 2) = 3 dice, + 1 extra action
     // die in full = 4.

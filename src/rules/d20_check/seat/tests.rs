@@ -5,6 +5,7 @@ use crate::rules::RulesError;
 use crate::rules::play::Move as AnyMove;
 use crate::rules::table::TableState;
 use crate::rules::testing::{play, table};
+use crate::rules::{Refusal, RefusalKind};
 
 fn mv(m: Move) -> AnyMove {
     AnyMove::D20Check(m)
@@ -65,19 +66,20 @@ fn a_dc_from_a_defense_class_or_the_gms_opposed_check() {
     );
     assert_eq!(
         t.allowed(&check(0, CheckType::Standard, DcChoice::Defense(1))),
-        Err(RulesError::Refused(
-            "Bea has no Defense Class: the scene gives it none (defense: 12)".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Unable,
+            "Bea has no Defense Class: the scene gives it none (defense: 12)"
+        )))
     );
     // The Ghoul searches (d20 + 1 + DEX 2) while Bea hides.
     let hide = check(1, CheckType::Standard, DcChoice::Opposed(3));
     assert_eq!(
         t.allowed(&hide),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
             "no opposed check of Ghoul's waits for Bea's check: the GM rolls it first \
              (Opposed check)"
-                .into()
-        ))
+        )))
     );
     let search = mv(Move::Opposed {
         by: 3,
@@ -92,9 +94,10 @@ fn a_dc_from_a_defense_class_or_the_gms_opposed_check() {
             modifier: None,
             edge: Edge::None,
         })),
-        Err(RulesError::Refused(
-            "an opposed check is rolled for an opponent: Bea cannot oppose themself".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Target,
+            "an opposed check is rolled for an opponent: Bea cannot oppose themself"
+        )))
     );
     // Its odds are those of the DC it sets: 4 to 23, each 1/20.
     let odds = t.odds(&search).expect("odds").expect("some");
@@ -139,9 +142,10 @@ fn a_modifier_the_roller_lacks_is_refused_and_numbers_out_of_range_too() {
     let risky = || DcChoice::Named("Risky".into(), 0);
     assert_eq!(
         t.allowed(&with(1, "STR", risky())),
-        Err(RulesError::Refused(
-            "Bea has no modifier 'STR': use one of DEX, INT".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Unknown,
+            "Bea has no modifier 'STR': use one of DEX, INT"
+        )))
     );
     // Bea's DEX counts: 12 + proficiency 2 + DEX 3 = 17 against 15.
     let (o, _) = play(&mut t, &with(1, "dex", risky()), &[&[12]]);
@@ -281,9 +285,10 @@ fn group_and_extended_checks() {
             dc: DcChoice::Number(10),
             edge: Edge::None,
         })),
-        Err(RulesError::Refused(
-            "Bea is listed twice among the helpers".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Target,
+            "Bea is listed twice among the helpers"
+        )))
     );
     // HalfSucceed: everyone rolls, half must succeed.
     d20(&mut t).rules.group = GroupRule::HalfSucceed;
@@ -333,7 +338,10 @@ fn group_and_extended_checks() {
     let err = t.allowed(&seal(1)).expect_err("done");
     assert_eq!(
         err,
-        RulesError::Refused("the task Break the crypt seal is accomplished".into())
+        RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
+            "the task Break the crypt seal is accomplished"
+        ))
     );
     assert_eq!(
         t.notes(),
@@ -369,9 +377,10 @@ fn play_the_odds_on_a_mundane_action() {
     });
     assert_eq!(
         t.allowed(&not_mundane),
-        Err(RulesError::Refused(
-            "Play the Odds is for a mundane action (DC 0): this check's DC is 10".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
+            "Play the Odds is for a mundane action (DC 0): this check's DC is 10"
+        )))
     );
     // Only a natural 1 fails: 19/20.
     let odds = t.odds(&odds_move).expect("odds").expect("some");
@@ -397,11 +406,11 @@ fn a_resource_die_off_the_chain_is_refused_with_the_scene() {
     }
     assert_eq!(
         s.validate(),
-        Err(
+        Err(Refusal::new(
+            RefusalKind::Scene,
             "Ash's torches is a d3, not a die of the resource chain (d4, d6, d8, d10, d12, \
              d20)"
-                .to_string()
-        )
+        ))
     );
     // A room opened by the first rules still reads its scene (and opens).
     assert_eq!(s.validate_as_played(1), Ok(()));

@@ -2,6 +2,8 @@
 //! paying shots, spending focus and Fortune, knock-outs, Setbacks, turns and damage.
 
 use super::*;
+use crate::refuse;
+use crate::rules::{Fact, Refusal, RollFact};
 
 impl Table {
     /// The difficulty of `attacker` acting against `target` with `skill`: the higher of its
@@ -13,10 +15,11 @@ impl Table {
         attacker: usize,
         target: usize,
         skill: &str,
-    ) -> Result<i64, String> {
+    ) -> Result<i64, Refusal> {
         self.difficulty_of(attacker, target, &[skill, "Dodge"])?
             .ok_or_else(|| {
-                format!(
+                refuse!(
+                    Unable,
                     "{} has neither {skill} nor Dodge",
                     name_at(&Seat::names(self), target)
                 )
@@ -31,15 +34,16 @@ impl Table {
         attacker: usize,
         target: usize,
         names: &[&str],
-    ) -> Result<Option<i64>, String> {
+    ) -> Result<Option<i64>, Refusal> {
         let c = self
             .characters
             .get(target)
-            .ok_or("the target is not in the scene")?;
+            .ok_or_else(|| refuse!(Unknown, "the target is not in the scene"))?;
         // A check against a character is against another: against oneself it would be an
         // attack rolled and paid for, that its target's own defences answer.
         if target == attacker && self.rules.generation >= crate::record::CLOSE_READING {
-            return Err(format!(
+            return Err(refuse!(
+                Target,
                 "a check against a character is against another: {} cannot act against themself",
                 c.name
             ));
@@ -61,13 +65,16 @@ impl Table {
     }
 
     /// The difficulty of a check of `actor`'s.
-    pub(super) fn difficulty(&self, actor: usize, check: &Check) -> Result<i64, String> {
+    pub(super) fn difficulty(&self, actor: usize, check: &Check) -> Result<i64, Refusal> {
         match &check.difficulty {
             Difficulty::Number(n) => Ok(*n),
             Difficulty::Against(t) => self.difficulty_against(actor, *t, &check.skill),
             Difficulty::Listed(t, skills) => {
                 if skills.iter().all(|s| s.trim().is_empty()) {
-                    return Err("name the opponent's skills the stunt targets (Dodge, Know)".into());
+                    return Err(refuse!(
+                        Choice,
+                        "name the opponent's skills the stunt targets (Dodge, Know)"
+                    ));
                 }
                 let names: Vec<&str> = skills
                     .iter()
@@ -75,7 +82,8 @@ impl Table {
                     .filter(|s| !s.is_empty())
                     .collect();
                 self.difficulty_of(actor, *t, &names)?.ok_or_else(|| {
-                    format!(
+                    refuse!(
+                        Unable,
                         "{} has none of {}",
                         name_at(&Seat::names(self), *t),
                         names.join(", ")
@@ -166,19 +174,21 @@ impl Table {
     }
 
     /// Whether `who` may adopt the stance schtick `stance` now.
-    pub(super) fn may_adopt(&self, who: usize, stance: &str) -> Result<(), String> {
+    pub(super) fn may_adopt(&self, who: usize, stance: &str) -> Result<(), Refusal> {
         let c = &self.characters[who];
         match c.schticks.iter().find(|s| s.name == stance) {
-            None => Err(format!(
+            None => Err(refuse!(
+                Unknown,
                 "{} has no schtick '{stance}'{}",
                 c.name,
                 stance_names(c)
             )),
-            Some(s) if !s.stance => Err(format!(
+            Some(s) if !s.stance => Err(refuse!(
+                Unknown,
                 "{stance} is not a stance: it is in effect all the time"
             )),
             Some(_) if self.stance_schticks[who].iter().any(|n| n == stance) => {
-                Err(format!("{} has adopted {stance} already", c.name))
+                Err(refuse!(Already, "{} has adopted {stance} already", c.name))
             }
             Some(_) => Ok(()),
         }
@@ -189,20 +199,27 @@ impl Table {
         actor: usize,
         check: &Check,
         extra_advantage: bool,
-    ) -> Result<Rolled, String> {
+    ) -> Result<Rolled, Refusal> {
         let c: &Character = &self.characters[seat_of(&Seat::names(self), actor)?];
         let skill = self
             .skill_value(actor, &check.skill)
-            .ok_or_else(|| format!("{} has no skill '{}'", c.name, check.skill))?;
+            .ok_or_else(|| refuse!(Unknown, "{} has no skill '{}'", c.name, check.skill))?;
         let difficulty = self.difficulty(actor, check)?;
         if check.advantages > self.advantages[actor] {
-            return Err(format!(
+            return Err(refuse!(
+                Spent,
                 "{} has {} Advantage in the pool, not {}",
-                c.name, self.advantages[actor], check.advantages
+                c.name,
+                self.advantages[actor],
+                check.advantages
             ));
         }
         if check.fortune && self.fortune[actor] == 0 {
-            return Err(format!("{} has no Fortune left this session", c.name));
+            return Err(refuse!(
+                Spent,
+                "{} has no Fortune left this session",
+                c.name
+            ));
         }
         let advantage = i64::from(check.advantages) + i64::from(extra_advantage);
         Ok(Rolled {
@@ -229,7 +246,7 @@ impl Table {
     }
 
     /// The checks a move rolls, in throw order.
-    pub(super) fn checks(&self, m: &Move) -> Result<Vec<Rolled>, String> {
+    pub(super) fn checks(&self, m: &Move) -> Result<Vec<Rolled>, Refusal> {
         Ok(match m {
             Move::Act {
                 actor,
@@ -247,13 +264,17 @@ impl Table {
                 second.later_roll = true;
                 let spent = first.advantages + second.advantages;
                 if spent > self.advantages[*actor] {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Spent,
                         "the two actions spend {spent} Advantage; the pool has {}",
                         self.advantages[*actor]
                     ));
                 }
                 if first.fortune && second.fortune && self.fortune[*actor] < 2 {
-                    return Err("two Fortune points are needed for two Confident rolls".into());
+                    return Err(refuse!(
+                        Spent,
+                        "two Fortune points are needed for two Confident rolls"
+                    ));
                 }
                 vec![
                     self.rolled(*actor, first, false)?,
@@ -271,11 +292,15 @@ impl Table {
                 let names = Seat::names(self);
                 seat_of(&names, *target)?;
                 if target == actor {
-                    return Err(format!("{} cannot gauge their own skill", names[*actor]));
+                    return Err(refuse!(
+                        Target,
+                        "{} cannot gauge their own skill",
+                        names[*actor]
+                    ));
                 }
                 let theirs = self
                     .skill_value(*target, skill)
-                    .ok_or_else(|| format!("{} has no {skill} to gauge", names[*target]))?;
+                    .ok_or_else(|| refuse!(Unable, "{} has no {skill} to gauge", names[*target]))?;
                 vec![self.rolled(
                     *actor,
                     &Check::plain(skill, RollKind::Standard, Difficulty::Number(theirs)),
@@ -291,7 +316,7 @@ impl Table {
                 let names = Seat::names(self);
                 seat_of(&names, *target)?;
                 if target == actor {
-                    return Err(format!("{} cannot finish themself", names[*actor]));
+                    return Err(refuse!(Target, "{} cannot finish themself", names[*actor]));
                 }
                 let check = if *limit_break {
                     Check::plain(skill, RollKind::Standard, Difficulty::Against(*target))
@@ -309,7 +334,7 @@ impl Table {
                 let last = self
                     .last_check
                     .as_ref()
-                    .ok_or("there is no check to assist")?;
+                    .ok_or_else(|| refuse!(NotNow, "there is no check to assist"))?;
                 let friend = self
                     .skill_value(last.actor, &last.skill)
                     .unwrap_or(last.action.skill);
@@ -320,7 +345,7 @@ impl Table {
                 let last = self
                     .last_check
                     .as_ref()
-                    .ok_or("there is no check to push")?;
+                    .ok_or_else(|| refuse!(NotNow, "there is no check to push"))?;
                 seat_of(&Seat::names(self), *actor)?;
                 // The check again, with the assists it had (+1 each); Push Luck is a trigger
                 // action of its own, so its roll is that action's first: snake eyes count.
@@ -407,8 +432,10 @@ impl Table {
         format!("{}: {how} -> shot {}", c.name, self.shots[i])
     }
 
-    pub(super) fn initiative_outcome(&self, throws: &[Vec<u32>]) -> Result<Step, String> {
-        let faces = throws.first().ok_or("no dice have been thrown yet")?;
+    pub(super) fn initiative_outcome(&self, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+        let faces = throws
+            .first()
+            .ok_or_else(|| refuse!(Faces, "no dice have been thrown yet"))?;
         let mut after = self.clone();
         after.start_round(faces)?;
         let named: Vec<usize> = (0..self.characters.len())
@@ -474,10 +501,11 @@ impl Table {
             ),
             lines,
             tags,
+            facts: Vec::new(),
         }))
     }
 
-    pub(super) fn pay(&mut self, actor: usize, kind: ActionType) -> Result<String, String> {
+    pub(super) fn pay(&mut self, actor: usize, kind: ActionType) -> Result<String, Refusal> {
         let name = self.characters[actor].name.clone();
         if self.scene_over {
             self.act(actor, kind)?;
@@ -663,7 +691,7 @@ impl Table {
         target: usize,
         weapon: i64,
         kind: Option<&str>,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, Refusal> {
         self.damage_of(by, target, weapon, kind)
             .map(|(_, lines)| lines)
     }
@@ -677,7 +705,7 @@ impl Table {
         target: usize,
         weapon: i64,
         kind: Option<&str>,
-    ) -> Result<(i64, Vec<String>), String> {
+    ) -> Result<(i64, Vec<String>), Refusal> {
         let names = Seat::names(self);
         seat_of(&names, by)?;
         seat_of(&names, target)?;
@@ -686,14 +714,16 @@ impl Table {
             .as_ref()
             .filter(|l| l.actor == by && l.target == Some(target))
             .ok_or_else(|| {
-                format!(
+                refuse!(
+                    NotNow,
                     "damage follows an attack: {} last check was not against {}",
                     possessive(names[by]),
                     names[target]
                 )
             })?;
         if last.damaged {
-            return Err(format!(
+            return Err(refuse!(
+                Already,
                 "the damage of {} attack on {} has been dealt",
                 possessive(names[by]),
                 names[target]
@@ -702,14 +732,16 @@ impl Table {
         let check = last.check + assist_bonus(&self.rules, last.assists);
         let outcome = check - last.action.difficulty;
         if !last.success || outcome < 0 {
-            return Err(format!(
+            return Err(refuse!(
+                Choice,
                 "{} attack on {} failed: it deals no damage",
                 possessive(names[by]),
                 names[target]
             ));
         }
         if self.hits[target].is_none() {
-            return Err(format!(
+            return Err(refuse!(
+                Unable,
                 "{} has no Hits in the scene (hits: 10)",
                 names[target]
             ));
@@ -809,9 +841,9 @@ pub(super) fn stance_names(c: &Character) -> String {
     }
 }
 
-/// A fumble among the outcome's tags (also a joined outcome's, whose tags carry a prefix).
+/// A fumble in the outcome (in any of a joined outcome's rolls).
 pub(super) fn fumbled(o: &Outcome) -> bool {
-    o.tags.iter().any(|t| t.contains("boxcars: fumble"))
+    o.has(Fact::Fumble)
 }
 
 /// Joins the outcomes of several rolls into one: the first's class and total unless `best`.
@@ -823,10 +855,12 @@ pub(super) fn joined(outcomes: &[Outcome], titles: &[String], best: bool) -> Out
     };
     let mut lines = Vec::new();
     let mut tags = Vec::new();
-    for (o, title) in outcomes.iter().zip(titles) {
+    let mut facts = Vec::new();
+    for (roll, (o, title)) in outcomes.iter().zip(titles).enumerate() {
         lines.push(format!("{title}: {}", o.class));
         lines.extend(o.lines.iter().map(|l| format!("  {l}")));
         tags.extend(o.tags.iter().map(|t| format!("{title}: {t}")));
+        facts.extend(o.facts.iter().map(|f| RollFact { roll, ..*f }));
     }
     let chosen = outcomes.get(pick).cloned().unwrap_or_default();
     Outcome {
@@ -851,5 +885,6 @@ pub(super) fn joined(outcomes: &[Outcome], titles: &[String], best: bool) -> Out
         },
         lines,
         tags,
+        facts,
     }
 }

@@ -1,6 +1,8 @@
 //! A resolved move applied to the table: shots paid, damage, focus, stances, turns.
 
 use super::*;
+use crate::refuse;
+use crate::rules::{Fact, Refusal};
 
 impl Table {
     /// [`Seat::apply_move`]: the resolved move applied to the table; what changed, a line each.
@@ -9,7 +11,7 @@ impl Table {
         m: &Move,
         throws: &[Vec<u32>],
         outcome: &Outcome,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, Refusal> {
         let checks = self.checks(m)?;
         let names: Vec<String> = Seat::names(self).into_iter().map(String::from).collect();
         let mut said = Vec::new();
@@ -69,7 +71,11 @@ impl Table {
         }
         match m {
             Move::Initiative => {
-                self.start_round(throws.first().ok_or("no initiative dice")?)?;
+                self.start_round(
+                    throws
+                        .first()
+                        .ok_or_else(|| refuse!(Faces, "no initiative dice"))?,
+                )?;
                 said.push(format!(
                     "round {}: the counter starts at shot {}",
                     self.round,
@@ -323,9 +329,10 @@ impl Table {
                     "the team's result is the best roll: {}",
                     outcome.class
                 ));
-                for t in &outcome.tags {
-                    if t.contains("boxcars: fumble")
-                        && let Some(&a) = actors.iter().find(|&&a| t.starts_with(&names[a]))
+                // Each participant's roll is the outcome's roll of the same place.
+                for f in &outcome.facts {
+                    if f.fact == Fact::Fumble
+                        && let Some(&a) = actors.get(f.roll)
                     {
                         said.push(self.setback(a, "boxcars fumble in the team action"));
                     }

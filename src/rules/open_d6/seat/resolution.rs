@@ -2,10 +2,12 @@
 //! friction, special results.
 
 use super::*;
+use crate::refuse;
+use crate::rules::Refusal;
 
 impl Table {
     /// [`Seat::resolve`]: the outcome of the move's throws, or the next throw it needs.
-    pub(super) fn resolve_throws(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, String> {
+    pub(super) fn resolve_throws(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         let checks = self.checks(m)?;
         let names = Seat::names(self);
         let rollers = Self::rollers(m);
@@ -77,6 +79,7 @@ impl Table {
                     } else {
                         vec![]
                     },
+                    facts: Vec::new(),
                 }))
             }
             Move::TableD6 { actor } => {
@@ -87,6 +90,7 @@ impl Table {
                     class: format!("d6: {f}"),
                     lines: vec![format!("{} throws a d6: {f}", name_at(&names, *actor))],
                     tags: vec![],
+                    facts: Vec::new(),
                 }))
             }
             Move::FortuneReroll { actor } => {
@@ -101,6 +105,7 @@ impl Table {
                         name_at(&names, *actor)
                     )],
                     tags: vec![],
+                    facts: Vec::new(),
                 }))
             }
             Move::SurpriseRound { ambushers } => Ok(no_roll(
@@ -140,6 +145,7 @@ impl Table {
                     name_at(&names, *helper)
                 )],
                 tags: vec![],
+                facts: Vec::new(),
             })),
             Move::Damage { target, hits, by } => {
                 let left = self.hits[*target].unwrap_or(0) - hits;
@@ -168,6 +174,7 @@ impl Table {
                     class: if left <= 0 { "knocked out" } else { "damage" }.into(),
                     lines,
                     tags: vec![],
+                    facts: Vec::new(),
                 }))
             }
             Move::KnockOut { target, by } => Ok(no_roll(
@@ -245,7 +252,7 @@ impl Table {
                     self.characters[*actor].move_m.unwrap_or(0) * 2
                 ),
             )),
-            _ => Err("this move rolls checks".into()),
+            _ => Err(refuse!(Choice, "this move rolls checks")),
         }
     }
 }

@@ -5,6 +5,7 @@ use crate::rules::RulesError;
 use crate::rules::play::Move as AnyMove;
 use crate::rules::table::TableState;
 use crate::rules::testing::{play, table};
+use crate::rules::{Refusal, RefusalKind};
 
 mod last_check;
 
@@ -101,7 +102,10 @@ fn a_check_outside_an_action_scene_and_a_stunt_against_listed_skills() {
     );
     assert_eq!(
         t.allowed(&listed(&["Know"])),
-        Err(RulesError::Refused("Peter has none of Know".into()))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Unable,
+            "Peter has none of Know"
+        )))
     );
     assert_eq!(
         t.describe(&listed(&["Dodge", "Know"])),
@@ -111,11 +115,11 @@ fn a_check_outside_an_action_scene_and_a_stunt_against_listed_skills() {
     first_round(&mut t);
     assert_eq!(
         t.allowed(&tag),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
             "an action scene is on: a check is an action on the shot counter (Action); \
              checks without shots come before the first initiative or after the scene ends"
-                .into()
-        ))
+        )))
     );
     play(&mut t, &mv(Move::EndScene), &[]);
     assert_eq!(t.allowed(&tag), Ok(()), "after the scene, again");
@@ -143,15 +147,17 @@ fn gauge_skill_learns_a_rating_and_its_schticks() {
     );
     assert_eq!(
         t.allowed(&gauge(1, "Martial Arts", false)),
-        Err(RulesError::Refused(
-            "Fred has no skill 'Martial Arts'".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Unknown,
+            "Fred has no skill 'Martial Arts'"
+        )))
     );
     assert_eq!(
         t.allowed(&gauge(0, "Dodge", false)),
-        Err(RulesError::Refused(
-            "Fred cannot gauge their own skill".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Target,
+            "Fred cannot gauge their own skill"
+        )))
     );
     // In a round it is a trigger action (1 shot); a failure tells only one's own result.
     first_round(&mut t);
@@ -167,14 +173,18 @@ fn gauge_skill_learns_a_rating_and_its_schticks() {
     // As a Limit Break it waits for Fred's shot, and his focus.
     assert_eq!(
         t.allowed(&gauge(2, "Maneuver", true)),
-        Err(RulesError::Refused("it is Peter's shot (12)".into()))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotTheirTurn,
+            "it is Peter's shot (12)"
+        )))
     );
     play(&mut t, &mv(Move::EndScene), &[]);
     assert_eq!(
         t.allowed(&gauge(2, "Maneuver", true)),
-        Err(RulesError::Refused(
-            "gauging a skill not in use is a Limit Break: Fred must focus first".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Unable,
+            "gauging a skill not in use is a Limit Break: Fred must focus first"
+        )))
     );
 }
 
@@ -199,11 +209,11 @@ fn setup_finisher_and_finishing_stunt() {
     };
     assert_eq!(
         t.allowed(&finish(0, 3)),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Unable,
             "a Finishing Stunt is a Finisher: Fred has neither just knocked an opponent out \
              nor been set up to finish Goons"
-                .into()
-        ))
+        )))
     );
     // Mia (shot 8) sets the goons up for Fred: Martial Arts 12 + (3 − 3) against Dodge 7.
     let setup = mv(Move::SetupFinisher {
@@ -254,11 +264,11 @@ fn a_basic_action_moves_a_full_move_twice_and_a_trigger_not_at_all() {
     };
     assert_eq!(
         t.allowed(&moving(0, ActionType::Trigger)),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
             "a Trigger action includes no movement: Fred moves with a Basic Action (or a \
              Limit Break, or a Full Move)"
-                .into()
-        ))
+        )))
     );
     let (_, said) = play(&mut t, &moving(2, ActionType::Basic), &[]);
     assert_eq!(
@@ -280,9 +290,10 @@ fn a_basic_action_moves_a_full_move_twice_and_a_trigger_not_at_all() {
     o6_mut(&mut t).characters[2].move_m = None;
     assert_eq!(
         t.allowed(&mv(Move::FullMove { actor: 2 })),
-        Err(RulesError::Refused(
-            "Peter has no Move in the scene (move_m: 10)".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Unable,
+            "Peter has no Move in the scene (move_m: 10)"
+        )))
     );
 }
 
@@ -311,9 +322,10 @@ fn damage_boosts_soak_and_resistances() {
     };
     assert_eq!(
         t.allowed(&deal(0, 3, None)),
-        Err(RulesError::Refused(
-            "damage follows an attack: Fred's last check was not against Peter".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
+            "damage follows an attack: Fred's last check was not against Peter"
+        )))
     );
     play(&mut t, &basic(2, None), &[]); // Peter 12 -> 9
     // Fred: Maneuver 10 + (5 − 1) = 14 against Dodge 13: outcome 1, + weapon 3 = 4, less
@@ -335,9 +347,10 @@ fn damage_boosts_soak_and_resistances() {
     assert_eq!(said, vec!["Peter takes 2 hits: 8 left"]);
     assert_eq!(
         t.allowed(&deal(0, 3, None)),
-        Err(RulesError::Refused(
-            "the damage of Fred's attack on Peter has been dealt".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Already,
+            "the damage of Fred's attack on Peter has been dealt"
+        )))
     );
     play(&mut t, &basic(2, None), &[]); // Peter 9 -> 6
     play(&mut t, &basic(0, None), &[]); // Fred 7 -> 4
@@ -535,9 +548,10 @@ fn focus_once_a_round_and_special_results_on_closed_rolls() {
         .expect_err("once a round");
     assert_eq!(
         err,
-        RulesError::Refused(
-            "Peter has focused this round: focus again when the next round begins".into()
-        )
+        RulesError::Refused(Refusal::new(
+            RefusalKind::Already,
+            "Peter has focused this round: focus again when the next round begins"
+        ))
     );
     // A Closed roll with boxcars is not thrown again, and fumbles.
     let mut closed = check("Dodge", Difficulty::Number(30));
@@ -579,9 +593,10 @@ fn a_focus_used_waits_for_the_next_round_wherever_it_was_taken() {
     assert!(!o6(&t).focused[2]);
     assert_eq!(
         t.allowed(&focus),
-        Err(RulesError::Refused(
-            "Peter used their focus this round: focus again when the next round begins".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Already,
+            "Peter used their focus this round: focus again when the next round begins"
+        )))
     );
     o6_mut(&mut t).shots = vec![0; 4];
     play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
@@ -603,11 +618,11 @@ fn an_ambushers_stance_is_paid_in_the_surprise_round() {
     });
     assert_eq!(
         t.allowed(&stance),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
             "no round has started: a stance before the first round is adopted before it \
              (its shot is paid from the first round), or roll initiative"
-                .into()
-        ))
+        )))
     );
     play(
         &mut t,
@@ -622,6 +637,41 @@ fn an_ambushers_stance_is_paid_in_the_surprise_round() {
     // The next round does not charge it again.
     let (o, _) = play(&mut t, &mv(Move::Initiative), &[&[3, 1, 2, 2, 6, 1]]);
     assert_eq!(o.lines[1], "Mia: Reflexes 9 + (2 − 2) -> shot 9");
+}
+
+/// A fumble is a typed fact of its roll: in a team action, the participant whose roll it is
+/// suffers the Setback, whatever the words of the outcome.
+#[test]
+fn a_fumble_in_a_team_action_is_the_fact_of_its_participants_roll() {
+    let mut t = table("open-d6-fred-and-peter.ron");
+    let climb = mv(Move::TeamAction {
+        actors: vec![0, 1],
+        skill: "Maneuver".into(),
+        difficulty: 9,
+    });
+    let setbacks = o6(&t).setbacks.clone();
+    // Fred 10 − 2 + (2 − 3) = 7; Mia throws boxcars, each six thrown again (1 and 5):
+    // 9 − 2 + (6 + 1) − (6 + 5) = 3, a failure with boxcars: a fumble, Mia's (roll 1).
+    let (o, said) = play(&mut t, &climb, &[&[2, 3], &[6, 6], &[1, 5]]);
+    assert_eq!(
+        o.facts,
+        vec![crate::rules::RollFact {
+            roll: 1,
+            fact: crate::rules::Fact::Fumble
+        }]
+    );
+    assert_eq!(o6(&t).setbacks[0], setbacks[0], "not Fred's");
+    assert_eq!(o6(&t).setbacks[1], setbacks[1] + 1, "Mia's: {said:?}");
+    assert_eq!(
+        said.last().map(String::as_str),
+        Some(
+            format!(
+                "Mia suffers a Setback (boxcars fumble in the team action; {} now)",
+                setbacks[1] + 1
+            )
+            .as_str()
+        )
+    );
 }
 
 /// Point 12: surprise round, team action, Assist, Active Defense, simplified initiative.
@@ -661,11 +711,11 @@ fn surprise_team_assist_and_active_defense() {
     );
     assert_eq!(
         t.allowed(&own),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Target,
             "a check against a character is against another: Peter cannot act against \
              themself"
-                .into()
-        ))
+        )))
     );
     // Peter at 12 tags Fred: Fred defends actively with Dodge (+3 this shot): 11 + 3 = 14.
     let tag = act(
@@ -693,7 +743,13 @@ fn surprise_team_assist_and_active_defense() {
             no_roll: false,
         }))
         .expect_err("unnamed");
-    assert_eq!(err, RulesError::Refused("Goons is unnamed: unnamed characters assist with a Basic Action before the action, without a roll (+1 each, at most +3, as a modifier of the check)".into()));
+    assert_eq!(
+        err,
+        RulesError::Refused(Refusal::new(
+            RefusalKind::Unable,
+            "Goons is unnamed: unnamed characters assist with a Basic Action before the action, without a roll (+1 each, at most +3, as a modifier of the check)"
+        ))
+    );
     let assist = mv(Move::Assist {
         helper: 1,
         skill: "Maneuver".into(),
@@ -724,6 +780,7 @@ fn surprise_team_assist_and_active_defense() {
     });
     let (o, said) = play(&mut t, &fumble, &[&[6, 6], &[1, 5]]);
     assert_eq!(o.success, Some(false), "{o:?}");
+    assert!(o.has(crate::rules::Fact::Fumble), "{o:?}");
     assert_eq!(
         said.last().map(String::as_str),
         Some(format!(
@@ -736,9 +793,10 @@ fn surprise_team_assist_and_active_defense() {
     // One assist each on a check.
     assert_eq!(
         t.allowed(&fumble),
-        Err(RulesError::Refused(
-            "Fred has assisted this check already: one assist each".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Already,
+            "Fred has assisted this check already: one assist each"
+        )))
     );
 }
 
@@ -798,7 +856,10 @@ fn simplified_initiative_goes_round_robin_by_reflexes() {
         .expect_err("Peter first");
     assert_eq!(
         err,
-        RulesError::Refused("it is Peter's action (highest Reflexes first)".into())
+        RulesError::Refused(Refusal::new(
+            RefusalKind::NotTheirTurn,
+            "it is Peter's action (highest Reflexes first)"
+        ))
     );
     play(&mut t, &act(2, ActionType::Basic, None, false), &[]);
     let (_, said) = play(&mut t, &act(3, ActionType::Basic, None, false), &[]);
@@ -827,10 +888,10 @@ fn a_stance_may_be_adopted_before_initiative() {
     assert_eq!(o6_mut(&mut t).shots[1], 7);
     assert_eq!(
         t.allowed(&stance),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
             "the round is under way: a stance now is a Stance action on the character's shot"
-                .into()
-        ))
+        )))
     );
 }
 
@@ -850,6 +911,9 @@ fn focusing_costs_no_shots() {
     assert!(t.tracker()[0].status.contains(&"focused".to_string()));
     assert_eq!(
         t.allowed(&focus),
-        Err(RulesError::Refused("Fred is focused already".into()))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Already,
+            "Fred is focused already"
+        )))
     );
 }

@@ -1,10 +1,12 @@
 //! Whether a move may be made now, and why not: the rules' verdict before anything is thrown.
 
 use super::*;
+use crate::refuse;
+use crate::rules::Refusal;
 
 impl Table {
     /// [`Seat::allowed`]: Ok, or the reason the move may not be made now.
-    pub(super) fn allowed_move(&self, m: &Move) -> Result<(), String> {
+    pub(super) fn allowed_move(&self, m: &Move) -> Result<(), Refusal> {
         let names = Seat::names(self);
         if let Some(a) = self.actor(m) {
             seat_of(&names, a)?;
@@ -18,13 +20,14 @@ impl Table {
         match m {
             Move::Initiative => {
                 if self.simplified {
-                    return Err(
+                    return Err(refuse!(
+                        Choice,
                         "simplified initiative: no roll, characters act in order of Reflexes"
-                            .into(),
-                    );
+                    ));
                 }
                 if round_on {
-                    return Err(format!(
+                    return Err(refuse!(
+                        NotNow,
                         "the round is on (shot {}): initiative is rolled when nobody has shots left",
                         self.current_shot().unwrap_or(0)
                     ));
@@ -32,10 +35,13 @@ impl Table {
             }
             Move::SurpriseRound { ambushers } => {
                 if self.simplified || round_on || self.round > 0 {
-                    return Err("a surprise round opens a scene, before initiative".into());
+                    return Err(refuse!(
+                        NotNow,
+                        "a surprise round opens a scene, before initiative"
+                    ));
                 }
                 if ambushers.is_empty() {
-                    return Err("name who has the drop on the others".into());
+                    return Err(refuse!(Choice, "name who has the drop on the others"));
                 }
                 for &a in ambushers {
                     seat_of(&names, a)?;
@@ -47,7 +53,8 @@ impl Table {
                 moves: true,
                 ..
             } if !matches!(kind, ActionType::Basic | ActionType::LimitBreak) => {
-                return Err(format!(
+                return Err(refuse!(
+                    Choice,
                     "a {kind:?} action includes no movement: {} moves with a Basic Action (or a \
                      Limit Break, or a Full Move)",
                     names[*actor]
@@ -59,7 +66,8 @@ impl Table {
             | Move::FullMove { actor }
                 if self.characters[*actor].move_m.is_none() =>
             {
-                return Err(format!(
+                return Err(refuse!(
+                    Unable,
                     "{} has no Move in the scene (move_m: 10)",
                     names[*actor]
                 ));
@@ -76,11 +84,12 @@ impl Table {
                     self.can_focus(*actor)?;
                 }
                 if *kind == ActionType::Finisher && *focuses {
-                    return Err("a finisher does not focus".into());
+                    return Err(refuse!(Choice, "a finisher does not focus"));
                 }
                 if let Some(stance) = stance {
                     if *kind != ActionType::Stance {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Choice,
                             "{stance} is adopted with a Stance action, not a {kind:?} one"
                         ));
                     }
@@ -92,7 +101,8 @@ impl Table {
                 limit_break: true,
                 ..
             } if !self.focused[*actor] => {
-                return Err(format!(
+                return Err(refuse!(
+                    Unable,
                     "gauging a skill not in use is a Limit Break: {} must focus first",
                     names[*actor]
                 ));
@@ -105,17 +115,20 @@ impl Table {
             } => {
                 seat_of(&names, *partner)?;
                 if partner == actor {
-                    return Err("a Setup Finisher sets the target up for someone else".into());
+                    return Err(refuse!(
+                        Choice,
+                        "a Setup Finisher sets the target up for someone else"
+                    ));
                 }
                 if self.out[*partner] {
-                    return Err(format!("{} is knocked out", names[*partner]));
+                    return Err(refuse!(Target, "{} is knocked out", names[*partner]));
                 }
                 if matches!(check.difficulty, Difficulty::Number(_)) {
-                    return Err(
+                    return Err(refuse!(
+                        Choice,
                         "a Setup Finisher is a check against its target: choose the target \
                          (against a character)"
-                            .into(),
-                    );
+                    ));
                 }
             }
             Move::FinishingStunt {
@@ -126,14 +139,17 @@ impl Table {
             } => {
                 let due = self.finisher_due[*actor];
                 if !due && self.set_up[*actor] != Some(*target) {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Unable,
                         "a Finishing Stunt is a Finisher: {} has neither just knocked an \
                          opponent out nor been set up to finish {}",
-                        names[*actor], names[*target]
+                        names[*actor],
+                        names[*target]
                     ));
                 }
                 if *limit_break && !self.focused[*actor] {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Unable,
                         "a Finishing Stunt with a Limit Break needs focus: {} is not focused",
                         names[*actor]
                     ));
@@ -141,34 +157,43 @@ impl Table {
             }
             Move::Check { actor, .. } => {
                 if self.out[*actor] {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Unable,
                         "{} is knocked out: no more actions this scene",
                         names[*actor]
                     ));
                 }
                 if self.simplified {
-                    return Err("simplified initiative: each acts in turn, with an Action".into());
+                    return Err(refuse!(
+                        Choice,
+                        "simplified initiative: each acts in turn, with an Action"
+                    ));
                 }
                 if !self.scene_over && self.round > 0 {
-                    return Err(
+                    return Err(refuse!(
+                        NotNow,
                         "an action scene is on: a check is an action on the shot counter \
                          (Action); checks without shots come before the first initiative or \
                          after the scene ends"
-                            .into(),
-                    );
+                    ));
                 }
             }
             Move::CombinationAction {
                 actor, moves: true, ..
             } if self.characters[*actor].move_m.is_none() => {
-                return Err(format!(
+                return Err(refuse!(
+                    Unable,
                     "{} has no Move in the scene (move_m: 10)",
                     names[*actor]
                 ));
             }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
                 if !self.focused[*actor] {
-                    return Err(format!("{} must focus before a Limit Break", names[*actor]));
+                    return Err(refuse!(
+                        Unable,
+                        "{} must focus before a Limit Break",
+                        names[*actor]
+                    ));
                 }
             }
             Move::ActiveDefense {
@@ -178,11 +203,15 @@ impl Table {
             } => {
                 self.characters[*actor]
                     .skill(skill)
-                    .ok_or_else(|| format!("{} has no skill '{skill}'", names[*actor]))?;
+                    .ok_or_else(|| refuse!(Unknown, "{} has no skill '{skill}'", names[*actor]))?;
                 if let Some(a) = against {
                     seat_of(&names, *a)?;
                     if a == actor {
-                        return Err(format!("{} cannot defend against themself", names[*actor]));
+                        return Err(refuse!(
+                            Target,
+                            "{} cannot defend against themself",
+                            names[*actor]
+                        ));
                     }
                 }
                 // "One trigger action of each type in each situation": one defence an attack.
@@ -191,7 +220,8 @@ impl Table {
                     !d.answered
                         && (d.against.is_none() || against.is_none() || d.against == *against)
                 }) {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Already,
                         "{} has an Active Defense up against {} already, and no attack has \
                          come since: one defence each attack",
                         names[*actor],
@@ -208,7 +238,8 @@ impl Table {
                 no_roll,
             } => {
                 if !self.characters[*helper].named {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Unable,
                         "{} is unnamed: unnamed characters assist with a Basic Action before the action, without a roll (+1 each, at most +3, as a modifier of the check)",
                         names[*helper]
                     ));
@@ -216,41 +247,46 @@ impl Table {
                 let last = self
                     .last_check
                     .as_ref()
-                    .ok_or("there is no check to assist")?;
+                    .ok_or_else(|| refuse!(NotNow, "there is no check to assist"))?;
                 if last.actor == *helper {
-                    return Err("nobody can assist their own check".into());
+                    return Err(refuse!(Target, "nobody can assist their own check"));
                 }
                 if last.assisted_by.contains(helper) {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Already,
                         "{} has assisted this check already: one assist each",
                         names[*helper]
                     ));
                 }
                 if last.pushed {
-                    return Err(
+                    return Err(refuse!(
+                        Choice,
                         "the check was re-rolled by Push Luck, a trigger action, and a trigger \
                          action is never the trigger for another"
-                            .into(),
-                    );
+                    ));
                 }
                 if assist_bonus(&self.rules, last.assists) >= self.rules.max_assist_bonus {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Choice,
                         "the check has the most assistance it can take (+{})",
                         self.rules.max_assist_bonus
                     ));
                 }
                 if *no_roll {
-                    let mine = self
-                        .skill_value(*helper, skill)
-                        .ok_or_else(|| format!("{} has no skill '{skill}'", names[*helper]))?;
+                    let mine = self.skill_value(*helper, skill).ok_or_else(|| {
+                        refuse!(Unknown, "{} has no skill '{skill}'", names[*helper])
+                    })?;
                     let friend = self
                         .skill_value(last.actor, &last.skill)
                         .unwrap_or(last.action.skill);
                     if mine < friend {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Target,
                             "{}'s {skill} {mine} is below {}'s {} {friend}: the roll is forgone \
                              only when assisting someone of the same or lower skill",
-                            names[*helper], names[last.actor], last.skill
+                            names[*helper],
+                            names[last.actor],
+                            last.skill
                         ));
                     }
                 }
@@ -259,21 +295,26 @@ impl Table {
                 let last = self
                     .last_check
                     .as_ref()
-                    .ok_or("there is no check to push")?;
+                    .ok_or_else(|| refuse!(NotNow, "there is no check to push"))?;
                 if last.actor != *actor {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Choice,
                         "Push Luck follows one's own last action; the last check was {}'s",
                         names[last.actor]
                     ));
                 }
                 if last.success {
-                    return Err("Push Luck re-rolls a failed check; the last one succeeded".into());
+                    return Err(refuse!(
+                        Choice,
+                        "Push Luck re-rolls a failed check; the last one succeeded"
+                    ));
                 }
                 if last.pushed {
-                    return Err("that check has been pushed already".into());
+                    return Err(refuse!(Already, "that check has been pushed already"));
                 }
                 if last.moved_on {
-                    return Err(format!(
+                    return Err(refuse!(
+                        NotTheirTurn,
                         "Push Luck re-rolls one's last action, and {} has acted since that check",
                         names[last.actor]
                     ));
@@ -281,42 +322,61 @@ impl Table {
             }
             Move::TeamAction { actors, .. } => {
                 if round_on || (self.simplified && self.acted.iter().any(|a| *a)) {
-                    return Err(
+                    return Err(refuse!(
+                        NotNow,
                         "team actions are taken outside detailed time, not on the shot counter"
-                            .into(),
-                    );
+                    ));
                 }
                 if actors.len() < 2 {
-                    return Err("a team action needs at least two participants".into());
+                    return Err(refuse!(
+                        Choice,
+                        "a team action needs at least two participants"
+                    ));
                 }
                 let mut seen = actors.clone();
                 seen.sort_unstable();
                 seen.dedup();
                 if seen.len() != actors.len() {
-                    return Err("each participant rolls once".into());
+                    return Err(refuse!(Target, "each participant rolls once"));
                 }
             }
             Move::FortuneInitiative { actor } => {
                 let c = &self.characters[*actor];
                 if self.simplified || self.round == 0 || self.round_over() || self.surprise {
-                    return Err("a Fortune initiative re-roll follows a round's initiative".into());
+                    return Err(refuse!(
+                        NotNow,
+                        "a Fortune initiative re-roll follows a round's initiative"
+                    ));
                 }
                 if !c.named {
-                    return Err(format!("{} is unnamed: it rolls no initiative", c.name));
+                    return Err(refuse!(
+                        Unable,
+                        "{} is unnamed: it rolls no initiative",
+                        c.name
+                    ));
                 }
                 if self.shots[*actor] != self.first_shots[*actor] {
-                    return Err(format!("{} has acted this round", c.name));
+                    return Err(refuse!(NotTheirTurn, "{} has acted this round", c.name));
                 }
                 if self.fortune[*actor] == 0 {
-                    return Err(format!("{} has no Fortune left this session", c.name));
+                    return Err(refuse!(
+                        Spent,
+                        "{} has no Fortune left this session",
+                        c.name
+                    ));
                 }
             }
             Move::FortuneReroll { actor } => {
                 if self.last_d6.map(|(a, _)| a) != Some(*actor) {
-                    return Err(format!("{} has no d6 roll to re-roll", names[*actor]));
+                    return Err(refuse!(
+                        Unable,
+                        "{} has no d6 roll to re-roll",
+                        names[*actor]
+                    ));
                 }
                 if self.fortune[*actor] == 0 {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Spent,
                         "{} has no Fortune left this session",
                         names[*actor]
                     ));
@@ -326,7 +386,8 @@ impl Table {
             Move::Focus { actor, condition } => {
                 self.can_focus(*actor)?;
                 if condition.is_some() && self.pending_focus[*actor].is_some() {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Already,
                         "{} waits on a focus condition already",
                         names[*actor]
                     ));
@@ -337,7 +398,8 @@ impl Table {
                 if let Some(b) = by {
                     seat_of(&names, *b)?;
                     if b == target {
-                        return Err(format!(
+                        return Err(refuse!(
+                            Target,
                             "a Setback inflicted by another: {} cannot inflict one on themself",
                             names[*target]
                         ));
@@ -349,14 +411,19 @@ impl Table {
                 if let Some(b) = by {
                     seat_of(&names, *b)?;
                     if b == target {
-                        return Err(format!("{} cannot knock themself out", names[*target]));
+                        return Err(refuse!(
+                            Target,
+                            "{} cannot knock themself out",
+                            names[*target]
+                        ));
                     }
                 }
                 if self.out[*target] {
-                    return Err(format!("{} is knocked out already", names[*target]));
+                    return Err(refuse!(Target, "{} is knocked out already", names[*target]));
                 }
                 if matches!(m, Move::Damage { .. }) && self.hits[*target].is_none() {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Target,
                         "the scene does not count {}'s hits: give the character hits in the \
                          scene, or knock it out",
                         names[*target]
@@ -374,14 +441,15 @@ impl Table {
             } => {
                 self.damage_of(*by, *target, *weapon, kind.as_deref())?;
                 if self.out[*target] {
-                    return Err(format!("{} is knocked out already", names[*target]));
+                    return Err(refuse!(Target, "{} is knocked out already", names[*target]));
                 }
             }
             Move::UnderFriction { target, conditions } => {
                 seat_of(&names, *target)?;
                 let allowed = self.rules.friction_conditions();
                 if let Some(f) = conditions.iter().find(|f| !allowed.contains(f)) {
-                    return Err(format!(
+                    return Err(refuse!(
+                        Choice,
                         "friction {f} is not a condition one can be under: the conditions are \
                          the faces {}",
                         allowed
@@ -394,17 +462,20 @@ impl Table {
             }
             Move::EndScene => {
                 if self.simplified {
-                    return Err(
+                    return Err(refuse!(
+                        Choice,
                         "simplified initiative counts no shots: a Limit Break after the scene is \
                          for one out of shots, so end it in the regular initiative"
-                            .into(),
-                    );
+                    ));
                 }
                 if self.scene_over {
-                    return Err("the action scene is over already".into());
+                    return Err(refuse!(NotNow, "the action scene is over already"));
                 }
                 if self.round == 0 {
-                    return Err("no action scene has started: roll initiative first".into());
+                    return Err(refuse!(
+                        NotNow,
+                        "no action scene has started: roll initiative first"
+                    ));
                 }
             }
             Move::StanceBeforeRound { actor, stance } => {
@@ -412,18 +483,18 @@ impl Table {
                     self.may_adopt(*actor, stance)?;
                 }
                 if self.simplified {
-                    return Err(
+                    return Err(refuse!(
+                        Choice,
                         "simplified initiative counts no shots: a stance is the character's \
                          action there"
-                            .into(),
-                    );
+                    ));
                 }
                 if self.round > 0 && !self.round_over() && !self.scene_over {
-                    return Err(
+                    return Err(refuse!(
+                        NotNow,
                         "the round is under way: a stance now is a Stance action on the \
                          character's shot"
-                            .into(),
-                    );
+                    ));
                 }
             }
         }

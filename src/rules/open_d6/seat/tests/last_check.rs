@@ -2,6 +2,7 @@
 //! Defenses, friction, hits and knock-outs, impairment, schticks, assists, late Limit Breaks.
 
 use super::*;
+use crate::rules::{Refusal, RefusalKind};
 
 /// The first round, Peter out of shots, and Fred (10) failing a Shoot 9 against 12:
 /// 9 + (2 − 4) = 7.
@@ -68,9 +69,10 @@ fn push_luck_reaches_only_the_last_action() {
     );
     assert_eq!(
         t.allowed(&mv(Move::PushLuck { actor: 0 })),
-        Err(RulesError::Refused(
-            "Push Luck re-rolls one's last action, and Fred has acted since that check".into()
-        ))
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotTheirTurn,
+            "Push Luck re-rolls one's last action, and Fred has acted since that check"
+        )))
     );
 }
 
@@ -103,11 +105,11 @@ fn push_luck_limit_breaks_stunts_fortune_and_setbacks() {
             skill: "Maneuver".into(),
             no_roll: false,
         })),
-        Err(RulesError::Refused(
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::Choice,
             "the check was re-rolled by Push Luck, a trigger action, and a trigger action is \
              never the trigger for another"
-                .into()
-        ))
+        )))
     );
     // Mia (8) does a stunt for Advantage and succeeds: the pool has one.
     let mut stunt = check("Maneuver", Difficulty::Number(9));
