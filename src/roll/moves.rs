@@ -219,7 +219,7 @@ impl MoveRoll {
 pub fn play_without_dice(table: &mut TableState, mv: &Move) -> Result<Vec<String>, RollError> {
     let roll = MoveRoll::start(table, mv, 0)?;
     if let Some(plan) = &roll.waiting {
-        return Err(RulesError::from(crate::refuse!(
+        return Err(RulesError::from(crate::rules::refusal::refuse!(
             Choice,
             "that move throws dice ({})",
             plan.purpose

@@ -1,8 +1,8 @@
 //! One door into the five rulesets: load their rule files into a [`Rulebook`], parse an action
 //! for any ruleset id into an [`AnyAction`], then check, plan, price and resolve it.
 
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 use std::path::Path;
 
 use super::data::{DataError, builtin_rules, load_ron, parse_ron, rules_file_name};

@@ -22,7 +22,7 @@ pub mod table;
 #[cfg(test)]
 pub(crate) mod testing;
 
-use crate::refuse;
+use crate::rules::refusal::refuse;
 use std::fmt;
 use std::str::FromStr;
 

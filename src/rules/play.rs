@@ -9,8 +9,8 @@
 //! open-ended sixes, friction, a tied initiative, the next roll of a multi-roll action) ->
 //! `apply`.
 
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;

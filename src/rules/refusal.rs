@@ -97,8 +97,6 @@ impl Refusal {
 
 /// `refuse!(Kind, "format", args...)`: a [`Refusal`] of that [`RefusalKind`] with the formatted
 /// text.
-#[macro_export]
-#[doc(hidden)]
 macro_rules! refuse {
     ($kind:ident, $($text:tt)+) => {
         $crate::rules::refusal::Refusal::new(
@@ -107,7 +105,7 @@ macro_rules! refuse {
         )
     };
 }
-pub use crate::refuse;
+pub(crate) use refuse;
 
 #[cfg(test)]
 mod tests {

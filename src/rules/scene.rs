@@ -4,8 +4,8 @@
 //! the RON (file, line, column, what was expected) and then what RON cannot: names, numbers,
 //! dice, rules.
 
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 use std::collections::BTreeSet;
 use std::path::Path;
 

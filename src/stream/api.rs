@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_rules_refusal_answers_its_kind_beside_its_code() {
-        let e = ApiError::Refused(RulesError::from(crate::refuse!(
+        let e = ApiError::Refused(RulesError::from(crate::rules::refusal::refuse!(
             Spent,
             "{} has no Fortune left this session",
             "Fred"

@@ -2,8 +2,8 @@
 //! dice (summed) or the ability dice (best `max_dice` kept). Two-die actions halve their dice.
 //! Declaration goes from fewest dice left to most; resolution from most dice used to fewest.
 
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};

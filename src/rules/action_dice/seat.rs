@@ -3,10 +3,10 @@
 //! defensive actions that last the round, the two-die actions, passive abilities, noncombat,
 //! and the end of the round.
 
-use crate::refuse;
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Category, DefenseRoll, Kind, Table, Timed, extra_dice, resolution_order};

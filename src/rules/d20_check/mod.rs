@@ -2,8 +2,8 @@
 //! d20, disadvantage the lower; natural 20 and 1 are critical). Resource dice step down a chain
 //! on 1-2. Sides roll 1d6 + their lowest proficiency for who declares first.
 
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 mod form;

@@ -3,10 +3,10 @@
 //! initiative, which the GM declares when things get dicey and ends when they calm down.
 //! Outside initiative there is no turn order: any character may make any check.
 
-use crate::refuse;
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Edge, GroupRule, Initiative, ResourceState, Side, Table};

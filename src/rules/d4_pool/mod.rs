@@ -2,8 +2,8 @@
 //! sum them against a DC or an Evasion. Acting raises Action Load, which resets each turn
 //! (or each round).
 
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};

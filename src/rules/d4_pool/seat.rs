@@ -1,10 +1,10 @@
 //! `d4-pool` at the table: Aspect rolls on one's own turn, responses on another's (the kinds the
 //! costs table marks `off_turn`), rolls the GM calls for, and ending the turn.
 
-use crate::refuse;
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Effect, Imposed, Table, Target};

@@ -2,7 +2,7 @@
 //! again and added). Skill + bonus against a difficulty: equal is a marginal success. Boxcars
 //! and snake eyes have their own effects. Initiative is a shot counter counted down.
 
-use crate::refuse;
+use crate::rules::refusal::refuse;
 use crate::rules::{Fact, Refusal, RollFact};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};

@@ -4,10 +4,10 @@
 //! (Combination Action, Action Advantage), Assist and Push Luck on the last check, Stunt
 //! Modifiers, team actions, Fortune, Setbacks, and new sessions.
 
-use crate::refuse;
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::refusal::refuse;
 use crate::text::possessive;
 use serde::{Deserialize, Serialize};
 

@@ -2,8 +2,8 @@
 //! it, lowest kept at Advantage, highest at Disadvantage). Result >= 0 succeeds; the effect
 //! level is |result| + 1. Teamwork adds a die and earns the helper grit.
 
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 mod form;

@@ -2,10 +2,10 @@
 //! may add a die to the helped character's next roll this round, and grit to the helper), and
 //! the standard turn passing round the table.
 
-use crate::refuse;
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Position, Table};

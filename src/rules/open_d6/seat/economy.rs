@@ -2,7 +2,7 @@
 //! paying shots, spending focus and Fortune, knock-outs, Setbacks, turns and damage.
 
 use super::*;
-use crate::refuse;
+use crate::rules::refusal::refuse;
 use crate::rules::{Fact, Refusal, RollFact};
 
 impl Table {

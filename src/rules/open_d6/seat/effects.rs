@@ -1,7 +1,7 @@
 //! A resolved move applied to the table: shots paid, damage, focus, stances, turns.
 
 use super::*;
-use crate::refuse;
+use crate::rules::refusal::refuse;
 use crate::rules::{Fact, Refusal};
 
 impl Table {

@@ -2,8 +2,8 @@
 //! friction, special results.
 
 use super::*;
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 
 impl Table {
     /// [`Seat::resolve`]: the outcome of the move's throws, or the next throw it needs.

@@ -1,8 +1,8 @@
 //! Whether a move may be made now, and why not: the rules' verdict before anything is thrown.
 
 use super::*;
-use crate::refuse;
 use crate::rules::Refusal;
+use crate::rules::refusal::refuse;
 
 impl Table {
     /// [`Seat::allowed`]: Ok, or the reason the move may not be made now.
