@@ -305,6 +305,19 @@ pub fn name_at(names: &[&str], i: usize) -> String {
     names.get(i).copied().unwrap_or("nobody").to_string()
 }
 
+/// The faces of a roll of one throw: refused (as faces that do not fit) when there are more
+/// or none.
+pub fn single(throws: &[Vec<u32>]) -> Result<&[u32], Refusal> {
+    match throws {
+        [one] => Ok(one),
+        _ => Err(refuse!(
+            Faces,
+            "{} throws for a roll of one throw",
+            throws.len()
+        )),
+    }
+}
+
 /// Checks a seat index against the table.
 pub fn seat_of(names: &[&str], i: usize) -> Result<usize, Refusal> {
     if i < names.len() {

@@ -286,8 +286,7 @@ impl NatsStore {
         Ok(false)
     }
 
-    /// The room's entries from `from` on, in one batch: every `room.<room>.*` key the bucket
-    /// holds, delivered together, kept from `from` while they follow on.
+    /// The room's entries from `from` on: in one batch where it can, else one key at a time.
     ///
     /// A batch is a consumer, which the cluster's metadata leader places; a read of one key
     /// needs only the bucket's leader, as an append does. So while the cluster cannot place
@@ -307,8 +306,9 @@ impl NatsStore {
         }
     }
 
-    /// [`NatsStore::read_rest`] in one batch, when a consumer can be had within
-    /// [`BATCH_WAIT`].
+    /// The room's entries from `from` on, in one batch: every `room.<room>.*` key the bucket
+    /// holds, delivered together, kept from `from` while they follow on. Unavailable when no
+    /// consumer can be had within [`BATCH_WAIT`].
     async fn read_batch(&self, room: &str, from: u64) -> Result<Vec<String>, StoreError> {
         let mut by_seq = std::collections::BTreeMap::new();
         let prefix = format!("room.{room}.");

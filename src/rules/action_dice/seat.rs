@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Action, Category, DefenseRoll, Kind, Table, Timed, extra_dice, resolution_order};
 use crate::odds::Prob;
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The name of the Dive For Cover defensive action (its dice are spent on it when no movement
@@ -798,7 +798,7 @@ impl Seat for Table {
 
     fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         match (self.rolled(m)?, throws) {
-            (Some(r), [faces]) => Ok(match r.action.resolve(&self.rules, faces)? {
+            (Some(r), _) => Ok(match r.action.resolve(&self.rules, single(throws)?)? {
                 Step::Done(mut o) => {
                     o.lines.extend(r.lines.iter().cloned());
                     if let Some(reason) = &r.out_of_reach {
@@ -818,11 +818,6 @@ impl Seat for Table {
                 }
                 more => more,
             }),
-            (Some(_), _) => Err(refuse!(
-                Faces,
-                "{} throws for a roll of one throw",
-                throws.len()
-            )),
             (None, _) => Ok(match m {
                 Move::DeclareNoncombat { actor } => no_roll(
                     "noncombat",

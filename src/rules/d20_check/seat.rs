@@ -10,7 +10,7 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Edge, GroupRule, Initiative, ResourceState, Side, Table};
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The DC of a check.
@@ -713,16 +713,7 @@ impl Seat for Table {
             _ => {}
         }
         if let Some((by, against, a)) = self.opposed_of(m)? {
-            let faces = match throws {
-                [one] => one,
-                _ => {
-                    return Err(refuse!(
-                        Faces,
-                        "{} throws for a roll of one throw",
-                        throws.len()
-                    ));
-                }
-            };
+            let faces = single(throws)?;
             let (dc, mut lines) = self.opposed_total(&a, faces)?;
             lines.push(format!(
                 "DC {dc} for {}'s check against {}",
@@ -740,14 +731,7 @@ impl Seat for Table {
         let rolls = self.rolls(m)?;
         let faces: &[u32] = match throws {
             [] => &[],
-            [one] => one,
-            _ => {
-                return Err(refuse!(
-                    Faces,
-                    "{} throws for a roll of one throw",
-                    throws.len()
-                ));
-            }
+            _ => single(throws)?,
         };
         let mut outcomes = Vec::new();
         let mut at = 0;

@@ -8,7 +8,7 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Effect, Imposed, Table, Target};
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The costs table's kind of a Team Action.
@@ -343,14 +343,7 @@ impl Seat for Table {
             Some(_) if matches!(m, Move::TeamAction { .. }) => {
                 Ok(no_roll("team action", self.describe(m)))
             }
-            Some((_, _, a)) => match throws {
-                [faces] => a.resolve(&self.rules, faces),
-                _ => Err(refuse!(
-                    Faces,
-                    "{} throws for a roll of one throw",
-                    throws.len()
-                )),
-            },
+            Some((_, _, a)) => a.resolve(&self.rules, single(throws)?),
         }
     }
 

@@ -7,7 +7,6 @@
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
 use crate::rules::catalogue::{Form, MoveKind};
-use crate::rules::refusal::refuse;
 use crate::text::possessive;
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +14,7 @@ use super::{
     Action, ActionType, Character, Cost, FocusCondition, LastCheck, RollKind, Table, assist_bonus,
     defended_difficulty, team_result,
 };
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of, single};
 use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};
 
 mod economy;
@@ -344,17 +343,6 @@ fn pair_plan(who: &str, purpose: &str) -> RollPlan {
     RollPlan::new(purpose.to_string())
         .with(1, 6, DieRole::Positive, &format!("{who} positive"))
         .with(1, 6, DieRole::Negative, &format!("{who} negative"))
-}
-
-fn single(throws: &[Vec<u32>]) -> Result<&[u32], Refusal> {
-    match throws {
-        [one] => Ok(one),
-        _ => Err(refuse!(
-            Faces,
-            "{} throws for a roll of one throw",
-            throws.len()
-        )),
-    }
 }
 
 impl Seat for Table {

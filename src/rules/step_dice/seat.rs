@@ -9,7 +9,7 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Position, Table};
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{Die, Odds, Outcome, RollPlan, Step};
 
 /// A `step-dice` move.
@@ -235,12 +235,7 @@ impl Seat for Table {
                 facts: Vec::new(),
             })),
             (None, _) => Ok(no_roll("turn ended", "the turn ends".into())),
-            (Some(a), [faces]) => a.resolve(&self.rules, faces),
-            (Some(_), _) => Err(refuse!(
-                Faces,
-                "{} throws for a roll of one throw",
-                throws.len()
-            )),
+            (Some(a), _) => a.resolve(&self.rules, single(throws)?),
         }
     }
 
