@@ -10,17 +10,26 @@ use crate::odds::{Dist, Prob};
 use crate::rules::engine::{AnyAction, Rulebook};
 use crate::rules::{Odds, RulesetId};
 
+/// The examples under `odds --help`: a notation, a target, and the first ruleset's example
+/// action.
+fn examples() -> String {
+    let id = RulesetId::ALL[0];
+    format!(
+        "Examples:\n  dicetable odds \"4d6kh3\"\n  dicetable odds \"{{2d20kh1+5}}>=15\" --json\n  \
+         dicetable odds --ruleset {id} --action '{}'",
+        AnyAction::example(id)
+    )
+}
+
 /// Arguments of `odds`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Examples:\n  dicetable odds \"4d6kh3\"\n  dicetable odds \"{2d20kh1+5}>=15\" --json\n  dicetable odds --ruleset open-d6 --action '(roll: Standard, skill: 10, difficulty: 13)'"
-)]
+#[command(after_help = examples())]
 pub struct OddsArgs {
     /// Dice notation, e.g. "{3d6+2}>=12" (or give --ruleset and --action); it may start with
     /// a minus ("-1d4+5").
     #[arg(allow_hyphen_values = true)]
     pub notation: Option<String>,
-    /// A ruleset id: d4-pool, action-dice, step-dice, open-d6, d20-check.
+    /// A ruleset id (an unknown one is answered with the list).
     #[arg(long, value_parser = super::parse_ruleset)]
     pub ruleset: Option<RulesetId>,
     /// The action, in the ruleset's RON form (see docs/command-line.md); default: the ruleset's example.

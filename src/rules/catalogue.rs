@@ -14,8 +14,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Die;
+use super::TableState;
 use super::play::{Move, Seat};
-use super::table::TableState;
+
+/// A ruleset's moves as data, written once in its `form.rs` (its table's [`Seat`] knows
+/// nothing of forms): the move to start from, the kinds of move, and a draft's fields.
+pub trait Catalogue: Seat {
+    /// A move to start with: the acting character's first option (or initiative).
+    fn default_move(&self) -> Self::Move;
+    /// Every kind of move at this table, each starting from a move for `actor` where it has
+    /// one (the move catalogue a page renders).
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Self::Move>>;
+    /// The fields of a drafted move, with the choices the table offers now.
+    fn form(&self, m: &Self::Move, form: &mut Form);
+}
 
 /// A kind of move a seat can make ("Action", "Teamwork", "End turn"), with the move a draft of
 /// that kind starts from.
@@ -407,6 +419,11 @@ impl TableState {
             .unwrap_or(0)
     }
 
+    /// A move to start with: the acting character's first option (or initiative).
+    pub fn default_move(&self) -> Move {
+        each_table!(self, |t, wrap| wrap(t.default_move()))
+    }
+
     /// Every kind of move of the table's ruleset, each starting from a move for the seat's
     /// preferred actor.
     pub fn kinds(&self, seats: &[usize]) -> Vec<MoveKind<Move>> {
@@ -421,13 +438,7 @@ impl TableState {
                 })
                 .collect()
         }
-        match self {
-            TableState::D4Pool(t) => wrap(t.kinds(actor), Move::D4Pool),
-            TableState::ActionDice(t) => wrap(t.kinds(actor), Move::ActionDice),
-            TableState::StepDice(t) => wrap(t.kinds(actor), Move::StepDice),
-            TableState::OpenD6(t) => wrap(t.kinds(actor), Move::OpenD6),
-            TableState::D20Check(t) => wrap(t.kinds(actor), Move::D20Check),
-        }
+        each_table!(self, |t, as_move| wrap(t.kinds(actor), as_move))
     }
 
     /// The fields of a drafted move for a seat playing `seats`, with the choices the table
@@ -435,14 +446,11 @@ impl TableState {
     pub fn form(&self, m: &Move, seats: &[usize]) -> Vec<Field> {
         let names = self.names().iter().map(|n| n.to_string()).collect();
         let mut form = Form::new(names, seats.to_vec(), tags(m).0);
-        match (self, m) {
-            (TableState::D4Pool(t), Move::D4Pool(mv)) => t.form(mv, &mut form),
-            (TableState::ActionDice(t), Move::ActionDice(mv)) => t.form(mv, &mut form),
-            (TableState::StepDice(t), Move::StepDice(mv)) => t.form(mv, &mut form),
-            (TableState::OpenD6(t), Move::OpenD6(mv)) => t.form(mv, &mut form),
-            (TableState::D20Check(t), Move::D20Check(mv)) => t.form(mv, &mut form),
-            _ => {}
-        }
+        // A move of another ruleset has no fields: the rules refuse it anyway.
+        let _ = paired!(self, m, |t, mv, _R| {
+            t.form(mv, &mut form);
+            Ok(())
+        });
         form.fields
     }
 }

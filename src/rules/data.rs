@@ -74,25 +74,9 @@ pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<T, DataError> {
     parse_ron(&name, &text)
 }
 
-/// The shipped rule file of a ruleset, as compiled in.
-pub fn builtin_rules_text(id: RulesetId) -> &'static str {
-    match id {
-        RulesetId::D4Pool => include_str!("../../assets/rules/d4-pool.ron"),
-        RulesetId::ActionDice => include_str!("../../assets/rules/action-dice.ron"),
-        RulesetId::StepDice => include_str!("../../assets/rules/step-dice.ron"),
-        RulesetId::OpenD6 => include_str!("../../assets/rules/open-d6.ron"),
-        RulesetId::D20Check => include_str!("../../assets/rules/d20-check.ron"),
-    }
-}
-
 /// The path of a ruleset's file under `assets/rules/`.
 pub fn rules_file_name(id: RulesetId) -> String {
     format!("assets/rules/{id}.ron")
-}
-
-/// Parses the compiled-in rule file of a ruleset.
-pub fn builtin_rules<T: DeserializeOwned>(id: RulesetId) -> Result<T, DataError> {
-    parse_ron(&rules_file_name(id), builtin_rules_text(id))
 }
 
 #[cfg(test)]

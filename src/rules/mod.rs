@@ -6,18 +6,31 @@
 //! economy of its table. It also gives the exact [`Odds`] of every action before anything is
 //! thrown. Faces always come from outside.
 
-pub mod action_dice;
+#[macro_use]
+pub mod registry;
+
+rulesets! {
+    /// Pools of d4 limited by Action Load.
+    d4_pool::D4Pool = "d4-pool",
+    /// Pools of d6 built from action dice spent each 4-second round.
+    action_dice::ActionDice = "action-dice",
+    /// Highest ability die minus difficulty die, d4 to d12.
+    step_dice::StepDice = "step-dice",
+    /// Positive minus negative open-ended d6, initiative shots.
+    open_d6::OpenD6 = "open-d6",
+    /// d20 + proficiency against a DC, resource dice, side initiative.
+    d20_check::D20Check = "d20-check",
+}
+
 pub mod bounds;
 pub mod catalogue;
-pub mod d20_check;
-pub mod d4_pool;
 pub mod data;
 pub mod engine;
-pub mod open_d6;
 pub mod play;
 pub mod refusal;
+pub mod ruleset;
 pub mod scene;
-pub mod step_dice;
+pub mod setup;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -104,45 +117,11 @@ impl From<Refusal> for RulesError {
     }
 }
 
-/// The five rulesets, by the ids used in the CLI, the RON files and the UI.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum RulesetId {
-    /// Pools of d4 limited by Action Load.
-    #[serde(rename = "d4-pool")]
-    D4Pool,
-    /// Pools of d6 built from action dice spent each 4-second round.
-    #[serde(rename = "action-dice")]
-    ActionDice,
-    /// Highest ability die minus difficulty die, d4 to d12.
-    #[serde(rename = "step-dice")]
-    StepDice,
-    /// Positive minus negative open-ended d6, initiative shots.
-    #[serde(rename = "open-d6")]
-    OpenD6,
-    /// d20 + proficiency against a DC, resource dice, side initiative.
-    #[serde(rename = "d20-check")]
-    D20Check,
-}
-
 impl RulesetId {
-    /// Every ruleset, in the order the docs list them.
-    pub const ALL: [RulesetId; 5] = [
-        RulesetId::D4Pool,
-        RulesetId::ActionDice,
-        RulesetId::StepDice,
-        RulesetId::OpenD6,
-        RulesetId::D20Check,
-    ];
-
-    /// The id as written in files and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RulesetId::D4Pool => "d4-pool",
-            RulesetId::ActionDice => "action-dice",
-            RulesetId::StepDice => "step-dice",
-            RulesetId::OpenD6 => "open-d6",
-            RulesetId::D20Check => "d20-check",
-        }
+    /// Every id, comma-separated, for messages.
+    pub fn listed() -> String {
+        let ids: Vec<&str> = RulesetId::ALL.iter().map(|id| id.as_str()).collect();
+        ids.join(", ")
     }
 }
 
@@ -154,9 +133,7 @@ impl fmt::Display for RulesetId {
 
 /// A ruleset id that is none of the five (a CLI argument, a file's field).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown ruleset '{0}'; the rulesets are d4-pool, action-dice, step-dice, open-d6, d20-check"
-)]
+#[error("unknown ruleset '{0}'; the rulesets are {list}", list = RulesetId::listed())]
 pub struct UnknownRuleset(pub String);
 
 /// A die name that is no die of the table (`d7`, `8`).

@@ -16,11 +16,11 @@ use std::fmt::Debug;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::TableState;
 use super::bounds::{self, Bounded};
-use super::catalogue::{Form, MoveKind};
-use super::table::TableState;
 use super::{Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
-use super::{action_dice, d4_pool, d20_check, open_d6, step_dice};
+
+pub use super::Move;
 
 /// One character's line in the turn tracker.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -71,16 +71,13 @@ pub trait Seat: Clone + Debug + PartialEq + Serialize {
         throws: &[Vec<u32>],
         outcome: &Outcome,
     ) -> Result<Vec<String>, Refusal>;
-    /// A move to start with: the acting character's first option (or initiative).
-    fn default_move(&self) -> Self::Move;
-    /// Every kind of move at this table, each starting from a move for `actor` where it has
-    /// one (the move catalogue a page renders; see [`super::catalogue`]).
-    fn kinds(&self, actor: usize) -> Vec<MoveKind<Self::Move>>;
-    /// The fields of a drafted move, with the choices the table offers now.
-    fn form(&self, m: &Self::Move, form: &mut Form);
     /// The move that ends the turn or round, where the table has one.
     fn end_turn_move(&self) -> Option<Self::Move> {
         None
+    }
+    /// What the button of [`Seat::end_turn_move`] says.
+    fn end_turn_label(&self) -> &'static str {
+        "End turn"
     }
     /// The move in words, for the outcome panel and the history.
     fn describe(&self, m: &Self::Move) -> String;
@@ -91,129 +88,65 @@ pub trait Seat: Clone + Debug + PartialEq + Serialize {
     }
 }
 
-/// One move at the table, of one ruleset.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub enum Move {
-    /// A `d4-pool` move.
-    D4Pool(d4_pool::seat::Move),
-    /// An `action-dice` move.
-    ActionDice(action_dice::seat::Move),
-    /// A `step-dice` move.
-    StepDice(step_dice::seat::Move),
-    /// An `open-d6` move.
-    OpenD6(open_d6::seat::Move),
-    /// A `d20-check` move.
-    D20Check(d20_check::seat::Move),
-}
-
 impl Move {
     /// The ruleset the move belongs to.
     pub fn ruleset(&self) -> RulesetId {
-        match self {
-            Move::D4Pool(_) => RulesetId::D4Pool,
-            Move::ActionDice(_) => RulesetId::ActionDice,
-            Move::StepDice(_) => RulesetId::StepDice,
-            Move::OpenD6(_) => RulesetId::OpenD6,
-            Move::D20Check(_) => RulesetId::D20Check,
-        }
+        each_of!(Move, self, |_m, R, id| id)
     }
-}
-
-/// Pairs a table with a move of its own ruleset and runs `$body` on the pair; a move of another
-/// ruleset (a script written for another scene) is an error saying so.
-macro_rules! paired {
-    ($state:expr, $m:expr, |$t:ident, $mv:ident| $body:expr) => {
-        match ($state, $m) {
-            (TableState::D4Pool($t), Move::D4Pool($mv)) => $body,
-            (TableState::ActionDice($t), Move::ActionDice($mv)) => $body,
-            (TableState::StepDice($t), Move::StepDice($mv)) => $body,
-            (TableState::OpenD6($t), Move::OpenD6($mv)) => $body,
-            (TableState::D20Check($t), Move::D20Check($mv)) => $body,
-            (t, m) => Err(RulesError::OtherRuleset {
-                mv: m.ruleset(),
-                table: t.ruleset(),
-            }),
-        }
-    };
-}
-
-/// Runs `$body` on the table of whatever ruleset, wrapping a move it returns.
-macro_rules! each {
-    ($state:expr, |$t:ident| $body:expr) => {
-        match $state {
-            TableState::D4Pool($t) => $body,
-            TableState::ActionDice($t) => $body,
-            TableState::StepDice($t) => $body,
-            TableState::OpenD6($t) => $body,
-            TableState::D20Check($t) => $body,
-        }
-    };
-}
-
-macro_rules! each_move {
-    ($state:expr, |$t:ident| $body:expr) => {
-        match $state {
-            TableState::D4Pool($t) => Move::D4Pool($body),
-            TableState::ActionDice($t) => Move::ActionDice($body),
-            TableState::StepDice($t) => Move::StepDice($body),
-            TableState::OpenD6($t) => Move::OpenD6($body),
-            TableState::D20Check($t) => Move::D20Check($body),
-        }
-    };
 }
 
 impl TableState {
     /// The characters' names, in seat order.
     pub fn names(&self) -> Vec<&str> {
-        each!(self, |t| t.names())
+        each_table!(self, |t, _wrap| t.names())
     }
 
     /// The round (0 before the first initiative, where the rules roll one).
     pub fn round(&self) -> u32 {
-        each!(self, |t| t.round())
+        each_table!(self, |t, _wrap| t.round())
     }
 
     /// What the tracker's heading says.
     pub fn heading(&self) -> String {
-        each!(self, |t| t.heading())
+        each_table!(self, |t, _wrap| t.heading())
     }
 
     /// One row per character, in seat order.
     pub fn tracker(&self) -> Vec<TrackerRow> {
-        each!(self, |t| t.tracker())
+        each_table!(self, |t, _wrap| t.tracker())
     }
 
     /// Table-wide lines under the tracker.
     pub fn notes(&self) -> Vec<String> {
-        each!(self, |t| t.notes())
+        each_table!(self, |t, _wrap| t.notes())
     }
 
     /// The table's turn economy as JSON (what changes during play; the cast and rules are in
     /// the scene and rule files).
     pub fn state_json(&self) -> serde_json::Value {
-        each!(self, |t| serde_json::to_value(t).unwrap_or_default())
+        each_table!(self, |t, _wrap| serde_json::to_value(t).unwrap_or_default())
     }
 
     /// The character a move is made for (None: the table's own move or another ruleset's).
     pub fn actor_of(&self, m: &Move) -> Option<usize> {
-        paired!(self, m, |t, mv| Ok(t.actor(mv))).unwrap_or(None)
+        paired!(self, m, |t, mv, _R| Ok(t.actor(mv))).unwrap_or(None)
     }
 
     /// Whether every number the move gives is within its range.
     fn in_range(&self, m: &Move) -> Result<(), RulesError> {
-        paired!(self, m, |t, mv| Ok(bounds::check(t.numbers(mv))?))
+        paired!(self, m, |t, mv, _R| Ok(bounds::check(t.numbers(mv))?))
     }
 
     /// Whether the move may be made now, and if not, why.
     pub fn allowed(&self, m: &Move) -> Result<(), RulesError> {
         self.in_range(m)?;
-        paired!(self, m, |t, mv| t.allowed(mv).map_err(RulesError::from))
+        paired!(self, m, |t, mv, _R| t.allowed(mv).map_err(RulesError::from))
     }
 
     /// The first throw of a move (no dice for a move without a roll).
     pub fn plan(&self, m: &Move) -> Result<RollPlan, RulesError> {
         self.allowed(m)?;
-        let plan = paired!(self, m, |t, mv| t.plan(mv).map_err(RulesError::from))?;
+        let plan = paired!(self, m, |t, mv, _R| t.plan(mv).map_err(RulesError::from))?;
         fits_the_tray(plan)
     }
 
@@ -221,7 +154,7 @@ impl TableState {
     /// A move whose throw would not fit the tray has none: it is refused.
     pub fn odds(&self, m: &Move) -> Result<Option<Odds>, RulesError> {
         self.in_range(m)?;
-        paired!(self, m, |t, mv| {
+        paired!(self, m, |t, mv, _R| {
             if let Ok(plan) = t.plan(mv) {
                 fits_the_tray(plan)?;
             }
@@ -232,7 +165,7 @@ impl TableState {
     /// Reads every throw of the move so far: its outcome, or more dice to throw.
     pub fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, RulesError> {
         self.in_range(m)?;
-        match paired!(self, m, |t, mv| t
+        match paired!(self, m, |t, mv, _R| t
             .resolve(mv, throws)
             .map_err(RulesError::from))?
         {
@@ -248,35 +181,29 @@ impl TableState {
         throws: &[Vec<u32>],
         outcome: &Outcome,
     ) -> Result<Vec<String>, RulesError> {
-        paired!(self, m, |t, mv| t
+        paired!(self, m, |t, mv, _R| t
             .apply_move(mv, throws, outcome)
             .map_err(RulesError::from))
     }
 
-    /// A move to start with.
-    pub fn default_move(&self) -> Move {
-        each_move!(self, |t| t.default_move())
-    }
-
     /// The move that ends the turn or round, where the table has one.
     pub fn end_turn_move(&self) -> Option<Move> {
-        match self {
-            TableState::D4Pool(t) => t.end_turn_move().map(Move::D4Pool),
-            TableState::ActionDice(t) => t.end_turn_move().map(Move::ActionDice),
-            TableState::StepDice(t) => t.end_turn_move().map(Move::StepDice),
-            TableState::OpenD6(t) => t.end_turn_move().map(Move::OpenD6),
-            TableState::D20Check(t) => t.end_turn_move().map(Move::D20Check),
-        }
+        each_table!(self, |t, wrap| t.end_turn_move().map(wrap))
+    }
+
+    /// What the button of [`TableState::end_turn_move`] says ("End turn", "End round").
+    pub fn end_turn_label(&self) -> &'static str {
+        each_table!(self, |t, _wrap| t.end_turn_label())
     }
 
     /// The move in words.
     pub fn describe(&self, m: &Move) -> String {
-        paired!(self, m, |t, mv| Ok(t.describe(mv))).unwrap_or_else(|e| e.to_string())
+        paired!(self, m, |t, mv, _R| Ok(t.describe(mv))).unwrap_or_else(|e| e.to_string())
     }
 
     /// Where an outcome falls on the axis of the move's odds chart.
     pub fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
-        paired!(self, m, |t, mv| Ok(t.charted_value(mv, outcome))).unwrap_or(None)
+        paired!(self, m, |t, mv, _R| Ok(t.charted_value(mv, outcome))).unwrap_or(None)
     }
 }
 

@@ -1,24 +1,12 @@
 //! The table of a scene: one ruleset's turn economy for the scene's characters, behind one type,
 //! and a summary of it for the turn tracker (round, whose turn, what each character has left).
 
-use super::engine::Rulebook;
-use super::scene::{Cast, Scene};
-use super::{RulesetId, action_dice, d4_pool, d20_check, open_d6, step_dice};
+use super::Rulebook;
+use super::RulesetId;
+use super::ruleset::Ruleset;
+use super::scene::Scene;
 
-/// The turn economy of a scene.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TableState {
-    /// Action Load.
-    D4Pool(d4_pool::Table),
-    /// Action dice per round.
-    ActionDice(action_dice::Table),
-    /// Standard turn, teamwork, grit.
-    StepDice(step_dice::Table),
-    /// Initiative shots (boxed: the largest table by far).
-    OpenD6(Box<open_d6::Table>),
-    /// Side initiative, resource dice.
-    D20Check(d20_check::Table),
-}
+pub use super::TableState;
 
 impl TableState {
     /// Seats a scene's cast with its rules: its own where it has them, else the rulebook's;
@@ -26,64 +14,24 @@ impl TableState {
     /// one plays by the scene's rules.)
     pub fn new(scene: &Scene, book: &Rulebook, seed: u64) -> TableState {
         let book = &scene.rulebook(book);
-        match &scene.cast {
-            Cast::D4Pool(c) => {
-                TableState::D4Pool(d4_pool::Table::new(book.d4_pool.clone(), c.clone()))
-            }
-            Cast::ActionDice(c) => TableState::ActionDice(action_dice::Table::new(
-                book.action_dice.clone(),
-                c.clone(),
-                seed,
-            )),
-            Cast::StepDice(c) => {
-                TableState::StepDice(step_dice::Table::new(book.step_dice.clone(), c.clone()))
-            }
-            Cast::OpenD6(c) => {
-                let mut t = open_d6::Table::new(book.open_d6.clone(), c.clone());
-                if scene.setup.simplified_initiative {
-                    t.use_simplified_initiative();
-                }
-                TableState::OpenD6(Box::new(t))
-            }
-            Cast::D20Check(c) => {
-                let mut t = d20_check::Table::new(book.d20_check.clone(), c.clone());
-                t.tasks = scene
-                    .setup
-                    .tasks
-                    .iter()
-                    .map(|task| d20_check::TaskProgress {
-                        task: task.clone(),
-                        successes: 0,
-                        failures: 0,
-                    })
-                    .collect();
-                TableState::D20Check(t)
-            }
-        }
+        each_of!(Cast, &scene.cast, |cast, R, _id| R::wrap_table(R::seat(
+            R::rules_in(book).clone(),
+            cast.clone(),
+            &scene.setup,
+            seed
+        )))
     }
 
     /// The table played by the rules of generation `generation` (a room's log made by an
     /// earlier build is played as it was: [`crate::record::rules_generation`]).
     pub fn played_by(mut self, generation: u32) -> TableState {
-        match &mut self {
-            TableState::D4Pool(t) => t.rules.generation = generation,
-            TableState::ActionDice(t) => t.rules.generation = generation,
-            TableState::StepDice(_) => {}
-            TableState::OpenD6(t) => t.rules.generation = generation,
-            TableState::D20Check(t) => t.rules.generation = generation,
-        }
+        each_of!(TableState, &mut self, |t, R, _id| R::play_by(t, generation));
         self
     }
 
     /// The ruleset.
     pub fn ruleset(&self) -> RulesetId {
-        match self {
-            TableState::D4Pool(_) => RulesetId::D4Pool,
-            TableState::ActionDice(_) => RulesetId::ActionDice,
-            TableState::StepDice(_) => RulesetId::StepDice,
-            TableState::OpenD6(_) => RulesetId::OpenD6,
-            TableState::D20Check(_) => RulesetId::D20Check,
-        }
+        each_of!(TableState, self, |_t, R, id| id)
     }
 }
 
@@ -111,6 +59,7 @@ impl TableState {
 mod tests {
     use super::*;
     use crate::rules::testing::{book, scene};
+    use crate::rules::{action_dice, d4_pool, open_d6};
     use std::path::Path;
 
     /// A room's log made before a rules generation plays by the rules it was played by: an

@@ -79,6 +79,12 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 /// comments go, and a file's `#[cfg(test)]` module at its end goes; a file of tests or a test
 /// helper (`tests.rs`, `testing.rs`, a file under a `tests/` folder) counts for nothing.
 fn code_of(path: &Path) -> String {
+    code_of_keeping(path, false)
+}
+
+/// [`code_of`], with its strings kept when `keep_strings` (a ruleset's id in a string is a
+/// place that names it).
+fn code_of_keeping(path: &Path, keep_strings: bool) -> String {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -103,8 +109,9 @@ fn code_of(path: &Path) -> String {
             rest = after.split_once('\n').map_or("", |(_, r)| r);
             out.push('\n');
         } else if let Some(after) = rest.strip_prefix("r#\"") {
-            rest = after.split_once("\"#").map_or("", |(_, r)| r);
-            out.push_str("\"\"");
+            let (text, after) = after.split_once("\"#").unwrap_or((after, ""));
+            rest = after;
+            out.push_str(&format!("\"{}\"", if keep_strings { text } else { "" }));
         } else if let Some(after) = rest.strip_prefix("'\"'") {
             rest = after;
         } else if rest.starts_with('"') {
@@ -114,8 +121,13 @@ fn code_of(path: &Path) -> String {
             while end < bytes.len() && bytes[end] != b'"' {
                 end += if bytes[end] == b'\\' { 2 } else { 1 };
             }
+            let text = if keep_strings {
+                rest.get(1..end).unwrap_or("")
+            } else {
+                ""
+            };
+            out.push_str(&format!("\"{text}\""));
             rest = rest.get(end + 1..).unwrap_or("");
-            out.push_str("\"\"");
         } else {
             let c = rest.chars().next().expect("a char");
             out.push(c);
@@ -222,4 +234,100 @@ fn no_rule_answers_a_string_error() {
         "String errors in the rules:\n{}",
         found.join("\n")
     );
+}
+
+/// The rulesets of the one list in `src/rules/mod.rs`: each entry's line, and the names that
+/// stand for it in code (its module, its variant, its id).
+fn listed_rulesets() -> Vec<(String, [String; 3])> {
+    let text = std::fs::read_to_string(root().join("src/rules/mod.rs")).expect("rules/mod.rs");
+    let list = text
+        .split("rulesets! {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .expect("the list of rulesets");
+    list.lines()
+        .filter_map(|line| {
+            let (path, id) = line.trim().trim_end_matches(',').split_once(" = ")?;
+            let (module, variant) = path.split_once("::")?;
+            let names = [
+                module.to_string(),
+                variant.to_string(),
+                id.trim_matches('"').to_string(),
+            ];
+            Some((line.trim().to_string(), names))
+        })
+        .collect()
+}
+
+/// Whether `code` names `name` as a whole word (`open-d6` in `open-d6-fred.ron` is another).
+fn names_word(code: &str, name: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + name.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
+}
+
+/// A ruleset's footprint outside its folder is its one line in the list of `src/rules/mod.rs`
+/// ("Adding a ruleset" in `ARCHITECTURE.md`): no other code of `src/` or `web/` names it by its
+/// module, its variant or its id (comments and tests not counted; a test is about a ruleset).
+#[test]
+fn a_ruleset_is_named_outside_its_folder_only_by_its_line_in_the_list() {
+    let rulesets = listed_rulesets();
+    assert!(
+        rulesets.len() >= 5,
+        "the list has every ruleset: {rulesets:?}"
+    );
+    let mut files = rust_files(&root().join("src"));
+    files.extend(
+        rust_files_of(&root().join("web"), "js")
+            .into_iter()
+            .filter(|p| !p.components().any(|c| c.as_os_str() == "node_modules")),
+    );
+    let mut places = Vec::new();
+    for (entry, names) in &rulesets {
+        let folder = root().join("src/rules").join(&names[0]);
+        for file in files.iter().filter(|f| !f.starts_with(&folder)) {
+            let code = if file.extension().is_some_and(|x| x == "rs") {
+                code_of_keeping(file, true)
+            } else {
+                std::fs::read_to_string(file).expect("web source")
+            };
+            for (n, line) in code.lines().enumerate() {
+                if line.trim() == entry.as_str() && file.ends_with("src/rules/mod.rs") {
+                    continue;
+                }
+                if names.iter().any(|name| names_word(line, name)) {
+                    let at = file.strip_prefix(root()).unwrap_or(file).display();
+                    places.push(format!("{at}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        places.is_empty(),
+        "code outside a ruleset's folder names it:\n{}",
+        places.join("\n")
+    );
+}
+
+fn rust_files_of(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == extension) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
 }

@@ -3,7 +3,7 @@
 
 use super::Table;
 use super::seat::{Goal, Move};
-use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::catalogue::{Catalogue, Form, MoveKind};
 
 /// An action for `actor`: its first combat skill (else its first skill), at the last other
 /// seat when that is an attack, one or two action dice.
@@ -297,5 +297,20 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
         Move::DeclareNoncombat { actor } => f.actor("actor", "Who", *actor),
         Move::EndSequence => f.note("Defenders the GM ruled to have acted may act again."),
         Move::EndRound => f.note("Unused action dice are lost; defences end."),
+    }
+}
+
+impl Catalogue for Table {
+    fn default_move(&self) -> Move {
+        let actor = self.declaration_order().last().copied().unwrap_or(0);
+        act(self, actor)
+    }
+
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, fields: &mut Form) {
+        form(self, m, fields)
     }
 }

@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 mod form;
+mod ruleset;
 pub mod seat;
+
+pub use ruleset::ActionDice;
 
 use super::{DieRole, Odds, Outcome, RollPlan, Step, seeded_coin};
 use crate::odds::Dist;
@@ -746,7 +749,7 @@ pub fn resolution_order(actions: &[Timed]) -> Vec<Vec<usize>> {
 mod tests {
     use super::*;
     use crate::rules::RulesetId;
-    use crate::rules::data::builtin_rules;
+    use crate::rules::engine::builtin_rules;
 
     fn rules() -> Rules {
         builtin_rules(RulesetId::ActionDice).unwrap_or_else(|e| panic!("{e}"))

@@ -5,7 +5,6 @@
 
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
-use crate::rules::catalogue::{Form, MoveKind};
 use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
@@ -534,14 +533,6 @@ impl Table {
 }
 
 impl Seat for Table {
-    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
-        super::form::kinds(self, actor)
-    }
-
-    fn form(&self, m: &Move, form: &mut Form) {
-        super::form::form(self, m, form)
-    }
-
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -947,9 +938,8 @@ impl Seat for Table {
         Ok(said)
     }
 
-    fn default_move(&self) -> Move {
-        let actor = self.declaration_order().last().copied().unwrap_or(0);
-        super::form::act(self, actor)
+    fn end_turn_label(&self) -> &'static str {
+        "End round"
     }
 
     fn end_turn_move(&self) -> Option<Move> {

@@ -3,7 +3,7 @@
 
 use super::seat::{CheckType, DcChoice, Move};
 use super::{Edge, Table};
-use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::catalogue::{Catalogue, Form, MoveKind};
 use crate::rules::play::Seat;
 
 /// The first row of the DC table harder than the least DC (the default check's).
@@ -270,5 +270,44 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.note("Its total is the DC of that character's next check against this one.");
         }
         Move::Initiative | Move::DeclareInitiative | Move::EndInitiative => f.note(t.describe(m)),
+    }
+}
+
+impl Catalogue for Table {
+    fn default_move(&self) -> Move {
+        let side = self.side_to_act();
+        if self.initiative && side.is_none() {
+            return Move::Initiative;
+        }
+        let actor = (0..self.characters.len())
+            .find(|&i| side.is_none_or(|s| self.characters[i].side == s && !self.acted[i]))
+            .unwrap_or(0);
+        Move::Check {
+            actor,
+            kind: CheckType::Standard,
+            modifier: self.characters[actor]
+                .modifiers
+                .first()
+                .map(|(n, _)| n.clone()),
+            dc: DcChoice::Named(
+                self.rules
+                    .dc_table
+                    .iter()
+                    .find(|(_, dc)| *dc > self.rules.dc_min)
+                    .map(|(n, _)| n.clone())
+                    .unwrap_or_default(),
+                0,
+            ),
+            edge: Edge::None,
+            play_the_odds: false,
+        }
+    }
+
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, fields: &mut Form) {
+        form(self, m, fields)
     }
 }

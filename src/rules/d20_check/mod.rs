@@ -7,7 +7,10 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 mod form;
+mod ruleset;
 pub mod seat;
+
+pub use ruleset::D20Check;
 
 use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::{Dist, Prob};
@@ -76,23 +79,7 @@ pub struct Resource {
     pub direction: Direction,
 }
 
-/// A task that takes several checks (Extended): successes before failures.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Task {
-    /// Its name.
-    pub name: String,
-    /// Successes needed.
-    #[serde(default = "three")]
-    pub successes: u32,
-    /// Failures that end it.
-    #[serde(default = "three")]
-    pub failures: u32,
-}
-
-fn three() -> u32 {
-    3
-}
+pub use crate::rules::setup::Task;
 
 /// An Extended task in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -5,7 +5,6 @@
 
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
-use crate::rules::catalogue::{Form, MoveKind};
 use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
@@ -436,14 +435,6 @@ fn edge_words(edge: Edge) -> &'static str {
 }
 
 impl Seat for Table {
-    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
-        super::form::kinds(self, actor)
-    }
-
-    fn form(&self, m: &Move, form: &mut Form) {
-        super::form::form(self, m, form)
-    }
-
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -911,35 +902,6 @@ impl Seat for Table {
             }
         }
         Ok(said)
-    }
-
-    fn default_move(&self) -> Move {
-        let side = self.side_to_act();
-        if self.initiative && side.is_none() {
-            return Move::Initiative;
-        }
-        let actor = (0..self.characters.len())
-            .find(|&i| side.is_none_or(|s| self.characters[i].side == s && !self.acted[i]))
-            .unwrap_or(0);
-        Move::Check {
-            actor,
-            kind: CheckType::Standard,
-            modifier: self.characters[actor]
-                .modifiers
-                .first()
-                .map(|(n, _)| n.clone()),
-            dc: DcChoice::Named(
-                self.rules
-                    .dc_table
-                    .iter()
-                    .find(|(_, dc)| *dc > self.rules.dc_min)
-                    .map(|(n, _)| n.clone())
-                    .unwrap_or_default(),
-                0,
-            ),
-            edge: Edge::None,
-            play_the_odds: false,
-        }
     }
 
     fn describe(&self, m: &Move) -> String {

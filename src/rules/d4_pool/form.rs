@@ -3,7 +3,7 @@
 
 use super::seat::{Aim, Move};
 use super::{Effect, Table};
-use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::catalogue::{Catalogue, Form, MoveKind};
 use crate::rules::play::Seat;
 
 /// An Aspect roll for `actor`: its best Aspect, its first weapon, at the last other seat (the
@@ -204,5 +204,19 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             );
         }
         Move::EndTurn => f.note(t.describe(m)),
+    }
+}
+
+impl Catalogue for Table {
+    fn default_move(&self) -> Move {
+        act(self, self.active)
+    }
+
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, fields: &mut Form) {
+        form(self, m, fields)
     }
 }

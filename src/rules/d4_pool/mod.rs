@@ -9,7 +9,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 mod form;
+mod ruleset;
 pub mod seat;
+
+pub use ruleset::D4Pool;
 
 use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::Dist;
@@ -492,7 +495,7 @@ mod tests {
     use super::*;
     use crate::odds::Prob;
     use crate::rules::RulesetId;
-    use crate::rules::data::builtin_rules;
+    use crate::rules::engine::builtin_rules;
 
     fn rules() -> Rules {
         builtin_rules(RulesetId::D4Pool).unwrap_or_else(|e| panic!("{e}"))

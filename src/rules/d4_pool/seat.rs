@@ -3,7 +3,6 @@
 
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
-use crate::rules::catalogue::{Form, MoveKind};
 use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
@@ -230,14 +229,6 @@ impl Table {
 }
 
 impl Seat for Table {
-    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
-        super::form::kinds(self, actor)
-    }
-
-    fn form(&self, m: &Move, form: &mut Form) {
-        super::form::form(self, m, form)
-    }
-
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -400,10 +391,6 @@ impl Seat for Table {
             _ => {}
         }
         Ok(said)
-    }
-
-    fn default_move(&self) -> Move {
-        super::form::act(self, self.active)
     }
 
     fn end_turn_move(&self) -> Option<Move> {

@@ -4,7 +4,7 @@
 
 use super::seat::{Check, Difficulty, Move};
 use super::{ActionType, FocusCondition, RollKind, Table};
-use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::catalogue::{Catalogue, Form, MoveKind};
 use crate::rules::play::Seat;
 
 fn skills(t: &Table, actor: usize) -> Vec<String> {
@@ -625,5 +625,23 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.pick("skill", "Skill", &skills(t, first), skill);
             f.number("difficulty", "Difficulty", *difficulty, 0, 40);
         }
+    }
+}
+
+impl Catalogue for Table {
+    fn default_move(&self) -> Move {
+        match self.acting_now().first() {
+            None if self.simplified => Move::NewSession,
+            None => Move::Initiative,
+            Some(&actor) => act(self, actor),
+        }
+    }
+
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, fields: &mut Form) {
+        form(self, m, fields)
     }
 }

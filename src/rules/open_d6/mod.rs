@@ -8,7 +8,10 @@ use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
 mod form;
+mod ruleset;
 pub mod seat;
+
+pub use ruleset::OpenD6;
 
 use super::{DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::{Dist, Prob};

@@ -6,7 +6,6 @@
 
 use crate::rules::Refusal;
 use crate::rules::bounds::Bounded;
-use crate::rules::catalogue::{Form, MoveKind};
 use crate::text::possessive;
 use serde::{Deserialize, Serialize};
 
@@ -346,14 +345,6 @@ fn pair_plan(who: &str, purpose: &str) -> RollPlan {
 }
 
 impl Seat for Table {
-    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
-        super::form::kinds(self, actor)
-    }
-
-    fn form(&self, m: &Move, form: &mut Form) {
-        super::form::form(self, m, form)
-    }
-
     type Move = Move;
 
     fn names(&self) -> Vec<&str> {
@@ -527,14 +518,6 @@ impl Seat for Table {
         outcome: &Outcome,
     ) -> Result<Vec<String>, Refusal> {
         self.apply_effects(m, throws, outcome)
-    }
-
-    fn default_move(&self) -> Move {
-        match self.acting_now().first() {
-            None if self.simplified => Move::NewSession,
-            None => Move::Initiative,
-            Some(&actor) => super::form::act(self, actor),
-        }
     }
 
     fn describe(&self, m: &Move) -> String {

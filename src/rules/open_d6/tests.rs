@@ -3,7 +3,7 @@
 use super::*;
 use crate::rules::Refusal;
 use crate::rules::RulesetId;
-use crate::rules::data::builtin_rules;
+use crate::rules::engine::builtin_rules;
 
 fn rules() -> Rules {
     builtin_rules(RulesetId::OpenD6).unwrap_or_else(|e| panic!("{e}"))

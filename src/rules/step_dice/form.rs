@@ -3,7 +3,7 @@
 
 use super::seat::Move;
 use super::{Position, Table};
-use crate::rules::catalogue::{Form, MoveKind};
+use crate::rules::catalogue::{Catalogue, Form, MoveKind};
 use crate::rules::play::Seat;
 
 /// Most boost dice of one size a form offers.
@@ -156,5 +156,19 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.note("The director judges it easy, with no risk of failure: no roll.");
         }
         Move::EndTurn => f.note(t.describe(m)),
+    }
+}
+
+impl Catalogue for Table {
+    fn default_move(&self) -> Move {
+        act(self, self.active)
+    }
+
+    fn kinds(&self, actor: usize) -> Vec<MoveKind<Move>> {
+        kinds(self, actor)
+    }
+
+    fn form(&self, m: &Move, fields: &mut Form) {
+        form(self, m, fields)
     }
 }

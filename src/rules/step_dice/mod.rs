@@ -7,7 +7,10 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 mod form;
+mod ruleset;
 pub mod seat;
+
+pub use ruleset::StepDice;
 
 use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::Dist;
@@ -562,7 +565,7 @@ mod tests {
     use super::*;
     use crate::odds::Prob;
     use crate::rules::RulesetId;
-    use crate::rules::data::builtin_rules;
+    use crate::rules::engine::builtin_rules;
 
     fn rules() -> Rules {
         builtin_rules(RulesetId::StepDice).unwrap_or_else(|e| panic!("{e}"))

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use crate::rules::RulesetId;
 use crate::rules::data::DataError;
 use crate::rules::scene::{Scene, default_dir, scene_files};
 use crate::window::PlayOptions;
@@ -241,10 +240,7 @@ fn tracker(
     }
     let mut said = None;
     if let Some(end) = table.end_turn_move() {
-        let label = match table.ruleset() {
-            RulesetId::ActionDice => "End round",
-            _ => "End turn",
-        };
+        let label = table.end_turn_label();
         if ui
             .add_enabled(!in_flight, egui::Button::new(label))
             .on_hover_text(table.describe(&end))
