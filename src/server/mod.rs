@@ -20,6 +20,7 @@ mod room_task;
 mod session;
 pub mod store;
 mod throws;
+mod view;
 pub mod watch;
 
 pub use error::ServerError;

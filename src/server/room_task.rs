@@ -26,7 +26,7 @@ pub struct RoomHandle {
     /// Each new line, with its `seq`.
     pub lines: broadcast::Sender<(u64, Arc<str>)>,
     /// The room as its pages last saw it (a page opening again sees only what is new).
-    pub view: Arc<std::sync::Mutex<Option<super::watch::SharedView>>>,
+    pub view: Arc<std::sync::Mutex<Option<super::view::SharedView>>>,
 }
 
 /// What a connection asks of its room's task.

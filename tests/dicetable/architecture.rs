@@ -331,3 +331,129 @@ fn rust_files_of(dir: &Path, extension: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The modules of `src/` by file (`rules::open_d6::seat` for `src/rules/open_d6/seat.rs`), each
+/// with whether it is a folder's `mod.rs`: the crate's roots and test files left out.
+fn file_modules() -> BTreeMap<String, (PathBuf, bool)> {
+    let src = root().join("src");
+    rust_files(&src)
+        .into_iter()
+        .filter_map(|path| {
+            let relative = path.strip_prefix(&src).ok()?.with_extension("");
+            let mut parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let folder = parts.last().is_some_and(|p| p == "mod");
+            if folder {
+                parts.pop();
+            }
+            let last = parts.last()?.as_str();
+            if parts.len() == 1 && (last == "lib" || last == "main") {
+                return None;
+            }
+            Some((parts.join("::"), (path, folder)))
+        })
+        .collect()
+}
+
+/// The modules of `src/` a file's code names (`crate::a::b`, `super::c`, `self::d`), each
+/// resolved to the longest module path that is a file, its own ancestors left out.
+fn file_imports(
+    module: &str,
+    code: &str,
+    known: &BTreeMap<String, (PathBuf, bool)>,
+) -> BTreeSet<String> {
+    let here: Vec<&str> = module.split("::").collect();
+    let mut out = BTreeSet::new();
+    let bytes = code.as_bytes();
+    for start in ["crate::", "super::", "self::"] {
+        for (at, _) in code.match_indices(start) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == ':')
+            {
+                continue;
+            }
+            let mut end = at;
+            while end < bytes.len()
+                && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_' || bytes[end] == b':')
+            {
+                end += 1;
+            }
+            let mut parts: Vec<&str> = code[at..end]
+                .split("::")
+                .filter(|p| !p.is_empty())
+                .collect();
+            let mut base: Vec<&str> = match parts.first() {
+                Some(&"crate") => Vec::new(),
+                Some(&"self") => here.clone(),
+                _ => here[..here.len() - 1].to_vec(),
+            };
+            parts.remove(0);
+            while parts.first() == Some(&"super") {
+                base.pop();
+                parts.remove(0);
+            }
+            let mut found = None;
+            for k in 0..=parts.len() {
+                let mut path = base.clone();
+                path.extend(&parts[..k]);
+                let name = path.join("::");
+                if known.contains_key(&name) {
+                    found = Some(name);
+                }
+            }
+            if let Some(name) = found
+                && name != module
+                && !module.starts_with(&format!("{name}::"))
+            {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// No two files of `src/` import each other, directly or round a longer circle (a folder's
+/// `mod.rs` declaring its files is not an import; comments and tests not counted).
+#[test]
+fn no_files_import_each_other() {
+    let known = file_modules();
+    let edges: BTreeMap<&str, BTreeSet<String>> = known
+        .iter()
+        .map(|(module, (path, _))| {
+            (
+                module.as_str(),
+                file_imports(module, &code_of(path), &known),
+            )
+        })
+        .collect();
+    // A circle is an import that leads back to the file it starts from.
+    let mut circles = Vec::new();
+    for start in edges.keys() {
+        let mut seen = BTreeSet::new();
+        let mut paths = vec![vec![start.to_string()]];
+        while let Some(path) = paths.pop() {
+            let last = path.last().expect("a path is never empty");
+            for next in edges.get(last.as_str()).into_iter().flatten() {
+                if next == start {
+                    let mut circle = path.clone();
+                    circle.push(next.clone());
+                    circles.push(circle.join(" → "));
+                } else if seen.insert(next.clone()) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    paths.push(longer);
+                }
+            }
+        }
+        if !circles.is_empty() {
+            break;
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "files that import each other:\n{}",
+        circles.join("\n")
+    );
+}

@@ -10,10 +10,12 @@
 //! [`MAX_DEPTH`] levels of groups, brackets and functions, [`MAX_DICE`] dice a term.
 
 pub mod estimate;
+mod faces;
 mod grammar;
 mod odds;
 mod process;
 mod read;
+mod shape;
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -439,7 +441,7 @@ impl Notation {
             .members
             .iter()
             .filter(|m| !throws_dice(m))
-            .all(|m| grammar::constant(m) == Some(0) && !target.holds(0));
+            .all(|m| shape::constant(m) == Some(0) && !target.holds(0));
         (g.keep == Keep::All && rolled == 1 && nothing).then_some(target)
     }
 

@@ -15,7 +15,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-use super::grammar::die_values;
+use super::faces::die_values;
 use super::{
     BinaryOp, CompareOp, ComparePoint, DiceRoll, Die, ExplodeMode, Expr, Function, Group, Keep,
 };

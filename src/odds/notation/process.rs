@@ -3,7 +3,7 @@
 //! explode (the die is thrown again and that throw counts too). A die's chain of faces is every
 //! face it showed, in order; its links are the throws that count.
 
-use super::grammar::die_values;
+use super::faces::die_values;
 use super::{Die, ExplodeMode, ThrowRules};
 
 /// One physical die to throw for a notation, in throw order, with how it is thrown again.

@@ -270,7 +270,7 @@ impl Reader<'_> {
             return Ok((BigRational::zero(), "0".to_string()));
         }
         let start = self.shown.len();
-        let values_of = super::grammar::die_values(roll.die);
+        let values_of = super::faces::die_values(roll.die);
         let (top, bottom) = (
             values_of.iter().copied().max().unwrap_or(1),
             values_of.iter().copied().min().unwrap_or(1),

@@ -907,9 +907,9 @@ fn matching_dice_are_shown_and_counted() {
     assert_eq!(r.shown, "(3≡+3≡) = 1 match");
     // What mt cannot be read with, refused with the reason.
     for (text, why) in [
-        ("4d6mt>3", grammar::MATCH_REFUSALS[0]),
-        ("4d6kh3mt", grammar::MATCH_REFUSALS[1]),
-        ("4d6!mt", grammar::MATCH_REFUSALS[2]),
+        ("4d6mt>3", shape::MATCH_REFUSALS[0]),
+        ("4d6kh3mt", shape::MATCH_REFUSALS[1]),
+        ("4d6!mt", shape::MATCH_REFUSALS[2]),
     ] {
         let e = Notation::parse(text).expect_err(text);
         assert_eq!(e.message, why, "{text}");

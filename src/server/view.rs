@@ -1,0 +1,335 @@
+//! A room's log as a page sees it: the room its lines make, each new line turned into the
+//! overlay's feed events (a throw thrown again from its record to get its motion, then its
+//! outcome), and the view a room's pages share. The page and its socket are `watch.rs`.
+
+use std::sync::Arc;
+
+use crate::dice::looks::{Tint, character_style};
+use crate::dice::mesh::DieStyle;
+use crate::net::feed::{
+    Byline, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
+};
+use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
+use crate::online::room::{Checks, RoomError, RoomState};
+use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
+use crate::roll::headless::{Motion, trace};
+use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive};
+
+/// Physics steps between two samples of a throw's motion (30 a second, as the window's feed).
+pub const SAMPLE_STEPS: u32 = 8;
+/// Outcomes a page is sent when it connects.
+pub const RECENT: usize = 20;
+
+/// A page's view of a room: the room as its log makes it, and what the page was last told.
+#[derive(Clone)]
+pub struct Watch {
+    room: RoomState,
+    table: TableInfo,
+}
+
+impl Watch {
+    /// A view of the room from its first line.
+    pub fn open(first: &str) -> Result<Watch, RoomError> {
+        let room = RoomState::open(first)?;
+        let table = table_info(&room);
+        Ok(Watch { room, table })
+    }
+
+    /// The scene and whose turn it is.
+    pub fn table(&self) -> TableInfo {
+        self.table.clone()
+    }
+
+    /// The room's next line, and what the page shows of it: a throw's motion (when `motion`;
+    /// lines from before the page connected only give their outcomes), its outcome, a hidden
+    /// roll's notice, the table when the turn moved on.
+    pub fn see(&mut self, line: &str, motion: bool) -> Result<Vec<FeedEvent>, RoomError> {
+        let entry = Entry::parse(line)?;
+        // The acting character and the dice's colours come from the table before the move.
+        let (actor, looks) = match &entry.event {
+            Event::Thrown { what, record, .. } => {
+                let actor = match what {
+                    Proposal::Move(mv) => self.room.table.actor_of(mv),
+                    Proposal::Notation(_) => None,
+                };
+                (actor, Some(self.looks(what, record)?))
+            }
+            _ => (None, None),
+        };
+        self.room.apply_line(line, Checks::default())?;
+        let seq = entry.seq;
+        let mut events = Vec::new();
+        match entry.event {
+            Event::Thrown { by, record, .. } => {
+                let byline = byline(&by, actor, &record);
+                if motion {
+                    events.extend(motions(seq, &byline, &record, &looks.unwrap_or_default()));
+                }
+                events.push(outcome(seq, byline, record, entry.at_ms));
+            }
+            Event::Revealed { of, payload, .. } => {
+                let hidden: HiddenRoll = serde_json::from_str(&payload).map_err(|e| {
+                    RoomError::Mismatch(format!("entry {seq}: the revealed roll: {e}"))
+                })?;
+                let what = Proposal::Notation(hidden.notation.clone());
+                let looks = self.looks(&what, &hidden.record)?;
+                let by = self.room.gamemaster.clone();
+                let mut byline = byline(&by, None, &hidden.record);
+                byline.label = Some(format!(
+                    "revealed roll {of}{}",
+                    hidden
+                        .record
+                        .label
+                        .as_ref()
+                        .map(|l| format!(": {l}"))
+                        .unwrap_or_default()
+                ));
+                if motion {
+                    events.extend(motions(seq, &byline, &hidden.record, &looks));
+                }
+                events.push(outcome(seq, byline, Box::new(hidden.record), entry.at_ms));
+            }
+            Event::Hidden {
+                by,
+                notation,
+                label,
+                ..
+            } => events.push(FeedEvent::Hidden {
+                roll: seq,
+                by: Byline {
+                    colour: colour_of(Some(&by)),
+                    who: Some(by),
+                    label: Some(label.unwrap_or_else(|| "a hidden roll".into())),
+                    what: notation,
+                },
+            }),
+            Event::Created { .. } | Event::Joined { .. } | Event::Played { .. } => {}
+        }
+        let table = table_info(&self.room);
+        if table != self.table {
+            self.table = table.clone();
+            events.push(FeedEvent::Table(table));
+        }
+        Ok(events)
+    }
+
+    /// Each throw's dice colours, as the window draws them: the roll path's orders read back
+    /// from the record (a move's from its plans and the acting character, a free roll's light
+    /// and dark in turn).
+    fn looks(&self, what: &Proposal, record: &RollRecord) -> Result<Vec<Vec<DieStyle>>, RoomError> {
+        let mut looks = Vec::new();
+        let recorded = |order: &ThrowOrder| -> Result<ThrowRecord, RollError> {
+            looks.push(order.tints.iter().map(|t| Tint::style(*t)).collect());
+            record
+                .throws
+                .get(order.n as usize)
+                .cloned()
+                .ok_or(RollError::Missing { n: order.n })
+        };
+        match what {
+            Proposal::Notation(text) => {
+                let notation = crate::roll::recorded_notation(text, record)?;
+                let roll = NotationRoll::start(&notation, record.seed)?;
+                drive(roll, recorded).finished()?;
+            }
+            Proposal::Move(mv) => {
+                let roll = MoveRoll::start(&self.room.table, mv, record.seed)?;
+                drive(roll, recorded).finished()?;
+            }
+        }
+        Ok(looks)
+    }
+}
+
+/// Who threw and what for: the acting character's colour for a move, the thrower's own for a
+/// free roll.
+fn byline(by: &str, actor: Option<usize>, record: &RollRecord) -> Byline {
+    Byline {
+        who: Some(by.to_string()),
+        colour: actor
+            .map(|a| hex(character_style(a).body))
+            .unwrap_or_else(|| colour_of(Some(by))),
+        label: record.label.clone(),
+        what: match &record.what {
+            Thrown::Notation { notation } => notation.clone(),
+            Thrown::Move { action, .. } => action.clone(),
+        },
+    }
+}
+
+/// Motions worked out lately, kept for every page of every room: thirty pages of a room
+/// simulate each throw once between them.
+const MOTIONS_KEPT: usize = 64;
+
+/// A throw's motion, worked out once: the first page to ask simulates it, the others wait for
+/// that one and share it.
+type SharedMotion = Arc<std::sync::OnceLock<Result<Motion, RollError>>>;
+
+/// The place of `throw`'s motion, shared with every page that asks for the same throw (a
+/// place of its own when the throw cannot be told apart); the first to fill it simulates.
+fn shared_trace(throw: &ThrowRecord, gesture: Option<Gesture>, cocked: Cocked) -> SharedMotion {
+    static RECENT: std::sync::Mutex<Vec<(String, SharedMotion)>> =
+        std::sync::Mutex::new(Vec::new());
+    let (Ok(key), Ok(mut recent)) = (
+        serde_json::to_string(&(throw, gesture, cocked)),
+        RECENT.lock(),
+    ) else {
+        return SharedMotion::default();
+    };
+    match recent.iter().find(|(k, _)| *k == key) {
+        Some((_, cell)) => cell.clone(),
+        None => {
+            if recent.len() >= MOTIONS_KEPT {
+                recent.remove(0);
+            }
+            let cell = SharedMotion::default();
+            recent.push((key, cell.clone()));
+            cell
+        }
+    }
+}
+
+/// Every throw of a roll with its motion. A throw that does not re-simulate to its record here
+/// (another platform or build) is shown at rest where the record says, and the server says so.
+fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DieStyle>]) -> Vec<FeedEvent> {
+    record
+        .throws
+        .iter()
+        .enumerate()
+        .map(|(n, throw)| {
+            let shared = shared_trace(throw, record.gesture, record.cocked);
+            let traced =
+                shared.get_or_init(|| trace(throw, record.gesture, record.cocked, SAMPLE_STEPS));
+            let frames = match traced {
+                Ok(motion) => {
+                    let last = motion.frames.len().saturating_sub(1);
+                    motion
+                        .frames
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| sample(f, i == last))
+                        .collect()
+                }
+                Err(e) => {
+                    eprintln!("entry {seq}: {e}; the page shows where the record's dice lie");
+                    vec![sample(&throw.poses, true)]
+                }
+            };
+            let style = |i: usize| {
+                looks
+                    .get(n)
+                    .and_then(|l| l.get(i))
+                    .copied()
+                    .unwrap_or(DieStyle::IVORY)
+            };
+            FeedEvent::Motion {
+                roll: seq,
+                throw: throw.tag,
+                by: by.clone(),
+                dice: throw
+                    .dice
+                    .iter()
+                    .enumerate()
+                    .map(|(i, kind)| FeedDie {
+                        kind: kind.id(),
+                        body: hex(style(i).body),
+                        ink: hex(style(i).ink),
+                    })
+                    .collect(),
+                hz: crate::roll::headless::samples_per_second(SAMPLE_STEPS),
+                frames,
+            }
+        })
+        .collect()
+}
+
+fn sample(poses: &[Pose], exact: bool) -> Vec<[f32; 7]> {
+    poses
+        .iter()
+        .map(|p| if exact { flat(p) } else { rounded(p) })
+        .collect()
+}
+
+fn outcome(seq: u64, by: Byline, record: Box<RollRecord>, at_ms: u64) -> FeedEvent {
+    FeedEvent::Outcome {
+        roll: seq,
+        by,
+        total: record.total,
+        outcome: record.outcome.clone(),
+        faces: record.faces.clone(),
+        shown: crate::roll::read_record(&record).map(|r| r.shown),
+        code: record.code(),
+        readings: readings(&record),
+        record,
+        settled_at_ms: at_ms,
+    }
+}
+
+fn table_info(room: &RoomState) -> TableInfo {
+    let acting: Vec<String> = room
+        .table
+        .tracker()
+        .into_iter()
+        .filter(|r| r.acting)
+        .map(|r| r.name)
+        .collect();
+    TableInfo {
+        scene: Some(room.scene.name.clone()),
+        ruleset: Some(room.table.ruleset().to_string()),
+        turn: Some(acting.join(", ")),
+    }
+}
+
+/// A page's first view: the room from its stored lines, and the latest outcomes (oldest first).
+pub fn catch_up(lines: &[String]) -> Result<(Watch, Vec<FeedEvent>), RoomError> {
+    let first = lines.first().ok_or(crate::online::log::LogError::Empty)?;
+    let mut watch = Watch::open(first)?;
+    let mut recent = Vec::new();
+    for line in &lines[1..] {
+        for event in watch.see(line, false)? {
+            if matches!(event, FeedEvent::Outcome { .. }) {
+                recent.push(event);
+            }
+        }
+    }
+    let keep = recent.len().saturating_sub(RECENT);
+    Ok((watch, recent.split_off(keep)))
+}
+
+/// A room's view as its pages last saw it, kept with the room: a page opening again reads and
+/// sees only the lines stored since, not the whole log.
+#[derive(Clone)]
+pub struct SharedView {
+    /// The lines seen.
+    pub(super) since: u64,
+    /// The room as the lines make it.
+    pub(super) watch: Watch,
+    /// The latest outcomes, oldest first.
+    pub(super) recent: Vec<FeedEvent>,
+}
+
+/// `cached` brought up to date with `lines` (the lines after it), or the view of a whole log.
+pub(super) fn brought_up_to_date(
+    cached: Option<SharedView>,
+    lines: &[String],
+) -> Result<SharedView, RoomError> {
+    let Some(mut view) = cached else {
+        let (watch, recent) = catch_up(lines)?;
+        return Ok(SharedView {
+            since: lines.len() as u64,
+            watch,
+            recent,
+        });
+    };
+    for line in lines {
+        for event in view.watch.see(line, false)? {
+            if matches!(event, FeedEvent::Outcome { .. }) {
+                view.recent.push(event);
+            }
+        }
+    }
+    let keep = view.recent.len().saturating_sub(RECENT);
+    view.recent.drain(..keep);
+    view.since += lines.len() as u64;
+    Ok(view)
+}
