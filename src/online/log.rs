@@ -10,8 +10,18 @@ use crate::errors::ErrorCode;
 use crate::record::{Gesture, RollRecord};
 use crate::rules::play::Move;
 
-/// The version of the log format.
-pub const LOG_FORMAT: u32 = 1;
+/// The version of the log format this build writes. Format 1 (the first logs) hashed the
+/// table's state as the tracker words it (state version 1) and checked each entry's `said`
+/// lines word for word; from format 2 an entry's state digest is of the rules' typed state alone
+/// (state version 2) and `said` is for people, so rewording a rule's sentences breaks no log.
+/// Every format from 1 is read, each by its own version.
+pub const LOG_FORMAT: u32 = 2;
+
+/// The version of the table's state ([`crate::rules::table::TableState::canonical_state_of`])
+/// whose digest the entries of a log of `format` carry.
+pub fn state_version(format: u32) -> u32 {
+    if format >= 2 { 2 } else { 1 }
+}
 /// The longest line a log may hold (a record of 100 dice with their re-throws fits easily).
 pub const MAX_LINE: usize = 1 << 20;
 

@@ -210,7 +210,7 @@ pub fn verify_signed(text: &str, server_key: Option<&str>) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::online::room::{Checks, RoomState};
+    use crate::online::room::{Checks, RoomError, RoomState};
 
     /// A room's log written by the build before the table's state digest moved into the rules
     /// (a d4-pool table: moves with dice, ends of turn, a free roll, a hidden roll revealed).
@@ -240,6 +240,77 @@ mod tests {
             )),
             "{why}"
         );
+    }
+
+    /// The stored log made format 2, as a build of format 2 would have written it: the same
+    /// entries (throws, proofs, seals, what changed), each state digest of the typed state, the
+    /// chain linked again.
+    const STORED_V2: &str = include_str!("../../tests/fixtures/room-d4-pool.v2.jsonl");
+
+    fn in_format_2(log: &str) -> String {
+        use crate::online::log::{Entry, Event};
+        use crate::online::room::table_digest;
+        let mut lines = log.lines();
+        let first = lines.next().expect("a first line");
+        let mut room = RoomState::open(first).unwrap_or_else(|e| panic!("{e}"));
+        let mut created = Entry::parse(first).unwrap_or_else(|e| panic!("{e}"));
+        if let Event::Created { format, .. } = &mut created.event {
+            *format = 2;
+        }
+        let mut out = vec![created.to_line()];
+        for line in lines {
+            let mut entry = room
+                .apply_line(line, Checks::default())
+                .unwrap_or_else(|e| panic!("{e}"));
+            entry.prev = crate::online::seal::line_hash(out.last().expect("a line before"));
+            if let Event::Played { state, .. } | Event::Thrown { state, .. } = &mut entry.event {
+                *state = table_digest(&room.table, 2);
+            }
+            out.push(entry.to_line());
+        }
+        out.join("\n") + "\n"
+    }
+
+    /// Words are for people: a log of format 2 verifies with every sentence of the rules
+    /// reworded (a test-only wording), since its digests are of the typed state and what an
+    /// entry says changed is not compared. A log of format 1 hashed the tracker's words, so it
+    /// verifies with the words of its time, which this build keeps.
+    #[test]
+    fn a_log_verifies_whatever_the_rules_words() {
+        let converted = in_format_2(STORED);
+        if std::env::var_os("DICETABLE_WRITE_FIXTURES").is_some() {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/room-d4-pool.v2.jsonl");
+            std::fs::write(path, &converted).expect("the fixture is written");
+        }
+        assert_eq!(
+            converted, STORED_V2,
+            "the stored format-2 log is the format-1 log made format 2: \
+             DICETABLE_WRITE_FIXTURES=1 cargo test --lib a_log_verifies_whatever"
+        );
+        let room = RoomState::replay(STORED_V2.lines(), Checks::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((room.format, room.seq, room.history.len()), (2, 11, 11));
+        let reworded = crate::rules::play::reworded(|| {
+            RoomState::replay(STORED_V2.lines(), Checks::default())
+        })
+        .unwrap_or_else(|e| panic!("reworded: {e}"));
+        // The rewording reached the rules' words (the history writes each move in them).
+        assert!(
+            reworded.history.iter().any(|h| h.text.contains('«')),
+            "{:?}",
+            reworded.history
+        );
+        assert_eq!(reworded.table.state_json(), room.table.state_json());
+        // Format 1 hashed the words: reworded, its first move with a digest is refused.
+        let old = crate::rules::play::reworded(|| {
+            RoomState::replay(STORED.lines(), Checks::default())
+        });
+        assert!(
+            matches!(old, Err(RoomError::AtEntry { seq: 4, .. })),
+            "{old:?}"
+        );
+        assert!(RoomState::replay(STORED.lines(), Checks::default()).is_ok());
     }
 
     #[test]

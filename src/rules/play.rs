@@ -108,17 +108,21 @@ impl TableState {
 
     /// What the tracker's heading says.
     pub fn heading(&self) -> String {
-        each_table!(self, |t, _wrap| t.heading())
+        worded(each_table!(self, |t, _wrap| t.heading()))
     }
 
     /// One row per character, in seat order.
     pub fn tracker(&self) -> Vec<TrackerRow> {
-        each_table!(self, |t, _wrap| t.tracker())
+        let mut rows = each_table!(self, |t, _wrap| t.tracker());
+        for row in &mut rows {
+            row.status = all_worded(std::mem::take(&mut row.status));
+        }
+        rows
     }
 
     /// Table-wide lines under the tracker.
     pub fn notes(&self) -> Vec<String> {
-        each_table!(self, |t, _wrap| t.notes())
+        all_worded(each_table!(self, |t, _wrap| t.notes()))
     }
 
     /// The table's turn economy as JSON (what changes during play; the cast and rules are in
@@ -147,7 +151,7 @@ impl TableState {
     pub fn plan(&self, m: &Move) -> Result<RollPlan, RulesError> {
         self.allowed(m)?;
         let plan = paired!(self, m, |t, mv, _R| t.plan(mv).map_err(RulesError::from))?;
-        fits_the_tray(plan)
+        fits_the_tray(plan_worded(plan))
     }
 
     /// The exact odds of a move before it is thrown (None for a move that throws nothing).
@@ -169,8 +173,12 @@ impl TableState {
             .resolve(mv, throws)
             .map_err(RulesError::from))?
         {
-            Step::ThrowMore(plan) => Ok(Step::ThrowMore(fits_the_tray(plan)?)),
-            done => Ok(done),
+            Step::ThrowMore(plan) => Ok(Step::ThrowMore(fits_the_tray(plan_worded(plan))?)),
+            Step::Done(mut outcome) => {
+                outcome.lines = all_worded(outcome.lines);
+                outcome.tags = all_worded(outcome.tags);
+                Ok(Step::Done(outcome))
+            }
         }
     }
 
@@ -184,6 +192,7 @@ impl TableState {
         paired!(self, m, |t, mv, _R| t
             .apply_move(mv, throws, outcome)
             .map_err(RulesError::from))
+        .map(all_worded)
     }
 
     /// The move that ends the turn or round, where the table has one.
@@ -198,13 +207,48 @@ impl TableState {
 
     /// The move in words.
     pub fn describe(&self, m: &Move) -> String {
-        paired!(self, m, |t, mv, _R| Ok(t.describe(mv))).unwrap_or_else(|e| e.to_string())
+        worded(paired!(self, m, |t, mv, _R| Ok(t.describe(mv))).unwrap_or_else(|e| e.to_string()))
     }
 
     /// Where an outcome falls on the axis of the move's odds chart.
     pub fn charted_value(&self, m: &Move, outcome: &Outcome) -> Option<i64> {
         paired!(self, m, |t, mv, _R| Ok(t.charted_value(mv, outcome))).unwrap_or(None)
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    static REWORDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every sentence the rules give reworded (a test-only wording: each in `«»`):
+/// the tracker's heading, rows and notes, what a move changed, an outcome's lines and tags, a
+/// plan's purpose, a move in words. What only a program reads (an outcome's class, total and
+/// facts, the typed state) stays; a stored log must verify all the same.
+#[cfg(test)]
+pub(crate) fn reworded<T>(f: impl FnOnce() -> T) -> T {
+    REWORDED.with(|r| r.set(true));
+    let out = f();
+    REWORDED.with(|r| r.set(false));
+    out
+}
+
+/// A sentence of the rules as this build words it (reworded under [`reworded`] in tests).
+fn worded(sentence: String) -> String {
+    #[cfg(test)]
+    if REWORDED.with(std::cell::Cell::get) {
+        return format!("«{sentence}»");
+    }
+    sentence
+}
+
+fn all_worded(sentences: Vec<String>) -> Vec<String> {
+    sentences.into_iter().map(worded).collect()
+}
+
+fn plan_worded(mut plan: RollPlan) -> RollPlan {
+    plan.purpose = worded(plan.purpose);
+    plan
 }
 
 /// A plan whose throw the tray can take ([`crate::dice::MOST_IN_A_THROW`] physical dice at

@@ -36,19 +36,36 @@ impl TableState {
 }
 
 /// The version of [`TableState::canonical_state`]. Room logs chain a hash of it after every
-/// entry, so its bytes for a given table never change within a version.
-pub const STATE_VERSION: u32 = 1;
+/// entry, so its bytes for a given table never change within a version; a log names the
+/// version its digests are of (by its format: [`crate::online`]'s `state_version`).
+pub const STATE_VERSION: u32 = 2;
 
 impl TableState {
-    /// The table's state as room logs hash it, version [`STATE_VERSION`]: the heading, the
-    /// tracker rows, the notes and the turn economy, as compact JSON with its keys sorted. It is
-    /// defined here, by the rules, so that what a command prints (`session --json`) is free to
-    /// change without breaking `verify` of any stored log.
+    /// The table's state as room logs hash it, version [`STATE_VERSION`].
     pub fn canonical_state(&self) -> String {
+        self.canonical_state_of(STATE_VERSION)
+    }
+
+    /// The table's state as version `version` writes it, compact JSON with its keys sorted,
+    /// defined here, by the rules, so that what a command prints (`session --json`) is free to
+    /// change without breaking `verify` of any stored log:
+    /// - version 1 (the first room logs): the heading, the tracker rows, the notes (the rules'
+    ///   words) and the turn economy;
+    /// - version 2: the version and the turn economy, typed: no sentence, so rewording a rule's
+    ///   words changes no digest.
+    pub fn canonical_state_of(&self, version: u32) -> String {
+        if version < 2 {
+            return serde_json::json!({
+                "heading": self.heading(),
+                "tracker": self.tracker(),
+                "notes": self.notes(),
+                "state": self.state_json(),
+            })
+            .to_string();
+        }
         serde_json::json!({
-            "heading": self.heading(),
-            "tracker": self.tracker(),
-            "notes": self.notes(),
+            "version": version,
+            "ruleset": self.ruleset(),
             "state": self.state_json(),
         })
         .to_string()
@@ -108,7 +125,7 @@ mod tests {
         // Version 1's bytes for a freshly seated table: every stored room log hashes these.
         let t = TableState::new(&scene("step-dice-vault.ron"), &book(), 1);
         assert_eq!(
-            t.canonical_state(),
+            t.canonical_state_of(1),
             include_str!("../../tests/fixtures/step-dice-vault.state-v1.json").trim_end()
         );
     }

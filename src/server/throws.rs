@@ -115,7 +115,7 @@ async fn throw_next<S: LogStore>(
                 by: name.into(),
                 mv: mv.clone(),
                 said,
-                state: table_digest(&table),
+                state: table_digest(&table, task.state.format),
             };
             (event, None)
         }
@@ -130,7 +130,7 @@ async fn throw_next<S: LogStore>(
                 proof,
                 record,
                 said,
-                state: table_digest(&table),
+                state: table_digest(&table, task.state.format),
             };
             (event, None)
         }

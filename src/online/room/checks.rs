@@ -139,7 +139,7 @@ impl RoomState {
                 }
                 let mut table = self.table.clone();
                 let now = roll.apply_to(&mut table)?;
-                same_effects(said, &now)?;
+                self.same_effects(said, &now)?;
                 Ok(table)
             }
         }
@@ -151,22 +151,26 @@ pub(super) fn mismatch(e: seal::HexError) -> RoomError {
     RoomError::Mismatch(e.to_string())
 }
 
-/// The changes an entry logged are the ones the rules make.
-pub(super) fn same_effects(logged: &[String], now: &[String]) -> Result<(), RoomError> {
-    if logged != now {
-        return Err(RoomError::Mismatch(format!(
-            "the table changed otherwise: logged {logged:?}, the rules say {now:?}"
-        )));
+impl RoomState {
+    /// The changes an entry logged are the ones the rules make: word for word in a log of
+    /// format 1; from format 2 they are words for people, and the typed state's digest
+    /// ([`RoomState::same_state`]) is what is checked.
+    pub(super) fn same_effects(&self, logged: &[String], now: &[String]) -> Result<(), RoomError> {
+        if self.format < 2 && logged != now {
+            return Err(RoomError::Mismatch(format!(
+                "the table changed otherwise: logged {logged:?}, the rules say {now:?}"
+            )));
+        }
+        Ok(())
     }
-    Ok(())
-}
 
-/// The state digest an entry logged is the table's after it.
-pub(super) fn same_state(logged: &str, table: &TableState) -> Result<(), RoomError> {
-    if !seal::same(logged, &table_digest(table)) {
-        return Err(RoomError::Mismatch(
-            "the table's state after it differs from the one logged".into(),
-        ));
+    /// The state digest an entry logged is the table's after it, by the log's state version.
+    pub(super) fn same_state(&self, logged: &str, table: &TableState) -> Result<(), RoomError> {
+        if !seal::same(logged, &table_digest(table, self.format)) {
+            return Err(RoomError::Mismatch(
+                "the table's state after it differs from the one logged".into(),
+            ));
+        }
+        Ok(())
     }
-    Ok(())
 }

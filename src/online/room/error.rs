@@ -19,7 +19,7 @@ pub enum RoomError {
     #[error("a second 'created' entry")]
     OpenedTwice,
     /// A log format this build does not read.
-    #[error("log format {found} is not known to this build (it reads {known})")]
+    #[error("log format {found} is not known to this build (it reads 1 to {known})")]
     Format {
         /// The log's format.
         found: u32,

@@ -16,7 +16,9 @@ pub use simulate::{Simulated, Simulation};
 
 use std::collections::BTreeMap;
 
-use super::log::{Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, check_link};
+use super::log::{
+    Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, check_link, state_version,
+};
 use super::seal::{self, GENESIS};
 use crate::record::{Gesture, RollRecord};
 use crate::roll::replay::check_record;
@@ -94,15 +96,18 @@ pub struct RoomState {
     pub history: Vec<Happened>,
     /// The build that opened the room.
     pub build: String,
+    /// The log's format (what its entries' state digests are of: [`state_version`]).
+    pub format: u32,
     /// Throws that re-simulated differently here (another platform or build, or a forged
     /// record): shown, never hidden.
     pub mismatches: Vec<String>,
 }
 
-/// The table's digest as entries carry it: a hash of the rules' versioned serialisation of the
-/// table's state ([`TableState::canonical_state`]).
-pub fn table_digest(table: &TableState) -> String {
-    seal::state_digest(&table.canonical_state())
+/// The table's digest as the entries of a log of `format` carry it: a hash of the rules'
+/// versioned serialisation of the table's state ([`TableState::canonical_state_of`] of the
+/// format's [`state_version`]).
+pub fn table_digest(table: &TableState, format: u32) -> String {
+    seal::state_digest(&table.canonical_state_of(state_version(format)))
 }
 
 impl RoomState {
@@ -121,7 +126,7 @@ impl RoomState {
         else {
             return Err(RoomError::NotOpened);
         };
-        if format != LOG_FORMAT {
+        if !(1..=LOG_FORMAT).contains(&format) {
             return Err(RoomError::Format {
                 found: format,
                 known: LOG_FORMAT,
@@ -157,6 +162,7 @@ impl RoomState {
             head: seal::line_hash(line),
             hidden: BTreeMap::new(),
             build,
+            format,
             mismatches: Vec::new(),
         })
     }
@@ -221,8 +227,8 @@ impl RoomState {
                 self.may(by, &Proposal::Move(mv.clone()), false)?;
                 let mut table = self.table.clone();
                 let now = crate::roll::play_without_dice(&mut table, mv)?;
-                checks::same_effects(said, &now)?;
-                checks::same_state(state, &table)?;
+                self.same_effects(said, &now)?;
+                self.same_state(state, &table)?;
                 let text = format!("{by}: {}", self.table.describe(mv));
                 self.table = table;
                 self.note(seq, text, None);
@@ -242,7 +248,7 @@ impl RoomState {
                     self.resimulate(seq, record);
                 }
                 let table = self.check_throw(what, record, said)?;
-                checks::same_state(state, &table)?;
+                self.same_state(state, &table)?;
                 let text = match what {
                     Proposal::Move(mv) => self.table.describe(mv),
                     Proposal::Notation(n) => n.clone(),
