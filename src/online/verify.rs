@@ -262,7 +262,7 @@ mod tests {
             let mut entry = room
                 .apply_line(line, Checks::default())
                 .unwrap_or_else(|e| panic!("{e}"));
-            entry.prev = crate::online::seal::line_hash(out.last().expect("a line before"));
+            entry.prev = seal::line_hash(out.last().expect("a line before"));
             if let Event::Played { state, .. } | Event::Thrown { state, .. } = &mut entry.event {
                 *state = table_digest(&room.table, 2);
             }
@@ -303,9 +303,8 @@ mod tests {
         );
         assert_eq!(reworded.table.state_json(), room.table.state_json());
         // Format 1 hashed the words: reworded, its first move with a digest is refused.
-        let old = crate::rules::play::reworded(|| {
-            RoomState::replay(STORED.lines(), Checks::default())
-        });
+        let old =
+            crate::rules::play::reworded(|| RoomState::replay(STORED.lines(), Checks::default()));
         assert!(
             matches!(old, Err(RoomError::AtEntry { seq: 4, .. })),
             "{old:?}"
@@ -436,9 +435,6 @@ mod tests {
         let err = RoomState::replay(forged.iter().map(String::as_str), Checks::default())
             .expect_err("a forged state digest");
         assert_eq!(err.code(), crate::errors::ErrorCode::EntryMismatch);
-        assert!(matches!(
-            err,
-            crate::online::room::RoomError::AtEntry { seq: 7, .. }
-        ));
+        assert!(matches!(err, RoomError::AtEntry { seq: 7, .. }));
     }
 }

@@ -128,6 +128,18 @@ mod tests {
             t.canonical_state_of(1),
             include_str!("../../tests/fixtures/step-dice-vault.state-v1.json").trim_end()
         );
+        // Version 2's: the typed state alone, which every room log of format 2 hashes.
+        let v2 = t.canonical_state_of(2);
+        if std::env::var_os("DICETABLE_WRITE_FIXTURES").is_some() {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/step-dice-vault.state-v2.json");
+            std::fs::write(path, format!("{v2}\n")).expect("the fixture is written");
+        }
+        assert_eq!(
+            v2,
+            include_str!("../../tests/fixtures/step-dice-vault.state-v2.json").trim_end()
+        );
+        assert!(!v2.contains("turn"), "no sentence of the tracker: {v2}");
     }
 
     #[test]

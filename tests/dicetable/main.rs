@@ -21,8 +21,10 @@ mod window;
 
 use std::process::{Command, Output};
 
-/// Held by the tests that drive a window in real time (xdotool, a browser): two of them at once
-/// on a 2-core machine with software rendering make each other's clicks and frames time out.
+/// Held by the tests that run in real time: those that drive a window (xdotool, a browser), two
+/// of which at once on a 2-core machine with software rendering make each other's clicks and
+/// frames time out, and the abuse tests that time an honest throw against a bound (a window
+/// rendering beside one took an honest throw past it).
 pub static REAL_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Takes [`REAL_TIME`] (a test that panicked while holding it leaves it usable).

@@ -147,6 +147,8 @@ fn cpu_share(server: &Server, window: Duration) -> f64 {
 
 #[test]
 fn odds_nobody_waits_for_stop_and_expensive_requests_take_turns() {
+    // Timed against a 1 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
     let data = data_dir("shares-odds");
     let mut server = Server::start_with(&data, "127.0.0.1:0", &["--odds-time", "1"]);
     let addr: SocketAddr = server.addr.parse().expect("address");
@@ -230,6 +232,8 @@ fn odds_nobody_waits_for_stop_and_expensive_requests_take_turns() {
 
 #[test]
 fn a_throw_of_many_dice_shares_the_cores_with_a_throw_of_one() {
+    // Timed against a 1 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
     let data = data_dir("shares-physics");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = |room: &str| server.url(room);
@@ -306,6 +310,8 @@ fn a_throw_of_many_dice_shares_the_cores_with_a_throw_of_one() {
 
 #[test]
 fn forty_addresses_guessing_a_passcode_never_keep_its_members_out() {
+    // Timed against a 1 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
     let data = data_dir("shares-guessing");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -449,6 +455,8 @@ fn drip(socket: &mut std::net::TcpStream, bytes: &[u8], every: Duration) -> (Dur
 
 #[test]
 fn a_kept_alive_request_or_a_body_sent_a_byte_at_a_time_is_cut_off() {
+    // Timed against a 1 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
     let data = data_dir("shares-slow");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let addr: SocketAddr = server.addr.parse().expect("address");
@@ -491,6 +499,8 @@ fn a_kept_alive_request_or_a_body_sent_a_byte_at_a_time_is_cut_off() {
 
 #[test]
 fn joins_that_never_read_a_long_log_hold_a_bounded_buffer_each() {
+    // Timed against a 1 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
     let data = data_dir("shares-unread");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -537,6 +547,8 @@ fn joins_that_never_read_a_long_log_hold_a_bounded_buffer_each() {
 
 #[test]
 fn room_pages_opening_again_and_again_share_one_view() {
+    // Timed against a 1 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
     let data = data_dir("shares-pages");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -630,6 +642,8 @@ fn rooms_open_to_all_are_a_few_an_hour_for_each_address() {
 
 #[test]
 fn nine_addresses_holding_connections_leave_room_for_honest_visitors() {
+    // Timed against a 1 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
     let data = data_dir("shares-files");
     // A server whose open-file limit is 256 (soft and hard): 192 connections at most, the last
     // 48 for addresses with fewer than 8.

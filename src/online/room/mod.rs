@@ -16,9 +16,7 @@ pub use simulate::{Simulated, Simulation};
 
 use std::collections::BTreeMap;
 
-use super::log::{
-    Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, check_link, state_version,
-};
+use super::log::{Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, check_link, state_version};
 use super::seal::{self, GENESIS};
 use crate::record::{Gesture, RollRecord};
 use crate::roll::replay::check_record;
