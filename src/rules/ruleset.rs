@@ -2,7 +2,7 @@
 //! own folder (`<ruleset>/ruleset.rs`). The program's enums of rulesets ([`super::RulesetId`],
 //! [`super::Move`], [`super::TableState`], [`super::Cast`], ...) are generated from the one list
 //! in `rules/mod.rs` (see [`super::registry`]) and reach a ruleset only through this trait and
-//! [`Seat`]. "Adding a ruleset" in `ARCHITECTURE.md` walks through it.
+//! [`super::play::Seat`]. "Adding a ruleset" in `ARCHITECTURE.md` walks through it.
 
 use std::fmt::Debug;
 
@@ -14,7 +14,7 @@ use super::catalogue::Catalogue;
 use super::setup::Setup;
 use super::{Odds, Refusal, RollPlan, Step};
 
-/// A ruleset: its rule file, its characters, its table (the turn economy, behind [`Seat`]) and
+/// A ruleset: its rule file, its characters, its table (the turn economy, behind [`super::play::Seat`]) and
 /// its one-off actions (`odds --ruleset`, `bench`), each checked, priced and read.
 pub trait Ruleset: 'static {
     /// The settings of its rule file (`assets/rules/<id>.ron`, or a scene's own rules).
