@@ -181,6 +181,8 @@ codes! {
     AtARoom => "at_a_room",
     /// The window closed.
     TableClosed => "table_closed",
+    /// The window's table changed while the roll API rolled its drafted move: nothing applied.
+    TableChanged => "table_changed",
     // Hidden rolls.
     /// A reveal of an entry that is not a hidden roll.
     NotHidden => "not_hidden",

@@ -11,6 +11,8 @@ import { writtenOut } from '/written.js';
 import { describeEntry } from '/entries.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
+import { fieldControl, setPath } from '/fields.js';
+import { drawOdds } from '/odds-chart.js';
 
 const $ = (id) => document.getElementById(id);
 // The longest text each field takes: the server's own limits.
@@ -413,26 +415,7 @@ let oddsAsked = null;
 let oddsTimer = null;
 
 function showOdds(odds, where = 'odds') {
-  const dist = odds.distribution || [];
-  const chart = $(`${where}-chart`);
-  chart.replaceChildren();
-  if (!dist.length) return;
-  const top = Math.max(...dist.map((d) => d.p));
-  // At most 60 bars: a wide range is shown by its likelier part.
-  const shown = dist.length > 60 ? dist.filter((d) => d.p >= top / 200).slice(0, 60) : dist;
-  for (const d of shown) {
-    const bar = document.createElement('span');
-    bar.style.height = `${Math.max(2, (100 * d.p) / top)}%`;
-    if (odds.target !== undefined && d.value >= odds.target) bar.className = 'pass';
-    bar.title = `${d.shown ?? d.value}: ${(100 * d.p).toFixed(2)}%`;
-    chart.append(bar);
-  }
-  // The server says the distribution in words (the range, rare tails and open-ended dice, the
-  // likeliest result or that all are equally likely).
-  let text = `${odds.title}: ${odds.summary}`;
-  if (odds.p_success !== undefined) text += `; success ${(100 * odds.p_success).toFixed(1)}%`;
-  $(`${where}-text`).textContent = text;
-  chart.setAttribute('aria-label', `The chance of each total: ${text}`);
+  drawOdds(odds, $(`${where}-chart`), $(`${where}-text`));
 }
 
 function askOdds() {
@@ -497,16 +480,6 @@ function askDraft(move, fresh) {
   socket.send(JSON.stringify(msg));
 }
 
-/** Puts `value` at `path` in a move's JSON (a number is a place in a list). */
-function setPath(json, path, value) {
-  let at = json;
-  for (const key of path.slice(0, -1)) {
-    if (at[key] === null || typeof at[key] !== 'object') at[key] = {};
-    at = at[key];
-  }
-  at[path[path.length - 1]] = value;
-}
-
 // The move this member last asked about, until the server's answer shows it: what a refresh
 // of the form asks about meanwhile, so a change just made is never undone.
 let wanted = null;
@@ -516,111 +489,6 @@ function changed(field, value) {
   setPath(move, field.path, value);
   wanted = move;
   askDraft(move, false);
-}
-
-const fieldKey = (f) => `${f.path.join('/')}|${f.label}`;
-
-function fieldControl(f, i) {
-  const id = `move-field-${i}`;
-  const wrap = document.createElement('div');
-  wrap.dataset.key = fieldKey(f);
-  const label = document.createElement('label');
-  label.htmlFor = id;
-  label.textContent = f.label;
-  switch (f.input) {
-    case 'choice': {
-      const select = document.createElement('select');
-      select.id = id;
-      if (f.selected === null || f.selected === undefined) {
-        select.append(new Option('(choose)', '', true, true));
-      }
-      f.options.forEach((o, k) => select.append(new Option(o.label, String(k), false, k === f.selected)));
-      select.addEventListener('change', () => {
-        const o = f.options[Number(select.value)];
-        if (o) changed(f, o.value);
-      });
-      wrap.append(label, select);
-      break;
-    }
-    case 'number': {
-      const input = document.createElement('input');
-      input.type = 'number';
-      input.id = id;
-      input.min = String(f.min);
-      input.max = String(f.max);
-      input.step = '1';
-      input.value = f.value === null || f.value === undefined ? '' : String(f.value);
-      input.addEventListener('change', () => {
-        const text = input.value.trim();
-        if (text === '' && f.optional) changed(f, null);
-        else if (/^-?\d+$/.test(text)) changed(f, Number(text));
-      });
-      wrap.append(label, input);
-      break;
-    }
-    case 'flag': {
-      const box = document.createElement('input');
-      box.type = 'checkbox';
-      box.id = id;
-      box.checked = f.value;
-      box.addEventListener('change', () => changed(f, box.checked));
-      label.prepend(box, ' ');
-      label.style.fontWeight = 'normal';
-      wrap.append(label);
-      break;
-    }
-    case 'tally': {
-      const set = document.createElement('fieldset');
-      set.className = 'tally';
-      const legend = document.createElement('legend');
-      legend.textContent = f.label;
-      set.append(legend);
-      const counts = [...f.counts];
-      const value = () => f.options.flatMap((o, k) => Array(counts[k]).fill(o.value));
-      f.options.forEach((o, k) => {
-        const l = document.createElement('label');
-        const input = document.createElement('input');
-        input.id = `${id}-${k}`;
-        if (f.max === 1) {
-          input.type = 'checkbox';
-          input.checked = counts[k] > 0;
-          input.addEventListener('change', () => { counts[k] = input.checked ? 1 : 0; changed(f, value()); });
-          l.append(input, ` ${o.label}`);
-        } else {
-          input.type = 'number';
-          input.min = '0';
-          input.max = String(f.max);
-          input.value = String(counts[k]);
-          input.addEventListener('change', () => {
-            const n = Number(input.value);
-            if (Number.isInteger(n) && n >= 0 && n <= f.max) { counts[k] = n; changed(f, value()); }
-          });
-          l.append(`${o.label} `, input);
-        }
-        set.append(l);
-      });
-      wrap.append(set);
-      break;
-    }
-    case 'words': {
-      const input = document.createElement('input');
-      input.id = id;
-      input.value = f.value.join(', ');
-      input.placeholder = f.hint;
-      input.addEventListener('change', () => {
-        changed(f, input.value.split(',').map((w) => w.trim()).filter(Boolean));
-      });
-      wrap.append(label, input);
-      break;
-    }
-    default: {
-      const p = document.createElement('p');
-      p.className = 'help';
-      p.textContent = f.text;
-      wrap.append(p);
-    }
-  }
-  return wrap;
 }
 
 function showTracker(t) {
@@ -660,7 +528,7 @@ function showMoves(m) {
   )));
   const current = m.kinds[m.kind];
   $('move-hint').textContent = current ? current.hint : '';
-  const fields = m.fields.map(fieldControl);
+  const fields = m.fields.map((f, i) => fieldControl(f, i, changed));
   $('move-fields').replaceChildren(...fields);
   if (focusKey) {
     const again = [...$('move-fields').querySelectorAll('[data-key]')].find((d) => d.dataset.key === focusKey);

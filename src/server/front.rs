@@ -24,7 +24,7 @@ use crate::rules::scene::{Scene, scene_files};
 
 /// The scripts and style both pages load (compiled in: `crate::net::assets`), and the library
 /// bundles they import (`web/vendor/`).
-const FILES: [&str; 8] = [
+const FILES: [&str; 10] = [
     "table.css",
     "common.js",
     "check.js",
@@ -32,6 +32,8 @@ const FILES: [&str; 8] = [
     "room.js",
     "entries.js",
     "gesture.js",
+    "fields.js",
+    "odds-chart.js",
     "vendor/sha256.min.js",
 ];
 /// The first path segments these pages take (a room may not be named so): the API, the

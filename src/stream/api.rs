@@ -111,6 +111,13 @@ pub enum ApiError {
         "this window is at a table server's room (play --join), whose server seeds every throw:          throw from the window or the room's page"
     )]
     AtARoom,
+    /// The drafted move throws no dice (ending a turn): the roll API throws dice.
+    #[error("the drafted move throws no dice ({0}): make it in the window")]
+    NoDice(String),
+    /// The window's table changed between the move's roll and its showing (a move made in
+    /// the window meanwhile): nothing was applied.
+    #[error("the table changed while the move was rolled: nothing was applied; ask again")]
+    TableChanged,
     /// The rules do not allow the drafted move now.
     #[error("the rules do not allow the drafted move: {0}")]
     Refused(RulesError),
@@ -156,7 +163,11 @@ impl ApiError {
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::QueueFull(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::NoScene | ApiError::AtARoom | ApiError::Refused(_) => StatusCode::CONFLICT,
+            ApiError::NoScene
+            | ApiError::AtARoom
+            | ApiError::NoDice(_)
+            | ApiError::TableChanged
+            | ApiError::Refused(_) => StatusCode::CONFLICT,
             ApiError::Closed => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
             // A roll that keeps asking for throws is the notation's doing; the physics giving
@@ -181,6 +192,8 @@ impl ApiError {
             ApiError::Unauthorized => ErrorCode::Unauthorized,
             ApiError::NoScene => ErrorCode::NoScene,
             ApiError::AtARoom => ErrorCode::AtARoom,
+            ApiError::NoDice(_) => ErrorCode::NoDice,
+            ApiError::TableChanged => ErrorCode::TableChanged,
             ApiError::Refused(e) => e.code(),
             ApiError::Closed => ErrorCode::TableClosed,
             ApiError::Failed(_) => ErrorCode::ThrowFailed,

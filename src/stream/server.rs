@@ -29,6 +29,8 @@ use crate::net::pages::{self, Pages};
 use crate::net::runtime::{ConnectionLimits, NetError, Threads, in_own_thread, listen, serve};
 use crate::net::socket::{FEED_MESSAGE_MAX, Next as FeedNext, hello_then_forward, ping_every};
 use crate::record::{Cocked, RollRecord};
+use crate::rules::play::Move;
+use crate::rules::table::TableState;
 
 /// Rolls that may wait for the table; one more makes a 429.
 pub const QUEUE: usize = 8;
@@ -83,21 +85,50 @@ impl ServerOptions {
 
 /// A job for the table: a free roll to show, or a move, and where its answer goes.
 pub enum Job {
-    /// Show a free roll already rolled (its record, the truth), and say when it has been shown.
+    /// Show a roll already rolled (its record, the truth: a free roll, or a move rolled on the
+    /// table the window gave), and say when it has been shown.
     Show {
         /// The roll, rolled through the roll path.
         record: Box<RollRecord>,
         /// Who rolled it and what for.
         asker: Asker,
+        /// For a move: the move and the table it was rolled on; the window shows it only on
+        /// that table, and applies it there.
+        on: Option<OnTable>,
         /// Ok once its dice have settled on the felt (the API answers then).
         shown: oneshot::Sender<Result<(), ApiError>>,
     },
-    /// Throw the scene's drafted move.
-    Move(
-        Asker,
-        Option<u64>,
-        oneshot::Sender<Result<RollRecord, ApiError>>,
-    ),
+    /// Say what the window's table is and which move is drafted there, for the API to roll.
+    Draft {
+        /// The seed asked for (None: the window's next).
+        seed: Option<u64>,
+        /// The table and the move, or why there is none.
+        reply: oneshot::Sender<Result<Drafted, ApiError>>,
+    },
+}
+
+/// A move rolled on the window's table: the move, and the table's state it was rolled on
+/// ([`TableState::canonical_state`]).
+#[derive(Clone, Debug)]
+pub struct OnTable {
+    /// The move.
+    pub mv: Move,
+    /// The table's state when it was drafted.
+    pub state: String,
+}
+
+/// The window's table and its drafted move, for `POST /api/move` to roll headless through the
+/// roll path (as `POST /api/roll` rolls a notation).
+#[derive(Clone, Debug)]
+pub struct Drafted {
+    /// The table as it is.
+    pub table: TableState,
+    /// The scene's name (a record names it).
+    pub scene: String,
+    /// The drafted move.
+    pub mv: Move,
+    /// Its seed.
+    pub seed: u64,
 }
 
 /// What the server remembers: the history, the table, the latest outcomes.
@@ -381,13 +412,43 @@ async fn roll(
     queue_and_wait(&shared, |shown| Job::Show {
         record: Box::new(record.clone()),
         asker: order.asker,
+        on: None,
         shown,
     })
     .await?;
     Ok(answer(record))
 }
 
-/// `POST /api/move`: throws the scene's drafted move.
+/// Rolls the window's drafted move through the roll path, headless: the rules' verdict, then
+/// the throws; the record, or the roll path's own error by its code.
+async fn roll_move_headless(drafted: Drafted, asker: &Asker) -> Result<RollRecord, ApiError> {
+    let Drafted {
+        table,
+        scene,
+        mv,
+        seed,
+    } = drafted;
+    let rolled = tokio::task::spawn_blocking(move || {
+        table.allowed(&mv).map_err(ApiError::Refused)?;
+        let (roll, throws) = crate::roll::headless::play_move(&table, &mv, seed, None, Cocked::default())
+            .and_then(|driving| driving.finished())
+            .map_err(ApiError::Roll)?;
+        if throws.is_empty() {
+            return Err(ApiError::NoDice(table.describe(&mv)));
+        }
+        let title = table.describe(&mv);
+        Ok((roll.record(&scene, throws, None, Cocked::default()), title))
+    })
+    .await
+    .map_err(|e| ApiError::Failed(e.to_string()))?;
+    let (mut record, title) = rolled?;
+    record.who = asker.who.clone();
+    record.label = asker.label.clone().or(Some(title));
+    Ok(record)
+}
+
+/// `POST /api/move`: throws the scene's drafted move: rolled headless on the window's table,
+/// then shown there and applied to it.
 async fn play_move(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
@@ -401,7 +462,32 @@ async fn play_move(
         api::parse(&bytes)?
     };
     let asker = api::asker(body.who, body.label, body.colour)?;
-    let record = queue_and_wait(&shared, |tx| Job::Move(asker, body.seed, tx)).await?;
+    // A move holds its place as a free roll does, from its roll to its answer.
+    let _place = shared
+        .rolling
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::QueueFull(QUEUE))?;
+    let drafted = queue_and_wait(&shared, |reply| Job::Draft {
+        seed: body.seed,
+        reply,
+    })
+    .await?;
+    let on = OnTable {
+        mv: drafted.mv.clone(),
+        state: drafted.table.canonical_state(),
+    };
+    let record = {
+        let _one_at_a_time = shared.one_roll.lock().await;
+        roll_move_headless(drafted, &asker).await?
+    };
+    queue_and_wait(&shared, |shown| Job::Show {
+        record: Box::new(record.clone()),
+        asker,
+        on: Some(on),
+        shown,
+    })
+    .await?;
     Ok(answer(record))
 }
 
@@ -591,6 +677,7 @@ mod tests {
             record,
             asker,
             shown,
+            ..
         }) = queue.recv().await
         else {
             panic!("no roll queued");
@@ -611,6 +698,109 @@ mod tests {
         assert_eq!(
             (got, body["code"].as_str()),
             (StatusCode::SERVICE_UNAVAILABLE, Some("table_closed"))
+        );
+    }
+
+    /// A window's stand-in: answers the drafts with a table and a move, and each showing with
+    /// `shown`.
+    fn window(
+        mut queue: mpsc::Receiver<Job>,
+        table: TableState,
+        mv: Move,
+        shown: fn() -> Result<(), ApiError>,
+    ) {
+        tokio::spawn(async move {
+            while let Some(job) = queue.recv().await {
+                match job {
+                    Job::Draft { seed, reply } => {
+                        let _ = reply.send(Ok(Drafted {
+                            table: table.clone(),
+                            scene: "the vault".into(),
+                            mv: mv.clone(),
+                            seed: seed.unwrap_or(7),
+                        }));
+                    }
+                    Job::Show { shown: tx, on, .. } => {
+                        assert!(on.is_some_and(|on| on.state == table.canonical_state()));
+                        let _ = tx.send(shown());
+                    }
+                }
+            }
+        });
+    }
+
+    fn move_request(body: &'static str) -> Request<Body> {
+        Request::post("/api/move")
+            .header("host", "127.0.0.1:7470")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .expect("request")
+    }
+
+    /// `POST /api/move` rolls the window's drafted move headless, through the roll path, and
+    /// answers by the roll path's own codes, never a guess from the window's frames.
+    #[tokio::test]
+    async fn a_drafted_move_is_rolled_through_the_roll_path_and_answers_its_own_code() {
+        use crate::rules::step_dice::seat::Move as StepMove;
+        let book = crate::rules::Rulebook::builtin().expect("the rules");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/step-dice-vault.ron");
+        let scene = crate::rules::scene::Scene::load(&path).expect("the scene");
+        let table = TableState::new(&scene, &book, 1);
+        let act = Move::StepDice(StepMove::Act {
+            actor: 0,
+            skill: Some("Locks".into()),
+            difficulty: "Hard".into(),
+            position: crate::rules::step_dice::Position::default(),
+            boosts: Vec::new(),
+        });
+        // Rolled here: the record is the roll path's for that table, move and seed.
+        let (router, queue) = test_router(None);
+        window(queue, table.clone(), act.clone(), || Ok(()));
+        let (got, body) = answer(router, move_request(r#"{"who":"Ana","seed":11}"#)).await;
+        assert_eq!(got, StatusCode::OK, "{body}");
+        let (roll, throws) = crate::roll::headless::play_move(&table, &act, 11, None, Cocked::default())
+            .and_then(|d| d.finished())
+            .expect("rolled");
+        let record = roll.record("the vault", throws, None, Cocked::default());
+        assert_eq!(body["record"]["what"]["kind"], "move");
+        assert_eq!(body["record"]["digest"], record.digest.as_str());
+        assert_eq!(body["record"]["who"], "Ana");
+        assert_eq!(body["outcome"], serde_json::json!(record.outcome));
+        // Refused by the rules: their code and kind, nothing shown.
+        let (router, queue) = test_router(None);
+        let elsewhere = Move::StepDice(StepMove::Act {
+            actor: 9,
+            skill: Some("Locks".into()),
+            difficulty: "Hard".into(),
+            position: crate::rules::step_dice::Position::default(),
+            boosts: Vec::new(),
+        });
+        window(queue, table.clone(), elsewhere, || panic!("a refused move is not shown"));
+        let (got, body) = answer(router, move_request("{}")).await;
+        assert_eq!(
+            (got, body["code"].as_str(), body["refusal_kind"].as_str()),
+            (StatusCode::CONFLICT, Some("rules_refused"), Some("unknown")),
+            "{body}"
+        );
+        // A move without dice is the window's to make.
+        let (router, queue) = test_router(None);
+        window(queue, table.clone(), Move::StepDice(StepMove::EndTurn), || {
+            panic!("nothing to show")
+        });
+        let (got, body) = answer(router, move_request("{}")).await;
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (StatusCode::CONFLICT, Some("no_dice")),
+            "{body}"
+        );
+        // The window's table changed meanwhile: its own code, nothing applied.
+        let (router, queue) = test_router(None);
+        window(queue, table, act, || Err(ApiError::TableChanged));
+        let (got, body) = answer(router, move_request("{}")).await;
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (StatusCode::CONFLICT, Some("table_changed")),
+            "{body}"
         );
     }
 }

@@ -1,8 +1,10 @@
 //! The app's side of the server: jobs from the roll API shown at the table (one at a time, in
 //! order), and what happens at the table becomes feed events. Only this module knows both the
-//! table and the server. A free roll comes already rolled (the server rolls it through the roll
-//! path, off the frames): the felt throws its recorded throws again to show them, and the job is
-//! told once its record, the same one, is in the history.
+//! table and the server. A free roll or a move comes already rolled (the server rolls it
+//! through the roll path, off the frames; a move on the table this window gave for it): the
+//! felt throws its recorded throws again to show them (a move applied to the table it was
+//! rolled on, never another), and the job is told once its record, the same one, is in the
+//! history.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -72,59 +74,33 @@ struct Relay {
     draft_sent: Option<String>,
 }
 
-/// An API job at the table, and where its answer goes.
+/// An API job at the table: a roll already rolled, being shown; told once its record (this
+/// digest) is in the history.
 struct Pending {
-    /// What the job waits for.
-    job: PendingJob,
+    /// The record's digest.
+    digest: String,
+    /// Whether it is a move's (else a free roll's).
+    is_move: bool,
+    /// Where the answer goes.
+    shown: tokio::sync::oneshot::Sender<Result<(), ApiError>>,
     byline: Byline,
     idle_frames: u32,
-}
-
-/// What an API job at the table waits for.
-enum PendingJob {
-    /// A free roll being shown: told once its record (this digest) is in the history.
-    Show {
-        digest: String,
-        shown: tokio::sync::oneshot::Sender<Result<(), ApiError>>,
-    },
-    /// A move being thrown with this seed: answered with its record.
-    Move {
-        seed: u64,
-        reply: tokio::sync::oneshot::Sender<Result<RollRecord, ApiError>>,
-    },
 }
 
 impl Pending {
     /// Whether `record` is what the job waits for.
     fn awaits(&self, record: &RollRecord) -> bool {
-        match &self.job {
-            PendingJob::Show { digest, .. } => *digest == record.digest,
-            PendingJob::Move { seed, .. } => *seed == record.seed,
-        }
+        self.digest == record.digest
     }
 
     /// Answers the job: its record came to the history.
-    fn answer(self, record: RollRecord) {
-        match self.job {
-            PendingJob::Show { shown, .. } => {
-                let _ = shown.send(Ok(()));
-            }
-            PendingJob::Move { reply, .. } => {
-                let _ = reply.send(Ok(record));
-            }
-        }
+    fn answer(self) {
+        let _ = self.shown.send(Ok(()));
     }
 
-    /// Answers the job with why it could not be done.
+    /// Answers the job with why it could not be shown.
     fn fail(self, why: ApiError) {
-        match self.job {
-            PendingJob::Show { shown, .. } => {
-                let _ = shown.send(Err(why));
-            }
-            PendingJob::Move { reply, .. } => {
-                let _ = reply.send(Err(why));
-            }
-        }
+        let _ = self.shown.send(Err(why));
     }
 }
 
@@ -223,7 +199,7 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
             Job::Show { shown, .. } => {
                 let _ = shown.send(Err(ApiError::AtARoom));
             }
-            Job::Move(_, _, reply) => {
+            Job::Draft { reply, .. } => {
                 let _ = reply.send(Err(ApiError::AtARoom));
             }
         }
@@ -233,6 +209,49 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
         Job::Show {
             record,
             asker,
+            on: Some(on),
+            shown,
+        } => {
+            let Some(state) = play.state.as_ref() else {
+                let _ = shown.send(Err(ApiError::NoScene));
+                return;
+            };
+            if state.canonical_state() != on.state {
+                let _ = shown.send(Err(ApiError::TableChanged));
+                return;
+            }
+            let title = state.describe(&on.mv);
+            let odds = state.odds(&on.mv).ok().flatten();
+            let by = byline(&asker, title);
+            link.0.publish(FeedEvent::Drafted {
+                by: by.clone(),
+                chance: odds.and_then(|o| o.p_success).map(|p| chance(&p)),
+            });
+            // The felt throws the move again, with the record's seed (the same throws), on the
+            // table it was rolled on, and applies it.
+            moves.write(ActionRequest {
+                mv: on.mv,
+                seed: record.seed,
+                swing: record.gesture.map(Into::into),
+                replay_of: None,
+                caller: Caller {
+                    who: record.who.clone(),
+                    label: record.label.clone(),
+                    ..Caller::default()
+                },
+            });
+            relay.pending = Some(Pending {
+                digest: record.digest.clone(),
+                is_move: true,
+                shown,
+                byline: by,
+                idle_frames: 0,
+            });
+        }
+        Job::Show {
+            record,
+            asker,
+            on: None,
             shown,
         } => {
             let crate::record::Thrown::Notation { notation: text } = &record.what else {
@@ -263,45 +282,25 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
                 },
             });
             relay.pending = Some(Pending {
-                job: PendingJob::Show {
-                    digest: record.digest.clone(),
-                    shown,
-                },
+                digest: record.digest.clone(),
+                is_move: false,
+                shown,
                 byline: by,
                 idle_frames: 0,
             });
         }
-        Job::Move(asker, seed, reply) => {
-            let (Some(mv), Some(state)) = (draft.mv.clone(), play.state.as_ref()) else {
+        Job::Draft { seed, reply } => {
+            let (Some(mv), Some(state)) = (draft.mv.clone(), play.state.clone()) else {
                 let _ = reply.send(Err(ApiError::NoScene));
                 return;
             };
-            if let Err(why) = state.allowed(&mv) {
-                let _ = reply.send(Err(ApiError::Refused(why)));
-                return;
-            }
-            let title = state.describe(&mv);
-            let odds = state.odds(&mv).ok().flatten();
-            let mut asker = asker;
-            asker.label = asker.label.or_else(|| Some(title.clone()));
-            let by = byline(&asker, title);
-            link.0.publish(FeedEvent::Drafted {
-                by: by.clone(),
-                chance: odds.and_then(|o| o.p_success).map(|p| chance(&p)),
-            });
             let seed = seed.unwrap_or_else(|| play.take_seed());
-            moves.write(ActionRequest {
+            let _ = reply.send(Ok(server::Drafted {
+                table: state,
+                scene: play.scene.clone().unwrap_or_default(),
                 mv,
                 seed,
-                swing: None,
-                replay_of: None,
-                caller: caller(&asker),
-            });
-            relay.pending = Some(Pending {
-                job: PendingJob::Move { seed, reply },
-                byline: by,
-                idle_frames: 0,
-            });
+            }));
         }
     }
 }
@@ -416,7 +415,7 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
         if relay.pending.as_ref().is_some_and(|p| p.awaits(&record))
             && let Some(p) = relay.pending.take()
         {
-            p.answer(record);
+            p.answer();
         }
     }
 }
@@ -490,16 +489,16 @@ fn give_up_on_lost_jobs(
     let Some(p) = relay.pending.take() else {
         return;
     };
-    let stopped = match &p.job {
-        PendingJob::Show { .. } => table_roll.error.clone(),
-        PendingJob::Move { .. } => play.current.as_ref().and_then(|m| m.error.clone()),
+    // Rolled already: the felt did not show the record it was given (another record came to
+    // the history, or its roll stopped here).
+    let stopped = if p.is_move {
+        play.current.as_ref().and_then(|m| m.error.clone())
+    } else {
+        table_roll.error.clone()
     };
-    let why = match (stopped, &p.job) {
-        (Some(e), _) => ApiError::Roll(e),
-        (None, PendingJob::Show { .. }) => {
-            ApiError::Failed("the felt did not show the roll it was given".into())
-        }
-        (None, PendingJob::Move { .. }) => ApiError::Failed("the dice could not be thrown".into()),
+    let why = match stopped {
+        Some(e) => ApiError::Roll(e),
+        None => ApiError::Failed("the felt did not show the roll it was given".into()),
     };
     warn!("roll API: {} ({})", why, why.code());
     p.fail(why);

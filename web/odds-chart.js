@@ -1,0 +1,44 @@
+// The odds of what is drafted, drawn: a bar per result (at most 60: a wide range by its likelier
+// part), those that meet the target marked, and the server's words for the distribution.
+
+/** The results drawn, at most 60: a wide range is shown by its likelier part. */
+export function shownResults(dist) {
+  if (!dist.length) return [];
+  const top = Math.max(...dist.map((d) => d.p));
+  return dist.length > 60 ? dist.filter((d) => d.p >= top / 200).slice(0, 60) : dist;
+}
+
+/** Each bar: its height in % of the likeliest, whether it meets the target, its title. */
+export function bars(odds) {
+  const dist = odds.distribution || [];
+  const top = Math.max(...dist.map((d) => d.p));
+  return shownResults(dist).map((d) => ({
+    height: Math.max(2, (100 * d.p) / top),
+    pass: odds.target !== undefined && d.value >= odds.target,
+    title: `${d.shown ?? d.value}: ${(100 * d.p).toFixed(2)}%`,
+  }));
+}
+
+/** The odds in words: the server's (the range, rare tails, the likeliest), and the success. */
+export function oddsWords(odds) {
+  let text = `${odds.title}: ${odds.summary}`;
+  if (odds.p_success !== undefined) text += `; success ${(100 * odds.p_success).toFixed(1)}%`;
+  return text;
+}
+
+/** Draws `odds` into `chart` (a bar each) and says them in `words`. */
+export function drawOdds(odds, chart, words) {
+  chart.replaceChildren();
+  const drawn = bars(odds);
+  if (!drawn.length) return;
+  for (const b of drawn) {
+    const bar = document.createElement('span');
+    bar.style.height = `${b.height}%`;
+    if (b.pass) bar.className = 'pass';
+    bar.title = b.title;
+    chart.append(bar);
+  }
+  const text = oddsWords(odds);
+  words.textContent = text;
+  chart.setAttribute('aria-label', `The chance of each total: ${text}`);
+}

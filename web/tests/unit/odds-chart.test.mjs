@@ -1,0 +1,38 @@
+// odds-chart.js, the drafted roll's odds as bars and words. Run by `node --test`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bars, oddsWords, shownResults } from '../../odds-chart.js';
+
+const twoD6 = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((value) => ({
+  value,
+  p: (6 - Math.abs(7 - value)) / 36,
+}));
+
+test('a bar per result, scaled to the likeliest, the target met marked', () => {
+  const drawn = bars({ distribution: twoD6, target: 10 });
+  assert.equal(drawn.length, 11);
+  assert.ok(Math.abs(drawn[5].height - 100) < 1e-9);
+  assert.ok(Math.abs(drawn[0].height - 100 / 6) < 1e-9);
+  assert.deepEqual(drawn.map((b) => b.pass), [...Array(8).fill(false), true, true, true]);
+  assert.equal(drawn[0].title, '2: 2.78%');
+  // A fraction is shown as the server writes it.
+  assert.equal(bars({ distribution: [{ value: 1.5, shown: '3/2', p: 1 }] })[0].title, '3/2: 100.00%');
+});
+
+test('a wide range is drawn by its likelier part, at most 60 bars', () => {
+  const wide = Array.from({ length: 400 }, (_, i) => ({ value: i, p: i === 200 ? 0.5 : 0.5 / 399 }));
+  const shown = shownResults(wide);
+  assert.ok(shown.length <= 60 && shown.length > 0);
+  assert.equal(shownResults([]).length, 0);
+  // Never a bar too thin to see.
+  const faint = bars({ distribution: [{ value: 1, p: 1 }, { value: 2, p: 1e-9 }] });
+  assert.equal(faint[1].height, 2);
+});
+
+test('the odds in words, with the success where there is a target', () => {
+  assert.equal(oddsWords({ title: '2d6', summary: '2 to 12, average 7' }), '2d6: 2 to 12, average 7');
+  assert.equal(
+    oddsWords({ title: '2d6>=10', summary: '2 to 12', p_success: 1 / 6 }),
+    '2d6>=10: 2 to 12; success 16.7%',
+  );
+});
