@@ -430,9 +430,10 @@ async fn roll_move_headless(drafted: Drafted, asker: &Asker) -> Result<RollRecor
     } = drafted;
     let rolled = tokio::task::spawn_blocking(move || {
         table.allowed(&mv).map_err(ApiError::Refused)?;
-        let (roll, throws) = crate::roll::headless::play_move(&table, &mv, seed, None, Cocked::default())
-            .and_then(|driving| driving.finished())
-            .map_err(ApiError::Roll)?;
+        let (roll, throws) =
+            crate::roll::headless::play_move(&table, &mv, seed, None, Cocked::default())
+                .and_then(|driving| driving.finished())
+                .map_err(ApiError::Roll)?;
         if throws.is_empty() {
             return Err(ApiError::NoDice(table.describe(&mv)));
         }
@@ -743,7 +744,8 @@ mod tests {
     async fn a_drafted_move_is_rolled_through_the_roll_path_and_answers_its_own_code() {
         use crate::rules::step_dice::seat::Move as StepMove;
         let book = crate::rules::Rulebook::builtin().expect("the rules");
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/step-dice-vault.ron");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/step-dice-vault.ron");
         let scene = crate::rules::scene::Scene::load(&path).expect("the scene");
         let table = TableState::new(&scene, &book, 1);
         let act = Move::StepDice(StepMove::Act {
@@ -758,9 +760,10 @@ mod tests {
         window(queue, table.clone(), act.clone(), || Ok(()));
         let (got, body) = answer(router, move_request(r#"{"who":"Ana","seed":11}"#)).await;
         assert_eq!(got, StatusCode::OK, "{body}");
-        let (roll, throws) = crate::roll::headless::play_move(&table, &act, 11, None, Cocked::default())
-            .and_then(|d| d.finished())
-            .expect("rolled");
+        let (roll, throws) =
+            crate::roll::headless::play_move(&table, &act, 11, None, Cocked::default())
+                .and_then(|d| d.finished())
+                .expect("rolled");
         let record = roll.record("the vault", throws, None, Cocked::default());
         assert_eq!(body["record"]["what"]["kind"], "move");
         assert_eq!(body["record"]["digest"], record.digest.as_str());
@@ -775,7 +778,9 @@ mod tests {
             position: crate::rules::step_dice::Position::default(),
             boosts: Vec::new(),
         });
-        window(queue, table.clone(), elsewhere, || panic!("a refused move is not shown"));
+        window(queue, table.clone(), elsewhere, || {
+            panic!("a refused move is not shown")
+        });
         let (got, body) = answer(router, move_request("{}")).await;
         assert_eq!(
             (got, body["code"].as_str(), body["refusal_kind"].as_str()),
@@ -784,9 +789,12 @@ mod tests {
         );
         // A move without dice is the window's to make.
         let (router, queue) = test_router(None);
-        window(queue, table.clone(), Move::StepDice(StepMove::EndTurn), || {
-            panic!("nothing to show")
-        });
+        window(
+            queue,
+            table.clone(),
+            Move::StepDice(StepMove::EndTurn),
+            || panic!("nothing to show"),
+        );
         let (got, body) = answer(router, move_request("{}")).await;
         assert_eq!(
             (got, body["code"].as_str()),
