@@ -94,7 +94,7 @@ pub enum Job {
         asker: Asker,
         /// For a move: the move and the table it was rolled on; the window shows it only on
         /// that table, and applies it there.
-        on: Option<OnTable>,
+        on: Option<Box<OnTable>>,
         /// Ok once its dice have settled on the felt (the API answers then).
         shown: oneshot::Sender<Result<(), ApiError>>,
     },
@@ -485,7 +485,7 @@ async fn play_move(
     queue_and_wait(&shared, |shown| Job::Show {
         record: Box::new(record.clone()),
         asker,
-        on: Some(on),
+        on: Some(Box::new(on)),
         shown,
     })
     .await?;
