@@ -434,10 +434,10 @@ async fn roll_move_headless(drafted: Drafted, asker: &Asker) -> Result<RollRecor
             crate::roll::headless::play_move(&table, &mv, seed, None, Cocked::default())
                 .and_then(|driving| driving.finished())
                 .map_err(ApiError::Roll)?;
-        if throws.is_empty() {
-            return Err(ApiError::NoDice(table.describe(&mv)));
-        }
         let title = table.describe(&mv);
+        if throws.is_empty() {
+            return Err(ApiError::NoDice(title));
+        }
         Ok((roll.record(&scene, throws, None, Cocked::default()), title))
     })
     .await
