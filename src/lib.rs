@@ -1,5 +1,6 @@
 //! dicetable: a 3D tabletop dice simulator. Physically thrown dice, the face they settle on
-//! read as the result, and five action-resolution systems applied in full, with exact odds.
+//! read as the result, five action-resolution systems and any game written as a system file
+//! applied in full, with exact odds.
 //!
 //! The shape of the program is in `ARCHITECTURE.md`: a roll goes one way, from a client (the
 //! window, the command line, the roll API, the table server) through the one roll path

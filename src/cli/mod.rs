@@ -27,7 +27,8 @@ use crate::rules::RulesetId;
 #[cfg(feature = "window")]
 use crate::window::PlayOptions;
 
-/// dicetable: physically simulated dice on a virtual table, five action systems, exact odds.
+/// dicetable: physically simulated dice on a virtual table, five action systems and system
+/// files of your own, exact odds.
 #[derive(Parser, Debug)]
 #[command(name = "dicetable", version, about, long_about = None)]
 pub struct Cli {

@@ -8,6 +8,7 @@
 //! skills, a DC's number once "DC" is chosen). Each ruleset writes its kinds and forms once, in
 //! its own `form.rs`.
 
+use std::borrow::Cow;
 use std::mem::discriminant;
 
 use serde::{Deserialize, Serialize};
@@ -33,10 +34,10 @@ pub trait Catalogue: Seat {
 /// that kind starts from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveKind<M> {
-    /// What the kind is called.
-    pub label: &'static str,
+    /// What the kind is called (a ruleset's own words, or a system file's).
+    pub label: Cow<'static, str>,
     /// One line on what it does.
-    pub hint: &'static str,
+    pub hint: Cow<'static, str>,
     /// The move a draft of this kind starts from.
     pub template: M,
 }
@@ -581,7 +582,7 @@ mod tests {
         // A player of the second character: its own first, whoever's turn it is.
         let kinds = t.kinds(&[1]);
         assert_eq!(
-            kinds.iter().map(|k| k.label).collect::<Vec<_>>(),
+            kinds.iter().map(|k| k.label.as_ref()).collect::<Vec<_>>(),
             ["Action", "GM calls a roll", "Team action", "End turn"]
         );
         assert_eq!(t.actor_of(&kinds[0].template), Some(1));

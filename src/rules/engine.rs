@@ -1,4 +1,4 @@
-//! One door into the five rulesets: load their rule files into a [`Rulebook`], parse an action
+//! One door into the rulesets: load their rule files into a [`Rulebook`], parse an action
 //! for any ruleset id into an [`AnyAction`], then check, plan, price and resolve it.
 
 use std::borrow::Cow;

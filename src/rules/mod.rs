@@ -20,6 +20,8 @@ rulesets! {
     open_d6::OpenD6 = "open-d6",
     /// d20 + proficiency against a DC, resource dice, side initiative.
     d20_check::D20Check = "d20-check",
+    /// A game's own resolution written as a RON system file.
+    system_file::SystemFile = "system-file",
 }
 
 pub mod bounds;
@@ -131,7 +133,7 @@ impl fmt::Display for RulesetId {
     }
 }
 
-/// A ruleset id that is none of the five (a CLI argument, a file's field).
+/// A ruleset id that is none of the list (a CLI argument, a file's field).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown ruleset '{0}'; the rulesets are {list}", list = RulesetId::listed())]
 pub struct UnknownRuleset(pub String);
@@ -551,13 +553,13 @@ mod tests {
             "d6-pool".parse::<RulesetId>().map_err(|e| e.to_string()),
             Err(
                 "unknown ruleset 'd6-pool'; the rulesets are d4-pool, action-dice, step-dice, \
-                 open-d6, d20-check"
+                 open-d6, d20-check, system-file"
                     .into()
             )
         );
         assert_eq!(
             RulesetId::ALL.map(RulesetId::as_str).join(", "),
-            "d4-pool, action-dice, step-dice, open-d6, d20-check",
+            "d4-pool, action-dice, step-dice, open-d6, d20-check, system-file",
             "the error's list is every ruleset"
         );
     }

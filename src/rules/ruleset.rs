@@ -40,6 +40,11 @@ pub trait Ruleset: 'static {
     }
     /// Every number of the rules, with the range the rules accept for it.
     fn rules_numbers(rules: &Self::Rules) -> Vec<Bounded>;
+    /// A scene's own rules in words for the scene picker, where the ruleset names them better
+    /// than by the settings that differ from `shipped` (a system file by its game's name).
+    fn rules_in_words(_own: &Self::Rules, _shipped: &Self::Rules) -> Option<String> {
+        None
+    }
 
     /// A character's name.
     fn name(character: &Self::Character) -> &str;

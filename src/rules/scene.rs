@@ -144,7 +144,11 @@ impl Scene {
         let mut scene: Scene = parse_ron(&name, &text)?;
         let named_a_file = matches!(scene.rules, Some(SceneRules::File(_)));
         if let Some(SceneRules::File(file)) = &scene.rules {
-            let folder = path.parent().unwrap_or(Path::new("."));
+            // A file named without a folder (`scene.ron`) is in the current one.
+            let folder = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
             let rules_path = folder.join(file);
             let rules_name = rules_path.display().to_string();
             // Only a file inside the scene's own folder: a scene offered by a server (`serve
@@ -204,9 +208,15 @@ impl Scene {
         let Some(own) = &self.rules else {
             return "shipped rules".to_string();
         };
-        let shipped = Rulebook::builtin()
-            .ok()
-            .map(|book| SceneRules::shipped(&book, self.ruleset()).settings());
+        let book = Rulebook::builtin().ok();
+        let named = each_of!(SceneRules, own, |r, R, _id| book
+            .as_ref()
+            .and_then(|b| R::rules_in_words(r, R::rules_in(b))),
+            else SceneRules::File(_) => None);
+        if let Some(words) = named {
+            return words;
+        }
+        let shipped = book.map(|book| SceneRules::shipped(&book, self.ruleset()).settings());
         let differ: Vec<String> = match (own.settings(), shipped) {
             (serde_json::Value::Object(own), Some(serde_json::Value::Object(shipped))) => own
                 .iter()

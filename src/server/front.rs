@@ -345,7 +345,24 @@ mod tests {
                 "open-d6-fred-and-peter",
                 "step-dice-vault-dangerous",
                 "step-dice-vault",
+                "system-challenge-dice",
+                "system-count-sixes",
+                "system-d20-advantage",
+                "system-highest-d6",
+                "system-moves-2d6",
             ]
+        );
+        assert_eq!(
+            (
+                scenes[8].title.as_str(),
+                scenes[8].ruleset.as_str(),
+                scenes[8].rules.as_str()
+            ),
+            (
+                "The toll bridge",
+                "system-file",
+                "system file: d20 against a DC"
+            )
         );
         let crypt = &scenes[1];
         assert_eq!(

@@ -63,6 +63,11 @@ fn a_room_is_opened_and_played_from_the_browser() {
             "Fred tags Peter (open-d6)",
             "The vault, dangerous (step-dice, own rules)",
             "The vault under the exchange (step-dice)",
+            "The iron vow (system-file, own rules)",
+            "The derelict (system-file, own rules)",
+            "The toll bridge (system-file, own rules)",
+            "The canal job (system-file, own rules)",
+            "The dust market (system-file)",
             "A file from this computer…"
         ])
     );
@@ -74,7 +79,16 @@ fn a_room_is_opened_and_played_from_the_browser() {
     assert_eq!(
         page["badScene"],
         "the scene:3:9: Unexpected variant named `Nothing` in enum `Cast`, expected one of \
-         `D4Pool`, `ActionDice`, `StepDice`, `OpenD6`, or `D20Check` instead"
+         `D4Pool`, `ActionDice`, `StepDice`, `OpenD6`, `D20Check`, or `SystemFile` instead"
+    );
+    // A system file in a scene: its RON broken, a number out of bounds; each named where.
+    assert_eq!(
+        page["badSystems"],
+        serde_json::json!([
+            "the scene:7:74: Unexpected variant named `AtLest` in enum `Condition`, expected one \
+             of `AtLeast`, `AtMost`, `Faces`, `Match`, or `WithDice` instead",
+            "the scene:7:60: 99999 is out of bounds: a system file's numbers are within ±1000"
+        ])
     );
     assert_eq!(
         page["opened"],
@@ -462,7 +476,7 @@ impl WindowClient {
 }
 
 #[test]
-fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
+fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
     if !browser_ready() {
         return;
     }
@@ -518,10 +532,12 @@ fn a_round_is_played_at_two_rulesets_by_pages_and_a_window() {
     eprintln!("{page:#}");
     assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
     let rooms = page["rooms"].as_array().expect("rooms");
-    assert_eq!(rooms.len(), 2);
+    assert_eq!(rooms.len(), 3);
     for (seen, (room, first, pat_char, sam_char)) in rooms.iter().zip([
         ("vault", "Ana", "Bo", "Cass"),
         ("ambush", "Vex the Rogue", "Pim", "Bram"),
+        // A system file's game: the count-sixes scene, its turns in the scene's order.
+        ("derelict", "Okoye", "Lind", "Tam"),
     ]) {
         let window = windows.get_mut(room).expect("a window in the room");
         let entries = seen["entries"].as_array().expect("entries");

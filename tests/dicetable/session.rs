@@ -63,6 +63,11 @@ fn every_ruleset_script_meets_its_expectations() {
             "step-dice-dangerous.ron",
             3,
         ),
+        ("system-moves-2d6.ron", "system-moves-2d6.ron", 17),
+        ("system-highest-d6.ron", "system-highest-d6.ron", 20),
+        ("system-count-sixes.ron", "system-count-sixes.ron", 15),
+        ("system-d20-advantage.ron", "system-d20-advantage.ron", 16),
+        ("system-challenge-dice.ron", "system-challenge-dice.ron", 14),
     ] {
         let j = json_session(scene, script);
         assert_eq!(j["steps"].as_array().map(Vec::len), Some(steps), "{script}");
@@ -187,6 +192,11 @@ fn every_demo_checks_green() {
         "open-d6",
         "d20-check",
         "step-dice-dangerous",
+        "system-moves-2d6",
+        "system-highest-d6",
+        "system-count-sixes",
+        "system-d20-advantage",
+        "system-challenge-dice",
     ] {
         let out = dicetable(&["demo", ruleset, "--check"]);
         let text = stdout(&out);
@@ -214,4 +224,65 @@ fn the_seed_search_finds_the_recorded_seed_of_the_texts_example() {
     assert!(out.status.success(), "{text} {}", stderr(&out));
     assert!(text.starts_with("step 4: seed 8\n"), "{text}");
     assert!(text.contains("-> hit (total 14)"), "{text}");
+}
+
+#[test]
+fn a_broken_or_out_of_bounds_system_file_is_refused_with_its_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("dicetable-system-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let shipped = std::fs::read_to_string(root().join("scenes/rules/challenge-dice.ron"))
+        .expect("the shipped file");
+    let line_of = |marker: &str| {
+        shipped
+            .lines()
+            .position(|l| l.contains(marker))
+            .expect("there")
+            + 1
+    };
+    let scene = std::fs::read_to_string(root().join("scenes/system-challenge-dice.ron"))
+        .expect("the scene")
+        .replace("rules/challenge-dice.ron", "own.ron");
+    std::fs::write(dir.join("scene.ron"), scene).expect("written");
+    let script = root().join("tests/scripts/system-challenge-dice.ron");
+    for (own, expected) in [
+        (
+            shipped.replacen("cap: Some(10)", "cap: Some(ten)", 1),
+            format!("own.ron:{}:", line_of("cap: Some(10)")),
+        ),
+        (
+            shipped.replacen("least: -6, most: 10", "least: -6, most: 10000", 1),
+            format!(
+                "own.ron:{}:45: 10000 is out of bounds: a system file's numbers are within ±1000",
+                line_of("least: -6, most: 10")
+            ),
+        ),
+        (
+            shipped.replacen("throw: \"1d6+$Wits+$adds\"", "throw: \"1d6+$Wis+$adds\"", 1),
+            "move \"Gather information\": \"1d6+$Wis+$adds\" names Wis, which is no trait, \
+             resource or choice of the move"
+                .to_string(),
+        ),
+    ] {
+        std::fs::write(dir.join("own.ron"), own).expect("written");
+        let out = dicetable(&[
+            "session",
+            "--scene",
+            dir.join("scene.ron").to_str().expect("path"),
+            "--script",
+            script.to_str().expect("path"),
+        ]);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.contains(&expected), "{expected}\n{err}");
+        // Every error names a line and a column.
+        let place = err.split("own.ron:").nth(1).expect("the file named");
+        let numbers: Vec<&str> = place.splitn(3, ':').take(2).collect();
+        assert!(
+            numbers
+                .iter()
+                .all(|n| n.parse::<usize>().is_ok_and(|n| n > 0)),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,6 @@
 // A round at the table from pages and a window, run by tests/dicetable/seat.rs:
 //   node web/tests/round.mjs BASE_URL OUT_DIR
-// For each of two rooms (a step-dice scene, then a d4-pool one), in headless chromium, found by
+// For each of three rooms (a step-dice scene, a d4-pool one, and a system file's: counting sixes), in headless chromium, found by
 // role and accessible name: the game master opens the room from the front page and sits at it;
 // Pat (a phone) and Sam (a desktop) join, each playing one character. Then it prints
 // "window ROOM CHARACTER" and waits for OUT_DIR/window-ROOM: the test starts a window client
@@ -26,6 +26,7 @@ const errors = [];
 const ROOMS = [
   { room: 'vault', scene: 'step-dice-vault', first: 'Ana', pat: 'Bo', sam: 'Cass', change: ['Skill set', 'Athletics'] },
   { room: 'ambush', scene: 'd4-pool-goblin-ambush', first: 'Vex the Rogue', pat: 'Pim', sam: 'Bram', change: ['Target', 'DC'] },
+  { room: 'derelict', scene: 'system-count-sixes', first: 'Okoye', pat: 'Lind', sam: 'Tam', change: ['Attribute', 'Wits'] },
 ];
 
 async function open(size) {

@@ -1,7 +1,8 @@
 // A seat at the table in the browser, run by tests/dicetable/online.rs:
 //   node web/tests/seat.mjs BASE_URL OUT_DIR
 // On the table server at BASE_URL, in headless chromium, found by role and accessible name:
-// the game master opens a room from the front page (a broken scene file first: refused with its
+// the game master opens a room from the front page (a broken scene file and two broken system
+// files first: refused with their
 // line and column); Pat (a phone, 375 x 667) and Sam (a desktop, 1920 x 1080) join from the
 // room's link and throw notations, from the keyboard and with the Throw button; Sam's bad
 // notation is refused with its reason; the game master rolls hidden and reveals it. Then it
@@ -55,6 +56,22 @@ try {
   await front.getByRole('button', { name: 'Open the room' }).click();
   await front.waitForFunction(() => window.front.error, null, WAIT);
   const badScene = await status(front);
+  // A scene with a system file of its own: broken, then with a number out of bounds.
+  const systemScene = (rules) => Buffer.from(
+    `(\n  name: "Tiny",\n  cast: SystemFile([(name: "Mia", traits: {"Hot": 2})]),\n  rules: SystemFile((\n    name: "Tiny",\n    traits: [(name: "Hot", least: -3, most: 3)],\n${rules}\n  )),\n)\n`,
+  );
+  const bands = 'bands: [(name: "hit", when: [AtLeast(7)]), (name: "miss")]';
+  const uploads = [
+    ['broken-system.ron', `    moves: [(name: "Go", throw: "2d6+$Hot", ${bands.replace('AtLeast', 'AtLest')})],`, 'AtLest'],
+    ['far-system.ron', `    moves: [(name: "Go", throw: "2d6+$Hot", cap: Some(99999), ${bands})],`, 'out of bounds'],
+  ];
+  const badSystems = [];
+  for (const [name, rules, marker] of uploads) {
+    await front.getByLabel('Scene file').setInputFiles({ name, mimeType: 'text/plain', buffer: systemScene(rules) });
+    await front.getByRole('button', { name: 'Open the room' }).click();
+    await until(front, marker);
+    badSystems.push(await status(front));
+  }
   await front.getByRole('textbox', { name: 'Room' }).fill('keep');
   await front.getByRole('combobox', { name: 'Scene' }).selectOption('d20-check-crypt');
   await front.getByRole('button', { name: 'Open the room' }).click();
@@ -131,6 +148,7 @@ try {
     scenes,
     ownRules,
     badScene,
+    badSystems,
     opened,
     link,
     patSaw,

@@ -530,6 +530,16 @@ impl Notation {
         out
     }
 
+    /// How many dice each roll of the notation throws, in the order of `dice()`: the dice of
+    /// one roll are alike (their order does not change the result), so a count of outcomes
+    /// may take each roll's faces as a multiset.
+    pub fn roll_sizes(&self) -> Vec<usize> {
+        rolls_of(&self.expr)
+            .iter()
+            .map(|r| r.count as usize)
+            .collect()
+    }
+
     /// Reads settled faces: one chain per die of `dice()` (the first face, then each face
     /// thrown again for a reroll or an explosion). Errors if the faces do not fit the dice.
     pub fn evaluate(&self, chains: &[Vec<u32>]) -> Result<NotationResult, FacesError> {

@@ -41,13 +41,13 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         .unwrap_or_default();
     vec![
         MoveKind {
-            label: "Action",
-            hint: "a skill or ability with action dice",
+            label: "Action".into(),
+            hint: "a skill or ability with action dice".into(),
             template: act(t, actor),
         },
         MoveKind {
-            label: "Defend",
-            hint: "Dodge, a combat skill or General Defense: lasts the round",
+            label: "Defend".into(),
+            hint: "Dodge, a combat skill or General Defense: lasts the round".into(),
             template: Move::Defend {
                 actor,
                 skill: "Dodge".into(),
@@ -58,8 +58,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Dive For Cover",
-            hint: "a movement action's dice on the ranged defence, against one attack",
+            label: "Dive For Cover".into(),
+            hint: "a movement action's dice on the ranged defence, against one attack".into(),
             template: Move::DiveForCover {
                 actor,
                 skill: None,
@@ -73,8 +73,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Group Attack",
-            hint: "two action dice, half of (2 + the skill's dice)",
+            label: "Group Attack".into(),
+            hint: "two action dice, half of (2 + the skill's dice)".into(),
             template: Move::GroupAttack {
                 actor,
                 skill: combat,
@@ -85,8 +85,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Passive",
-            hint: "an ability that needs no action (Toughness)",
+            label: "Passive".into(),
+            hint: "an ability that needs no action (Toughness)".into(),
             template: Move::Passive {
                 actor,
                 ability: c
@@ -97,18 +97,18 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Noncombat",
-            hint: "at the start of the round: +1 action die, defence 0",
+            label: "Noncombat".into(),
+            hint: "at the start of the round: +1 action die, defence 0".into(),
             template: Move::DeclareNoncombat { actor },
         },
         MoveKind {
-            label: "End sequence",
-            hint: "the GM ends a sequence of events: defenders ruled to have acted may act again",
+            label: "End sequence".into(),
+            hint: "the GM ends a sequence of events: defenders ruled to have acted may act again".into(),
             template: Move::EndSequence,
         },
         MoveKind {
-            label: "End round",
-            hint: "unused action dice are lost",
+            label: "End round".into(),
+            hint: "unused action dice are lost".into(),
             template: Move::EndRound,
         },
     ]

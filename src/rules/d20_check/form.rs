@@ -42,8 +42,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
     };
     vec![
         MoveKind {
-            label: "Check",
-            hint: "Standard, Bonus, Save or Extended",
+            label: "Check".into(),
+            hint: "Standard, Bonus, Save or Extended".into(),
             template: Move::Check {
                 actor,
                 kind: CheckType::Standard,
@@ -54,8 +54,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Group check",
-            hint: "an assisted check by several characters",
+            label: "Group check".into(),
+            hint: "an assisted check by several characters".into(),
             template: Move::Group {
                 leader: actor,
                 helpers,
@@ -65,8 +65,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Opposed check",
-            hint: "the GM rolls an opponent's check; its total is the DC of the check it opposes",
+            label: "Opposed check".into(),
+            hint: "the GM rolls an opponent's check; its total is the DC of the check it opposes".into(),
             template: Move::Opposed {
                 by: opponent(t, actor, false),
                 against: actor,
@@ -75,8 +75,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Resource die",
-            hint: "roll a resource; 1-2 steps it along its chain",
+            label: "Resource die".into(),
+            hint: "roll a resource; 1-2 steps it along its chain".into(),
             template: Move::Resource {
                 actor: with_resource,
                 name: resources(with_resource)
@@ -86,18 +86,18 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Declare initiative",
-            hint: "things get dicey: turns apply",
+            label: "Declare initiative".into(),
+            hint: "things get dicey: turns apply".into(),
             template: Move::DeclareInitiative,
         },
         MoveKind {
-            label: "Initiative",
-            hint: "each side 1d6 + lowest proficiency",
+            label: "Initiative".into(),
+            hint: "each side 1d6 + lowest proficiency".into(),
             template: Move::Initiative,
         },
         MoveKind {
-            label: "End initiative",
-            hint: "things calm down: no turn order",
+            label: "End initiative".into(),
+            hint: "things calm down: no turn order".into(),
             template: Move::EndInitiative,
         },
     ]

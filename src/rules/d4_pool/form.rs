@@ -46,13 +46,13 @@ fn aspects(t: &Table, actor: usize) -> Vec<String> {
 pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
     vec![
         MoveKind {
-            label: "Action",
-            hint: "an Aspect roll; on another's turn only a valid response",
+            label: "Action".into(),
+            hint: "an Aspect roll; on another's turn only a valid response".into(),
             template: act(t, actor),
         },
         MoveKind {
-            label: "GM calls a roll",
-            hint: "at least 1d4, allowed whatever the load",
+            label: "GM calls a roll".into(),
+            hint: "at least 1d4, allowed whatever the load".into(),
             template: Move::GmCall {
                 actor,
                 aspect: aspects(t, actor).first().cloned().unwrap_or_default(),
@@ -63,8 +63,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Team action",
-            hint: "put Disadvantage (or Advantage) on another creature's next roll this round",
+            label: "Team action".into(),
+            hint: "put Disadvantage (or Advantage) on another creature's next roll this round".into(),
             template: Move::TeamAction {
                 actor,
                 aspect: aspects(t, actor).first().cloned().unwrap_or_default(),
@@ -76,8 +76,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "End turn",
-            hint: "end the turn now, keeping dice for reactions",
+            label: "End turn".into(),
+            hint: "end the turn now, keeping dice for reactions".into(),
             template: Move::EndTurn,
         },
     ]

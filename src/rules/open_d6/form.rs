@@ -100,25 +100,25 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
     };
     vec![
         MoveKind {
-            label: "Initiative",
-            hint: "a Closed Reflexes roll per named creature",
+            label: "Initiative".into(),
+            hint: "a Closed Reflexes roll per named creature".into(),
             template: Move::Initiative,
         },
         MoveKind {
-            label: "Surprise round",
-            hint: "the ambushers get 3 shots, the surprised none",
+            label: "Surprise round".into(),
+            hint: "the ambushers get 3 shots, the surprised none".into(),
             template: Move::SurpriseRound {
                 ambushers: vec![actor],
             },
         },
         MoveKind {
-            label: "Action",
-            hint: "a basic, trigger, stance, limit break or finisher action",
+            label: "Action".into(),
+            hint: "a basic, trigger, stance, limit break or finisher action".into(),
             template: act(t, actor),
         },
         MoveKind {
-            label: "Gauge Skill",
-            hint: "an opposed roll of a skill someone uses: learn their rating and schticks",
+            label: "Gauge Skill".into(),
+            hint: "an opposed roll of a skill someone uses: learn their rating and schticks".into(),
             template: Move::GaugeSkill {
                 actor,
                 target: opponent(t, actor),
@@ -127,8 +127,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Setup Finisher",
-            hint: "set the target up: a friend may finish it at once",
+            label: "Setup Finisher".into(),
+            hint: "set the target up: a friend may finish it at once".into(),
             template: Move::SetupFinisher {
                 actor,
                 partner: (0..t.characters.len())
@@ -142,8 +142,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Finishing Stunt",
-            hint: "a Finisher: success is an infinite outcome, an automatic Setback",
+            label: "Finishing Stunt".into(),
+            hint: "a Finisher: success is an infinite outcome, an automatic Setback".into(),
             template: Move::FinishingStunt {
                 actor,
                 target: opponent(t, actor),
@@ -152,21 +152,21 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Full Move",
-            hint: "a Basic Action: move twice the Move, doing nothing else",
+            label: "Full Move".into(),
+            hint: "a Basic Action: move twice the Move, doing nothing else".into(),
             template: Move::FullMove { actor },
         },
         MoveKind {
-            label: "Check outside the action",
-            hint: "before the first initiative or after the scene: no shots, no turn order",
+            label: "Check outside the action".into(),
+            hint: "before the first initiative or after the scene: no shots, no turn order".into(),
             template: Move::Check {
                 actor,
                 check: check(t, actor, Difficulty::Against(opponent(t, actor))),
             },
         },
         MoveKind {
-            label: "Combination Action",
-            hint: "Limit Break: two Basic Actions",
+            label: "Combination Action".into(),
+            hint: "Limit Break: two Basic Actions".into(),
             template: Move::CombinationAction {
                 actor,
                 first: plain.clone(),
@@ -175,16 +175,16 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Action Advantage",
-            hint: "Limit Break: a Basic Action with an Advantage",
+            label: "Action Advantage".into(),
+            hint: "Limit Break: a Basic Action with an Advantage".into(),
             template: Move::ActionAdvantage {
                 actor,
                 check: plain,
             },
         },
         MoveKind {
-            label: "Active Defense",
-            hint: "trigger: +3 to a skill as a difficulty, this shot",
+            label: "Active Defense".into(),
+            hint: "trigger: +3 to a skill as a difficulty, this shot".into(),
             template: Move::ActiveDefense {
                 actor,
                 skill: "Dodge".into(),
@@ -192,8 +192,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Assist",
-            hint: "trigger after a friend's check: +1 on a Confident success",
+            label: "Assist".into(),
+            hint: "trigger after a friend's check: +1 on a Confident success".into(),
             template: Move::Assist {
                 helper,
                 skill: skills(t, helper).first().cloned().unwrap_or_default(),
@@ -201,13 +201,13 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Push Luck",
-            hint: "trigger after a failed check: re-roll; failure adds a Setback",
+            label: "Push Luck".into(),
+            hint: "trigger after a failed check: re-roll; failure adds a Setback".into(),
             template: Move::PushLuck { actor: last },
         },
         MoveKind {
-            label: "Team action",
-            hint: "outside detailed time: all at −n, the best counts",
+            label: "Team action".into(),
+            hint: "outside detailed time: all at −n, the best counts".into(),
             template: Move::TeamAction {
                 actors: (0..t.characters.len().min(2)).collect(),
                 skill: skills(t, actor).first().cloned().unwrap_or_default(),
@@ -215,39 +215,39 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Fortune initiative",
-            hint: "a Closed, Confident initiative re-roll",
+            label: "Fortune initiative".into(),
+            hint: "a Closed, Confident initiative re-roll".into(),
             template: Move::FortuneInitiative { actor },
         },
         MoveKind {
-            label: "d6 table",
-            hint: "a plain d6 on a random table",
+            label: "d6 table".into(),
+            hint: "a plain d6 on a random table".into(),
             template: Move::TableD6 { actor },
         },
         MoveKind {
-            label: "Fortune re-roll",
-            hint: "re-roll the last d6, keep either",
+            label: "Fortune re-roll".into(),
+            hint: "re-roll the last d6, keep either".into(),
             template: Move::FortuneReroll { actor },
         },
         MoveKind {
-            label: "Stance before the round",
-            hint: "before initiative: paid from the next round's first shot",
+            label: "Stance before the round".into(),
+            hint: "before initiative: paid from the next round's first shot".into(),
             template: Move::StanceBeforeRound {
                 actor,
                 stance: None,
             },
         },
         MoveKind {
-            label: "Focus",
-            hint: "focus at no shot cost (once a round); a Limit Break may follow",
+            label: "Focus".into(),
+            hint: "focus at no shot cost (once a round); a Limit Break may follow".into(),
             template: Move::Focus {
                 actor,
                 condition: None,
             },
         },
         MoveKind {
-            label: "Damage",
-            hint: "hits taken; at zero the character is knocked out",
+            label: "Damage".into(),
+            hint: "hits taken; at zero the character is knocked out".into(),
             template: Move::Damage {
                 target: opponent(t, actor),
                 hits: 1,
@@ -255,8 +255,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Deal damage",
-            hint: "a hit's damage: outcome + weapon + boosts − soak and resistances",
+            label: "Deal damage".into(),
+            hint: "a hit's damage: outcome + weapon + boosts − soak and resistances".into(),
             template: Move::DealDamage {
                 by: t.last_check.as_ref().map_or(actor, |l| l.actor),
                 target: t
@@ -269,45 +269,45 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Setback",
-            hint: "a Setback inflicted (a windfall played on the opponent, a Damage Setback)",
+            label: "Setback".into(),
+            hint: "a Setback inflicted (a windfall played on the opponent, a Damage Setback)".into(),
             template: Move::Setback {
                 target: opponent(t, actor),
                 by: Some(actor),
             },
         },
         MoveKind {
-            label: "Knock out",
-            hint: "unable to act this scene; the opponent may take a Finisher",
+            label: "Knock out".into(),
+            hint: "unable to act this scene; the opponent may take a Finisher".into(),
             template: Move::KnockOut {
                 target: opponent(t, actor),
                 by: Some(actor),
             },
         },
         MoveKind {
-            label: "Impairment",
-            hint: "points off every use of the character's skills, defence too",
+            label: "Impairment".into(),
+            hint: "points off every use of the character's skills, defence too".into(),
             template: Move::Impair {
                 target: actor,
                 points: 1,
             },
         },
         MoveKind {
-            label: "Under friction",
-            hint: "the conditions a friction check after snake eyes reads",
+            label: "Under friction".into(),
+            hint: "the conditions a friction check after snake eyes reads".into(),
             template: Move::UnderFriction {
                 target: actor,
                 conditions: t.rules.friction_conditions().into_iter().take(1).collect(),
             },
         },
         MoveKind {
-            label: "End the scene",
-            hint: "the action ends; focused and out of shots: one Limit Break after it",
+            label: "End the scene".into(),
+            hint: "the action ends; focused and out of shots: one Limit Break after it".into(),
             template: Move::EndScene,
         },
         MoveKind {
-            label: "New session",
-            hint: "Fortune points and player characters' Hits come back",
+            label: "New session".into(),
+            hint: "Fortune points and player characters' Hits come back".into(),
             template: Move::NewSession,
         },
     ]

@@ -42,13 +42,13 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
     };
     vec![
         MoveKind {
-            label: "Action roll",
-            hint: "ability pool against the difficulty pool",
+            label: "Action roll".into(),
+            hint: "ability pool against the difficulty pool".into(),
             template: act(t, actor),
         },
         MoveKind {
-            label: "Teamwork",
-            hint: "a quick roll; success adds a die this round and 1 grit",
+            label: "Teamwork".into(),
+            hint: "a quick roll; success adds a die this round and 1 grit".into(),
             template: Move::Help {
                 helper: actor,
                 helped,
@@ -57,8 +57,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Quick action roll",
-            hint: "the director's simple comparison: one skill die against one difficulty die",
+            label: "Quick action roll".into(),
+            hint: "the director's simple comparison: one skill die against one difficulty die".into(),
             template: Move::QuickRoll {
                 actor,
                 skill: skills(t, actor).first().cloned(),
@@ -71,13 +71,13 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             },
         },
         MoveKind {
-            label: "Easy action",
-            hint: "no risk of failure: it succeeds without a roll (uses the round's action)",
+            label: "Easy action".into(),
+            hint: "no risk of failure: it succeeds without a roll (uses the round's action)".into(),
             template: Move::Easy { actor },
         },
         MoveKind {
-            label: "End turn",
-            hint: "pass to the next character",
+            label: "End turn".into(),
+            hint: "pass to the next character".into(),
             template: Move::EndTurn,
         },
     ]
