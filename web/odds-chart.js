@@ -26,6 +26,14 @@ export function oddsWords(odds) {
   return text;
 }
 
+/** Each outcome class (a system file's bands) in the rules' order with its chance, in words:
+ * "strong hit 41.7% (5/12) · weak hit 41.7% (5/12) · miss 16.7% (1/6)"; empty where there are none. */
+export function bandsWords(odds) {
+  return (odds.bands || [])
+    .map((b) => `${b.name} ${(100 * b.p).toFixed(1)}% (${b.exact})`)
+    .join(' · ');
+}
+
 /** Draws `odds` into `chart` (a bar each) and says them in `words`. */
 export function drawOdds(odds, chart, words) {
   chart.replaceChildren();

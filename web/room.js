@@ -12,7 +12,7 @@ import { describeEntry } from '/entries.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
-import { drawOdds } from '/odds-chart.js';
+import { bandsWords, drawOdds } from '/odds-chart.js';
 
 const $ = (id) => document.getElementById(id);
 // The longest text each field takes: the server's own limits.
@@ -555,6 +555,9 @@ function showMoveOdds(msg) {
   seat.moveOdds = msg;
   if (msg.odds) {
     showOdds(msg.odds, 'move-odds');
+    // Every outcome of the move with its exact chance, before the throw.
+    const bands = bandsWords(msg.odds);
+    if (bands) $('move-odds-text').textContent += `. ${bands}`;
   } else {
     $('move-odds-chart').replaceChildren();
     $('move-odds-text').textContent = msg.error || 'This move throws no dice.';

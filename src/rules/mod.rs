@@ -485,6 +485,16 @@ impl Odds {
             "summary": self.summary(),
             "classes": self.classes.iter().map(|(n, p)| (n.clone(), prob(p))).collect::<serde_json::Map<_, _>>(),
         });
+        // The classes again in the rules' order (a system file's bands, best first): `classes`
+        // is keyed by name.
+        if !self.classes.is_empty() {
+            out["bands"] = serde_json::Value::Array(
+                self.classes
+                    .iter()
+                    .map(|(n, p)| json!({ "name": n, "p": p.to_f64(), "exact": p.exact() }))
+                    .collect(),
+            );
+        }
         if let Some(p) = &self.p_success {
             out["p_success"] = json!(p.to_f64());
             out["exact_success"] = json!(p.exact());

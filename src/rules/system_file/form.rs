@@ -93,8 +93,12 @@ impl Catalogue for Table {
                                 .filter(|t| of.is_empty() || of.contains(&t.name))
                                 .map(|t| t.name.clone())
                                 .collect();
-                            let current = match picked {
-                                Some(Picked::Name(n)) => n.clone(),
+                            let current = match (picked, self.cast.get(*actor)) {
+                                (Some(Picked::Name(n)), _) => n.clone(),
+                                (_, Some(c)) => {
+                                    let names: Vec<&str> = offered.iter().map(String::as_str).collect();
+                                    super::seat::best_trait(&self.rules, c, &names)
+                                }
                                 _ => offered.first().cloned().unwrap_or_default(),
                             };
                             f.pick(&path, label, &offered, &current);
@@ -117,7 +121,17 @@ impl Catalogue for Table {
                     }
                 }
                 let bands: Vec<&str> = def.bands.iter().map(|b| b.name.as_str()).collect();
-                f.note(format!("Throws {} · {}", def.throw, bands.join(" / ")));
+                // The throw as these choices make it (`4d6kh1 against 2d10`).
+                let throws = self
+                    .filling(*actor, def, choices)
+                    .ok()
+                    .and_then(|f| super::seat::throw_of(def, &|n| f.lookup(n)).ok())
+                    .map(|t| match &t.against {
+                        Some(a) => format!("{} against {}", t.main.source(), a.source()),
+                        None => t.main.source().to_string(),
+                    })
+                    .unwrap_or_else(|| def.throw.clone());
+                f.note(format!("Throws {throws} · {}", bands.join(" / ")));
             }
             Move::Push { actor } => {
                 f.actor("actor", "Who", *actor);

@@ -33,7 +33,7 @@ pub const MOST_NUMBER: i64 = 1_000;
 /// order of its dice): 12d6 counting sixes is 6,188, 1d6 against 2d10 is 330.
 pub const MOST_OUTCOMES: u64 = 20_000;
 
-/// A system file: a game's resolution, as the table plays it. Read through [`check`], so a
+/// A system file: a game's resolution, as the table plays it. Read through its checks (`check.rs`), so a
 /// value of this type has passed every check (names, bounds, templates, bands).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "Unchecked", into = "Unchecked")]

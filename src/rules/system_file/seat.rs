@@ -107,7 +107,7 @@ pub struct Table {
 }
 
 /// A move's throw, filled in for its actor and choices: what `$name` stands for there.
-struct Filling {
+pub(super) struct Filling {
     numbers: BTreeMap<String, i64>,
     words: BTreeMap<String, String>,
     costs: Vec<Change>,
@@ -115,7 +115,7 @@ struct Filling {
 }
 
 impl Filling {
-    fn lookup(&self, n: &str) -> Option<Filled> {
+    pub(super) fn lookup(&self, n: &str) -> Option<Filled> {
         if let Some(w) = self.words.get(n) {
             return Some(Filled::Words(w.clone()));
         }
@@ -223,7 +223,7 @@ impl Table {
     }
 
     /// What `$name` stands for when `actor` makes `def` with `choices`.
-    fn filling(&self, actor: usize, def: &MoveDef, choices: &BTreeMap<String, Picked>) -> Result<Filling, Refusal> {
+    pub(super) fn filling(&self, actor: usize, def: &MoveDef, choices: &BTreeMap<String, Picked>) -> Result<Filling, Refusal> {
         let c = self.cast.get(actor).ok_or_else(|| refuse!(Unknown, "there is no character {actor}"))?;
         let mut f = Filling {
             numbers: BTreeMap::new(),
@@ -252,7 +252,7 @@ impl Table {
                         .filter(|t| of.is_empty() || of.iter().any(|o| o == t))
                         .collect();
                     let chosen = match picked {
-                        None => offered.first().copied().unwrap_or_default().to_string(),
+                        None => best_trait(&self.rules, c, &offered),
                         Some(Picked::Name(n)) if offered.contains(&n.as_str()) => n.clone(),
                         Some(p) => {
                             return Err(refuse!(Choice, "{label}: {} is not one of {}", shown(p), offered.join(", ")));
@@ -591,6 +591,19 @@ impl Table {
         }
         Ok(Some(odds))
     }
+}
+
+/// The actor's best trait of those offered (the first of the best): what a trait choice is
+/// when the move does not say.
+pub(super) fn best_trait(rules: &Rules, c: &Character, offered: &[&str]) -> String {
+    let mut best: Option<(&str, i64)> = None;
+    for t in offered {
+        let v = c.trait_value(rules, t).unwrap_or(0);
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((t, v));
+        }
+    }
+    best.map(|(t, _)| t.to_string()).unwrap_or_default()
 }
 
 fn shown(p: &Picked) -> String {

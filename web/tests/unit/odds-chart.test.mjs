@@ -1,7 +1,7 @@
 // odds-chart.js, the drafted roll's odds as bars and words. Run by `node --test`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bars, oddsWords, shownResults } from '../../odds-chart.js';
+import { bandsWords, bars, oddsWords, shownResults } from '../../odds-chart.js';
 
 const twoD6 = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((value) => ({
   value,
@@ -35,4 +35,16 @@ test('the odds in words, with the success where there is a target', () => {
     oddsWords({ title: '2d6>=10', summary: '2 to 12', p_success: 1 / 6 }),
     '2d6>=10: 2 to 12; success 16.7%',
   );
+});
+
+test('every band of a move with its exact chance, in the rules\' order', () => {
+  const odds = {
+    bands: [
+      { name: 'strong hit', p: 15 / 36, exact: '5/12' },
+      { name: 'weak hit', p: 15 / 36, exact: '5/12' },
+      { name: 'miss', p: 6 / 36, exact: '1/6' },
+    ],
+  };
+  assert.equal(bandsWords(odds), 'strong hit 41.7% (5/12) · weak hit 41.7% (5/12) · miss 16.7% (1/6)');
+  assert.equal(bandsWords({}), '');
 });
