@@ -63,7 +63,7 @@ fn every_ruleset_script_meets_its_expectations() {
             "step-dice-dangerous.ron",
             3,
         ),
-        ("system-moves-2d6.ron", "system-moves-2d6.ron", 17),
+        ("system-moves-2d6.ron", "system-moves-2d6.ron", 19),
         ("system-highest-d6.ron", "system-highest-d6.ron", 20),
         ("system-count-sixes.ron", "system-count-sixes.ron", 15),
         ("system-d20-advantage.ron", "system-d20-advantage.ron", 16),
