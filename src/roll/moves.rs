@@ -172,7 +172,8 @@ impl MoveRoll {
     /// Applies the resolved move to `table` (the table now): what changed, one line each.
     pub fn apply_to(&self, table: &mut TableState) -> Result<Vec<String>, RollError> {
         let outcome = self.outcome.as_ref().ok_or_else(|| {
-            RulesError::Faces(format!(
+            RulesError::from(crate::rules::refusal::refuse!(
+                Faces,
                 "{} is not resolved: more dice are due",
                 self.title()
             ))
@@ -251,8 +252,11 @@ mod tests {
         assert_eq!(order.purpose, "d4 pool");
         assert_eq!(
             roll.feed_faces(vec![9]),
-            Err(RollError::Rules(RulesError::Faces(
-                "1 faces for a throw of 7 dice (d4 pool)".into()
+            Err(RollError::Rules(RulesError::Refused(
+                crate::rules::Refusal::new(
+                    crate::rules::RefusalKind::Faces,
+                    "1 faces for a throw of 7 dice (d4 pool)"
+                )
             )))
         );
         let mut wrong = order.settled_as(vec![1; order.dice.len()]);

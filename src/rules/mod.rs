@@ -51,7 +51,9 @@ pub use refusal::{Refusal, RefusalKind};
 /// rules' own words, for people; the kind is for programs ([`RulesError::code`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
-    /// The move is not allowed at the table now: its reason, and the rules' words.
+    /// The move is not allowed at the table now, or the faces do not fit the dice the rules
+    /// asked for (kind [`RefusalKind::Faces`]: a die's face out of range, a throw of the wrong
+    /// number of dice, throws the move did not ask for): its reason, and the rules' words.
     #[error("{0}")]
     Refused(Refusal),
     /// A move of another ruleset than the table plays (a script written for another scene).
@@ -62,10 +64,6 @@ pub enum RulesError {
         /// The table's.
         table: RulesetId,
     },
-    /// Faces that do not fit the dice the rules asked for (a die's face out of range, a throw
-    /// of the wrong number of dice, throws the move did not ask for).
-    #[error("{0}")]
-    Faces(String),
     /// The move ends a turn, but this table moves on by itself.
     #[error("this table moves on by itself; there is no turn to end")]
     NoTurnToEnd,
@@ -88,9 +86,9 @@ impl RulesError {
     /// The stable code of the error, for programs.
     pub fn code(&self) -> ErrorCode {
         match self {
+            RulesError::Refused(r) if r.kind == RefusalKind::Faces => ErrorCode::BadFaces,
             RulesError::Refused(_) => ErrorCode::RulesRefused,
             RulesError::OtherRuleset { .. } => ErrorCode::OtherRuleset,
-            RulesError::Faces(_) => ErrorCode::BadFaces,
             RulesError::NoTurnToEnd => ErrorCode::NoTurnToEnd,
             RulesError::OutOfRange(_) => ErrorCode::Invalid,
             RulesError::TooManyDice { .. } => ErrorCode::TooManyDice,
@@ -102,20 +100,15 @@ impl RulesError {
     pub fn kind(&self) -> Option<RefusalKind> {
         match self {
             RulesError::Refused(r) => Some(r.kind),
-            RulesError::Faces(_) => Some(RefusalKind::Faces),
             _ => None,
         }
     }
 }
 
 impl From<Refusal> for RulesError {
-    /// A refusal over faces is [`RulesError::Faces`] (code `bad_faces`); any other is
-    /// [`RulesError::Refused`].
+    /// Every refusal, of whatever kind (a refusal over faces answers the code `bad_faces`).
     fn from(r: Refusal) -> RulesError {
-        match r.kind {
-            RefusalKind::Faces => RulesError::Faces(r.text),
-            _ => RulesError::Refused(r),
-        }
+        RulesError::Refused(r)
     }
 }
 

@@ -171,8 +171,11 @@ fn faces_that_do_not_fit_the_plan_are_refused_and_change_nothing() {
     let current = play.current.as_ref().expect("the move");
     assert_eq!(
         current.error,
-        Some(RollError::Rules(RulesError::Faces(
-            "face 9 is not on a d4 (d4)".into()
+        Some(RollError::Rules(RulesError::Refused(
+            crate::rules::Refusal::new(
+                crate::rules::RefusalKind::Faces,
+                "face 9 is not on a d4 (d4)"
+            )
         )))
     );
     assert!(!current.in_flight(), "the move stopped");
