@@ -223,10 +223,8 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
             let title = state.describe(&on.mv);
             let odds = state.odds(&on.mv).ok().flatten();
             let by = byline(&asker, title);
-            link.0.publish(FeedEvent::Drafted {
-                by: by.clone(),
-                chance: odds.and_then(|o| o.p_success).map(|p| chance(&p)),
-            });
+            let odds = odds.and_then(|o| o.p_success);
+            await_shown(&link, &mut relay, by, odds.as_ref(), &record, true, shown);
             // The felt throws the move again, with the record's seed (the same throws), on the
             // table it was rolled on, and applies it.
             moves.write(ActionRequest {
@@ -239,13 +237,6 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
                     label: record.label.clone(),
                     ..Caller::default()
                 },
-            });
-            relay.pending = Some(Pending {
-                digest: record.digest.clone(),
-                is_move: true,
-                shown,
-                byline: by,
-                idle_frames: 0,
             });
         }
         Job::Show {
@@ -266,10 +257,8 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
                 }
             };
             let by = byline(&asker, text.clone());
-            link.0.publish(FeedEvent::Drafted {
-                by: by.clone(),
-                chance: notation.p_success().map(|p| chance(&p)),
-            });
+            let odds = notation.p_success();
+            await_shown(&link, &mut relay, by, odds.as_ref(), &record, false, shown);
             // The felt throws the record's throws again: the same seed, gesture and policy.
             notations.write(ThrowNotation {
                 notation,
@@ -280,13 +269,6 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
                     shown_only: true,
                     ..caller(&asker)
                 },
-            });
-            relay.pending = Some(Pending {
-                digest: record.digest.clone(),
-                is_move: false,
-                shown,
-                byline: by,
-                idle_frames: 0,
             });
         }
         Job::Draft { seed, reply } => {
@@ -303,6 +285,30 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
             }));
         }
     }
+}
+
+/// Announces an API job's throw on the feed (who, what, the chance of success) and waits for
+/// the felt to show `record` (a move's, or a free roll's): the answer goes to `shown` then.
+fn await_shown(
+    link: &Link,
+    relay: &mut Relay,
+    by: Byline,
+    p_success: Option<&Prob>,
+    record: &RollRecord,
+    is_move: bool,
+    shown: tokio::sync::oneshot::Sender<Result<(), ApiError>>,
+) {
+    link.0.publish(FeedEvent::Drafted {
+        by: by.clone(),
+        chance: p_success.map(chance),
+    });
+    relay.pending = Some(Pending {
+        digest: record.digest.clone(),
+        is_move,
+        shown,
+        byline: by,
+        idle_frames: 0,
+    });
 }
 
 /// Who the throw in the air is for: the API job, or the window's player.
