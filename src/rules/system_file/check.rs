@@ -147,7 +147,7 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
                 }
                 for o in options {
                     name("an option", &o.label)?;
-                    if let Ok(n) = o.value.trim().parse::<i64>() {
+                    if let Filled::Number(n) = o.filled() {
                         number(&format!("option {}", o.label), n)?;
                     }
                     changes(s, &o.costs)?;
@@ -218,7 +218,7 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
 fn known(s: &Unchecked, m: &MoveDef, n: &str) -> Option<bool> {
     match m.choices.iter().find(|c| c.name() == n) {
         Some(ChoiceDef::Options { options, .. }) => {
-            Some(options.iter().all(|o| o.value.trim().parse::<i64>().is_ok()))
+            Some(options.iter().all(|o| matches!(o.filled(), Filled::Number(_))))
         }
         Some(_) => Some(true),
         None => (s.trait_named(n).is_some() || s.resource(n).is_some()).then_some(true),
@@ -239,11 +239,11 @@ fn amount(s: &Unchecked, m: &MoveDef, a: &Amount) -> Result<(), Refusal> {
 /// Throws every move's notation can come to, at the least and the most of every number and
 /// with each option: each must parse, be plain dice, and have odds the table works out.
 fn throws(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
-    let option_sets: Vec<Vec<String>> = m
+    let option_sets: Vec<&[super::OptionDef]> = m
         .choices
         .iter()
         .filter_map(|c| match c {
-            ChoiceDef::Options { options, .. } => Some(options.iter().map(|o| o.value.clone()).collect()),
+            ChoiceDef::Options { options, .. } => Some(options.as_slice()),
             _ => None,
         })
         .collect();
@@ -263,19 +263,14 @@ fn throws(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
                 for c in &m.choices {
                     match c {
                         ChoiceDef::Options { name, .. } if name == n => {
-                            let value = &option_sets[options][pick[options]];
-                            return Some(match value.trim().parse::<i64>() {
-                                Ok(n) => Filled::Number(n),
-                                Err(_) => Filled::Words(value.clone()),
-                            });
+                            return Some(option_sets[options][pick[options]].filled());
                         }
                         ChoiceDef::Options { .. } => options += 1,
                         ChoiceDef::Number { name, least, most: top, .. } if name == n => {
                             return Some(Filled::Number(if most { *top } else { *least }));
                         }
                         ChoiceDef::Trait { name, of, .. } if name == n => {
-                            let traits = s.traits.iter().filter(|t| of.is_empty() || of.contains(&t.name));
-                            let values = traits.map(|t| if most { t.most } else { t.least });
+                            let values = s.offered(of).map(|t| if most { t.most } else { t.least });
                             return if most { values.max() } else { values.min() }.map(Filled::Number);
                         }
                         _ => {}

@@ -86,13 +86,7 @@ impl Catalogue for Table {
                     let picked = choices.get(c.name());
                     match c {
                         ChoiceDef::Trait { label, of, .. } => {
-                            let offered: Vec<String> = self
-                                .rules
-                                .traits
-                                .iter()
-                                .filter(|t| of.is_empty() || of.contains(&t.name))
-                                .map(|t| t.name.clone())
-                                .collect();
+                            let offered: Vec<String> = self.rules.offered(of).map(|t| t.name.clone()).collect();
                             let current = match (picked, self.cast.get(*actor)) {
                                 (Some(Picked::Name(n)), _) => n.clone(),
                                 (_, Some(c)) => {

@@ -364,24 +364,22 @@ pub struct Character {
 /// A number of a system file, refused where it is read (its line and column) when it is past
 /// ±[`MOST_NUMBER`].
 fn bounded<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
-    let n = i64::deserialize(d)?;
-    if n.abs() > MOST_NUMBER {
-        return Err(serde::de::Error::custom(format!(
-            "{n} is out of bounds: a system file's numbers are within ±{MOST_NUMBER}"
-        )));
-    }
-    Ok(n)
+    i64::deserialize(d).and_then(within_bounds)
 }
 
 /// [`bounded`], for a move's cap.
 fn bounded_cap<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    let n = Option::<i64>::deserialize(d)?;
-    match n {
-        Some(n) if n.abs() > MOST_NUMBER => Err(serde::de::Error::custom(format!(
+    Option::<i64>::deserialize(d)?.map(within_bounds).transpose()
+}
+
+/// A number of a system file as read, or its error when it is past ±[`MOST_NUMBER`].
+fn within_bounds<E: serde::de::Error>(n: i64) -> Result<i64, E> {
+    if n.abs() > MOST_NUMBER {
+        return Err(E::custom(format!(
             "{n} is out of bounds: a system file's numbers are within ±{MOST_NUMBER}"
-        ))),
-        _ => Ok(n),
+        )));
     }
+    Ok(n)
 }
 
 impl Unchecked {
@@ -395,9 +393,25 @@ impl Unchecked {
         self.resources.iter().find(|r| r.name == name)
     }
 
+    /// The traits a trait choice offers: those `of` names, or every trait when it names none.
+    pub fn offered<'a>(&'a self, of: &'a [String]) -> impl Iterator<Item = &'a TraitDef> {
+        self.traits.iter().filter(move |t| of.is_empty() || of.contains(&t.name))
+    }
+
     /// The trait of this name.
     pub fn trait_named(&self, name: &str) -> Option<&TraitDef> {
         self.traits.iter().find(|t| t.name == name)
+    }
+}
+
+impl OptionDef {
+    /// What the option puts where `$name` stands: a number, which adds up like one
+    /// (`$(rating + push)`), or notation words.
+    pub fn filled(&self) -> template::Filled {
+        match self.value.trim().parse::<i64>() {
+            Ok(n) => template::Filled::Number(n),
+            Err(_) => template::Filled::Words(self.value.clone()),
+        }
     }
 }
 

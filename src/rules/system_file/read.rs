@@ -56,7 +56,7 @@ pub fn plain_dice(n: &Notation) -> Result<Vec<u32>, Refusal> {
             && d.physical_sides() == sides
             && (1..=sides).all(|f| !d.needs_another(&[f]));
         if !plain {
-            return Err(refuse!(Faces, 
+            return Err(refuse!(Faces,
                 "\"{}\" throws a {}: a system move throws d4, d6, d8, d10, d12, d20 or d100 dice, each once (no rerolls or exploding dice)",
                 n.source(),
                 d.name()
@@ -94,10 +94,13 @@ impl Throw {
     /// Reads the faces of the whole throw (main, then against).
     pub fn read(&self, faces: &[u32]) -> Result<Reading, Refusal> {
         let main_count = self.main.dice().len();
-        if faces.len() < main_count {
-            return Err(refuse!(Faces, 
-                "{} faces for a throw of {main_count} dice",
-                faces.len()
+        let against_count = self.against.as_ref().map_or(0, |a| a.dice().len());
+        if faces.len() != main_count + against_count {
+            return Err(refuse!(
+                Faces,
+                "{} faces for a throw of {} dice",
+                faces.len(),
+                main_count + against_count
             ));
         }
         let (main_faces, against_faces) = faces.split_at(main_count);
@@ -111,27 +114,10 @@ impl Throw {
             )
         })?;
         let total = self.cap.map_or(whole, |cap| whole.min(cap));
+        // Read against dice: how many of them the total beats (a tie goes to the die).
         let value = match &self.against {
-            None => {
-                if !against_faces.is_empty() {
-                    return Err(refuse!(Faces, 
-                        "{} faces for a throw of {main_count} dice",
-                        faces.len()
-                    ));
-                }
-                total
-            }
-            Some(a) => {
-                let count = a.dice().len();
-                if against_faces.len() != count {
-                    return Err(refuse!(Faces, 
-                        "{} faces for a throw of {} dice",
-                        faces.len(),
-                        main_count + count
-                    ));
-                }
-                against_faces.iter().filter(|f| total > i64::from(**f)).count() as i64
-            }
+            None => total,
+            Some(_) => against_faces.iter().filter(|f| total > i64::from(**f)).count() as i64,
         };
         Ok(Reading {
             total,
@@ -149,7 +135,7 @@ impl Throw {
         let sides = self.sides()?;
         let count = outcomes(&sides, &self.blocks(), &vec![None; sides.len()]);
         if count > MOST_OUTCOMES {
-            return Err(refuse!(Faces, 
+            return Err(refuse!(Faces,
                 "\"{}\" would read {count} different throws for its exact odds; a system move reads at most {MOST_OUTCOMES}",
                 self.main.source()
             ));
@@ -196,15 +182,51 @@ pub fn band_of(bands: &[Band], r: &Reading, amount: &impl Fn(&Amount) -> i64) ->
         .unwrap_or(bands.len().saturating_sub(1))
 }
 
+/// The dice of each block that are thrown (not kept in `fixed`), with the block's sides: the
+/// runs of faces to enumerate.
+fn free_blocks(sides: &[u32], blocks: &[Vec<usize>], fixed: &[Option<u32>]) -> Vec<(Vec<usize>, u32)> {
+    blocks
+        .iter()
+        .filter_map(|b| {
+            let free: Vec<usize> = b.iter().copied().filter(|&i| fixed[i].is_none()).collect();
+            let s = *sides.get(*free.first()?)?;
+            Some((free, s))
+        })
+        .collect()
+}
+
 /// How many distinct throws the odds of `throw` enumerate, with `fixed` faces kept (a push).
 pub fn outcomes(sides: &[u32], blocks: &[Vec<usize>], fixed: &[Option<u32>]) -> u64 {
-    let mut count: u64 = 1;
-    for block in blocks {
-        let free: Vec<usize> = block.iter().copied().filter(|&i| fixed[i].is_none()).collect();
-        let Some(&first) = free.first() else { continue };
-        count = count.saturating_mul(multisets(free.len() as u64, u64::from(sides[first])));
-    }
-    count
+    free_blocks(sides, blocks, fixed)
+        .iter()
+        .fold(1u64, |count, (free, s)| count.saturating_mul(multisets(free.len() as u64, u64::from(*s))))
+}
+
+/// Visits every throw of dice of `sides` in `blocks`, the `fixed` faces kept, each once with
+/// its weight; returns the denominator of the weights.
+fn each_throw(
+    sides: &[u32],
+    blocks: &[Vec<usize>],
+    fixed: &[Option<u32>],
+    visit: &mut impl FnMut(&[u32], u128),
+) -> u128 {
+    let free = free_blocks(sides, blocks, fixed);
+    let mut faces: Vec<u32> = fixed.iter().map(|f| f.unwrap_or(1)).collect();
+    walk(&free, 0, &mut faces, 1, visit);
+    free.iter().map(|(b, s)| u128::from(*s).pow(b.len() as u32)).product()
+}
+
+/// A distribution from the weights of its values out of `denom`.
+pub fn weighed(values: BTreeMap<i64, u128>, denom: u128) -> Dist {
+    Dist::from_pairs(
+        values.into_iter().map(|(v, w)| (v, BigUint::from(w))),
+        BigUint::from(denom),
+    )
+}
+
+/// A chance of `weight` out of `denom`.
+pub fn chance(weight: u128, denom: u128) -> Prob {
+    Prob::new(BigUint::from(weight), BigUint::from(denom))
 }
 
 /// The number of multisets of `n` faces of a die of `s` sides: C(n + s - 1, s - 1).
@@ -236,48 +258,25 @@ pub fn exact(
     }
     let count = outcomes(&sides, &blocks, fixed);
     if count > MOST_OUTCOMES {
-        return Err(refuse!(Faces, 
+        return Err(refuse!(Faces,
             "its exact odds would read {count} different throws; a system move reads at most {MOST_OUTCOMES}"
         ));
     }
     let mut values: BTreeMap<i64, u128> = BTreeMap::new();
     let mut band_weights = vec![0u128; bands.len()];
-    let mut faces: Vec<u32> = fixed.iter().map(|f| f.unwrap_or(1)).collect();
-    let free_blocks: Vec<(Vec<usize>, u32)> = blocks
-        .iter()
-        .filter_map(|b| {
-            let free: Vec<usize> = b.iter().copied().filter(|&i| fixed[i].is_none()).collect();
-            let s = *free.first().map(|&i| &sides[i])?;
-            Some((free, s))
-        })
-        .collect();
     let mut failure = None;
-    walk(&free_blocks, 0, &mut faces, 1, &mut |faces, weight| {
-        match throw.read(faces) {
-            Ok(r) => {
-                *values.entry(r.value).or_default() += weight;
-                band_weights[band_of(bands, &r, amount)] += weight;
-            }
-            Err(e) => failure = Some(e),
+    let denom = each_throw(&sides, &blocks, fixed, &mut |faces, weight| match throw.read(faces) {
+        Ok(r) => {
+            *values.entry(r.value).or_default() += weight;
+            band_weights[band_of(bands, &r, amount)] += weight;
         }
+        Err(e) => failure = Some(e),
     });
     if let Some(e) = failure {
         return Err(e);
     }
-    let denom: u128 = free_blocks
-        .iter()
-        .map(|(b, s)| u128::from(*s).pow(b.len() as u32))
-        .product();
-    let denom = BigUint::from(denom);
-    let dist = Dist::from_pairs(
-        values.into_iter().map(|(v, w)| (v, BigUint::from(w))),
-        denom.clone(),
-    );
-    let bands = band_weights
-        .into_iter()
-        .map(|w| Prob::new(BigUint::from(w), denom.clone()))
-        .collect();
-    Ok((dist, bands))
+    let bands = band_weights.into_iter().map(|w| chance(w, denom)).collect();
+    Ok((weighed(values, denom), bands))
 }
 
 /// Visits every throw of `throws` side by side (each its own dice, in order), each once with
@@ -293,16 +292,11 @@ pub fn each_throw_of(throws: &[Throw], mut visit: impl FnMut(&[u32], u128)) -> R
         }
         sides.extend(t.sides()?);
     }
-    if outcomes(&sides, &blocks, &vec![None; sides.len()]) > MOST_OUTCOMES {
+    let fixed = vec![None; sides.len()];
+    if outcomes(&sides, &blocks, &fixed) > MOST_OUTCOMES {
         return Ok(None);
     }
-    let free: Vec<(Vec<usize>, u32)> = blocks
-        .into_iter()
-        .filter_map(|b| Some((b.clone(), *sides.get(*b.first()?)?)))
-        .collect();
-    let mut faces = vec![1; sides.len()];
-    walk(&free, 0, &mut faces, 1, &mut visit);
-    Ok(Some(free.iter().map(|(b, s)| u128::from(*s).pow(b.len() as u32)).product()))
+    Ok(Some(each_throw(&sides, &blocks, &fixed, &mut visit)))
 }
 
 /// Visits every throw of the free blocks from `k` on: each block's faces as a non-decreasing

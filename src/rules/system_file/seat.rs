@@ -122,35 +122,42 @@ impl Filling {
         self.numbers.get(n).map(|v| Filled::Number(*v))
     }
 
-    fn amount(&self, a: &Amount) -> i64 {
-        match a {
-            Amount::Number(n) => *n,
-            Amount::Named(n) => self.numbers.get(n).copied().unwrap_or(0),
-        }
+}
+
+/// A band's threshold: a number, or a choice or trait of the move by name, among `numbers`.
+fn amount_in(numbers: &BTreeMap<String, i64>, a: &Amount) -> i64 {
+    match a {
+        Amount::Number(n) => *n,
+        Amount::Named(n) => numbers.get(n).copied().unwrap_or(0),
     }
 }
 
 /// A move's throw from its templates, with `lookup` filling them in.
 pub(super) fn throw_of(m: &MoveDef, lookup: &impl Fn(&str) -> Option<Filled>) -> Result<Throw, Refusal> {
-    let parse = |template: &str| -> Result<Notation, Refusal> {
-        let text = template::fill(template, lookup)?;
-        Notation::parse(&text).map_err(|e| refuse!(Choice, "\"{text}\": {e}"))
+    let parse = |text: &str| -> Result<Notation, Refusal> {
+        Notation::parse(text).map_err(|e| refuse!(Choice, "\"{text}\": {e}"))
     };
-    // A pool of no dice (`0d6kh1`, which keeps 1 of 0) is thrown as `if_no_dice` says.
+    let parse_template = |template: &str| parse(&template::fill(template, lookup)?);
     let text = template::fill(&m.throw, lookup)?;
+    // A pool of no dice is thrown as `if_no_dice` says: one the notation refuses (`0d6kh1`
+    // keeps 1 of 0), or one that throws nothing.
     let zero_pool = text.starts_with("0d")
         || text
             .char_indices()
             .any(|(i, c)| !c.is_ascii_digit() && text[i + c.len_utf8()..].starts_with("0d"));
     let (main, with_dice) = match &m.if_no_dice {
-        Some(instead) if zero_pool => (parse(instead)?, false),
-        _ => (parse(&m.throw)?, true),
+        Some(instead) if zero_pool => (parse_template(instead)?, false),
+        Some(instead) => {
+            let own = parse(&text)?;
+            if own.dice().is_empty() {
+                (parse_template(instead)?, false)
+            } else {
+                (own, true)
+            }
+        }
+        None => (parse(&text)?, true),
     };
-    let (main, with_dice) = match &m.if_no_dice {
-        Some(instead) if main.dice().is_empty() => (parse(instead)?, false),
-        _ => (main, with_dice),
-    };
-    let against = m.against.as_deref().map(parse).transpose()?;
+    let against = m.against.as_deref().map(parse_template).transpose()?;
     Ok(Throw {
         main,
         with_dice,
@@ -166,6 +173,8 @@ struct Read {
     numbers: BTreeMap<String, i64>,
     main: String,
     against: Option<String>,
+    /// What the move (its options, or its push) costs.
+    costs: Vec<Change>,
 }
 
 impl Table {
@@ -244,13 +253,7 @@ impl Table {
             let picked = choices.get(choice.name());
             match choice {
                 ChoiceDef::Trait { name, label, of } => {
-                    let offered: Vec<&str> = self
-                        .rules
-                        .traits
-                        .iter()
-                        .map(|t| t.name.as_str())
-                        .filter(|t| of.is_empty() || of.iter().any(|o| o == t))
-                        .collect();
+                    let offered: Vec<&str> = self.rules.offered(of).map(|t| t.name.as_str()).collect();
                     let chosen = match picked {
                         None => best_trait(&self.rules, c, &offered),
                         Some(Picked::Name(n)) if offered.contains(&n.as_str()) => n.clone(),
@@ -268,7 +271,8 @@ impl Table {
                         Some(Picked::Number(n)) => *n,
                         Some(p) => return Err(refuse!(Choice, "{label} is a number, not {}", shown(p))),
                     };
-                    if value != 0 || value != *default {
+                    // A number said unless it is a default of 0 (no forward, no bonus).
+                    if (value, *default) != (0, 0) {
                         f.said.push(format!("{label} {value}"));
                     }
                     f.numbers.insert(name.clone(), value);
@@ -286,13 +290,12 @@ impl Table {
                     if picked.is_some() && Some(option) != options.first() {
                         f.said.push(option.label.clone());
                     }
-                    // An option that is a number adds up like one (`$(rating + push)`).
-                    match option.value.trim().parse::<i64>() {
-                        Ok(n) => {
+                    match option.filled() {
+                        Filled::Number(n) => {
                             f.numbers.insert(name.clone(), n);
                         }
-                        Err(_) => {
-                            f.words.insert(name.clone(), option.value.clone());
+                        Filled::Words(w) => {
+                            f.words.insert(name.clone(), w);
                         }
                     }
                     f.costs.extend(option.costs.iter().cloned());
@@ -311,6 +314,14 @@ impl Table {
         }
     }
 
+    /// Whose a resource is, in words before its name: "Nyx's " (nothing for the scene's).
+    fn whose(&self, per: Holder, actor: Option<usize>) -> String {
+        match (per, actor) {
+            (Holder::Character, Some(a)) => format!("{}'s ", self.name(a)),
+            _ => String::new(),
+        }
+    }
+
     /// Whether `changes` fit their resources' bounds (costs must; refused if not).
     fn costs_fit(&self, actor: Option<usize>, changes: &[Change]) -> Result<(), Refusal> {
         let mut after: BTreeMap<&str, i64> = BTreeMap::new();
@@ -324,10 +335,7 @@ impl Table {
             };
             let next = now.saturating_add(c.by);
             if next < def.least || next > def.most {
-                let whose = match (def.per, actor) {
-                    (Holder::Character, Some(a)) => format!("{}'s ", self.name(a)),
-                    _ => String::new(),
-                };
+                let whose = self.whose(def.per, actor);
                 return Err(refuse!(
                     Spent,
                     "{whose}{} is {now}: {} {} would take it to {next}, outside {} to {}",
@@ -348,12 +356,10 @@ impl Table {
         let mut said = Vec::new();
         for c in changes {
             let Some(def) = self.rules.resource(&c.resource).cloned() else { continue };
-            let (slot, whose) = match def.per {
-                Holder::Scene => (self.scene.get_mut(&c.resource), String::new()),
-                Holder::Character => {
-                    let whose = actor.map(|a| format!("{}'s ", self.name(a))).unwrap_or_default();
-                    (actor.and_then(|a| self.tracks.get_mut(a)?.get_mut(&c.resource)), whose)
-                }
+            let whose = self.whose(def.per, actor);
+            let slot = match def.per {
+                Holder::Scene => self.scene.get_mut(&c.resource),
+                Holder::Character => actor.and_then(|a| self.tracks.get_mut(a)?.get_mut(&c.resource)),
             };
             let Some(slot) = slot else { continue };
             let before = *slot;
@@ -380,13 +386,14 @@ impl Table {
         let f = self.filling(actor, def, choices)?;
         let throw = throw_of(def, &|n| f.lookup(n))?;
         let reading = throw.read(faces).map_err(|e| refuse!(Faces, "{e}"))?;
-        let band = read::band_of(&def.bands, &reading, &|a| f.amount(a));
+        let band = read::band_of(&def.bands, &reading, &|a| amount_in(&f.numbers, a));
         Ok(Read {
             reading,
             band,
             main: throw.main.source().to_string(),
             against: throw.against.as_ref().map(|a| a.source().to_string()),
             numbers: f.numbers,
+            costs: f.costs,
         })
     }
 
@@ -429,7 +436,7 @@ impl Table {
             .collect()
     }
 
-    fn read_push(&self, actor: usize, faces: &[u32]) -> Result<(Read, Vec<u32>), Refusal> {
+    fn read_push(&self, actor: usize, faces: &[u32]) -> Result<Read, Refusal> {
         let (last, def, push) = self.pushable(actor)?;
         let throw = Table::last_throw(last, def)?;
         let kept = Table::kept(last, throw.main.dice().len(), push.keep_at_least);
@@ -440,22 +447,15 @@ impl Table {
         let mut new = faces.iter();
         let all: Vec<u32> = kept.iter().map(|k| k.or_else(|| new.next().copied()).unwrap_or(1)).collect();
         let reading = throw.read(&all).map_err(|e| refuse!(Faces, "{e}"))?;
-        let numbers = last.numbers.clone();
-        let amount = |a: &Amount| match a {
-            Amount::Number(n) => *n,
-            Amount::Named(n) => numbers.get(n).copied().unwrap_or(0),
-        };
-        let band = read::band_of(&def.bands, &reading, &amount);
-        Ok((
-            Read {
-                reading,
-                band,
-                numbers: last.numbers.clone(),
-                main: last.main.clone(),
-                against: last.against.clone(),
-            },
-            faces.to_vec(),
-        ))
+        let band = read::band_of(&def.bands, &reading, &|a| amount_in(&last.numbers, a));
+        Ok(Read {
+            reading,
+            band,
+            numbers: last.numbers.clone(),
+            main: last.main.clone(),
+            against: last.against.clone(),
+            costs: push.costs.clone(),
+        })
     }
 
     fn outcome(&self, def: &MoveDef, r: &Read) -> Outcome {
@@ -527,11 +527,7 @@ impl Table {
     }
 
     fn odds_of(&self, throw: &Throw, fixed: &[Option<u32>], def: &MoveDef, numbers: &BTreeMap<String, i64>) -> Result<Odds, Refusal> {
-        let amount = |a: &Amount| match a {
-            Amount::Number(n) => *n,
-            Amount::Named(n) => numbers.get(n).copied().unwrap_or(0),
-        };
-        let (dist, bands) = read::exact(throw, fixed, &def.bands, &amount)?;
+        let (dist, bands) = read::exact(throw, fixed, &def.bands, &|a| amount_in(numbers, a))?;
         let measure = if throw.against.is_some() { "dice beaten" } else { "result" };
         let mut odds = Odds::of(measure, dist);
         let mut success: Option<crate::odds::Prob> = None;
@@ -579,15 +575,9 @@ impl Table {
             return Err(e);
         }
         let Some(denom) = denom else { return Ok(None) };
-        let denom = num_bigint::BigUint::from(denom);
-        let dist = crate::odds::Dist::from_pairs(
-            highest.into_iter().map(|(v, w)| (v, num_bigint::BigUint::from(w))),
-            denom.clone(),
-        );
-        let mut odds = Odds::of("highest initiative", dist);
+        let mut odds = Odds::of("highest initiative", read::weighed(highest, denom));
         for (i, w) in first.into_iter().enumerate() {
-            let p = crate::odds::Prob::new(num_bigint::BigUint::from(w), denom.clone());
-            odds = odds.class(&format!("{} goes first", self.name(i)), p);
+            odds = odds.class(&format!("{} goes first", self.name(i)), read::chance(w, denom));
         }
         Ok(Some(odds))
     }
@@ -816,7 +806,7 @@ impl Seat for Table {
             Move::Push { actor } => {
                 let (last, ..) = self.pushable(*actor)?;
                 let def = self.move_def(&last.name)?;
-                let (r, _) = self.read_push(*actor, single(throws)?)?;
+                let r = self.read_push(*actor, single(throws)?)?;
                 Ok(Step::Done(self.outcome(def, &r)))
             }
             Move::Initiative => {
@@ -843,15 +833,15 @@ impl Seat for Table {
     fn apply_move(&mut self, m: &Move, throws: &[Vec<u32>], _outcome: &Outcome) -> Result<Vec<String>, Refusal> {
         match m {
             Move::Make { actor, name, choices } => {
-                let def = self.move_def(name)?.clone();
-                let f = self.filling(*actor, &def, choices)?;
                 let faces = single(throws)?;
-                let r = self.read_make(*actor, &def, choices, faces)?;
-                let mut said = self.change(Some(*actor), &f.costs);
-                said.extend(self.change(Some(*actor), &def.bands[r.band].changes));
+                let def = self.move_def(name)?;
+                let r = self.read_make(*actor, def, choices, faces)?;
+                let changes = def.bands[r.band].changes.clone();
+                let mut said = self.change(Some(*actor), &r.costs);
+                said.extend(self.change(Some(*actor), &changes));
                 self.last = Some(LastThrow {
                     actor: *actor,
-                    name: def.name.clone(),
+                    name: name.clone(),
                     main: r.main,
                     with_dice: r.reading.with_dice,
                     against: r.against,
@@ -862,10 +852,10 @@ impl Seat for Table {
                 Ok(said)
             }
             Move::Push { actor } => {
-                let (last, def, push) = self.pushable(*actor)?;
-                let (def, push, main_count) = (def.clone(), push.clone(), last.faces.len());
-                let (r, again) = self.read_push(*actor, single(throws)?)?;
-                let mut said = self.change(Some(*actor), &push.costs);
+                let again = single(throws)?;
+                let r = self.read_push(*actor, again)?;
+                let (_, def, push) = self.pushable(*actor)?;
+                let changes = def.bands[r.band].changes.clone();
                 let per_face: Vec<Change> = push
                     .per_face
                     .iter()
@@ -874,13 +864,11 @@ impl Seat for Table {
                         (n > 0).then(|| Change { resource: fc.resource.clone(), by: fc.by.saturating_mul(n) })
                     })
                     .collect();
+                let mut said = self.change(Some(*actor), &r.costs);
                 said.extend(self.change(Some(*actor), &per_face));
-                said.extend(self.change(Some(*actor), &def.bands[r.band].changes));
+                said.extend(self.change(Some(*actor), &changes));
                 if let Some(last) = &mut self.last {
-                    let mut faces = r.reading.main_faces.clone();
-                    faces.extend(&r.reading.against_faces);
-                    debug_assert_eq!(faces.len(), main_count);
-                    last.faces = faces;
+                    last.faces = [r.reading.main_faces, r.reading.against_faces].concat();
                     last.pushed = true;
                 }
                 Ok(said)
