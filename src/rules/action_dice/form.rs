@@ -103,7 +103,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         },
         MoveKind {
             label: "End sequence".into(),
-            hint: "the GM ends a sequence of events: defenders ruled to have acted may act again".into(),
+            hint: "the GM ends a sequence of events: defenders ruled to have acted may act again"
+                .into(),
             template: Move::EndSequence,
         },
         MoveKind {

@@ -126,7 +126,11 @@ impl Ruleset for ActionDice {
         Ok(action.odds(rules))
     }
 
-    fn resolve_action(action: &Action, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+    fn resolve_action(
+        action: &Action,
+        rules: &Rules,
+        throws: &[Vec<u32>],
+    ) -> Result<Step, Refusal> {
         action.resolve(rules, play::single(throws)?)
     }
 }

@@ -66,7 +66,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         },
         MoveKind {
             label: "Opposed check".into(),
-            hint: "the GM rolls an opponent's check; its total is the DC of the check it opposes".into(),
+            hint: "the GM rolls an opponent's check; its total is the DC of the check it opposes"
+                .into(),
             template: Move::Opposed {
                 by: opponent(t, actor, false),
                 against: actor,

@@ -115,7 +115,11 @@ impl Ruleset for D20Check {
         action.odds(rules)
     }
 
-    fn resolve_action(action: &Action, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+    fn resolve_action(
+        action: &Action,
+        rules: &Rules,
+        throws: &[Vec<u32>],
+    ) -> Result<Step, Refusal> {
         action.resolve(rules, play::single(throws)?)
     }
 }

@@ -64,7 +64,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         },
         MoveKind {
             label: "Team action".into(),
-            hint: "put Disadvantage (or Advantage) on another creature's next roll this round".into(),
+            hint: "put Disadvantage (or Advantage) on another creature's next roll this round"
+                .into(),
             template: Move::TeamAction {
                 actor,
                 aspect: aspects(t, actor).first().cloned().unwrap_or_default(),

@@ -24,7 +24,9 @@ impl Ruleset for D4Pool {
         rules
             .costs
             .iter()
-            .map(|(name, kind)| Bounded::number(format!("the cost of {name}"), i64::from(kind.cost)))
+            .map(|(name, kind)| {
+                Bounded::number(format!("the cost of {name}"), i64::from(kind.cost))
+            })
             .collect()
     }
 
@@ -90,7 +92,11 @@ impl Ruleset for D4Pool {
         Ok(action.odds(rules))
     }
 
-    fn resolve_action(action: &Action, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+    fn resolve_action(
+        action: &Action,
+        rules: &Rules,
+        throws: &[Vec<u32>],
+    ) -> Result<Step, Refusal> {
         action.resolve(rules, play::single(throws)?)
     }
 }

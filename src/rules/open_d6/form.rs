@@ -270,7 +270,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         },
         MoveKind {
             label: "Setback".into(),
-            hint: "a Setback inflicted (a windfall played on the opponent, a Damage Setback)".into(),
+            hint: "a Setback inflicted (a windfall played on the opponent, a Damage Setback)"
+                .into(),
             template: Move::Setback {
                 target: opponent(t, actor),
                 by: Some(actor),

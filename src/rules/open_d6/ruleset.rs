@@ -125,7 +125,11 @@ impl Ruleset for OpenD6 {
         Ok(action.odds())
     }
 
-    fn resolve_action(action: &Action, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+    fn resolve_action(
+        action: &Action,
+        rules: &Rules,
+        throws: &[Vec<u32>],
+    ) -> Result<Step, Refusal> {
         action.resolve(rules, throws)
     }
 }

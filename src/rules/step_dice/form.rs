@@ -58,7 +58,8 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         },
         MoveKind {
             label: "Quick action roll".into(),
-            hint: "the director's simple comparison: one skill die against one difficulty die".into(),
+            hint: "the director's simple comparison: one skill die against one difficulty die"
+                .into(),
             template: Move::QuickRoll {
                 actor,
                 skill: skills(t, actor).first().cloned(),

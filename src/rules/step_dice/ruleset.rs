@@ -82,7 +82,11 @@ impl Ruleset for StepDice {
         action.odds(rules)
     }
 
-    fn resolve_action(action: &Action, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+    fn resolve_action(
+        action: &Action,
+        rules: &Rules,
+        throws: &[Vec<u32>],
+    ) -> Result<Step, Refusal> {
         action.resolve(rules, play::single(throws)?)
     }
 }

@@ -8,7 +8,7 @@ use crate::rules::refusal::refuse;
 use std::collections::BTreeSet;
 
 use super::template::{self, Filled, Term};
-use super::{Amount, ChoiceDef, Condition, MOST_NUMBER, MoveDef, Unchecked, Turn};
+use super::{Amount, ChoiceDef, Condition, MOST_NUMBER, MoveDef, Turn, Unchecked};
 use crate::odds::notation::Notation;
 
 /// The most traits, resources or moves a file has.
@@ -20,7 +20,10 @@ const MOST_CHARS: usize = 400;
 
 fn number(what: &str, n: i64) -> Result<(), Refusal> {
     if n.abs() > MOST_NUMBER {
-        return Err(refuse!(Scene, "{what} is {n}: a system file's numbers are within ±{MOST_NUMBER}"));
+        return Err(refuse!(
+            Scene,
+            "{what} is {n}: a system file's numbers are within ±{MOST_NUMBER}"
+        ));
     }
     Ok(())
 }
@@ -30,7 +33,10 @@ fn name(what: &str, n: &str) -> Result<(), Refusal> {
         return Err(refuse!(Scene, "{what} has no name"));
     }
     if n.chars().count() > MOST_CHARS {
-        return Err(refuse!(Scene, "{what}'s name is over {MOST_CHARS} characters"));
+        return Err(refuse!(
+            Scene,
+            "{what}'s name is over {MOST_CHARS} characters"
+        ));
     }
     Ok(())
 }
@@ -47,7 +53,10 @@ fn unique<'a>(what: &str, names: impl Iterator<Item = &'a str>) -> Result<(), Re
 
 fn at_most(what: &str, count: usize, most: usize) -> Result<(), Refusal> {
     if count > most {
-        return Err(refuse!(Scene, "{count} {what}: a system file has at most {most}"));
+        return Err(refuse!(
+            Scene,
+            "{count} {what}: a system file has at most {most}"
+        ));
     }
     Ok(())
 }
@@ -57,7 +66,11 @@ pub fn system(s: &Unchecked) -> Result<(), Refusal> {
     name("the system", &s.name)?;
     for (what, text) in [("credit", &s.credit), ("about", &s.about)] {
         if text.chars().count() > 4 * MOST_CHARS {
-            return Err(refuse!(Scene, "its {what} is over {} characters", 4 * MOST_CHARS));
+            return Err(refuse!(
+                Scene,
+                "its {what} is over {} characters",
+                4 * MOST_CHARS
+            ));
         }
     }
     at_most("traits", s.traits.len(), MOST_ITEMS)?;
@@ -71,7 +84,13 @@ pub fn system(s: &Unchecked) -> Result<(), Refusal> {
         number(&format!("trait {}'s least", t.name), t.least)?;
         number(&format!("trait {}'s most", t.name), t.most)?;
         if t.least > t.most {
-            return Err(refuse!(Scene, "trait {}: its least {} is above its most {}", t.name, t.least, t.most));
+            return Err(refuse!(
+                Scene,
+                "trait {}: its least {} is above its most {}",
+                t.name,
+                t.least,
+                t.most
+            ));
         }
     }
     for r in &s.resources {
@@ -79,23 +98,32 @@ pub fn system(s: &Unchecked) -> Result<(), Refusal> {
         number(&format!("resource {}'s least", r.name), r.least)?;
         number(&format!("resource {}'s most", r.name), r.most)?;
         if !(r.least <= r.start && r.start <= r.most) {
-            return Err(refuse!(Scene, 
+            return Err(refuse!(
+                Scene,
                 "resource {} starts at {}, outside its bounds {} to {}",
-                r.name, r.start, r.least, r.most
+                r.name,
+                r.start,
+                r.least,
+                r.most
             ));
         }
     }
-    unique("traits or resources", s.traits.iter().map(|t| t.name.as_str()).chain(s.resources.iter().map(|r| r.name.as_str())))?;
+    unique(
+        "traits or resources",
+        s.traits
+            .iter()
+            .map(|t| t.name.as_str())
+            .chain(s.resources.iter().map(|r| r.name.as_str())),
+    )?;
     unique("moves", s.moves.iter().map(|m| m.name.as_str()))?;
     for m in &s.moves {
         a_move(s, m).map_err(|e| refuse!(Scene, "move \"{}\": {e}", m.name))?;
     }
     if let Turn::Initiative(t) = &s.turn {
-        let filled = template::fill(t, |n| {
-            s.trait_named(n).map(|d| Filled::Number(d.most))
-        })
-        .map_err(|e| refuse!(Scene, "the initiative throw: {e}"))?;
-        let n = Notation::parse(&filled).map_err(|e| refuse!(Scene, "the initiative throw \"{filled}\": {e}"))?;
+        let filled = template::fill(t, |n| s.trait_named(n).map(|d| Filled::Number(d.most)))
+            .map_err(|e| refuse!(Scene, "the initiative throw: {e}"))?;
+        let n = Notation::parse(&filled)
+            .map_err(|e| refuse!(Scene, "the initiative throw \"{filled}\": {e}"))?;
         super::read::plain_dice(&n).map_err(|e| refuse!(Scene, "the initiative throw: {e}"))?;
     }
     Ok(())
@@ -104,7 +132,11 @@ pub fn system(s: &Unchecked) -> Result<(), Refusal> {
 fn changes(s: &Unchecked, list: &[super::Change]) -> Result<(), Refusal> {
     for c in list {
         if s.resource(&c.resource).is_none() {
-            return Err(refuse!(Scene, "\"{}\" is no resource of the system", c.resource));
+            return Err(refuse!(
+                Scene,
+                "\"{}\" is no resource of the system",
+                c.resource
+            ));
         }
         number(&format!("a change of {}", c.resource), c.by)?;
     }
@@ -119,25 +151,46 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
     for c in &m.choices {
         name("a choice", c.name())?;
         if c.name().contains(['.', '$', '(', ')', '+', '-']) {
-            return Err(refuse!(Scene, "choice \"{}\": a name has no . $ ( ) + or -", c.name()));
+            return Err(refuse!(
+                Scene,
+                "choice \"{}\": a name has no . $ ( ) + or -",
+                c.name()
+            ));
         }
         match c {
             ChoiceDef::Trait { of, .. } => {
                 for t in of {
                     if s.trait_named(t).is_none() {
-                        return Err(refuse!(Scene, "choice \"{}\" offers \"{t}\", which is no trait", c.name()));
+                        return Err(refuse!(
+                            Scene,
+                            "choice \"{}\" offers \"{t}\", which is no trait",
+                            c.name()
+                        ));
                     }
                 }
                 if of.is_empty() && s.traits.is_empty() {
-                    return Err(refuse!(Scene, "choice \"{}\" offers a trait, and the system has none", c.name()));
+                    return Err(refuse!(
+                        Scene,
+                        "choice \"{}\" offers a trait, and the system has none",
+                        c.name()
+                    ));
                 }
             }
-            ChoiceDef::Number { least, most, default, .. } => {
+            ChoiceDef::Number {
+                least,
+                most,
+                default,
+                ..
+            } => {
                 for (what, n) in [("least", least), ("most", most), ("default", default)] {
                     number(&format!("choice {}'s {what}", c.name()), *n)?;
                 }
                 if !(least <= default && default <= most) {
-                    return Err(refuse!(Scene, "choice \"{}\": its default {default} is outside {least} to {most}", c.name()));
+                    return Err(refuse!(
+                        Scene,
+                        "choice \"{}\": its default {default} is outside {least} to {most}",
+                        c.name()
+                    ));
                 }
             }
             ChoiceDef::Options { options, .. } => {
@@ -164,7 +217,8 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
         changes(s, &b.changes)?;
         let last = i + 1 == m.bands.len();
         if last && !b.when.is_empty() {
-            return Err(refuse!(Scene, 
+            return Err(refuse!(
+                Scene,
                 "its last band \"{}\" has conditions; the last band has none, so every throw falls in a band",
                 b.name
             ));
@@ -174,11 +228,19 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
                 Condition::AtLeast(a) | Condition::AtMost(a) => amount(s, m, a)?,
                 Condition::Faces { face, at_least } => {
                     if *face == 0 || *face > 100 || *at_least > 100 {
-                        return Err(refuse!(Scene, "band \"{}\": Faces(face: {face}, at_least: {at_least}) is out of bounds", b.name));
+                        return Err(refuse!(
+                            Scene,
+                            "band \"{}\": Faces(face: {face}, at_least: {at_least}) is out of bounds",
+                            b.name
+                        ));
                     }
                 }
                 Condition::Match if m.against.is_none() => {
-                    return Err(refuse!(Scene, "band \"{}\" asks for a match, and the move throws nothing to read against", b.name));
+                    return Err(refuse!(
+                        Scene,
+                        "band \"{}\" asks for a match, and the move throws nothing to read against",
+                        b.name
+                    ));
                 }
                 Condition::Match | Condition::WithDice => {}
             }
@@ -190,23 +252,37 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
     if let Some(p) = &m.push {
         name("its push", &p.label)?;
         if p.keep_at_least == 0 || p.keep_at_least > 100 {
-            return Err(refuse!(Scene, "its push keeps faces of {} or more: out of bounds", p.keep_at_least));
+            return Err(refuse!(
+                Scene,
+                "its push keeps faces of {} or more: out of bounds",
+                p.keep_at_least
+            ));
         }
         changes(s, &p.costs)?;
         for f in &p.per_face {
             if s.resource(&f.resource).is_none() {
-                return Err(refuse!(Scene, "\"{}\" is no resource of the system", f.resource));
+                return Err(refuse!(
+                    Scene,
+                    "\"{}\" is no resource of the system",
+                    f.resource
+                ));
             }
             number("a push's cost per face", f.by)?;
         }
     }
-    for template in std::iter::once(&m.throw).chain(&m.if_no_dice).chain(&m.against) {
+    for template in std::iter::once(&m.throw)
+        .chain(&m.if_no_dice)
+        .chain(&m.against)
+    {
         for h in template::placeholders(template)? {
             for (_, term) in &h.terms {
                 if let Term::Name(n) = term
                     && known(s, m, n).is_none()
                 {
-                    return Err(refuse!(Scene, "\"{template}\" names {n}, which is no trait, resource or choice of the move"));
+                    return Err(refuse!(
+                        Scene,
+                        "\"{template}\" names {n}, which is no trait, resource or choice of the move"
+                    ));
                 }
             }
         }
@@ -217,9 +293,11 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
 /// What a name in a move is: a number (true) or an option's words (false).
 fn known(s: &Unchecked, m: &MoveDef, n: &str) -> Option<bool> {
     match m.choices.iter().find(|c| c.name() == n) {
-        Some(ChoiceDef::Options { options, .. }) => {
-            Some(options.iter().all(|o| matches!(o.filled(), Filled::Number(_))))
-        }
+        Some(ChoiceDef::Options { options, .. }) => Some(
+            options
+                .iter()
+                .all(|o| matches!(o.filled(), Filled::Number(_))),
+        ),
         Some(_) => Some(true),
         None => (s.trait_named(n).is_some() || s.resource(n).is_some()).then_some(true),
     }
@@ -230,8 +308,14 @@ fn amount(s: &Unchecked, m: &MoveDef, a: &Amount) -> Result<(), Refusal> {
         Amount::Number(n) => number("a band's threshold", *n),
         Amount::Named(n) => match known(s, m, n) {
             Some(true) => Ok(()),
-            Some(false) => Err(refuse!(Scene, "a band compares with {n}, an option's words, not a number")),
-            None => Err(refuse!(Scene, "a band compares with {n}, which is no trait, resource or choice of the move")),
+            Some(false) => Err(refuse!(
+                Scene,
+                "a band compares with {n}, an option's words, not a number"
+            )),
+            None => Err(refuse!(
+                Scene,
+                "a band compares with {n}, which is no trait, resource or choice of the move"
+            )),
         },
     }
 }
@@ -266,12 +350,18 @@ fn throws(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
                             return Some(option_sets[options][pick[options]].filled());
                         }
                         ChoiceDef::Options { .. } => options += 1,
-                        ChoiceDef::Number { name, least, most: top, .. } if name == n => {
+                        ChoiceDef::Number {
+                            name,
+                            least,
+                            most: top,
+                            ..
+                        } if name == n => {
                             return Some(Filled::Number(if most { *top } else { *least }));
                         }
                         ChoiceDef::Trait { name, of, .. } if name == n => {
                             let values = s.offered(of).map(|t| if most { t.most } else { t.least });
-                            return if most { values.max() } else { values.min() }.map(Filled::Number);
+                            return if most { values.max() } else { values.min() }
+                                .map(Filled::Number);
                         }
                         _ => {}
                     }
@@ -279,7 +369,8 @@ fn throws(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
                 if let Some(t) = s.trait_named(n) {
                     return Some(Filled::Number(if most { t.most } else { t.least }));
                 }
-                s.resource(n).map(|r| Filled::Number(if most { r.most } else { r.least }))
+                s.resource(n)
+                    .map(|r| Filled::Number(if most { r.most } else { r.least }))
             };
             let t = super::seat::throw_of(m, &lookup)?;
             t.within_reach()?;

@@ -12,7 +12,12 @@ impl Table {
     fn make(&self, actor: usize, k: usize) -> Move {
         Move::Make {
             actor,
-            name: self.rules.moves.get(k).map(|m| m.name.clone()).unwrap_or_default(),
+            name: self
+                .rules
+                .moves
+                .get(k)
+                .map(|m| m.name.clone())
+                .unwrap_or_default(),
             choices: BTreeMap::new(),
         }
     }
@@ -41,7 +46,8 @@ impl Catalogue for Table {
         if let Some(push) = self.rules.moves.iter().find_map(|m| m.push.as_ref()) {
             kinds.push(MoveKind {
                 label: push.label.clone().into(),
-                hint: "throw again the dice of your last throw that did not show a kept face".into(),
+                hint: "throw again the dice of your last throw that did not show a kept face"
+                    .into(),
                 template: Move::Push { actor },
             });
         }
@@ -75,7 +81,11 @@ impl Catalogue for Table {
 
     fn form(&self, m: &Move, f: &mut Form) {
         match m {
-            Move::Make { actor, name, choices } => {
+            Move::Make {
+                actor,
+                name,
+                choices,
+            } => {
                 f.actor("actor", "Who", *actor);
                 let Some(def) = self.rules.move_named(name) else {
                     f.note(format!("\"{name}\" is no move of {}", self.rules.name));
@@ -86,18 +96,26 @@ impl Catalogue for Table {
                     let picked = choices.get(c.name());
                     match c {
                         ChoiceDef::Trait { label, of, .. } => {
-                            let offered: Vec<String> = self.rules.offered(of).map(|t| t.name.clone()).collect();
+                            let offered: Vec<String> =
+                                self.rules.offered(of).map(|t| t.name.clone()).collect();
                             let current = match (picked, self.cast.get(*actor)) {
                                 (Some(Picked::Name(n)), _) => n.clone(),
                                 (_, Some(c)) => {
-                                    let names: Vec<&str> = offered.iter().map(String::as_str).collect();
+                                    let names: Vec<&str> =
+                                        offered.iter().map(String::as_str).collect();
                                     super::seat::best_trait(&self.rules, c, &names)
                                 }
                                 _ => offered.first().cloned().unwrap_or_default(),
                             };
                             f.pick(&path, label, &offered, &current);
                         }
-                        ChoiceDef::Number { label, least, most, default, .. } => {
+                        ChoiceDef::Number {
+                            label,
+                            least,
+                            most,
+                            default,
+                            ..
+                        } => {
                             let value = match picked {
                                 Some(Picked::Number(n)) => *n,
                                 _ => *default,
@@ -105,7 +123,8 @@ impl Catalogue for Table {
                             f.number(&path, label, value, *least, *most);
                         }
                         ChoiceDef::Options { label, options, .. } => {
-                            let labels: Vec<String> = options.iter().map(|o| o.label.clone()).collect();
+                            let labels: Vec<String> =
+                                options.iter().map(|o| o.label.clone()).collect();
                             let current = match picked {
                                 Some(Picked::Name(n)) => n.clone(),
                                 _ => labels.first().cloned().unwrap_or_default(),
@@ -131,8 +150,17 @@ impl Catalogue for Table {
                 f.actor("actor", "Who", *actor);
                 f.note(self.describe(m));
             }
-            Move::Adjust { actor, resource, by } => {
-                let names: Vec<String> = self.rules.resources.iter().map(|r| r.name.clone()).collect();
+            Move::Adjust {
+                actor,
+                resource,
+                by,
+            } => {
+                let names: Vec<String> = self
+                    .rules
+                    .resources
+                    .iter()
+                    .map(|r| r.name.clone())
+                    .collect();
                 f.pick("resource", "Resource", &names, resource);
                 let per = self.rules.resource(resource).map(|r| r.per);
                 if per == Some(Holder::Character) {

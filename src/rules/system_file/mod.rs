@@ -369,7 +369,9 @@ fn bounded<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
 
 /// [`bounded`], for a move's cap.
 fn bounded_cap<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    Option::<i64>::deserialize(d)?.map(within_bounds).transpose()
+    Option::<i64>::deserialize(d)?
+        .map(within_bounds)
+        .transpose()
 }
 
 /// A number of a system file as read, or its error when it is past ±[`MOST_NUMBER`].
@@ -395,7 +397,9 @@ impl Unchecked {
 
     /// The traits a trait choice offers: those `of` names, or every trait when it names none.
     pub fn offered<'a>(&'a self, of: &'a [String]) -> impl Iterator<Item = &'a TraitDef> {
-        self.traits.iter().filter(move |t| of.is_empty() || of.contains(&t.name))
+        self.traits
+            .iter()
+            .filter(move |t| of.is_empty() || of.contains(&t.name))
     }
 
     /// The trait of this name.

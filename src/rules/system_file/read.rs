@@ -56,7 +56,8 @@ pub fn plain_dice(n: &Notation) -> Result<Vec<u32>, Refusal> {
             && d.physical_sides() == sides
             && (1..=sides).all(|f| !d.needs_another(&[f]));
         if !plain {
-            return Err(refuse!(Faces,
+            return Err(refuse!(
+                Faces,
                 "\"{}\" throws a {}: a system move throws d4, d6, d8, d10, d12, d20 or d100 dice, each once (no rerolls or exploding dice)",
                 n.source(),
                 d.name()
@@ -85,7 +86,12 @@ impl Throw {
         }
         if let Some(a) = &self.against {
             for sides in plain_dice(a)? {
-                plan = plan.with(1, sides, DieRole::Difficulty, &format!("challenge d{sides}"));
+                plan = plan.with(
+                    1,
+                    sides,
+                    DieRole::Difficulty,
+                    &format!("challenge d{sides}"),
+                );
             }
         }
         Ok(plan)
@@ -105,7 +111,10 @@ impl Throw {
         }
         let (main_faces, against_faces) = faces.split_at(main_count);
         let chains: Vec<Vec<u32>> = main_faces.iter().map(|f| vec![*f]).collect();
-        let result = self.main.evaluate(&chains).map_err(|e| refuse!(Faces, "{}", e.0))?;
+        let result = self
+            .main
+            .evaluate(&chains)
+            .map_err(|e| refuse!(Faces, "{}", e.0))?;
         let whole = result.total.as_whole().ok_or_else(|| {
             refuse!(
                 Choice,
@@ -117,7 +126,10 @@ impl Throw {
         // Read against dice: how many of them the total beats (a tie goes to the die).
         let value = match &self.against {
             None => total,
-            Some(_) => against_faces.iter().filter(|f| total > i64::from(**f)).count() as i64,
+            Some(_) => against_faces
+                .iter()
+                .filter(|f| total > i64::from(**f))
+                .count() as i64,
         };
         Ok(Reading {
             total,
@@ -135,7 +147,8 @@ impl Throw {
         let sides = self.sides()?;
         let count = outcomes(&sides, &self.blocks(), &vec![None; sides.len()]);
         if count > MOST_OUTCOMES {
-            return Err(refuse!(Faces,
+            return Err(refuse!(
+                Faces,
                 "\"{}\" would read {count} different throws for its exact odds; a system move reads at most {MOST_OUTCOMES}",
                 self.main.source()
             ));
@@ -184,7 +197,11 @@ pub fn band_of(bands: &[Band], r: &Reading, amount: &impl Fn(&Amount) -> i64) ->
 
 /// The dice of each block that are thrown (not kept in `fixed`), with the block's sides: the
 /// runs of faces to enumerate.
-fn free_blocks(sides: &[u32], blocks: &[Vec<usize>], fixed: &[Option<u32>]) -> Vec<(Vec<usize>, u32)> {
+fn free_blocks(
+    sides: &[u32],
+    blocks: &[Vec<usize>],
+    fixed: &[Option<u32>],
+) -> Vec<(Vec<usize>, u32)> {
     blocks
         .iter()
         .filter_map(|b| {
@@ -199,7 +216,9 @@ fn free_blocks(sides: &[u32], blocks: &[Vec<usize>], fixed: &[Option<u32>]) -> V
 pub fn outcomes(sides: &[u32], blocks: &[Vec<usize>], fixed: &[Option<u32>]) -> u64 {
     free_blocks(sides, blocks, fixed)
         .iter()
-        .fold(1u64, |count, (free, s)| count.saturating_mul(multisets(free.len() as u64, u64::from(*s))))
+        .fold(1u64, |count, (free, s)| {
+            count.saturating_mul(multisets(free.len() as u64, u64::from(*s)))
+        })
 }
 
 /// Visits every throw of dice of `sides` in `blocks`, the `fixed` faces kept, each once with
@@ -213,7 +232,9 @@ fn each_throw(
     let free = free_blocks(sides, blocks, fixed);
     let mut faces: Vec<u32> = fixed.iter().map(|f| f.unwrap_or(1)).collect();
     walk(&free, 0, &mut faces, 1, visit);
-    free.iter().map(|(b, s)| u128::from(*s).pow(b.len() as u32)).product()
+    free.iter()
+        .map(|(b, s)| u128::from(*s).pow(b.len() as u32))
+        .product()
 }
 
 /// A distribution from the weights of its values out of `denom`.
@@ -254,24 +275,35 @@ pub fn exact(
     let sides = throw.sides()?;
     let blocks = throw.blocks();
     if fixed.len() != sides.len() {
-        return Err(refuse!(Choice, "{} kept faces for {} dice", fixed.len(), sides.len()));
+        return Err(refuse!(
+            Choice,
+            "{} kept faces for {} dice",
+            fixed.len(),
+            sides.len()
+        ));
     }
     let count = outcomes(&sides, &blocks, fixed);
     if count > MOST_OUTCOMES {
-        return Err(refuse!(Faces,
+        return Err(refuse!(
+            Faces,
             "its exact odds would read {count} different throws; a system move reads at most {MOST_OUTCOMES}"
         ));
     }
     let mut values: BTreeMap<i64, u128> = BTreeMap::new();
     let mut band_weights = vec![0u128; bands.len()];
     let mut failure = None;
-    let denom = each_throw(&sides, &blocks, fixed, &mut |faces, weight| match throw.read(faces) {
-        Ok(r) => {
-            *values.entry(r.value).or_default() += weight;
-            band_weights[band_of(bands, &r, amount)] += weight;
-        }
-        Err(e) => failure = Some(e),
-    });
+    let denom = each_throw(
+        &sides,
+        &blocks,
+        fixed,
+        &mut |faces, weight| match throw.read(faces) {
+            Ok(r) => {
+                *values.entry(r.value).or_default() += weight;
+                band_weights[band_of(bands, &r, amount)] += weight;
+            }
+            Err(e) => failure = Some(e),
+        },
+    );
     if let Some(e) = failure {
         return Err(e);
     }
@@ -282,7 +314,10 @@ pub fn exact(
 /// Visits every throw of `throws` side by side (each its own dice, in order), each once with
 /// its weight out of the denominator it returns; None where there would be more than
 /// [`MOST_OUTCOMES`] to visit.
-pub fn each_throw_of(throws: &[Throw], mut visit: impl FnMut(&[u32], u128)) -> Result<Option<u128>, Refusal> {
+pub fn each_throw_of(
+    throws: &[Throw],
+    mut visit: impl FnMut(&[u32], u128),
+) -> Result<Option<u128>, Refusal> {
     let mut blocks = Vec::new();
     let mut sides = Vec::new();
     for t in throws {
@@ -334,7 +369,11 @@ fn orders(run: &[u32]) -> u128 {
     let mut out: u128 = 1;
     let mut same = 0u128;
     for (i, f) in run.iter().enumerate() {
-        same = if i > 0 && run[i - 1] == *f { same + 1 } else { 1 };
+        same = if i > 0 && run[i - 1] == *f {
+            same + 1
+        } else {
+            1
+        };
         // n!/(∏ m!) built one factor at a time stays whole: C(i+1, same) steps.
         out = out * (i as u128 + 1) / same;
     }

@@ -44,7 +44,11 @@ impl Action {
             start: BTreeMap::new(),
             npc: false,
         };
-        SystemFile::validate_cast(std::slice::from_ref(&actor), rules, crate::record::RULES_GENERATION)?;
+        SystemFile::validate_cast(
+            std::slice::from_ref(&actor),
+            rules,
+            crate::record::RULES_GENERATION,
+        )?;
         let mut table = Table::new(rules.clone(), vec![actor]);
         table.round = table.round.max(1);
         let m = super::Move::Make {
@@ -65,8 +69,7 @@ impl Ruleset for SystemFile {
     type Action = Action;
 
     const SHIPPED_RULES: &'static str = include_str!("../../../assets/rules/system-file.ron");
-    const EXAMPLE_ACTION: &'static str =
-        "(move: \"Act under pressure\", traits: {\"Steel\": 1})";
+    const EXAMPLE_ACTION: &'static str = "(move: \"Act under pressure\", traits: {\"Steel\": 1})";
 
     fn rules_numbers(_rules: &Rules) -> Vec<Bounded> {
         // Every number of a system file is checked as it is read (`check.rs`).
@@ -107,19 +110,43 @@ impl Ruleset for SystemFile {
             for (t, v) in &c.traits {
                 let def = rules.trait_named(t).ok_or_else(|| {
                     let names: Vec<&str> = rules.traits.iter().map(|t| t.name.as_str()).collect();
-                    refuse!(Scene, "{}'s trait {t} is no trait of {} ({})", c.name, rules.name, names.join(", "))
+                    refuse!(
+                        Scene,
+                        "{}'s trait {t} is no trait of {} ({})",
+                        c.name,
+                        rules.name,
+                        names.join(", ")
+                    )
                 })?;
                 if *v < def.least || *v > def.most {
-                    return Err(refuse!(Scene, "{}'s {t} is {v}: it must be from {} to {}", c.name, def.least, def.most));
+                    return Err(refuse!(
+                        Scene,
+                        "{}'s {t} is {v}: it must be from {} to {}",
+                        c.name,
+                        def.least,
+                        def.most
+                    ));
                 }
             }
             for (r, v) in &c.start {
                 let def = rules
                     .resource(r)
                     .filter(|d| d.per == Holder::Character)
-                    .ok_or_else(|| refuse!(Scene, "{} starts with {r}, which is no resource of each character", c.name))?;
+                    .ok_or_else(|| {
+                        refuse!(
+                            Scene,
+                            "{} starts with {r}, which is no resource of each character",
+                            c.name
+                        )
+                    })?;
                 if *v < def.least || *v > def.most {
-                    return Err(refuse!(Scene, "{}'s {r} starts at {v}: it must be from {} to {}", c.name, def.least, def.most));
+                    return Err(refuse!(
+                        Scene,
+                        "{}'s {r} starts at {v}: it must be from {} to {}",
+                        c.name,
+                        def.least,
+                        def.most
+                    ));
                 }
             }
         }
@@ -151,7 +178,11 @@ impl Ruleset for SystemFile {
             .ok_or_else(|| refuse!(Unable, "{} throws nothing", action.name))
     }
 
-    fn resolve_action(action: &Action, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+    fn resolve_action(
+        action: &Action,
+        rules: &Rules,
+        throws: &[Vec<u32>],
+    ) -> Result<Step, Refusal> {
         let (table, m) = action.table(rules)?;
         table.resolve(&m, throws)
     }

@@ -121,7 +121,6 @@ impl Filling {
         }
         self.numbers.get(n).map(|v| Filled::Number(*v))
     }
-
 }
 
 /// A band's threshold: a number, or a choice or trait of the move by name, among `numbers`.
@@ -133,7 +132,10 @@ fn amount_in(numbers: &BTreeMap<String, i64>, a: &Amount) -> i64 {
 }
 
 /// A move's throw from its templates, with `lookup` filling them in.
-pub(super) fn throw_of(m: &MoveDef, lookup: &impl Fn(&str) -> Option<Filled>) -> Result<Throw, Refusal> {
+pub(super) fn throw_of(
+    m: &MoveDef,
+    lookup: &impl Fn(&str) -> Option<Filled>,
+) -> Result<Throw, Refusal> {
     let parse = |text: &str| -> Result<Notation, Refusal> {
         Notation::parse(text).map_err(|e| refuse!(Choice, "\"{text}\": {e}"))
     };
@@ -188,7 +190,12 @@ impl Table {
                     .resources
                     .iter()
                     .filter(|r| r.per == Holder::Character)
-                    .map(|r| (r.name.clone(), c.start.get(&r.name).copied().unwrap_or(r.start)))
+                    .map(|r| {
+                        (
+                            r.name.clone(),
+                            c.start.get(&r.name).copied().unwrap_or(r.start),
+                        )
+                    })
                     .collect()
             })
             .collect();
@@ -227,13 +234,26 @@ impl Table {
     fn move_def(&self, name: &str) -> Result<&MoveDef, Refusal> {
         self.rules.move_named(name).ok_or_else(|| {
             let names: Vec<&str> = self.rules.moves.iter().map(|m| m.name.as_str()).collect();
-            refuse!(Unknown, "\"{name}\" is no move of {}; its moves are {}", self.rules.name, names.join(", "))
+            refuse!(
+                Unknown,
+                "\"{name}\" is no move of {}; its moves are {}",
+                self.rules.name,
+                names.join(", ")
+            )
         })
     }
 
     /// What `$name` stands for when `actor` makes `def` with `choices`.
-    pub(super) fn filling(&self, actor: usize, def: &MoveDef, choices: &BTreeMap<String, Picked>) -> Result<Filling, Refusal> {
-        let c = self.cast.get(actor).ok_or_else(|| refuse!(Unknown, "there is no character {actor}"))?;
+    pub(super) fn filling(
+        &self,
+        actor: usize,
+        def: &MoveDef,
+        choices: &BTreeMap<String, Picked>,
+    ) -> Result<Filling, Refusal> {
+        let c = self
+            .cast
+            .get(actor)
+            .ok_or_else(|| refuse!(Unknown, "there is no character {actor}"))?;
         let mut f = Filling {
             numbers: BTreeMap::new(),
             words: BTreeMap::new(),
@@ -241,35 +261,60 @@ impl Table {
             said: Vec::new(),
         };
         for t in &self.rules.traits {
-            f.numbers.insert(t.name.clone(), c.trait_value(&self.rules, &t.name).unwrap_or(t.least));
+            f.numbers.insert(
+                t.name.clone(),
+                c.trait_value(&self.rules, &t.name).unwrap_or(t.least),
+            );
         }
-        for (k, v) in self.tracks.get(actor).into_iter().flatten().chain(&self.scene) {
+        for (k, v) in self
+            .tracks
+            .get(actor)
+            .into_iter()
+            .flatten()
+            .chain(&self.scene)
+        {
             f.numbers.insert(k.clone(), *v);
         }
-        if let Some(unknown) = choices.keys().find(|k| !def.choices.iter().any(|c| c.name() == k.as_str())) {
+        if let Some(unknown) = choices
+            .keys()
+            .find(|k| !def.choices.iter().any(|c| c.name() == k.as_str()))
+        {
             return Err(refuse!(Choice, "{} has no choice \"{unknown}\"", def.name));
         }
         for choice in &def.choices {
             let picked = choices.get(choice.name());
             match choice {
                 ChoiceDef::Trait { name, label, of } => {
-                    let offered: Vec<&str> = self.rules.offered(of).map(|t| t.name.as_str()).collect();
+                    let offered: Vec<&str> =
+                        self.rules.offered(of).map(|t| t.name.as_str()).collect();
                     let chosen = match picked {
                         None => best_trait(&self.rules, c, &offered),
                         Some(Picked::Name(n)) if offered.contains(&n.as_str()) => n.clone(),
                         Some(p) => {
-                            return Err(refuse!(Choice, "{label}: {} is not one of {}", shown(p), offered.join(", ")));
+                            return Err(refuse!(
+                                Choice,
+                                "{label}: {} is not one of {}",
+                                shown(p),
+                                offered.join(", ")
+                            ));
                         }
                     };
                     let value = c.trait_value(&self.rules, &chosen).unwrap_or(0);
                     f.said.push(format!("{chosen} {value:+}"));
                     f.numbers.insert(name.clone(), value);
                 }
-                ChoiceDef::Number { name, label, default, .. } => {
+                ChoiceDef::Number {
+                    name,
+                    label,
+                    default,
+                    ..
+                } => {
                     let value = match picked {
                         None => *default,
                         Some(Picked::Number(n)) => *n,
-                        Some(p) => return Err(refuse!(Choice, "{label} is a number, not {}", shown(p))),
+                        Some(p) => {
+                            return Err(refuse!(Choice, "{label} is a number, not {}", shown(p)));
+                        }
                     };
                     // A number said unless it is a default of 0 (no forward, no bonus).
                     if (value, *default) != (0, 0) {
@@ -277,7 +322,11 @@ impl Table {
                     }
                     f.numbers.insert(name.clone(), value);
                 }
-                ChoiceDef::Options { name, label, options } => {
+                ChoiceDef::Options {
+                    name,
+                    label,
+                    options,
+                } => {
                     let option = match picked {
                         None => options.first(),
                         Some(Picked::Name(n)) => options.iter().find(|o| &o.label == n),
@@ -285,7 +334,12 @@ impl Table {
                     }
                     .ok_or_else(|| {
                         let labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
-                        refuse!(Choice, "{label}: {} is not one of {}", picked.map(shown).unwrap_or_default(), labels.join(", "))
+                        refuse!(
+                            Choice,
+                            "{label}: {} is not one of {}",
+                            picked.map(shown).unwrap_or_default(),
+                            labels.join(", ")
+                        )
                     })?;
                     if picked.is_some() && Some(option) != options.first() {
                         f.said.push(option.label.clone());
@@ -326,12 +380,19 @@ impl Table {
     fn costs_fit(&self, actor: Option<usize>, changes: &[Change]) -> Result<(), Refusal> {
         let mut after: BTreeMap<&str, i64> = BTreeMap::new();
         for c in changes {
-            let def = self.rules.resource(&c.resource).ok_or_else(|| refuse!(Unknown, "no resource {}", c.resource))?;
+            let def = self
+                .rules
+                .resource(&c.resource)
+                .ok_or_else(|| refuse!(Unknown, "no resource {}", c.resource))?;
             let now = match after.get(c.resource.as_str()) {
                 Some(v) => *v,
-                None => self
-                    .resource_value(actor, &c.resource)
-                    .ok_or_else(|| refuse!(Unknown, "{} is the scene's or a character's; nobody's here", c.resource))?,
+                None => self.resource_value(actor, &c.resource).ok_or_else(|| {
+                    refuse!(
+                        Unknown,
+                        "{} is the scene's or a character's; nobody's here",
+                        c.resource
+                    )
+                })?,
             };
             let next = now.saturating_add(c.by);
             if next < def.least || next > def.most {
@@ -355,18 +416,25 @@ impl Table {
     fn change(&mut self, actor: Option<usize>, changes: &[Change]) -> Vec<String> {
         let mut said = Vec::new();
         for c in changes {
-            let Some(def) = self.rules.resource(&c.resource).cloned() else { continue };
+            let Some(def) = self.rules.resource(&c.resource).cloned() else {
+                continue;
+            };
             let whose = self.whose(def.per, actor);
             let slot = match def.per {
                 Holder::Scene => self.scene.get_mut(&c.resource),
-                Holder::Character => actor.and_then(|a| self.tracks.get_mut(a)?.get_mut(&c.resource)),
+                Holder::Character => {
+                    actor.and_then(|a| self.tracks.get_mut(a)?.get_mut(&c.resource))
+                }
             };
             let Some(slot) = slot else { continue };
             let before = *slot;
             let wanted = before.saturating_add(c.by);
             *slot = wanted.clamp(def.least, def.most);
             let bound = if *slot != wanted { " (its bound)" } else { "" };
-            said.push(format!("{whose}{} from {before} to {}{bound}", c.resource, *slot));
+            said.push(format!(
+                "{whose}{} from {before} to {}{bound}",
+                c.resource, *slot
+            ));
         }
         said
     }
@@ -382,7 +450,13 @@ impl Table {
     }
 
     /// Reads a move of the file from its one throw.
-    fn read_make(&self, actor: usize, def: &MoveDef, choices: &BTreeMap<String, Picked>, faces: &[u32]) -> Result<Read, Refusal> {
+    fn read_make(
+        &self,
+        actor: usize,
+        def: &MoveDef,
+        choices: &BTreeMap<String, Picked>,
+        faces: &[u32],
+    ) -> Result<Read, Refusal> {
         let f = self.filling(actor, def, choices)?;
         let throw = throw_of(def, &|n| f.lookup(n))?;
         let reading = throw.read(faces).map_err(|e| refuse!(Faces, "{e}"))?;
@@ -403,14 +477,25 @@ impl Table {
             .last
             .as_ref()
             .filter(|l| l.actor == actor)
-            .ok_or_else(|| refuse!(NotNow, "{} has no throw to push: push right after a move", self.name(actor)))?;
+            .ok_or_else(|| {
+                refuse!(
+                    NotNow,
+                    "{} has no throw to push: push right after a move",
+                    self.name(actor)
+                )
+            })?;
         let def = self.move_def(&last.name)?;
         let push = def
             .push
             .as_ref()
             .ok_or_else(|| refuse!(Unable, "{} cannot be pushed", def.name))?;
         if last.pushed {
-            return Err(refuse!(Already, "{}'s {} was pushed already: once is the most", self.name(actor), def.name));
+            return Err(refuse!(
+                Already,
+                "{}'s {} was pushed already: once is the most",
+                self.name(actor),
+                def.name
+            ));
         }
         Ok((last, def, push))
     }
@@ -442,10 +527,17 @@ impl Table {
         let kept = Table::kept(last, throw.main.dice().len(), push.keep_at_least);
         let again = kept.iter().filter(|k| k.is_none()).count();
         if faces.len() != again {
-            return Err(refuse!(Faces, "{} faces for a push of {again} dice", faces.len()));
+            return Err(refuse!(
+                Faces,
+                "{} faces for a push of {again} dice",
+                faces.len()
+            ));
         }
         let mut new = faces.iter();
-        let all: Vec<u32> = kept.iter().map(|k| k.or_else(|| new.next().copied()).unwrap_or(1)).collect();
+        let all: Vec<u32> = kept
+            .iter()
+            .map(|k| k.or_else(|| new.next().copied()).unwrap_or(1))
+            .collect();
         let reading = throw.read(&all).map_err(|e| refuse!(Faces, "{e}"))?;
         let band = read::band_of(&def.bands, &reading, &|a| amount_in(&last.numbers, a));
         Ok(Read {
@@ -476,7 +568,9 @@ impl Table {
         }
         for c in &band.when {
             match c {
-                super::Condition::Faces { face, at_least } => tags.push(format!("{at_least} or more dice show {face}")),
+                super::Condition::Faces { face, at_least } => {
+                    tags.push(format!("{at_least} or more dice show {face}"))
+                }
                 super::Condition::Match => tags.push("a match".to_string()),
                 _ => {}
             }
@@ -493,7 +587,12 @@ impl Table {
 
     fn initiative_throws(&self) -> Result<Vec<Throw>, Refusal> {
         let Turn::Initiative(template) = &self.rules.turn else {
-            return Err(refuse!(Unable, "{} has no initiative: {}", self.rules.name, turn_words(&self.rules.turn)));
+            return Err(refuse!(
+                Unable,
+                "{} has no initiative: {}",
+                self.rules.name,
+                turn_words(&self.rules.turn)
+            ));
         };
         (0..self.cast.len())
             .map(|i| {
@@ -502,10 +601,15 @@ impl Table {
                     c.trait_value(&self.rules, n)
                         .or_else(|| self.resource_value(Some(i), n))
                         .map(Filled::Number)
+                })?;
+                let main =
+                    Notation::parse(&text).map_err(|e| refuse!(Choice, "\"{text}\": {e}"))?;
+                Ok(Throw {
+                    main,
+                    with_dice: true,
+                    against: None,
+                    cap: None,
                 })
-                ?;
-                let main = Notation::parse(&text).map_err(|e| refuse!(Choice, "\"{text}\": {e}"))?;
-                Ok(Throw { main, with_dice: true, against: None, cap: None })
             })
             .collect()
     }
@@ -516,19 +620,35 @@ impl Table {
         let mut at = 0;
         for (i, t) in self.initiative_throws()?.into_iter().enumerate() {
             let n = t.main.dice().len();
-            let slice = faces.get(at..at + n).ok_or_else(|| refuse!(Faces, "{} faces for everyone's initiative", faces.len()))?;
+            let slice = faces
+                .get(at..at + n)
+                .ok_or_else(|| refuse!(Faces, "{} faces for everyone's initiative", faces.len()))?;
             out.push((i, t.read(slice).map_err(|e| refuse!(Faces, "{e}"))?));
             at += n;
         }
         if at != faces.len() {
-            return Err(refuse!(Faces, "{} faces for everyone's initiative of {at} dice", faces.len()));
+            return Err(refuse!(
+                Faces,
+                "{} faces for everyone's initiative of {at} dice",
+                faces.len()
+            ));
         }
         Ok(out)
     }
 
-    fn odds_of(&self, throw: &Throw, fixed: &[Option<u32>], def: &MoveDef, numbers: &BTreeMap<String, i64>) -> Result<Odds, Refusal> {
+    fn odds_of(
+        &self,
+        throw: &Throw,
+        fixed: &[Option<u32>],
+        def: &MoveDef,
+        numbers: &BTreeMap<String, i64>,
+    ) -> Result<Odds, Refusal> {
         let (dist, bands) = read::exact(throw, fixed, &def.bands, &|a| amount_in(numbers, a))?;
-        let measure = if throw.against.is_some() { "dice beaten" } else { "result" };
+        let measure = if throw.against.is_some() {
+            "dice beaten"
+        } else {
+            "result"
+        };
         let mut odds = Odds::of(measure, dist);
         let mut success: Option<crate::odds::Prob> = None;
         for (b, p) in def.bands.iter().zip(bands) {
@@ -569,15 +689,17 @@ impl Table {
                 first[i] += weight;
                 *highest.entry(v).or_default() += weight;
             }
-        })
-        ?;
+        })?;
         if let Some(e) = failed {
             return Err(e);
         }
         let Some(denom) = denom else { return Ok(None) };
         let mut odds = Odds::of("highest initiative", read::weighed(highest, denom));
         for (i, w) in first.into_iter().enumerate() {
-            odds = odds.class(&format!("{} goes first", self.name(i)), read::chance(w, denom));
+            odds = odds.class(
+                &format!("{} goes first", self.name(i)),
+                read::chance(w, denom),
+            );
         }
         Ok(Some(odds))
     }
@@ -647,8 +769,18 @@ impl Seat for Table {
                 if !traits.is_empty() {
                     status.push(traits.join(" · "));
                 }
-                for r in self.rules.resources.iter().filter(|r| r.per == Holder::Character) {
-                    let v = self.tracks.get(i).and_then(|t| t.get(&r.name)).copied().unwrap_or(r.start);
+                for r in self
+                    .rules
+                    .resources
+                    .iter()
+                    .filter(|r| r.per == Holder::Character)
+                {
+                    let v = self
+                        .tracks
+                        .get(i)
+                        .and_then(|t| t.get(&r.name))
+                        .copied()
+                        .unwrap_or(r.start);
                     status.push(format!("{} {v} ({} to {})", r.name, r.least, r.most));
                 }
                 TrackerRow {
@@ -666,12 +798,25 @@ impl Seat for Table {
             .resources
             .iter()
             .filter(|r| r.per == Holder::Scene)
-            .map(|r| format!("{} {} ({} to {})", r.name, self.scene.get(&r.name).copied().unwrap_or(r.start), r.least, r.most))
+            .map(|r| {
+                format!(
+                    "{} {} ({} to {})",
+                    r.name,
+                    self.scene.get(&r.name).copied().unwrap_or(r.start),
+                    r.least,
+                    r.most
+                )
+            })
             .collect();
         if let Some(last) = &self.last
             && let Ok((_, def, push)) = self.pushable(last.actor)
         {
-            out.push(format!("{} may {} ({})", self.name(last.actor), push.label.to_lowercase(), def.name));
+            out.push(format!(
+                "{} may {} ({})",
+                self.name(last.actor),
+                push.label.to_lowercase(),
+                def.name
+            ));
         }
         out
     }
@@ -687,13 +832,23 @@ impl Seat for Table {
     fn numbers(&self, m: &Move) -> Vec<Bounded> {
         match m {
             Move::Make { name, choices, .. } => {
-                let Some(def) = self.rules.move_named(name) else { return Vec::new() };
+                let Some(def) = self.rules.move_named(name) else {
+                    return Vec::new();
+                };
                 def.choices
                     .iter()
                     .filter_map(|c| match (c, choices.get(c.name())) {
-                        (ChoiceDef::Number { label, least, most, .. }, Some(Picked::Number(n))) => {
-                            Some(Bounded::within(label.clone(), i128::from(*n), *least, *most))
-                        }
+                        (
+                            ChoiceDef::Number {
+                                label, least, most, ..
+                            },
+                            Some(Picked::Number(n)),
+                        ) => Some(Bounded::within(
+                            label.clone(),
+                            i128::from(*n),
+                            *least,
+                            *most,
+                        )),
                         _ => None,
                     })
                     .collect()
@@ -705,7 +860,11 @@ impl Seat for Table {
 
     fn allowed(&self, m: &Move) -> Result<(), Refusal> {
         match m {
-            Move::Make { actor, name, choices } => {
+            Move::Make {
+                actor,
+                name,
+                choices,
+            } => {
                 seat_of(&self.names(), *actor)?;
                 let def = self.move_def(name)?;
                 self.turn_allows(*actor)?;
@@ -719,22 +878,43 @@ impl Seat for Table {
                 self.costs_fit(Some(*actor), &push.costs)
             }
             Move::Initiative => self.initiative_throws().map(|_| ()),
-            Move::Adjust { actor, resource, by } => {
+            Move::Adjust {
+                actor,
+                resource,
+                by,
+            } => {
                 if let Some(a) = actor {
                     seat_of(&self.names(), *a)?;
                 }
-                let def = self
-                    .rules
-                    .resource(resource)
-                    .ok_or_else(|| refuse!(Unknown, "\"{resource}\" is no resource of {}", self.rules.name))?;
+                let def = self.rules.resource(resource).ok_or_else(|| {
+                    refuse!(
+                        Unknown,
+                        "\"{resource}\" is no resource of {}",
+                        self.rules.name
+                    )
+                })?;
                 match (def.per, actor) {
-                    (Holder::Character, None) => Err(refuse!(Target, "{resource} is each character's: say whose")),
-                    (Holder::Scene, Some(_)) => Err(refuse!(Target, "{resource} is the scene's, nobody's own")),
-                    _ => self.costs_fit(*actor, &[Change { resource: resource.clone(), by: *by }]),
+                    (Holder::Character, None) => {
+                        Err(refuse!(Target, "{resource} is each character's: say whose"))
+                    }
+                    (Holder::Scene, Some(_)) => {
+                        Err(refuse!(Target, "{resource} is the scene's, nobody's own"))
+                    }
+                    _ => self.costs_fit(
+                        *actor,
+                        &[Change {
+                            resource: resource.clone(),
+                            by: *by,
+                        }],
+                    ),
                 }
             }
             Move::EndTurn => match self.rules.turn {
-                Turn::Free => Err(refuse!(NotNow, "{} plays free: there is no turn to end", self.rules.name)),
+                Turn::Free => Err(refuse!(
+                    NotNow,
+                    "{} plays free: there is no turn to end",
+                    self.rules.name
+                )),
                 _ if self.acting().is_none() => Err(refuse!(NotNow, "roll initiative first")),
                 _ => Ok(()),
             },
@@ -743,7 +923,11 @@ impl Seat for Table {
 
     fn plan(&self, m: &Move) -> Result<RollPlan, Refusal> {
         match m {
-            Move::Make { actor, name, choices } => {
+            Move::Make {
+                actor,
+                name,
+                choices,
+            } => {
                 let def = self.move_def(name)?;
                 let f = self.filling(*actor, def, choices)?;
                 let throw = throw_of(def, &|n| f.lookup(n))?;
@@ -758,7 +942,12 @@ impl Seat for Table {
                 let mut plan = RollPlan::new(self.describe(m));
                 for (k, s) in kept.iter().zip(sides) {
                     if k.is_none() {
-                        plan = plan.with(1, s, crate::rules::DieRole::Pool, &format!("{}'s d{s}", self.name(*actor)));
+                        plan = plan.with(
+                            1,
+                            s,
+                            crate::rules::DieRole::Pool,
+                            &format!("{}'s d{s}", self.name(*actor)),
+                        );
                     }
                 }
                 Ok(plan)
@@ -767,7 +956,12 @@ impl Seat for Table {
                 let mut plan = RollPlan::new("everyone's initiative");
                 for (i, t) in self.initiative_throws()?.iter().enumerate() {
                     for s in t.sides()? {
-                        plan = plan.with(1, s, crate::rules::DieRole::Initiative, &format!("{}'s initiative", self.name(i)));
+                        plan = plan.with(
+                            1,
+                            s,
+                            crate::rules::DieRole::Initiative,
+                            &format!("{}'s initiative", self.name(i)),
+                        );
                     }
                 }
                 Ok(plan)
@@ -778,7 +972,11 @@ impl Seat for Table {
 
     fn odds(&self, m: &Move) -> Result<Option<Odds>, Refusal> {
         match m {
-            Move::Make { actor, name, choices } => {
+            Move::Make {
+                actor,
+                name,
+                choices,
+            } => {
                 let def = self.move_def(name)?;
                 let f = self.filling(*actor, def, choices)?;
                 let throw = throw_of(def, &|n| f.lookup(n))?;
@@ -798,7 +996,11 @@ impl Seat for Table {
 
     fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         match m {
-            Move::Make { actor, name, choices } => {
+            Move::Make {
+                actor,
+                name,
+                choices,
+            } => {
                 let def = self.move_def(name)?;
                 let r = self.read_make(*actor, def, choices, single(throws)?)?;
                 Ok(Step::Done(self.outcome(def, &r)))
@@ -830,9 +1032,18 @@ impl Seat for Table {
         }
     }
 
-    fn apply_move(&mut self, m: &Move, throws: &[Vec<u32>], _outcome: &Outcome) -> Result<Vec<String>, Refusal> {
+    fn apply_move(
+        &mut self,
+        m: &Move,
+        throws: &[Vec<u32>],
+        _outcome: &Outcome,
+    ) -> Result<Vec<String>, Refusal> {
         match m {
-            Move::Make { actor, name, choices } => {
+            Move::Make {
+                actor,
+                name,
+                choices,
+            } => {
                 let faces = single(throws)?;
                 let def = self.move_def(name)?;
                 let r = self.read_make(*actor, def, choices, faces)?;
@@ -861,7 +1072,10 @@ impl Seat for Table {
                     .iter()
                     .flat_map(|fc| {
                         let n = again.iter().filter(|f| **f == fc.face).count() as i64;
-                        (n > 0).then(|| Change { resource: fc.resource.clone(), by: fc.by.saturating_mul(n) })
+                        (n > 0).then(|| Change {
+                            resource: fc.resource.clone(),
+                            by: fc.by.saturating_mul(n),
+                        })
                     })
                     .collect();
                 let mut said = self.change(Some(*actor), &r.costs);
@@ -886,7 +1100,17 @@ impl Seat for Table {
                 let names: Vec<String> = self.order.iter().map(|i| self.name(*i)).collect();
                 Ok(vec![format!("Round {}: {}", self.round, names.join(", "))])
             }
-            Move::Adjust { actor, resource, by } => Ok(self.change(*actor, &[Change { resource: resource.clone(), by: *by }])),
+            Move::Adjust {
+                actor,
+                resource,
+                by,
+            } => Ok(self.change(
+                *actor,
+                &[Change {
+                    resource: resource.clone(),
+                    by: *by,
+                }],
+            )),
             Move::EndTurn => {
                 let ended = self.acting().map(|a| self.name(a)).unwrap_or_default();
                 self.last = None;
@@ -896,7 +1120,10 @@ impl Seat for Table {
                     self.round += 1;
                 }
                 let next = self.acting().map(|a| self.name(a)).unwrap_or_default();
-                Ok(vec![format!("{ended}'s turn ends; round {}: {next}'s turn", self.round)])
+                Ok(vec![format!(
+                    "{ended}'s turn ends; round {}: {next}'s turn",
+                    self.round
+                )])
             }
         }
     }
@@ -907,7 +1134,11 @@ impl Seat for Table {
 
     fn describe(&self, m: &Move) -> String {
         match m {
-            Move::Make { actor, name, choices } => {
+            Move::Make {
+                actor,
+                name,
+                choices,
+            } => {
                 let said = self
                     .rules
                     .move_named(name)
@@ -921,11 +1152,17 @@ impl Seat for Table {
                 }
             }
             Move::Push { actor } => match self.pushable(*actor) {
-                Ok((last, _, push)) => format!("{}: {} ({})", self.name(*actor), push.label, last.name),
+                Ok((last, _, push)) => {
+                    format!("{}: {} ({})", self.name(*actor), push.label, last.name)
+                }
                 Err(_) => format!("{}: push", self.name(*actor)),
             },
             Move::Initiative => "Everyone rolls initiative".into(),
-            Move::Adjust { actor, resource, by } => match actor {
+            Move::Adjust {
+                actor,
+                resource,
+                by,
+            } => match actor {
                 Some(a) => format!("{}'s {resource} {by:+} (by hand)", self.name(*a)),
                 None => format!("{resource} {by:+} (by hand)"),
             },

@@ -58,10 +58,9 @@ fn pieces(template: &str) -> Result<Vec<Piece>, Refusal> {
         }
         i += 1;
         let inner: String = if chars.get(i) == Some(&'(') {
-            let close = chars[i..]
-                .iter()
-                .position(|&c| c == ')')
-                .ok_or_else(|| refuse!(Choice, "'$(' at character {i} has no ')' in \"{template}\""))?;
+            let close = chars[i..].iter().position(|&c| c == ')').ok_or_else(|| {
+                refuse!(Choice, "'$(' at character {i} has no ')' in \"{template}\"")
+            })?;
             let inner = chars[i + 1..i + close].iter().collect();
             i += close + 1;
             inner
@@ -71,7 +70,8 @@ fn pieces(template: &str) -> Result<Vec<Piece>, Refusal> {
                 i += 1;
             }
             if start == i {
-                return Err(refuse!(Choice, 
+                return Err(refuse!(
+                    Choice,
                     "'$' at character {start} of \"{template}\" is followed by no name: write $name or $(name + 1)"
                 ));
             }
@@ -92,18 +92,27 @@ fn placeholder(inner: &str, template: &str) -> Result<Placeholder, Refusal> {
     let flush = |word: &mut String, minus: bool, terms: &mut Vec<(bool, Term)>| {
         let w = word.trim();
         if w.is_empty() {
-            return Err(refuse!(Choice, "an empty term in $({inner}) of \"{template}\""));
+            return Err(refuse!(
+                Choice,
+                "an empty term in $({inner}) of \"{template}\""
+            ));
         }
         let term = match w.parse::<i64>() {
             Ok(n) if n.abs() <= super::MOST_NUMBER => Term::Number(n),
             Ok(n) => {
-                return Err(refuse!(Choice, 
+                return Err(refuse!(
+                    Choice,
                     "{n} in \"{template}\" is past ±{}",
                     super::MOST_NUMBER
                 ));
             }
             Err(_) if w.chars().all(|c| name_char(c) || c == ' ') => Term::Name(w.to_string()),
-            Err(_) => return Err(refuse!(Choice, "'{w}' in \"{template}\" is not a name or a number")),
+            Err(_) => {
+                return Err(refuse!(
+                    Choice,
+                    "'{w}' in \"{template}\" is not a name or a number"
+                ));
+            }
         };
         terms.push((minus, term));
         word.clear();
@@ -187,11 +196,17 @@ fn value_of(h: &Placeholder, lookup: &impl Fn(&str) -> Option<Filled>) -> Result
                     return Ok(Filled::Words(w));
                 }
                 Some(Filled::Words(_)) => {
-                    return Err(refuse!(Choice, 
+                    return Err(refuse!(
+                        Choice,
                         "{name} is an option's words, which stand alone: write ${name}"
                     ));
                 }
-                None => return Err(refuse!(Choice, "{name} is no trait, resource or choice here")),
+                None => {
+                    return Err(refuse!(
+                        Choice,
+                        "{name} is no trait, resource or choice here"
+                    ));
+                }
             },
         };
         sum = if *minus {
@@ -224,7 +239,10 @@ mod tests {
         assert_eq!(fill("$(rating)d6kh1", lookup), Ok("0d6kh1".into()));
         assert_eq!(fill("2d6+$Cold", lookup), Ok("2d6-1".into()));
         assert_eq!(fill("2d6-$Cold", lookup), Ok("2d6+1".into()));
-        assert_eq!(fill("$(rating + 1 + Hot)d6kh1", lookup), Ok("3d6kh1".into()));
+        assert_eq!(
+            fill("$(rating + 1 + Hot)d6kh1", lookup),
+            Ok("3d6kh1".into())
+        );
         assert_eq!(fill("$edge+$Hot", lookup), Ok("2d20kh1+2".into()));
         assert_eq!(
             fill("$(Cold)d6", lookup),
@@ -232,7 +250,10 @@ mod tests {
         );
         assert_eq!(
             fill("2d6+$Sharp", lookup),
-            Err(refuse!(Choice, "Sharp is no trait, resource or choice here"))
+            Err(refuse!(
+                Choice,
+                "Sharp is no trait, resource or choice here"
+            ))
         );
         assert!(fill("2d6+$", lookup).is_err());
         assert!(fill("2d6+$(Hot", lookup).is_err());
