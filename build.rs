@@ -18,9 +18,11 @@ fn main() {
             .expect("under scenes/")
             .to_string_lossy()
             .replace('\\', "/");
+        // The path is joined at compile time from the crate's folder, not written out here: a
+        // target directory shared by checkouts in other folders keeps reading this one's files.
         list.push_str(&format!(
-            "    ({name:?}, include_str!({:?})),\n",
-            file.display().to_string()
+            "    ({name:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?}))),\n",
+            format!("/scenes/{name}")
         ));
     }
     list.push_str("]\n");

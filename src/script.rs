@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::record::Cocked;
-use crate::roll::{MoveRoll, RollError, headless};
+use crate::roll::{GivenFaces, MoveRoll, RollError, headless};
 use crate::rules::Outcome;
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
@@ -169,36 +169,44 @@ pub fn play_move(table: &mut TableState, mv: &Move, faces: Faces<'_>) -> StepRep
         }
     };
     let result = (|| -> Result<Vec<String>, StepError> {
-        match faces {
+        // One driver for both: given faces are fed as they are asked for, physical throws are
+        // made by the headless simulator.
+        let stopped = match faces {
             Faces::Given(all) => {
-                while let Some(order) = roll.order() {
-                    let given = all.get(roll.faces().len()).cloned().ok_or_else(|| {
-                        StepError::TooFewThrows {
-                            given: all.len(),
-                            purpose: order.purpose.clone(),
-                        }
-                    })?;
-                    roll.feed_faces(given)?;
+                let mut wanted = None;
+                let driving = crate::roll::drive(roll.clone(), |order| {
+                    all.get(order.n as usize)
+                        .map(|given| GivenFaces(given.clone()))
+                        .ok_or_else(|| {
+                            wanted = Some(order.purpose.clone());
+                            RollError::Missing { n: order.n }
+                        })
+                });
+                roll = driving.roll().clone();
+                if let Some(purpose) = wanted {
+                    return Err(StepError::TooFewThrows {
+                        given: all.len(),
+                        purpose,
+                    });
                 }
-                if !roll.is_done() {
-                    roll.next_order()?;
-                }
-                if all.len() > roll.faces().len() {
+                if all.len() > roll.faces().len() && driving.stopped().is_none() {
                     return Err(StepError::TooManyThrows {
                         given: all.len(),
                         took: roll.faces().len(),
                     });
                 }
+                driving.stopped().cloned()
             }
             Faces::Physical(_) => {
                 let driving = crate::roll::drive(roll.clone(), |order| {
                     headless::throw_order(order, None, Cocked::default())
                 });
                 roll = driving.roll().clone();
-                if let Some(e) = driving.stopped() {
-                    return Err(e.clone().into());
-                }
+                driving.stopped().cloned()
             }
+        };
+        if let Some(e) = stopped {
+            return Err(e.into());
         }
         Ok(roll.apply_to(table)?)
     })();

@@ -2,22 +2,38 @@
 //! back, and keeps every throw made, also when the roll stops early (a throw the rules refuse,
 //! the throw cap, the physics giving up). Every client goes through it: a loop that makes the
 //! throws itself ([`drive`]: the headless simulator, a record read back, a script's physical
-//! throws), and the window, whose felt makes each throw over many frames ([`Driving::order`] when
-//! a throw is due, [`Driving::feed`] when it has settled).
+//! throws or its given faces), and the window, whose felt makes each throw over many frames
+//! ([`Driving::order`] when a throw is due, [`Driving::feed`] when it has settled).
 
 use super::{MoveRoll, NotationRoll, RollError, ThrowOrder};
 use crate::record::ThrowRecord;
 
-/// A roll the driver carries: a move's or a notation's state machine.
-pub trait Roll {
+/// A roll the driver carries: a move's or a notation's state machine, fed what is made for
+/// each throw it asks for (`Made`: a physical throw, or the rules' faces a script gives).
+pub trait Roll<Made = ThrowRecord> {
     /// The throw asked for now: None once the roll is over, an error when the throw cannot be
     /// made (a die of the plan that no physical die makes).
     fn next_throw(&self) -> Result<Option<ThrowOrder>, RollError>;
-    /// Feeds the throw made for the order last given: checked, then read.
-    fn feed_throw(&mut self, throw: &ThrowRecord) -> Result<(), RollError>;
+    /// Feeds what was made for the order last given: checked, then read.
+    fn feed_throw(&mut self, made: &Made) -> Result<(), RollError>;
 }
 
+/// The rules' faces of one throw, given rather than thrown (a script's `faces`): a d100 is one
+/// face here, not its two physical dice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GivenFaces(pub Vec<u32>);
+
 impl Roll for MoveRoll {
+    fn next_throw(&self) -> Result<Option<ThrowOrder>, RollError> {
+        Roll::<GivenFaces>::next_throw(self)
+    }
+
+    fn feed_throw(&mut self, throw: &ThrowRecord) -> Result<(), RollError> {
+        MoveRoll::feed_throw(self, throw)
+    }
+}
+
+impl Roll<GivenFaces> for MoveRoll {
     fn next_throw(&self) -> Result<Option<ThrowOrder>, RollError> {
         if self.is_done() {
             return Ok(None);
@@ -25,8 +41,8 @@ impl Roll for MoveRoll {
         self.next_order().map(Some)
     }
 
-    fn feed_throw(&mut self, throw: &ThrowRecord) -> Result<(), RollError> {
-        MoveRoll::feed_throw(self, throw)
+    fn feed_throw(&mut self, given: &GivenFaces) -> Result<(), RollError> {
+        self.feed_faces(given.0.clone())
     }
 }
 
@@ -44,13 +60,13 @@ impl Roll for NotationRoll {
 /// stopped before its end. A stopped roll keeps what it had: the window shows it, a room's check
 /// says which throw failed.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Driving<R> {
+pub struct Driving<R, Made = ThrowRecord> {
     roll: R,
-    throws: Vec<ThrowRecord>,
+    throws: Vec<Made>,
     stopped: Option<RollError>,
 }
 
-impl<R: Roll> Driving<R> {
+impl<R: Roll<Made>, Made> Driving<R, Made> {
     /// A roll started and not yet thrown.
     pub fn new(roll: R) -> Self {
         Driving {
@@ -77,7 +93,7 @@ impl<R: Roll> Driving<R> {
 
     /// Feeds a throw made for the last order: kept with the roll's throws whatever the roll
     /// makes of it; a throw the roll refuses stops it.
-    pub fn feed(&mut self, throw: ThrowRecord) {
+    pub fn feed(&mut self, throw: Made) {
         if self.stopped.is_some() {
             return;
         }
@@ -99,7 +115,7 @@ impl<R: Roll> Driving<R> {
     }
 
     /// Every throw made so far, in order.
-    pub fn throws(&self) -> &[ThrowRecord] {
+    pub fn throws(&self) -> &[Made] {
         &self.throws
     }
 
@@ -109,7 +125,7 @@ impl<R: Roll> Driving<R> {
     }
 
     /// The roll and its throws, or why it stopped.
-    pub fn finished(self) -> Result<(R, Vec<ThrowRecord>), RollError> {
+    pub fn finished(self) -> Result<(R, Vec<Made>), RollError> {
         match self.stopped {
             Some(e) => Err(e),
             None => Ok((self.roll, self.throws)),
@@ -120,10 +136,10 @@ impl<R: Roll> Driving<R> {
 /// Drives a roll to its end, each throw it asks for made by `throw` (thrown here, read back
 /// from a record, given by a script): the roll with every throw made, and why it stopped, if it
 /// stopped early.
-pub fn drive<R: Roll>(
+pub fn drive<R: Roll<Made>, Made>(
     roll: R,
-    mut throw: impl FnMut(&ThrowOrder) -> Result<ThrowRecord, RollError>,
-) -> Driving<R> {
+    mut throw: impl FnMut(&ThrowOrder) -> Result<Made, RollError>,
+) -> Driving<R, Made> {
     let mut driving = Driving::new(roll);
     while let Some(order) = driving.order() {
         match throw(&order) {

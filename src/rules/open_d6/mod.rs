@@ -333,8 +333,19 @@ impl Action {
         self.first_roll && c.positive[0] == 1 && c.negative[0] == 1
     }
 
-    /// Reads every throw so far: the outcome, or the next throw (sixes again, or friction).
+    /// Reads every throw so far: the outcome, or the next throw (sixes again, or friction). A
+    /// friction check's face is read for nobody in particular (its row of the table).
     pub fn resolve(&self, rules: &Rules, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
+        self.resolve_reading_friction(throws, |face| rules.friction_tag(face))
+    }
+
+    /// [`Action::resolve`], a friction check's face read by `friction` (at a table: what it
+    /// does to the character who rolled).
+    pub fn resolve_reading_friction(
+        &self,
+        throws: &[Vec<u32>],
+        friction: impl FnOnce(u32) -> String,
+    ) -> Result<Step, Refusal> {
         let c = self.chains(throws)?;
         if self.roll.open() {
             let pos_open = c.positive.last() == Some(&6);
@@ -424,7 +435,7 @@ impl Action {
         if snake_eyes {
             tags.push("snake eyes: jury-rigged effects come crashing down".into());
             if let Some(f) = c.friction {
-                tags.push(rules.friction_tag(f));
+                tags.push(friction(f));
             }
         }
         Ok(Step::Done(Outcome {

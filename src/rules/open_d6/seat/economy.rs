@@ -110,27 +110,18 @@ impl Table {
         }
     }
 
-    /// The friction check of a roll, read for its roller: in place of the table's row alone.
-    pub(super) fn read_friction(
-        &self,
-        roller: usize,
-        action: &Action,
-        throws: &[Vec<u32>],
-        o: &mut Outcome,
-    ) {
-        let (Ok(chains), Some(who)) = (action.chains(throws), self.characters.get(roller)) else {
-            return;
+    /// What a friction check's face does to the character at `roller` (a Limitation of
+    /// theirs, a condition they are under, or nothing when they play it safe).
+    pub(super) fn friction_on(&self, roller: usize, face: u32) -> String {
+        let Some(who) = self.characters.get(roller) else {
+            return self.rules.friction_tag(face);
         };
-        if let Some(face) = chains.friction {
-            let plain = self.rules.friction_tag(face);
-            o.tags.retain(|t| *t != plain);
-            let under = self
-                .under_friction
-                .get(roller)
-                .map(Vec::as_slice)
-                .unwrap_or(&[]);
-            o.tags.push(self.rules.friction_reading(who, under, face));
-        }
+        let under = self
+            .under_friction
+            .get(roller)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        self.rules.friction_reading(who, under, face)
     }
 
     /// Adopts a stance schtick: a typed one ends the stance of its type already adopted.

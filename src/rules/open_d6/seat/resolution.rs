@@ -30,12 +30,11 @@ impl Table {
                         &format!("{:?} roll", checks[k].action.roll),
                     ))
                 },
-                |k, t| {
-                    let mut step = checks[k].action.resolve(&self.rules, t)?;
-                    if let (Step::Done(o), Some(&roller)) = (&mut step, rollers.get(k)) {
-                        self.read_friction(roller, &checks[k].action, t, o);
-                    }
-                    Ok(step)
+                |k, t| match rollers.get(k) {
+                    Some(&roller) => checks[k]
+                        .action
+                        .resolve_reading_friction(t, |face| self.friction_on(roller, face)),
+                    None => checks[k].action.resolve(&self.rules, t),
                 },
             )?;
             let outcomes = match done {
