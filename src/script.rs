@@ -436,6 +436,12 @@ mod tests {
             r.error.as_deref(),
             Some("the script gives 0 throws; the rules want another: d4 pool")
         );
+        // A throw more than the move takes: the driver stops asking, and the step says so.
+        let r = play_move(&mut t, &mv, Faces::Given(&[vec![2; 7], vec![2; 7]]));
+        assert_eq!(
+            r.error.as_deref(),
+            Some("the script gives 2 throws; the move took 1")
+        );
         // Nothing was applied: Vex's load is still −1.
         assert_eq!(t.tracker()[0].status[0], "Action Load -1");
     }
