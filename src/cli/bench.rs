@@ -261,6 +261,9 @@ fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
         timing.estimate = quick.map(|e| (started.elapsed(), e.samples, e.error));
         out.push(timing);
     }
+    if notations.is_empty() {
+        out.extend(session_luck_benchmarks(budget)?);
+    }
     let book = Rulebook::builtin().map_err(|e| e.to_string())?;
     for id in RulesetId::ALL {
         let action = AnyAction::parse(id, AnyAction::example(id)).map_err(|e| e.to_string())?;
@@ -269,6 +272,36 @@ fn odds_benchmarks(notations: &[String]) -> Result<Vec<Timing>, String> {
         }));
     }
     Ok(out)
+}
+
+/// A session's luck (the history panel's "a session at least this lucky") over 12, 50 and 100
+/// rolls of mixed dice, whose percentiles fall between each other: the worst case for its grid.
+fn session_luck_benchmarks(budget: Duration) -> Result<Vec<Timing>, String> {
+    use crate::history::{roll_luck, session_luck};
+    let rolled = [
+        ("1d20", 11),
+        ("3d6", 10),
+        ("2d10", 12),
+        ("1d100", 51),
+        ("4d6kh3", 13),
+    ];
+    let mut lucks = Vec::new();
+    for (text, total) in rolled {
+        let notation = Notation::parse(text).map_err(|e| format!("{text}: {e}"))?;
+        let dist = notation
+            .distribution()
+            .map_err(|e| format!("{text}: {e}"))?;
+        lucks.push(roll_luck(&dist, total).ok_or_else(|| format!("{text}: no luck"))?);
+    }
+    Ok([12, 50, 100]
+        .into_iter()
+        .map(|n| {
+            let rolls: Vec<_> = lucks.iter().cycle().take(n).collect();
+            measure(&format!("session luck, {n} mixed rolls"), budget, || {
+                black_box(session_luck(&rolls));
+            })
+        })
+        .collect())
 }
 
 /// Runs `bench`.

@@ -9,10 +9,10 @@
 //! each roll's distribution of percentiles, and the probability of a session at least this lucky
 //! is that distribution's upper tail at the observed sum. Both are computed over every outcome,
 //! not sampled. A roll with more than [`MAX_OUTCOMES`] outcomes (100d100 has 9,901) has them
-//! gathered into that many bins of neighbouring percentiles, and a session whose sums take more
-//! than [`MAX_SUMS`] values is gathered likewise; either marks the result `exact: false`.
-
-use std::collections::HashMap;
+//! gathered into that many bins of neighbouring percentiles, and a session's sums are kept on a
+//! grid of [`SUM_BINS`] bins spanning every sum its rolls can make, so that a long session costs
+//! no more per roll than a short one; a bin that has to hold two different sums, like a roll's
+//! bins, marks the result `exact: false`.
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -27,8 +27,8 @@ pub const FREE_ROLLS: &str = "free rolls";
 /// Most outcomes a roll's percentile distribution keeps one by one.
 pub const MAX_OUTCOMES: usize = 512;
 
-/// Most distinct sums a session's distribution keeps one by one.
-pub const MAX_SUMS: usize = 200_000;
+/// Bins of the grid a session's distribution of sums is kept on (they span 0 to 100 × rolls).
+pub const SUM_BINS: usize = 8_192;
 
 /// Sums closer than this (in percentile points) are the same sum: equal fractions added in
 /// another order differ by rounding only.
@@ -132,43 +132,77 @@ fn gather(pairs: &[(f64, f64)], bins: usize, top: f64) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Sums of percentiles that fell in one bin of a session's grid.
+#[derive(Clone, Copy, Debug, Default)]
+struct SumBin {
+    /// Their probability.
+    p: f64,
+    /// Probability × sum, added up.
+    weighted: f64,
+    /// The lowest and highest sum in the bin (equal: the bin holds one sum, exactly).
+    lo: f64,
+    hi: f64,
+}
+
+impl SumBin {
+    fn at(v: f64, p: f64) -> SumBin {
+        SumBin {
+            p,
+            weighted: v * p,
+            lo: v,
+            hi: v,
+        }
+    }
+
+    fn add(&mut self, v: f64, p: f64) {
+        if self.p == 0.0 {
+            *self = SumBin::at(v, p);
+            return;
+        }
+        self.p += p;
+        self.weighted += v * p;
+        self.lo = self.lo.min(v);
+        self.hi = self.hi.max(v);
+    }
+
+    /// The probability-weighted mean of its sums.
+    fn mean(&self) -> f64 {
+        self.weighted / self.p
+    }
+}
+
 /// The luck of a series of rolls: their average percentile and the probability that the same
 /// rolls come out with an average at least as high (None: no roll has a percentile).
+///
+/// The distribution of the sum is kept on a grid of [`SUM_BINS`] bins spanning every sum the
+/// rolls can make, each bin at the probability-weighted mean of the sums in it: a roll costs
+/// at most bins × its outcomes, however long the session. While no bin holds two different
+/// sums, the tail is exact.
 pub fn session_luck(rolls: &[&RollLuck]) -> Option<SessionLuck> {
     if rolls.is_empty() {
         return None;
     }
     let observed: f64 = rolls.iter().map(|r| r.percentile).sum();
-    let mut exact = rolls.iter().all(|r| r.exact);
-    // The distribution of the sum of percentiles, keyed by the sum in millionths of a point.
-    let mut sums: HashMap<i64, f64> = HashMap::from([(0, 1.0)]);
-    let key = |x: f64| (x / SAME_SUM).round() as i64;
-    for (i, roll) in rolls.iter().enumerate() {
-        let mut next: HashMap<i64, f64> = HashMap::with_capacity(sums.len() * 2);
-        for (&k, &p) in &sums {
+    let width = 100.0 * rolls.len() as f64 / SUM_BINS as f64;
+    let bin_of = |v: f64| ((v / width).floor().max(0.0) as usize).min(SUM_BINS - 1);
+    let mut sums = vec![SumBin::default(); SUM_BINS];
+    sums[0] = SumBin::at(0.0, 1.0);
+    let mut next = vec![SumBin::default(); SUM_BINS];
+    for roll in rolls {
+        for bin in sums.iter().filter(|b| b.p > 0.0) {
+            let x = bin.mean();
             for &(u, q) in &roll.outcomes {
-                *next.entry(k + key(u)).or_default() += p * q;
+                next[bin_of(x + u)].add(x + u, bin.p * q);
             }
         }
-        if next.len() > MAX_SUMS {
-            exact = false;
-            let pairs: Vec<(f64, f64)> = next
-                .iter()
-                .map(|(&k, &p)| (k as f64 * SAME_SUM, p))
-                .collect();
-            let top = 100.0 * (i + 1) as f64;
-            next = gather(&pairs, MAX_SUMS / 2, top)
-                .into_iter()
-                .map(|(u, p)| (key(u), p))
-                .collect();
-        }
-        sums = next;
+        std::mem::swap(&mut sums, &mut next);
+        next.fill(SumBin::default());
     }
-    let at = key(observed);
+    let exact = rolls.iter().all(|r| r.exact) && sums.iter().all(|b| b.hi - b.lo <= SAME_SUM);
     let p_at_least: f64 = sums
         .iter()
-        .filter(|(k, _)| **k >= at - 1)
-        .map(|(_, p)| p)
+        .filter(|b| b.p > 0.0 && b.mean() >= observed - SAME_SUM)
+        .map(|b| b.p)
         .sum();
     Some(SessionLuck {
         rolls: rolls.len(),
@@ -275,6 +309,58 @@ mod tests {
         assert!((luck.percentile - 50.0).abs() < 0.5, "{}", luck.percentile);
         let mean: f64 = luck.outcomes.iter().map(|(u, p)| u * p).sum();
         assert!((mean - 50.0).abs() < 1e-9, "{mean}");
+    }
+
+    #[test]
+    fn a_long_session_s_tail_is_still_exact_where_its_sums_stay_apart() {
+        // A hundred d20s showing 10 and 11 in turn: the average is 50. Their percentiles step
+        // by 5, wider than the grid's bins, so no bin holds two sums and the tail is exact:
+        // P(faces add up to at least 1,050), worked out here over the faces.
+        let d20 = dist("1d20");
+        let (ten, eleven) = (
+            roll_luck(&d20, 10).expect("luck"),
+            roll_luck(&d20, 11).expect("luck"),
+        );
+        let rolls: Vec<&RollLuck> = (0..100)
+            .map(|i| if i % 2 == 0 { &ten } else { &eleven })
+            .collect();
+        let s = session_luck(&rolls).expect("session");
+        let mut faces = vec![1.0f64];
+        for _ in 0..100 {
+            let mut next = vec![0.0; faces.len() + 19];
+            for (sum, p) in faces.iter().enumerate() {
+                for face in 0..20 {
+                    next[sum + face] += p / 20.0;
+                }
+            }
+            faces = next;
+        }
+        // Index 0 is a sum of 100 (every die a 1).
+        let tail: f64 = faces[1_050 - 100..].iter().sum();
+        assert!(s.exact);
+        assert!(
+            (s.p_at_least - tail).abs() < 1e-9,
+            "{} {tail}",
+            s.p_at_least
+        );
+        assert!((s.average - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_session_of_mixed_dice_is_gathered_and_marked() {
+        // Percentiles of a d6, a d20, 3d6 and a d100 fall between each other: sixty such rolls
+        // make more sums than the grid has bins. The tail is then near, and marked "≈".
+        let rolls: Vec<RollLuck> = (0..60)
+            .map(|i| {
+                let (notation, face) =
+                    [("1d6", 4), ("1d20", 11), ("3d6", 10), ("1d100", 51)][i % 4];
+                roll_luck(&dist(notation), face).expect("luck")
+            })
+            .collect();
+        let s = session_luck(&rolls.iter().collect::<Vec<_>>()).expect("session");
+        assert!(!s.exact);
+        // Each roll sits near its middle: the session is about as lucky as half of them.
+        assert!((0.3..0.7).contains(&s.p_at_least), "{}", s.p_at_least);
     }
 
     #[test]

@@ -4,10 +4,12 @@
 //! headers (`headers`), the runtime and the
 //! listening socket (`runtime`), its TLS (`tls`) and the clients a trusted reverse proxy names
 //! (`proxy`), the feed's events and its socket loop (`feed`, `socket`), and the page routes
-//! (`pages`) and the files they serve, compiled in (`assets`).
+//! (`pages`) and the files they serve, compiled in (`assets`), and the bell a server rings to
+//! wake the app it hands work to (`bell`).
 
 pub mod assets;
 pub mod auth;
+pub mod bell;
 pub mod error;
 pub mod feed;
 pub mod headers;

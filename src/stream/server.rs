@@ -24,6 +24,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::api::{self, ApiError, Asker, MAX_BODY, MoveBody, RollOrder};
 use crate::net::auth;
+use crate::net::bell::Bell;
 use crate::net::feed::{FeedEvent, TableInfo};
 use crate::net::pages::{self, Pages};
 use crate::net::runtime::{ConnectionLimits, NetError, Threads, in_own_thread, listen, serve};
@@ -153,6 +154,8 @@ struct Shared {
     port: u16,
     /// With a token, the names requests may use besides addresses and `localhost`.
     hosts: Vec<String>,
+    /// Rung when a job is queued: the app may be asleep (a window whose table is still).
+    bell: Mutex<Bell>,
 }
 
 /// The app's end of the server: jobs to take, events to publish.
@@ -165,6 +168,14 @@ impl TableLink {
     /// The next job waiting, if any.
     pub fn next_job(&mut self) -> Option<Job> {
         self.jobs.try_recv().ok()
+    }
+
+    /// How to wake the app when a job comes for it (a window draws no frames while its table
+    /// is still).
+    pub fn ring_on_jobs(&self, bell: Bell) {
+        if let Ok(mut ours) = self.shared.bell.lock() {
+            *ours = bell;
+        }
     }
 
     /// Sends an event to every feed connection (and remembers outcomes and the table).
@@ -208,6 +219,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         pages: Pages::new(),
         port: addr.port(),
         hosts: options.hosts.clone(),
+        bell: Mutex::new(Bell::default()),
     });
     let app = router(shared.clone()).layer(middleware::from_fn_with_state(
         Arc::new(options.headers.clone()),
@@ -344,6 +356,9 @@ async fn queue_and_wait<T>(
         mpsc::error::TrySendError::Full(_) => ApiError::QueueFull(QUEUE),
         mpsc::error::TrySendError::Closed(_) => ApiError::Closed,
     })?;
+    if let Ok(bell) = shared.bell.lock() {
+        bell.ring();
+    }
     match tokio::time::timeout(ROLL_TIMEOUT, rx).await {
         Ok(Ok(answer)) => answer,
         Ok(Err(_)) => Err(ApiError::Closed),
@@ -568,6 +583,7 @@ mod tests {
             port: 7470,
             // With a token, the table is reached by this name too (`play --host dicetable.lan`).
             hosts: vec!["dicetable.lan".into()],
+            bell: Mutex::new(Bell::default()),
         });
         (router(shared), queue)
     }

@@ -1,14 +1,17 @@
 //! The window app (Bevy): the tray and its dice (`table`), the overlays (`ui`), the window's
-//! side of streaming (`stream`), joining a table server's room (`join`), and the set-up of
-//! third-party plugins. Every throw it makes goes through the one roll path (`crate::roll`).
+//! side of streaming (`stream`), joining a table server's room (`join`), the set-up of
+//! third-party plugins, its pacing: frames drawn while the table moves (`pacing`), and the bell
+//! that wakes it (`wake`). Every throw it makes goes through the one roll path (`crate::roll`).
 
 mod join;
+mod pacing;
 mod stream;
 mod table;
 #[cfg(test)]
 mod tests;
 mod third_party;
 mod ui;
+mod wake;
 
 use std::path::PathBuf;
 
@@ -26,6 +29,7 @@ pub(super) fn plugin(app: &mut App) {
         ui::plugin,
         stream::plugin,
         join::plugin,
+        pacing::plugin,
     ));
 }
 

@@ -437,9 +437,9 @@ impl WindowClient {
                 "--no-listen",
                 "--mute",
                 "--width",
-                "960",
+                "640",
                 "--height",
-                "600",
+                "400",
             ],
         );
         WindowClient {

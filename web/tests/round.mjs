@@ -80,7 +80,6 @@ async function endTurn(gm) {
 }
 
 const front = await open({ width: 1280, height: 900 });
-const pages = [];
 const rooms = [];
 try {
   for (const r of ROOMS) {
@@ -102,7 +101,6 @@ try {
     await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: [r.pat] });
     const sam = await open({ width: 1920, height: 1080 });
     await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: [r.sam] });
-    pages.push(gm, pat, sam);
     const seen = {};
     // Pat's form before anything: the moves of the ruleset, and why Pat may not act yet.
     await drafted(pat, null);
@@ -215,6 +213,9 @@ try {
     )));
     seen.room = r.room;
     rooms.push(seen);
+    // Done with this room: its pages close (the next room's drawing has the cores to itself);
+    // its window stays, and the test reads what it showed.
+    await Promise.all([gm, pat, sam].map((p) => p.close()));
   }
   console.log(JSON.stringify({ rooms, errors }));
 } finally {

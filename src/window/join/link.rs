@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::mpsc as tokio_mpsc;
 
 use super::Connection;
+use crate::net::bell::Bell;
 use crate::net::runtime::{Threads, in_own_thread};
 use crate::online::client::{Client, ClientError, JoinAs, ThrowError};
 use crate::online::keys;
@@ -75,13 +76,13 @@ pub(super) struct Link {
 }
 
 impl Link {
-    /// Starts the client's thread.
-    pub(super) fn start(join: JoinOptions) -> Result<Link, LinkError> {
+    /// Starts the client's thread; it rings `bell` whenever it hands the window something.
+    pub(super) fn start(join: JoinOptions, bell: Bell) -> Result<Link, LinkError> {
         crate::online::client::room_of(&join.url)?;
         let (to_server, inbox) = tokio_mpsc::unbounded_channel();
         let (outbox, from_server) = mpsc::channel();
         in_own_thread("table-server-client", Threads::Current, move || {
-            run(join, inbox, outbox)
+            run(join, inbox, Outbox { to: outbox, bell })
         })?;
         Ok(Link {
             to_server,
@@ -103,11 +104,27 @@ impl Link {
     }
 }
 
+/// The client's end of what goes to the window, and the bell that wakes it (a window draws
+/// no frames while its table is still).
+struct Outbox {
+    to: mpsc::Sender<FromServer>,
+    bell: Bell,
+}
+
+impl Outbox {
+    /// Hands `m` to the window and wakes it: false once the window is gone.
+    fn send(&self, m: FromServer) -> bool {
+        let sent = self.to.send(m).is_ok();
+        self.bell.ring();
+        sent
+    }
+}
+
 /// The client's loop: join (trying again until it works), then proposals and news.
 async fn run(
     join: JoinOptions,
     mut inbox: tokio_mpsc::UnboundedReceiver<ToServer>,
-    outbox: mpsc::Sender<FromServer>,
+    outbox: Outbox,
 ) {
     // The keys to names taken in rooms live beside the history.
     let keys_dir = crate::folders::data_dir();
@@ -122,7 +139,7 @@ async fn run(
             .and_then(|dir| keys::load(dir, &join.url, &join.name)),
         trust: join.trust.clone(),
     };
-    let say = |m: FromServer| outbox.send(m).is_ok();
+    let say = |m: FromServer| outbox.send(m);
     let mut client = loop {
         match Client::connect(as_.clone(), None, Checks::default()).await {
             Ok(c) => break c,

@@ -86,19 +86,31 @@ struct Showing {
     started: bool,
 }
 
-fn connect(mut commands: Commands, options: Res<PlayOptions>) {
+fn connect(
+    mut commands: Commands,
+    options: Res<PlayOptions>,
+    wake: Option<Res<crate::window::wake::WakeBell>>,
+) {
     let Some(join) = options.join.clone() else {
         return;
     };
-    if let Err(e) = go_online(&mut commands, join) {
+    if let Err(e) = go_online(
+        &mut commands,
+        join,
+        crate::window::wake::bell(wake.as_deref()),
+    ) {
         eprintln!("error: {e}");
     }
 }
 
 /// Starts the client and hands the table to the room.
-fn go_online(commands: &mut Commands, join: JoinOptions) -> Result<(), link::LinkError> {
+fn go_online(
+    commands: &mut Commands,
+    join: JoinOptions,
+    bell: crate::net::bell::Bell,
+) -> Result<(), link::LinkError> {
     let who = join.name.clone();
-    match Link::start(join) {
+    match Link::start(join, bell) {
         Ok(link) => {
             commands.insert_resource(RemoteDriven { catching_up: true });
             commands.insert_resource(Online {
@@ -192,8 +204,10 @@ fn draw_join_dialog(
     mut contexts: EguiContexts,
     mut dialog: ResMut<JoinDialog>,
     mut play: ResMut<TablePlay>,
+    wake: Option<Res<crate::window::wake::WakeBell>>,
 ) -> Result {
     use crate::online::log::Role;
+    let bell = crate::window::wake::bell(wake.as_deref());
     let ctx = contexts.ctx_mut()?;
     if !dialog.open {
         return Ok(());
@@ -251,7 +265,7 @@ fn draw_join_dialog(
     if join {
         match dialog
             .options()
-            .and_then(|o| Ok(go_online(&mut commands, o)?))
+            .and_then(|o| Ok(go_online(&mut commands, o, bell.clone())?))
         {
             Ok(()) => {
                 dialog.open = false;

@@ -107,6 +107,7 @@ impl Pending {
 fn start_server(
     mut commands: Commands,
     options: Res<PlayOptions>,
+    wake: Option<Res<crate::window::wake::WakeBell>>,
     mut physics: NonSendMut<TableSimulator>,
 ) {
     let Some(addr) = options.listen else { return };
@@ -122,6 +123,7 @@ fn start_server(
             let scheme = server_options.scheme();
             println!("listening on {scheme}://{addr} (overlay: {scheme}://{addr}/overlay)");
             physics.keep_log();
+            link.ring_on_jobs(crate::window::wake::bell(wake.as_deref()));
             commands.insert_resource(Link(link));
             commands.insert_resource(Listening(addr));
         }

@@ -300,11 +300,21 @@ impl LuckBoard {
     }
 }
 
-/// Tallies the session's luck again whenever a roll or a roll's luck arrives.
-fn tally_luck(history: Res<RollHistory>, mut board: ResMut<LuckBoard>) {
-    if !history.is_changed() {
+/// Tallies the session's luck again when a roll or a roll's luck arrives, and only then: the
+/// panels hold the history mutably every frame, so its change flag says nothing.
+fn tally_luck(
+    history: Res<RollHistory>,
+    mut board: ResMut<LuckBoard>,
+    mut tallied: Local<Option<(usize, usize)>>,
+) {
+    let now = (
+        history.entries.len(),
+        history.entries.iter().filter(|e| e.luck.is_some()).count(),
+    );
+    if *tallied == Some(now) {
         return;
     }
+    *tallied = Some(now);
     board.rows = tally(&history.entries);
 }
 

@@ -20,7 +20,7 @@ mod sounds;
 mod textures;
 mod throwing;
 
-pub use camera::{TableCamera, ViewSettings, outline_on_screen};
+pub use camera::{CameraMotion, TableCamera, ViewSettings, outline_on_screen};
 pub use demo::{DemoCommand, DemoRun};
 pub use dice_view::DieOnTable;
 pub use hand::Hand;

@@ -6,13 +6,45 @@ use bevy::camera::{CameraOutputMode, Viewport};
 use bevy::prelude::*;
 use bevy::render::render_resource::BlendState;
 use bevy::window::PrimaryWindow;
-use bevy_egui::{EguiGlobalSettings, EguiPlugin, PrimaryEguiContext};
+use bevy_egui::{
+    EguiGlobalSettings, EguiInput, EguiPlugin, EguiPreUpdateSet, PrimaryEguiContext, egui,
+};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default());
     app.init_resource::<PanelSpace>();
     app.add_systems(Startup, spawn_overlay_camera);
     app.add_systems(PostUpdate, fit_table_viewport);
+    app.add_systems(
+        PreUpdate,
+        drop_unchanged_modifiers
+            .after(EguiPreUpdateSet::ProcessInput)
+            .before(EguiPreUpdateSet::BeginPass),
+    );
+}
+
+/// bevy_egui tells egui the modifier keys every frame, as a change; egui then asks for the next
+/// frame at once, and a window that should sleep while its table is still never does. A
+/// "change" to the modifiers egui already has is dropped (egui keeps them from frame to frame).
+fn drop_unchanged_modifiers(
+    mut inputs: Query<&mut EguiInput>,
+    mut known: Local<Option<egui::Modifiers>>,
+) {
+    for mut input in &mut inputs {
+        input.events.retain(|event| match event {
+            egui::Event::ModifiersChanged(now) if *known == Some(*now) => false,
+            egui::Event::ModifiersChanged(now) => {
+                *known = Some(*now);
+                true
+            }
+            // egui forgets the modifiers when the window loses focus.
+            egui::Event::WindowFocused(false) => {
+                *known = None;
+                true
+            }
+            _ => true,
+        });
+    }
 }
 
 /// Pixels (logical) the side panels take from the window, written by the overlays each frame.

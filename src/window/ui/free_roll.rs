@@ -146,6 +146,11 @@ impl FreeRoll {
         self.parsed.as_ref().ok()
     }
 
+    /// True while the exact odds of the text in the box are being worked out off the frame.
+    pub fn working_out_odds(&self) -> bool {
+        matches!(self.odds, FreeOdds::Computing(Some(_)))
+    }
+
     /// Its distribution, once worked out.
     pub fn dist(&self) -> Option<&Dist> {
         self.ready().map(|(dist, _)| dist)
