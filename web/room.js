@@ -13,6 +13,7 @@ import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
 import { bandsWords, drawOdds } from '/odds-chart.js';
+import { TrayQueue } from '/tray-queue.js';
 
 const $ = (id) => document.getElementById(id);
 // The longest text each field takes: the server's own limits.
@@ -227,7 +228,7 @@ function welcomed(msg) {
   seat.connected = true;
   // What the log held when this page came (or came back) is told at once; what comes after is
   // told when its dice land on the tray.
-  liveAfter = msg.head;
+  telling.goLive(msg.head);
   if (msg.key) keepKey(room, msg.name, msg.key);
   if (dropped) $('connection').textContent = 'Back at the table.';
   dropped = false;
@@ -674,40 +675,8 @@ function redraw(seq) {
   if (e) draw(e);
 }
 
-// Entries after `liveAfter` that throw dice wait, in log order, until the tray has shown their
-// outcome (or has said nothing for TRAY_SILENCE_MS, or past a motion's length): then they are
-// told. Entries before it (a page joining late, or catching up) are told at once.
-let liveAfter = Infinity;
-const waiting = [];
-const trayShown = new Set();
-const TRAY_SILENCE_MS = 15000;
-let trayTimer = null;
-let timerFor = null;
-
-function waitForTray(ms = TRAY_SILENCE_MS) {
-  clearTimeout(trayTimer);
-  timerFor = waiting[0]?.e.seq ?? null;
-  trayTimer = setTimeout(() => {
-    // The tray went quiet: what it did not show is told anyway, never lost.
-    if (timerFor !== null) trayShown.add(timerFor);
-    timerFor = null;
-    release();
-  }, ms);
-}
-
-function release() {
-  while (waiting.length) {
-    const w = waiting[0];
-    if (w.onTray && !trayShown.has(w.e.seq)) {
-      if (timerFor !== w.e.seq) waitForTray();
-      return;
-    }
-    waiting.shift();
-    tell(w.e);
-  }
-  clearTimeout(trayTimer);
-  timerFor = null;
-}
+// The log is told in order, a live throw once its dice have landed on the tray (tray-queue.js).
+const telling = new TrayQueue(tell);
 
 function entry(line, shown) {
   let e;
@@ -725,10 +694,7 @@ function entry(line, shown) {
   checks.set(e.seq, verdict);
   if (verdict.ok) seat.checked += 1;
   else seat.unchecked.push({ seq: e.seq, what: verdict.what });
-  const kind = e.event.kind;
-  const onTray = e.seq > liveAfter && (kind === 'thrown' || kind === 'revealed');
-  waiting.push({ e, onTray });
-  release();
+  telling.push(e);
 }
 
 /** Tells an entry: its history line, the heading, the announcement, and the form follows. */
@@ -793,23 +759,21 @@ window.addEventListener('message', (m) => {
     showTable(e);
   } else if (e.type === 'hello') {
     if (e.table) showTable(e.table);
-    for (const o of e.recent || []) {
+    const recent = e.recent || [];
+    for (const o of recent) {
       codes.set(o.roll, o.code);
-      trayShown.add(o.roll);
       redraw(o.roll);
     }
-    release();
+    telling.shownOnTray(...recent.map((o) => o.roll));
   } else if (e.type === 'playing') {
     // The dice are in the air: their outcome is due when they land.
-    if (waiting[0]?.e.seq === e.roll) waitForTray(e.ms + TRAY_SILENCE_MS);
+    telling.flying(e.roll, e.ms);
   } else if (e.type === 'outcome') {
     codes.set(e.roll, e.code);
-    trayShown.add(e.roll);
     redraw(e.roll);
-    release();
+    telling.shownOnTray(e.roll);
   } else if (e.type === 'hidden') {
-    trayShown.add(e.roll);
-    release();
+    telling.shownOnTray(e.roll);
   }
 });
 

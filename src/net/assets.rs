@@ -133,7 +133,7 @@ const THREE_JS: &[u8] = include_bytes!("../../web/vendor/three.min.js");
 const THREE_PLACEHOLDER: &str = "/three/three.min.js";
 
 /// Our files, by the name they are served under (at the server's root).
-const FILES: [(&str, &str); 17] = [
+const FILES: [(&str, &str); 18] = [
     ("overlay.html", include_str!("../../web/overlay.html")),
     ("overlay.css", include_str!("../../web/overlay.css")),
     ("overlay.js", include_str!("../../web/overlay.js")),
@@ -149,6 +149,7 @@ const FILES: [(&str, &str); 17] = [
     ("gesture.js", include_str!("../../web/gesture.js")),
     ("fields.js", include_str!("../../web/fields.js")),
     ("odds-chart.js", include_str!("../../web/odds-chart.js")),
+    ("tray-queue.js", include_str!("../../web/tray-queue.js")),
     ("legible.js", include_str!("../../web/legible.js")),
     (
         "vendor/sha256.min.js",

@@ -1,8 +1,8 @@
 //! The pages' pure parts under node's own test runner (`web/tests/unit/`): check.js on the
 //! log's shared vectors and a stored room log, gesture.js against the tray of this build's
 //! `/contract.js`, entries.js telling a stored room log, the protocol's published schemas on
-//! messages it takes and refuses, the room page's move fields (fields.js) and odds bars
-//! (odds-chart.js).
+//! messages it takes and refuses, the room page's move fields (fields.js), odds bars
+//! (odds-chart.js) and the order it tells its log in (tray-queue.js).
 
 use std::process::Command;
 
@@ -37,6 +37,6 @@ fn the_pages_pure_parts_pass_their_unit_tests() {
     );
     assert!(out.status.success(), "{text}");
     // Every file ran: the two suites' tests, none skipped.
-    assert!(text.contains("# pass 21"), "{text}");
+    assert!(text.contains("# pass 24"), "{text}");
     assert!(text.contains("# fail 0"), "{text}");
 }
