@@ -9,10 +9,12 @@
 //! each roll's distribution of percentiles, and the probability of a session at least this lucky
 //! is that distribution's upper tail at the observed sum. Both are computed over every outcome,
 //! not sampled. A roll with more than [`MAX_OUTCOMES`] outcomes (100d100 has 9,901) has them
-//! gathered into that many bins of neighbouring percentiles, and a session's sums are kept on a
-//! grid of [`SUM_BINS`] bins spanning every sum its rolls can make, so that a long session costs
-//! no more per roll than a short one; a bin that has to hold two different sums, like a roll's
-//! bins, marks the result `exact: false`.
+//! gathered into that many bins of neighbouring percentiles, and a session whose sums take more
+//! than [`SUM_BINS`] values has them kept on a grid of that many bins spanning every sum its
+//! rolls can make, so that a long session costs no more per roll than a short one; a bin that
+//! has to hold two different sums, like a roll's bins, marks the result `exact: false`.
+
+use std::collections::HashMap;
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -27,7 +29,8 @@ pub const FREE_ROLLS: &str = "free rolls";
 /// Most outcomes a roll's percentile distribution keeps one by one.
 pub const MAX_OUTCOMES: usize = 512;
 
-/// Bins of the grid a session's distribution of sums is kept on (they span 0 to 100 × rolls).
+/// Most distinct sums a session's distribution keeps one by one, and the bins of the grid it is
+/// kept on past that (they span 0 to 100 × rolls).
 pub const SUM_BINS: usize = 8_192;
 
 /// Sums closer than this (in percentile points) are the same sum: equal fractions added in
@@ -174,36 +177,73 @@ impl SumBin {
 /// The luck of a series of rolls: their average percentile and the probability that the same
 /// rolls come out with an average at least as high (None: no roll has a percentile).
 ///
-/// The distribution of the sum is kept on a grid of [`SUM_BINS`] bins spanning every sum the
-/// rolls can make, each bin at the probability-weighted mean of the sums in it: a roll costs
-/// at most bins × its outcomes, however long the session. While no bin holds two different
-/// sums, the tail is exact.
+/// The distribution of the sum is kept sum by sum while it has at most [`SUM_BINS`] of them
+/// (exact); past that, on a grid of [`SUM_BINS`] bins spanning every sum the rolls can make,
+/// each bin at the probability-weighted mean of the sums in it, so that a roll costs at most
+/// bins × its outcomes however long the session. An edge of the grid lies at the observed sum,
+/// so no bin straddles it; a grid whose bins each hold one sum is still exact.
 pub fn session_luck(rolls: &[&RollLuck]) -> Option<SessionLuck> {
     if rolls.is_empty() {
         return None;
     }
     let observed: f64 = rolls.iter().map(|r| r.percentile).sum();
+    // The grid's edges are laid so that one falls just under the observed sum: a bin is then
+    // wholly at least as lucky, or wholly less.
     let width = 100.0 * rolls.len() as f64 / SUM_BINS as f64;
-    let bin_of = |v: f64| ((v / width).floor().max(0.0) as usize).min(SUM_BINS - 1);
-    let mut sums = vec![SumBin::default(); SUM_BINS];
-    sums[0] = SumBin::at(0.0, 1.0);
-    let mut next = vec![SumBin::default(); SUM_BINS];
+    let shift = (observed - SAME_SUM / 2.0).rem_euclid(width) - width;
+    let bin_of = |v: f64| (((v - shift) / width).floor().max(0.0) as usize).min(SUM_BINS);
+    // The sums one by one, keyed in millionths of a point, until there are too many.
+    let key = |x: f64| (x / SAME_SUM).round() as i64;
+    let mut one_by_one: Option<HashMap<i64, f64>> = Some(HashMap::from([(0, 1.0)]));
+    let mut grid = vec![SumBin::default(); SUM_BINS + 1];
+    let mut next = vec![SumBin::default(); SUM_BINS + 1];
     for roll in rolls {
-        for bin in sums.iter().filter(|b| b.p > 0.0) {
+        if let Some(sums) = &one_by_one {
+            let mut added: HashMap<i64, f64> = HashMap::with_capacity(sums.len() * 2);
+            for (&k, &p) in sums {
+                for &(u, q) in &roll.outcomes {
+                    *added.entry(k + key(u)).or_default() += p * q;
+                }
+            }
+            if added.len() > SUM_BINS {
+                for (k, p) in added {
+                    let v = k as f64 * SAME_SUM;
+                    grid[bin_of(v)].add(v, p);
+                }
+                one_by_one = None;
+            } else {
+                one_by_one = Some(added);
+            }
+            continue;
+        }
+        for bin in grid.iter().filter(|b| b.p > 0.0) {
             let x = bin.mean();
             for &(u, q) in &roll.outcomes {
                 next[bin_of(x + u)].add(x + u, bin.p * q);
             }
         }
-        std::mem::swap(&mut sums, &mut next);
+        std::mem::swap(&mut grid, &mut next);
         next.fill(SumBin::default());
     }
-    let exact = rolls.iter().all(|r| r.exact) && sums.iter().all(|b| b.hi - b.lo <= SAME_SUM);
-    let p_at_least: f64 = sums
-        .iter()
-        .filter(|b| b.p > 0.0 && b.mean() >= observed - SAME_SUM)
-        .map(|b| b.p)
-        .sum();
+    let rolls_exact = rolls.iter().all(|r| r.exact);
+    let (exact, p_at_least) = match one_by_one {
+        Some(sums) => {
+            let at = key(observed);
+            let tail = sums
+                .iter()
+                .filter(|(k, _)| **k >= at - 1)
+                .map(|(_, p)| p)
+                .sum();
+            (rolls_exact, tail)
+        }
+        None => {
+            let tail: f64 = grid[bin_of(observed)..].iter().map(|b| b.p).sum();
+            (
+                rolls_exact && grid.iter().all(|b| b.hi - b.lo <= SAME_SUM),
+                tail,
+            )
+        }
+    };
     Some(SessionLuck {
         rolls: rolls.len(),
         average: observed / rolls.len() as f64,
@@ -344,6 +384,25 @@ mod tests {
             s.p_at_least
         );
         assert!((s.average - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_short_session_of_mixed_dice_stays_exact() {
+        // A d6 showing 4 and 3d6 showing 10: 6 × 16 sums, each kept; at least as lucky as
+        // 58.33 + 43.75 is counted over the faces here.
+        let d6 = roll_luck(&dist("1d6"), 4).expect("luck");
+        let three = roll_luck(&dist("3d6"), 10).expect("luck");
+        let s = session_luck(&[&d6, &three]).expect("session");
+        assert!(s.exact);
+        let mut tail = 0.0;
+        for (u, p) in &d6.outcomes {
+            for (w, q) in &three.outcomes {
+                if u + w >= d6.percentile + three.percentile - 1e-9 {
+                    tail += p * q;
+                }
+            }
+        }
+        assert!(close(s.p_at_least, tail), "{} {tail}", s.p_at_least);
     }
 
     #[test]
