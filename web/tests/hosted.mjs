@@ -49,7 +49,7 @@ try {
   await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: ['Ash'] });
   await pat.waitForFunction(() => window.seat?.connected, null, WAIT);
   // Pat's tray is up before he throws: a tray that connects after the dice landed has nothing
-  // left to play (the page then tells the outcome without it, after its silence).
+  // left to animate (the page still tells the outcome, from the tray's `hello`).
   await pat.waitForFunction(() => document.getElementById('tray').contentWindow?.overlay?.connected, null, WAIT);
   await throwNotation(pat, '1d6');
   const tray = pat.frames().find((f) => f.url().includes('/watch'));
