@@ -1,26 +1,21 @@
 //! The window draws while its table moves and sleeps while it is still: an idle table costs no
 //! frames (a laptop's battery, a streamer's CPU beside OBS; under software rendering an idle
 //! window took both cores of a 2-core machine). It wakes for input, for a room's news or an API
-//! job (the [`Bell`] their threads ring), and at least every [`IDLE_WAIT`]. While dice fly, the
+//! job (the [`Bell`](crate::net::bell::Bell) their threads ring), and at least every [`IDLE_WAIT`]. While dice fly, the
 //! camera glides, a hand holds dice, a roll waits for its next throw or the odds are being
 //! worked out, and for [`AFTERGLOW`] after, every frame is drawn. A run that counts frames
 //! (`--exit-after-frames`, `--screenshot`, `--frame-times`) draws every frame.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::window::{RequestRedraw, WindowEvent};
-use bevy::winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings, WinitUserEvent};
+use bevy::winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings};
 
 use super::PlayOptions;
-use super::table::{
-    CameraMotion, DemoRun, Hand, RemoteDriven, StoredReplay, TablePlay, TableRoll, TableSimulator,
-};
+use super::table::{Hand, StoredReplay, TableMotion};
 use super::ui::FreeRoll;
 use super::wake::WakeBell;
-use crate::net::bell::Bell;
 
 /// The longest a still table waits for its next frame.
 pub const IDLE_WAIT: Duration = Duration::from_secs(1);
@@ -41,48 +36,30 @@ pub(super) fn plugin(app: &mut App) {
             unfocused_mode: UpdateMode::reactive_low_power(IDLE_WAIT),
         });
     }
-    let rung = Arc::new(AtomicBool::new(false));
-    let bell = app
+    let proxy = app
         .world()
         .get_resource::<EventLoopProxyWrapper>()
-        .map(|proxy| {
-            let proxy = (**proxy).clone();
-            let rung = rung.clone();
-            Bell::new(move || {
-                rung.store(true, Ordering::Release);
-                let _ = proxy.send_event(WinitUserEvent::WakeUp);
-            })
-        })
-        .unwrap_or_default();
-    app.insert_resource(WakeBell::new(bell, rung));
+        .map(|proxy| (**proxy).clone());
+    app.insert_resource(WakeBell::through(proxy));
     app.add_systems(Last, keep_drawing_while_the_table_moves);
 }
 
-/// What moves on the table, or waits to.
+/// What moves on the table or waits to, and besides: a stored replay between its throws, dice
+/// in the hand, odds being worked out.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Motion<'w> {
-    play: Res<'w, TablePlay>,
-    roll: Res<'w, TableRoll>,
+    table: TableMotion<'w>,
     replay: Res<'w, StoredReplay>,
-    camera: Res<'w, CameraMotion>,
     hand: Res<'w, Hand>,
-    demo: Res<'w, DemoRun>,
     free: Res<'w, FreeRoll>,
-    options: Res<'w, PlayOptions>,
-    remote: Option<Res<'w, RemoteDriven>>,
 }
 
 impl Motion<'_> {
     /// True while anything moves, or a roll waits for its next throw.
-    fn moving(&self, physics: &TableSimulator) -> bool {
-        physics.busy()
-            || self.play.in_flight()
-            || self.roll.in_flight()
+    fn moving(&self) -> bool {
+        self.table.moving()
             || self.replay.in_flight()
-            || self.camera.gliding
             || self.hand.holding
-            || !self.demo.started_steps_played(self.options.demo.steps)
-            || self.remote.as_ref().is_some_and(|r| r.catching_up)
             || self.free.working_out_odds()
     }
 }
@@ -91,7 +68,6 @@ impl Motion<'_> {
 /// input and after the bell: what they started may be read only on the next frame.
 fn keep_drawing_while_the_table_moves(
     motion: Motion,
-    physics: NonSend<TableSimulator>,
     wake: Res<WakeBell>,
     mut input: MessageReader<WindowEvent>,
     time: Res<Time<Real>>,
@@ -104,7 +80,7 @@ fn keep_drawing_while_the_table_moves(
         .read()
         .any(|e| !matches!(e, WindowEvent::RequestRedraw(_)))
         | wake.take_rung();
-    if stirred || motion.moving(&physics) {
+    if stirred || motion.moving() {
         *still_since = None;
     }
     let since = *still_since.get_or_insert(now);

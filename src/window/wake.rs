@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bevy::prelude::*;
+use bevy::winit::{EventLoopProxy, WinitUserEvent};
 
 use crate::net::bell::Bell;
 
@@ -19,8 +20,20 @@ pub struct WakeBell {
 }
 
 impl WakeBell {
-    /// A bell that sets `rung` when it rings (its `ring` does so, and wakes the event loop).
-    pub(super) fn new(bell: Bell, rung: Arc<AtomicBool>) -> WakeBell {
+    /// A bell that marks itself rung and wakes the window's event loop through `proxy` (none,
+    /// as in an app without winit: a bell that rings nobody).
+    pub(super) fn through(proxy: Option<EventLoopProxy<WinitUserEvent>>) -> WakeBell {
+        let rung = Arc::new(AtomicBool::new(false));
+        let bell = match proxy {
+            Some(proxy) => {
+                let rung = rung.clone();
+                Bell::new(move || {
+                    rung.store(true, Ordering::Release);
+                    let _ = proxy.send_event(WinitUserEvent::WakeUp);
+                })
+            }
+            None => Bell::default(),
+        };
         WakeBell { bell, rung }
     }
 

@@ -11,9 +11,6 @@ use bevy::render::render_resource::PipelineCache;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::render::{Render, RenderApp, RenderSystems};
 
-use super::TableRoll;
-use super::play::TablePlay;
-use super::throwing::TableSimulator;
 use crate::window::third_party::egui::PanelSpace;
 use crate::window::{AppSystems, PlayOptions};
 
@@ -123,29 +120,11 @@ fn is_blank(image: &Image, centre_x: f32) -> bool {
         .is_none_or(|px| px.iter().all(|c| *c == 0))
 }
 
-/// What holds a capture back: dice in the air, a demo's steps still to play, the camera still
-/// gliding, a room still arriving, pipelines still compiling.
+/// What holds a capture back: the table still moving, pipelines still compiling.
 #[derive(SystemParam)]
 struct Stillness<'w> {
-    table: Res<'w, TableRoll>,
-    play: Res<'w, TablePlay>,
-    physics: NonSend<'w, TableSimulator>,
-    demo: Res<'w, super::DemoRun>,
-    camera: Res<'w, super::camera::CameraMotion>,
-    remote: Option<Res<'w, super::RemoteDriven>>,
+    table: super::TableMotion<'w>,
     pipelines: Option<Res<'w, PipelinesCompiling>>,
-}
-
-impl Stillness<'_> {
-    /// True while something on the table still moves or waits to happen.
-    fn moving(&self, options: &PlayOptions) -> bool {
-        self.table.in_flight()
-            || self.play.in_flight()
-            || self.physics.busy()
-            || self.camera.gliding
-            || self.remote.as_ref().is_some_and(|r| r.catching_up)
-            || !self.demo.started_steps_played(options.demo.steps)
-    }
 }
 
 /// The window and what it shows, for the screenshot's blank check and the dice's sizes.
@@ -169,7 +148,7 @@ fn capture_and_exit(
     let Some(after) = options.exit_after_frames else {
         return;
     };
-    let moving = still.moving(&options);
+    let moving = still.table.moving();
     // No render world (headless tests): nothing to compile. A pipeline that never compiles
     // holds the capture back for the grace frames at most.
     let compiling = frames.0 < after + SCREENSHOT_GRACE_FRAMES

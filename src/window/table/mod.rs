@@ -12,6 +12,7 @@ mod dice_view;
 mod frame_times;
 mod hand;
 mod history;
+mod motion;
 mod notation_roll;
 mod play;
 mod record_replay;
@@ -20,7 +21,7 @@ mod sounds;
 mod textures;
 mod throwing;
 
-pub use camera::{CameraMotion, TableCamera, ViewSettings, outline_on_screen};
+pub use camera::{TableCamera, ViewSettings, outline_on_screen};
 pub use demo::{DemoCommand, DemoRun};
 pub use dice_view::DieOnTable;
 pub use hand::Hand;
@@ -33,6 +34,7 @@ pub type TableView<'w, 's> =
 /// The dice shown on the table, where they are.
 pub type DiceShown<'w, 's> = Query<'w, 's, (&'static GlobalTransform, &'static DieOnTable)>;
 pub use history::{Caller, LuckBoard, Replay, RollHistory};
+pub use motion::TableMotion;
 pub use notation_roll::{TableRoll, ThrowNotation};
 pub use play::{ActionRequest, TablePlay};
 pub use record_replay::{ReplayStored, StoredReplay};
