@@ -156,6 +156,7 @@ fn named(code: &str) -> BTreeSet<String> {
 
 #[test]
 fn the_import_table_of_the_architecture_is_the_codes() {
+    let _lane = crate::beside_real_time();
     let table = documented();
     let modules = modules();
     let listed: BTreeSet<String> = table.iter().map(|(m, _)| m.clone()).collect();
@@ -197,6 +198,7 @@ fn the_import_table_of_the_architecture_is_the_codes() {
 
 #[test]
 fn comments_strings_and_tests_are_not_imports() {
+    let _lane = crate::beside_real_time();
     let code = "use crate::a::X;\n// crate::b\n/* crate::c */ let s = \"crate::d\";\n\
                 $crate::e; crate::f::g();\n#[cfg(test)]\nmod tests { use crate::h; }";
     let path = std::env::temp_dir().join(format!("imports-{}.rs", std::process::id()));
@@ -216,6 +218,7 @@ fn comments_strings_and_tests_are_not_imports() {
 /// `Refusal` of a kind; a parse error its own type).
 #[test]
 fn no_rule_answers_a_string_error() {
+    let _lane = crate::beside_real_time();
     let mut found = Vec::new();
     for path in rust_files(&root().join("src/rules")) {
         let code = code_of(&path);
@@ -274,6 +277,7 @@ fn names_word(code: &str, name: &str) -> bool {
 /// module, its variant or its id (comments and tests not counted; a test is about a ruleset).
 #[test]
 fn a_ruleset_is_named_outside_its_folder_only_by_its_line_in_the_list() {
+    let _lane = crate::beside_real_time();
     let rulesets = listed_rulesets();
     assert!(
         rulesets.len() >= 5,
@@ -418,6 +422,7 @@ fn file_imports(
 /// `mod.rs` declaring its files is not an import; comments and tests not counted).
 #[test]
 fn no_files_import_each_other() {
+    let _lane = crate::beside_real_time();
     let known = file_modules();
     let edges: BTreeMap<&str, BTreeSet<String>> = known
         .iter()

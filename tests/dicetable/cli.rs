@@ -13,6 +13,7 @@ fn json(args: &[&str]) -> Value {
 
 #[test]
 fn odds_of_a_notation_as_json() {
+    let _lane = crate::beside_real_time();
     // 3d6 >= 11: 108/216 = 1/2 (the sums 11..18 mirror 3..10): a total compared, Roll20's
     // way, beside a roll of nothing.
     let j = json(&["odds", "{3d6,0d0}>=11", "--json"]);
@@ -25,6 +26,7 @@ fn odds_of_a_notation_as_json() {
 
 #[test]
 fn odds_of_each_ruleset_action_as_json() {
+    let _lane = crate::beside_real_time();
     let cases = [
         (
             "d4-pool",
@@ -66,6 +68,7 @@ fn odds_of_each_ruleset_action_as_json() {
 
 #[test]
 fn odds_human_table_and_errors() {
+    let _lane = crate::beside_real_time();
     let out = dicetable(&["odds", "2d6"]);
     assert!(out.status.success());
     let text = stdout(&out);
@@ -109,6 +112,7 @@ fn odds_human_table_and_errors() {
 
 #[test]
 fn roll_is_physical_and_replays_from_its_seed() {
+    let _lane = crate::beside_real_time();
     let args = ["roll", "{2d6+d20+d%+1,0d0}>=10", "--seed", "77", "--json"];
     let first = json(&args);
     let again = json(&args);
@@ -136,6 +140,7 @@ fn roll_is_physical_and_replays_from_its_seed() {
 
 #[test]
 fn roll_refuses_dice_that_do_not_exist() {
+    let _lane = crate::beside_real_time();
     let out = dicetable(&["roll", "3d7"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no physical die"), "{}", stderr(&out));
@@ -143,6 +148,7 @@ fn roll_refuses_dice_that_do_not_exist() {
 
 #[test]
 fn fairness_reports_its_figures() {
+    let _lane = crate::beside_real_time();
     let j = json(&[
         "fairness", "--die", "d8", "--throws", "200", "--seed", "5", "--json",
     ]);

@@ -194,6 +194,7 @@ async fn keep_throwing(
 
 #[test]
 fn a_nats_cluster_loses_its_leader_and_no_acknowledged_throw() {
+    let _lane = crate::beside_real_time();
     let mut cluster = Cluster::start();
     let urls = cluster.urls();
     let serve = |name: &str| {

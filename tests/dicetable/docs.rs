@@ -122,6 +122,7 @@ fn resolve(page: &Path, target: &str) -> Option<(PathBuf, Option<String>)> {
 
 #[test]
 fn every_link_of_the_docs_leads_somewhere() {
+    let _lane = crate::beside_real_time();
     let mut dead = Vec::new();
     for page in pages() {
         let text = std::fs::read_to_string(root().join(&page)).expect("a page");
@@ -147,6 +148,7 @@ fn every_link_of_the_docs_leads_somewhere() {
 
 #[test]
 fn every_page_of_the_docs_can_be_reached_from_the_readme() {
+    let _lane = crate::beside_real_time();
     let mut seen = BTreeSet::new();
     let mut queue = VecDeque::from([PathBuf::from("README.md")]);
     while let Some(page) = queue.pop_front() {
@@ -175,6 +177,7 @@ fn every_page_of_the_docs_can_be_reached_from_the_readme() {
 
 #[test]
 fn the_readme_is_short() {
+    let _lane = crate::beside_real_time();
     let lines = std::fs::read_to_string(root().join("README.md"))
         .expect("README")
         .lines()
@@ -187,6 +190,7 @@ fn the_readme_is_short() {
 
 #[test]
 fn the_link_checker_reads_links_and_anchors_as_github_does() {
+    let _lane = crate::beside_real_time();
     assert_eq!(
         links("see [a](docs/a.md#x) and ![b](b.png)\n```\n[c](nowhere.md)\n```\n"),
         vec!["docs/a.md#x".to_string(), "b.png".to_string()]

@@ -200,7 +200,9 @@ fn damaged_database(path: &Path) {
 
 #[test]
 fn a_damaged_history_is_moved_aside_and_the_window_keeps_rolling() {
-    let _real_time = crate::real_time();
+    // A window that rolls once and exits (no clicks): beside the real-time tests, as
+    // window.rs's windows are.
+    let _lane = crate::beside_real_time();
     let dir = scratch("damaged");
     let data = dir.join("data");
     std::fs::create_dir_all(&data).expect("data folder");
@@ -260,6 +262,7 @@ fn a_damaged_history_is_moved_aside_and_the_window_keeps_rolling() {
 
 #[test]
 fn a_locked_or_foreign_history_is_reported_and_replaced() {
+    let _lane = crate::beside_real_time();
     let dir = scratch("locked");
     // Locked: another program holds an exclusive lock on it (a transaction with its journal
     // in memory: no side file of the holder's at the database's name).

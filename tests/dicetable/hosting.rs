@@ -217,6 +217,7 @@ async fn tls_get(
 
 #[test]
 fn the_windows_server_serves_its_overlay_and_feed_over_tls() {
+    let _lane = crate::beside_real_time();
     let dir = std::env::temp_dir().join(format!("dicetable-stream-tls-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");

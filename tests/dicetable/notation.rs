@@ -233,6 +233,7 @@ pub(crate) fn holds_by_roll20(roll: &Answered) {
 
 #[test]
 fn each_form_is_thrown_on_the_felt_and_shown_die_by_die() {
+    let _lane = crate::beside_real_time();
     // Rerolls until the face no longer matches: each reroll a throw, struck through.
     throw_until("3d6r<3", holds_by_roll20, |r| {
         r.shown.iter().any(|d| !d.rerolled.is_empty())
@@ -439,6 +440,7 @@ fn each_form_is_thrown_on_the_felt_and_shown_die_by_die() {
 
 #[test]
 fn a_room_throws_each_form_and_every_client_reads_the_same_dice() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("roll20");
     let server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -483,6 +485,7 @@ fn a_room_throws_each_form_and_every_client_reads_the_same_dice() {
 
 #[test]
 fn the_odds_of_every_form_agree_with_icepool() {
+    let _lane = crate::beside_real_time();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let setup = Command::new("bash")
         .arg("scripts/icepool-python.sh")

@@ -254,6 +254,7 @@ fn seen(c: &Client) -> (Vec<String>, serde_json::Value) {
 
 #[test]
 fn three_clients_play_one_table_and_the_log_verifies() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("three");
     let server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -724,6 +725,7 @@ fn verify_catches_tampering(dir: &Path, log: &[String]) {
 
 #[test]
 fn the_join_form_lists_a_rooms_characters_to_whoever_has_its_passcode() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("cast");
     let server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -773,6 +775,7 @@ fn the_join_form_lists_a_rooms_characters_to_whoever_has_its_passcode() {
 
 #[test]
 fn a_killed_server_loses_no_acknowledged_throw() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("kill");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let addr = server.addr.clone();
@@ -901,6 +904,7 @@ fn server_on_nats(nats: &Nats) -> Server {
 
 #[test]
 fn two_servers_on_nats_serve_one_room_in_one_order() {
+    let _lane = crate::beside_real_time();
     let nats = Nats::start();
     let (a, b) = (server_on_nats(&nats), server_on_nats(&nats));
     let rt = runtime();
@@ -964,6 +968,7 @@ fn two_servers_on_nats_serve_one_room_in_one_order() {
 
 #[test]
 fn a_room_stored_on_nats_before_rooms_opened_in_one_write_still_plays_and_verifies() {
+    let _lane = crate::beside_real_time();
     use dicetable::server::store::{LogStore, SqliteStore};
     // A room as the older NATS store kept it: `keys.ROOM` and every entry at `room.ROOM.SEQ`,
     // made here from a room played on SQLite (the same lines, the same passcode hashes).
@@ -1066,6 +1071,7 @@ fn next_json(ws: &mut Raw) -> serde_json::Value {
 
 #[test]
 fn bad_messages_are_answered_and_the_connection_stays_usable() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("bad");
     let server = Server::start(&data, "127.0.0.1:0");
     let mut ws = raw(&server, "den");
@@ -1200,7 +1206,9 @@ fn the_window_joins_a_room_over_wss_and_shows_its_throws() {
         eprintln!("skipped: no Xvfb");
         return;
     }
-    let _turn = super::real_time();
+    // A window that only shows what it is sent (no clicks, no browser, a deadline of minutes):
+    // beside the real-time tests, as window.rs's windows are.
+    let _lane = crate::beside_real_time();
     let data = data_dir("window");
     // Over TLS, with a certificate of the server's own that Pat's window is told to trust.
     std::fs::create_dir_all(&data).expect("a folder");

@@ -136,6 +136,7 @@ fn create(room: &str, room_passcode: Option<&str>) -> Value {
 
 #[test]
 fn behind_nginx_each_client_has_its_own_limits_and_none_is_this_machine() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("proxied");
     let share = SHARE.to_string();
     let more = [

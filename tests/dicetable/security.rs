@@ -95,6 +95,7 @@ fn code((status, body): (u16, Value)) -> (u16, String) {
 
 #[test]
 fn a_page_of_another_site_cannot_use_the_windows_server() {
+    let _lane = crate::beside_real_time();
     let (addr, mut link) = server_alone(None);
     let port = addr.port();
     let roll = r#"{"notation":"1d20","who":"Mallory"}"#;
@@ -193,6 +194,7 @@ fn nested(depth: usize) -> String {
 
 #[test]
 fn a_notation_nested_thousands_deep_is_refused_and_no_server_falls() {
+    let _lane = crate::beside_real_time();
     // The window's server: what aborted the window.
     let (addr, _link) = server_alone(None);
     let post = |notation: String| {
@@ -264,6 +266,7 @@ fn a_notation_nested_thousands_deep_is_refused_and_no_server_falls() {
 
 #[test]
 fn seats_belong_to_who_took_them() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("seats");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -500,6 +503,7 @@ pub(crate) async fn honest_throws(pat: &mut Client, during: &str) -> Duration {
 
 #[test]
 fn strangers_are_bounded_and_an_honest_table_is_still_answered() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("strangers");
     let more = ["--room-passcode", "owner", "--per-address", "16"];
     let mut server = Server::start_with(&data, "127.0.0.1:0", &more);
@@ -677,6 +681,7 @@ pub(crate) async fn answer_of(
 
 #[test]
 fn no_player_holds_the_physics_and_pages_share_each_motion() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("physics");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = |room: &str| server.url(room);
@@ -829,6 +834,7 @@ fn no_player_holds_the_physics_and_pages_share_each_motion() {
 
 #[test]
 fn a_silent_or_dripping_connection_is_closed_after_the_header_timeout() {
+    let _lane = crate::beside_real_time();
     let (addr, _link) = server_alone(None);
     let silent = TcpStream::connect(addr).expect("connects");
     let mut dripping = TcpStream::connect(addr).expect("connects");
@@ -877,6 +883,7 @@ async fn until_closed(socket: &mut tokio::net::TcpStream, since: Instant) -> Dur
 
 #[test]
 fn idle_connections_are_closed_live_ones_kept_and_idle_rooms_unloaded() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("idle");
     let more = ["--idle-timeout", "1", "--unload-after", "1"];
     let mut server = Server::start_with(&data, "127.0.0.1:0", &more);
@@ -964,6 +971,7 @@ fn idle_connections_are_closed_live_ones_kept_and_idle_rooms_unloaded() {
 
 #[test]
 fn a_store_that_cannot_be_written_stops_the_server_at_start() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("unwritable");
     std::fs::create_dir_all(&data).expect("a folder");
     // A data folder under a file cannot be made; a database that is a folder cannot be
@@ -1010,6 +1018,7 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
 
 #[test]
 fn every_page_carries_its_security_headers_and_frames_only_where_allowed() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("headers");
     let embed = "'self' https://embed.example";
     let server = Server::start_with(&data, "127.0.0.1:0", &["--frame-ancestors", embed]);
@@ -1075,6 +1084,7 @@ const UPLOADER: [u8; 4] = [127, 0, 0, 7];
 
 #[test]
 fn an_upload_over_the_limit_is_answered_too_large_with_the_limit() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("uploads");
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = |room: &str| server.url(room);
@@ -1102,6 +1112,7 @@ const REBOUND: [u8; 4] = [127, 0, 0, 8];
 
 #[test]
 fn a_page_rebound_to_the_table_server_by_its_name_is_refused_on_every_route() {
+    let _lane = crate::beside_real_time();
     let data = data_dir("rebinding");
     let mut server = Server::start_with(&data, "127.0.0.1:0", &["--host", "dice.example.org"]);
     let addr: SocketAddr = server.addr.parse().expect("address");

@@ -51,6 +51,7 @@ fn json_session(scene: &str, script: &str) -> Value {
 
 #[test]
 fn every_ruleset_script_meets_its_expectations() {
+    let _lane = crate::beside_real_time();
     for (scene, script, steps) in [
         ("d4-pool-goblin-ambush.ron", "d4-pool.ron", 21),
         ("action-dice-knight-and-magician.ron", "action-dice.ron", 40),
@@ -77,6 +78,7 @@ fn every_ruleset_script_meets_its_expectations() {
 
 #[test]
 fn a_scene_plays_by_its_own_rules_file() {
+    let _lane = crate::beside_real_time();
     // The dangerous vault's script, played at the shipped vault: both ties succeed there, so
     // both of its failures are unmet; at the dangerous vault every expectation holds (above).
     let out = session("step-dice-vault.ron", "step-dice-dangerous.ron", true);
@@ -99,6 +101,7 @@ fn a_scene_plays_by_its_own_rules_file() {
 
 #[test]
 fn session_json_carries_verdicts_throws_outcomes_and_the_table() {
+    let _lane = crate::beside_real_time();
     let j = json_session("d4-pool-goblin-ambush.ron", "d4-pool.ron");
     assert_eq!(j["version"], 1);
     assert_eq!(j["ruleset"], "d4-pool");
@@ -133,6 +136,7 @@ fn session_json_carries_verdicts_throws_outcomes_and_the_table() {
 
 #[test]
 fn physical_throws_repeat_for_the_same_seed() {
+    let _lane = crate::beside_real_time();
     let a = json_session("open-d6-fred-and-peter.ron", "open-d6.ron");
     let b = json_session("open-d6-fred-and-peter.ron", "open-d6.ron");
     let last = |j: &Value| j["steps"][29]["throws"].clone();
@@ -142,6 +146,7 @@ fn physical_throws_repeat_for_the_same_seed() {
 
 #[test]
 fn unmet_expectations_and_bad_scripts_are_reported() {
+    let _lane = crate::beside_real_time();
     let dir = std::env::temp_dir().join(format!("dicetable-session-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let wrong = dir.join("wrong.ron");
@@ -185,6 +190,7 @@ fn unmet_expectations_and_bad_scripts_are_reported() {
 
 #[test]
 fn every_demo_checks_green() {
+    let _lane = crate::beside_real_time();
     for ruleset in [
         "d4-pool",
         "action-dice",
@@ -215,6 +221,7 @@ fn every_demo_checks_green() {
 
 #[test]
 fn the_seed_search_finds_the_recorded_seed_of_the_texts_example() {
+    let _lane = crate::beside_real_time();
     // The d4-pool demo's step 4 is the text's 4d4 + 1d4 = 14 at load 2; seed 8 is the first
     // seed from 0 whose honest throw comes up 14 (seeds 0 to 7 do not).
     let out = dicetable(&[
@@ -228,6 +235,7 @@ fn the_seed_search_finds_the_recorded_seed_of_the_texts_example() {
 
 #[test]
 fn a_broken_or_out_of_bounds_system_file_is_refused_with_its_line_and_column() {
+    let _lane = crate::beside_real_time();
     let dir = std::env::temp_dir().join(format!("dicetable-system-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder");
     let shipped = std::fs::read_to_string(root().join("scenes/rules/challenge-dice.ron"))

@@ -93,6 +93,7 @@ pub(crate) fn server_alone(token: Option<&str>) -> (SocketAddr, server::TableLin
 
 #[test]
 fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
+    let _lane = crate::beside_real_time();
     let (addr, _link) = server_alone(None);
     let url = format!("http://{addr}/api/roll");
     // Each answer: the status, the stable code a program matches, and the words.
@@ -158,6 +159,7 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
 
 #[test]
 fn a_full_queue_answers_429_and_the_waiting_rolls_are_answered() {
+    let _lane = crate::beside_real_time();
     let (addr, mut link) = server_alone(None);
     let url = format!("http://{addr}/api/roll");
     // Nobody takes jobs: the queue fills.
@@ -204,6 +206,7 @@ fn a_full_queue_answers_429_and_the_waiting_rolls_are_answered() {
 
 #[test]
 fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
+    let _lane = crate::beside_real_time();
     let (addr, _link) = server_alone(Some("s3cret"));
     let history = format!("http://{addr}/api/history");
     assert_eq!(send("GET", &history, None, None).0, 401);
@@ -245,6 +248,7 @@ fn a_token_guards_the_api_and_the_feed_but_not_the_page() {
 
 #[test]
 fn the_dice_the_page_draws_are_the_tables_own() {
+    let _lane = crate::beside_real_time();
     let (addr, _link) = server_alone(None);
     let (got, geometry) = send(
         "GET",
@@ -349,6 +353,7 @@ impl Served {
 
 #[test]
 fn the_shipped_three_bundle_is_what_esbuild_makes_from_the_lockfile() {
+    let _lane = crate::beside_real_time();
     if !web_dir().join("node_modules/esbuild").exists() || !available("node") {
         assert!(
             std::env::var_os("CI").is_none(),

@@ -20,6 +20,9 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 
 const [base, out] = process.argv.slice(2);
+// The pictures of a phone and a desktop are taken only for whoever keeps them (seat.rs copies
+// them to DICETABLE_SHOTS): each waits for its page's drawing to settle.
+const SHOTS = Boolean(process.env.DICETABLE_SHOTS);
 const context = await launch();
 const errors = [];
 
@@ -123,18 +126,22 @@ try {
     const option = await pat.getByRole('combobox', { name: field, exact: true }).locator('option')
       .filter({ hasText: choice }).first().getAttribute('value');
     await pat.getByRole('combobox', { name: field, exact: true }).selectOption(option);
-    await pat.waitForFunction(
+    // The odds are read as they are shown, in the same look: an entry the tray tells late (the
+    // window's throws land on Pat's tray in their own time) asks the draft again, and the form
+    // says "Working out…" until the odds come back.
+    const shownOdds = await pat.waitForFunction(
       ([f, c]) => window.seat.moves.fields.some((x) => x.label === f && x.options?.[x.selected]?.label === c)
-        && window.seat.moveOdds,
+        && window.seat.moveOdds
+        && document.querySelector('#move-odds-text').textContent,
       [field, choice], WAIT,
     );
+    seen.patOdds = await shownOdds.jsonValue();
     seen.patFields = await pat.evaluate(() => window.seat.moves.fields.map((f) => f.label));
     seen.patVerdict = await pat.locator('#move-verdict').textContent();
-    seen.patOdds = await pat.locator('#move-odds-text').textContent();
     seen.patDescribe = await pat.evaluate(() => window.seat.moves.describe);
     seen.patTracker = await pat.locator('#tracker-rows li').allTextContents();
     seen.patTurn = await pat.locator('#turn').textContent();
-    if (rooms.length === 0) {
+    if (rooms.length === 0 && SHOTS) {
       // The picture of a phone: a move drafted, allowed, its odds shown.
       await pat.waitForTimeout(2500);
       await pat.screenshot({ path: join(out, 'round-phone.png'), fullPage: true });
@@ -164,7 +171,7 @@ try {
     // The game master ends the turn; Sam moves from the keyboard, and flicks a notation.
     await endTurn(gm);
     await drafted(sam, true);
-    if (rooms.length === 0) {
+    if (rooms.length === 0 && SHOTS) {
       // The picture of a desktop: Sam's move allowed, with its odds.
       await sam.waitForFunction(() => window.seat.moveOdds, null, WAIT);
       await sam.waitForTimeout(2500);
