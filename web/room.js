@@ -14,6 +14,8 @@ import { attachHand } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
 import { bandsWords, drawOdds } from '/odds-chart.js';
 import { TrayQueue } from '/tray-queue.js';
+import { DraftAsker } from '/draft-asker.js';
+import { NotationOdds } from '/notation-odds.js';
 
 const $ = (id) => document.getElementById(id);
 // The longest text each field takes: the server's own limits.
@@ -255,7 +257,7 @@ function welcomed(msg) {
   $('tray-hint').textContent = HOW_TO_THROW;
   if (thrower) hintFor(HOW_TO_THROW, 6000);
   setMode('move');
-  askDraft(null, false);
+  drafts.ask(null);
   const tray = new URL(`/${encodeURIComponent(room)}/watch`, location.href);
   // In the fragment: the passcode reaches the tray's page, never a request, log or referrer.
   // The turn over the tray's top edge: the dice are framed below it.
@@ -266,7 +268,7 @@ function welcomed(msg) {
   $('tray').hidden = false;
   $('tray-empty').hidden = true;
   say(`You are at the table in ${room}.`);
-  askOdds();
+  notationOdds.ask($('notation').value);
   // The tray in view, the form under it: nothing scrolls away.
   window.scrollTo(0, 0);
   $('you').focus({ preventScroll: true });
@@ -287,13 +289,13 @@ function handle(msg) {
       $('make-move').disabled = false;
       break;
     case 'moves':
-      if (msg.id === draftAsked) showMoves(msg);
+      if (drafts.answers(msg.id)) showMoves(msg);
       break;
     case 'pong':
       seat.pongs += 1;
       break;
     case 'draft_odds':
-      if (msg.id === draftAsked) showMoveOdds(msg);
+      if (drafts.answers(msg.id)) showMoveOdds(msg);
       break;
     case 'sealed':
       sealed.set(msg.seq, JSON.parse(msg.payload));
@@ -412,84 +414,58 @@ function hintFor(text, ms = 3500) {
 
 // ---- The odds of what is drafted (worked out by the server, never waited on) ----
 
-let oddsAsked = null;
-let oddsTimer = null;
-
 function showOdds(odds, where = 'odds') {
   drawOdds(odds, $(`${where}-chart`), $(`${where}-text`));
 }
 
-function askOdds() {
-  const notation = $('notation').value.trim();
-  oddsAsked?.abort();
-  clearTimeout(oddsTimer);
-  if (!notation) {
-    $('odds-text').textContent = '';
-    $('odds-chart').replaceChildren();
-    return;
-  }
-  const asked = new AbortController();
-  oddsAsked = asked;
-  let exact = false;
-  // Only a slow answer says it is coming; the page goes on meanwhile.
-  oddsTimer = setTimeout(() => { $('odds-text').textContent = `Working out the odds of ${notation}…`; }, 200);
-  const query = encodeURIComponent(notation);
-  // A quick estimate (≈) within 50 ms, replaced by the exact odds when they come.
-  fetch(`/api/odds?notation=${query}&estimate=1`, { signal: asked.signal })
-    .then((answer) => (answer.ok ? answer.json() : null))
-    .then((body) => {
-      if (asked !== oddsAsked || exact || !body) return;
-      clearTimeout(oddsTimer);
+// The free roll's odds, asked as the notation is written.
+const notationOdds = new NotationOdds({
+  show: {
+    clear: () => {
+      $('odds-text').textContent = '';
+      $('odds-chart').replaceChildren();
+    },
+    slow: (notation) => { $('odds-text').textContent = `Working out the odds of ${notation}…`; },
+    estimate: (body) => {
       showOdds({ ...body, title: `≈ ${body.title}` });
       $('odds-text').textContent += ` (≈: from ${body.samples} rolls on paper; every cumulative ` +
         `chance within ±${(100 * body.error).toFixed(1)}%, 99.9% sure; exact odds coming)`;
-    })
-    .catch(() => {});
-  fetch(`/api/odds?notation=${query}`, { signal: asked.signal })
-    .then(async (answer) => ({ ok: answer.ok, body: await answer.json() }))
-    .then(({ ok, body }) => {
-      if (asked !== oddsAsked) return;
-      exact = true;
-      clearTimeout(oddsTimer);
-      if (ok) {
-        showOdds(body);
-      } else {
-        $('odds-chart').replaceChildren();
-        $('odds-text').textContent = (body.error || '').split('\n')[0];
-      }
-    })
-    .catch(() => {});
-}
+    },
+    exact: (body) => showOdds(body),
+    failed: (reason) => {
+      $('odds-chart').replaceChildren();
+      $('odds-text').textContent = reason;
+    },
+  },
+});
 
-let oddsDebounce = null;
 $('notation').addEventListener('input', () => {
   nameHand();
-  clearTimeout(oddsDebounce);
-  oddsDebounce = setTimeout(askOdds, 150);
+  notationOdds.typed($('notation').value);
 });
 
 // ---- The moves of the scene (the rules' catalogue, rendered; the server decides) ----
 
-let draftAsked = 0;
-
-/** Asks the server for the catalogue and its verdict on `move` (null: the first allowed). */
-function askDraft(move, fresh) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return;
-  draftAsked = nextId++;
-  const msg = { type: 'draft', id: draftAsked, fresh };
-  if (move) msg.what = move;
-  socket.send(JSON.stringify(msg));
-}
-
-// The move this member last asked about, until the server's answer shows it: what a refresh
-// of the form asks about meanwhile, so a change just made is never undone.
-let wanted = null;
+// Which draft the form waits for, what this member changed, and asking again as the table moves.
+const drafts = new DraftAsker({
+  send: (draft) => {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return null;
+    const id = nextId++;
+    socket.send(JSON.stringify({ type: 'draft', id, ...draft }));
+    return id;
+  },
+  current: () => (seat.joined && seat.moves ? seat.moves.draft : null),
+});
 
 function changed(field, value) {
   const move = structuredClone(seat.moves.draft);
   setPath(move, field.path, value);
-  wanted = move;
-  askDraft(move, false);
+  drafts.change(move);
+}
+
+/** The characters among `acting` whose turn is this member's to play. */
+function mineOf(acting) {
+  return seat.role === 'gamemaster' ? acting : acting.filter((n) => seat.seats.includes(n));
 }
 
 function showTracker(t) {
@@ -510,13 +486,9 @@ function showTracker(t) {
 }
 
 function showMoves(m) {
-  if (turnCame(m)) {
-    askDraft(null, false);
-    return;
-  }
+  if (!drafts.shown(m, mineOf)) return;
   showTracker(m.tracker);
   seat.moves = m;
-  wanted = null;
   seat.moveOdds = null;
   // The control in focus keeps the focus when the form is drawn again, and the page does not
   // scroll to it.
@@ -568,8 +540,7 @@ function showMoveOdds(msg) {
 $('move-kind').addEventListener('change', () => {
   const k = seat.moves?.kinds[Number($('move-kind').value)];
   if (!k) return;
-  wanted = k.template;
-  askDraft(k.template, false);
+  drafts.change(k.template);
 });
 $('move-form').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -713,37 +684,7 @@ function tell(e) {
   // turn never stays drafted); after anyone else's, the draft is asked again, giving way to one
   // the table allows. Asked once for a run of entries (a page catching up).
   const mine = ev.by === seat.name && (ev.kind === 'played' || (ev.kind === 'thrown' && ev.what?.move));
-  followTable(Boolean(mine));
-}
-
-let afterOwnMove = false;
-let followTimer = null;
-// The draft asked again after the table moved, and who was acting before it.
-let refreshAsked = null;
-let actingBefore = null;
-
-function followTable(mine) {
-  afterOwnMove ||= mine;
-  clearTimeout(followTimer);
-  followTimer = setTimeout(() => {
-    if (!seat.joined || !seat.moves) return;
-    const plain = !afterOwnMove && !wanted;
-    askDraft(afterOwnMove ? null : wanted ?? seat.moves.draft, true);
-    // Only a plain refresh gives way when the turn comes: a change just made stays.
-    refreshAsked = plain ? draftAsked : null;
-    afterOwnMove = false;
-  }, 50);
-}
-
-/** Whether the turn has just come to a character this member moves (then its form offers that
- * character's first move, not the draft it had). */
-function turnCame(m) {
-  const acting = m.tracker.rows.filter((r) => r.acting).map((r) => r.name);
-  const before = actingBefore;
-  actingBefore = acting.join('|');
-  if (m.id !== refreshAsked || before === null || before === actingBefore) return false;
-  const mine = seat.role === 'gamemaster' ? acting : acting.filter((n) => seat.seats.includes(n));
-  return mine.length > 0;
+  drafts.tableMoved(Boolean(mine));
 }
 
 // ---- The tray: what it shows, as it shows it ----

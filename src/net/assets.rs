@@ -133,7 +133,7 @@ const THREE_JS: &[u8] = include_bytes!("../../web/vendor/three.min.js");
 const THREE_PLACEHOLDER: &str = "/three/three.min.js";
 
 /// Our files, by the name they are served under (at the server's root).
-const FILES: [(&str, &str); 18] = [
+const FILES: [(&str, &str); 20] = [
     ("overlay.html", include_str!("../../web/overlay.html")),
     ("overlay.css", include_str!("../../web/overlay.css")),
     ("overlay.js", include_str!("../../web/overlay.js")),
@@ -150,6 +150,11 @@ const FILES: [(&str, &str); 18] = [
     ("fields.js", include_str!("../../web/fields.js")),
     ("odds-chart.js", include_str!("../../web/odds-chart.js")),
     ("tray-queue.js", include_str!("../../web/tray-queue.js")),
+    ("draft-asker.js", include_str!("../../web/draft-asker.js")),
+    (
+        "notation-odds.js",
+        include_str!("../../web/notation-odds.js"),
+    ),
     ("legible.js", include_str!("../../web/legible.js")),
     (
         "vendor/sha256.min.js",

@@ -385,7 +385,9 @@ mod tests {
     #[tokio::test]
     async fn the_pages_scripts_are_served() {
         for (script, holds) in [
-            ("/room.js", "askDraft"),
+            ("/room.js", "new DraftAsker"),
+            ("/draft-asker.js", "export class DraftAsker"),
+            ("/notation-odds.js", "export class NotationOdds"),
             ("/check.js", "dicetable seed v1"),
             ("/common.js", "socketUrl"),
             (

@@ -2,7 +2,8 @@
 //! log's shared vectors and a stored room log, gesture.js against the tray of this build's
 //! `/contract.js`, entries.js telling a stored room log, the protocol's published schemas on
 //! messages it takes and refuses, the room page's move fields (fields.js), odds bars
-//! (odds-chart.js) and the order it tells its log in (tray-queue.js).
+//! (odds-chart.js), the order it tells its log in (tray-queue.js), its questions about a
+//! draft (draft-asker.js) and a free roll's odds as it is written (notation-odds.js).
 
 use std::process::Command;
 
@@ -38,6 +39,6 @@ fn the_pages_pure_parts_pass_their_unit_tests() {
     );
     assert!(out.status.success(), "{text}");
     // Every file ran: the two suites' tests, none skipped.
-    assert!(text.contains("# pass 24"), "{text}");
+    assert!(text.contains("# pass 34"), "{text}");
     assert!(text.contains("# fail 0"), "{text}");
 }

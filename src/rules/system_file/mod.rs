@@ -11,7 +11,9 @@
 
 mod check;
 pub mod form;
+mod push;
 mod read;
+mod resources;
 mod ruleset;
 pub mod seat;
 mod template;

@@ -124,7 +124,7 @@ impl Filling {
 }
 
 /// A band's threshold: a number, or a choice or trait of the move by name, among `numbers`.
-fn amount_in(numbers: &BTreeMap<String, i64>, a: &Amount) -> i64 {
+pub(super) fn amount_in(numbers: &BTreeMap<String, i64>, a: &Amount) -> i64 {
     match a {
         Amount::Number(n) => *n,
         Amount::Named(n) => numbers.get(n).copied().unwrap_or(0),
@@ -169,14 +169,14 @@ pub(super) fn throw_of(
 }
 
 /// A move read: its throw, its reading, its band.
-struct Read {
-    reading: Reading,
-    band: usize,
-    numbers: BTreeMap<String, i64>,
-    main: String,
-    against: Option<String>,
+pub(super) struct Read {
+    pub(super) reading: Reading,
+    pub(super) band: usize,
+    pub(super) numbers: BTreeMap<String, i64>,
+    pub(super) main: String,
+    pub(super) against: Option<String>,
     /// What the move (its options, or its push) costs.
-    costs: Vec<Change>,
+    pub(super) costs: Vec<Change>,
 }
 
 impl Table {
@@ -227,11 +227,13 @@ impl Table {
         }
     }
 
-    fn name(&self, i: usize) -> String {
+    /// The name of the character in seat `i`, as the table's sentences give it.
+    pub(super) fn name(&self, i: usize) -> String {
         name_at(&self.names(), i)
     }
 
-    fn move_def(&self, name: &str) -> Result<&MoveDef, Refusal> {
+    /// The file's move called `name`, or a refusal naming the moves there are.
+    pub(super) fn move_def(&self, name: &str) -> Result<&MoveDef, Refusal> {
         self.rules.move_named(name).ok_or_else(|| {
             let names: Vec<&str> = self.rules.moves.iter().map(|m| m.name.as_str()).collect();
             refuse!(
@@ -359,86 +361,6 @@ impl Table {
         Ok(f)
     }
 
-    /// The value of a resource of `actor` (or the scene's).
-    fn resource_value(&self, actor: Option<usize>, name: &str) -> Option<i64> {
-        let def = self.rules.resource(name)?;
-        match def.per {
-            Holder::Scene => self.scene.get(name).copied(),
-            Holder::Character => actor.and_then(|a| self.tracks.get(a)?.get(name).copied()),
-        }
-    }
-
-    /// Whose a resource is, in words before its name: "Nyx's " (nothing for the scene's).
-    fn whose(&self, per: Holder, actor: Option<usize>) -> String {
-        match (per, actor) {
-            (Holder::Character, Some(a)) => format!("{}'s ", self.name(a)),
-            _ => String::new(),
-        }
-    }
-
-    /// Whether `changes` fit their resources' bounds (costs must; refused if not).
-    fn costs_fit(&self, actor: Option<usize>, changes: &[Change]) -> Result<(), Refusal> {
-        let mut after: BTreeMap<&str, i64> = BTreeMap::new();
-        for c in changes {
-            let def = self
-                .rules
-                .resource(&c.resource)
-                .ok_or_else(|| refuse!(Unknown, "no resource {}", c.resource))?;
-            let now = match after.get(c.resource.as_str()) {
-                Some(v) => *v,
-                None => self.resource_value(actor, &c.resource).ok_or_else(|| {
-                    refuse!(
-                        Unknown,
-                        "{} is the scene's or a character's; nobody's here",
-                        c.resource
-                    )
-                })?,
-            };
-            let next = now.saturating_add(c.by);
-            if next < def.least || next > def.most {
-                let whose = self.whose(def.per, actor);
-                return Err(refuse!(
-                    Spent,
-                    "{whose}{} is {now}: {} {} would take it to {next}, outside {} to {}",
-                    c.resource,
-                    if c.by < 0 { "spending" } else { "adding" },
-                    c.by.abs(),
-                    def.least,
-                    def.most
-                ));
-            }
-            after.insert(&c.resource, next);
-        }
-        Ok(())
-    }
-
-    /// Applies `changes`, each kept within its bounds; says what changed.
-    fn change(&mut self, actor: Option<usize>, changes: &[Change]) -> Vec<String> {
-        let mut said = Vec::new();
-        for c in changes {
-            let Some(def) = self.rules.resource(&c.resource).cloned() else {
-                continue;
-            };
-            let whose = self.whose(def.per, actor);
-            let slot = match def.per {
-                Holder::Scene => self.scene.get_mut(&c.resource),
-                Holder::Character => {
-                    actor.and_then(|a| self.tracks.get_mut(a)?.get_mut(&c.resource))
-                }
-            };
-            let Some(slot) = slot else { continue };
-            let before = *slot;
-            let wanted = before.saturating_add(c.by);
-            *slot = wanted.clamp(def.least, def.most);
-            let bound = if *slot != wanted { " (its bound)" } else { "" };
-            said.push(format!(
-                "{whose}{} from {before} to {}{bound}",
-                c.resource, *slot
-            ));
-        }
-        said
-    }
-
     fn turn_allows(&self, actor: usize) -> Result<(), Refusal> {
         match (&self.rules.turn, self.acting()) {
             (Turn::Free, _) => Ok(()),
@@ -468,85 +390,6 @@ impl Table {
             against: throw.against.as_ref().map(|a| a.source().to_string()),
             numbers: f.numbers,
             costs: f.costs,
-        })
-    }
-
-    /// The last throw of `actor`, if it can be pushed, with its move.
-    fn pushable(&self, actor: usize) -> Result<(&LastThrow, &MoveDef, &super::Push), Refusal> {
-        let last = self
-            .last
-            .as_ref()
-            .filter(|l| l.actor == actor)
-            .ok_or_else(|| {
-                refuse!(
-                    NotNow,
-                    "{} has no throw to push: push right after a move",
-                    self.name(actor)
-                )
-            })?;
-        let def = self.move_def(&last.name)?;
-        let push = def
-            .push
-            .as_ref()
-            .ok_or_else(|| refuse!(Unable, "{} cannot be pushed", def.name))?;
-        if last.pushed {
-            return Err(refuse!(
-                Already,
-                "{}'s {} was pushed already: once is the most",
-                self.name(actor),
-                def.name
-            ));
-        }
-        Ok((last, def, push))
-    }
-
-    /// The throw of a last throw, from its recorded notation.
-    fn last_throw(last: &LastThrow, def: &MoveDef) -> Result<Throw, Refusal> {
-        let parse = |t: &str| Notation::parse(t).map_err(|e| refuse!(Faces, "\"{t}\": {e}"));
-        Ok(Throw {
-            main: parse(&last.main)?,
-            with_dice: last.with_dice,
-            against: last.against.as_deref().map(parse).transpose()?,
-            cap: def.cap,
-        })
-    }
-
-    /// The faces a push keeps (None: thrown again): the main dice showing a kept face, and
-    /// every die read against.
-    fn kept(last: &LastThrow, main_count: usize, keep_at_least: u32) -> Vec<Option<u32>> {
-        last.faces
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (i >= main_count || *f >= keep_at_least).then_some(*f))
-            .collect()
-    }
-
-    fn read_push(&self, actor: usize, faces: &[u32]) -> Result<Read, Refusal> {
-        let (last, def, push) = self.pushable(actor)?;
-        let throw = Table::last_throw(last, def)?;
-        let kept = Table::kept(last, throw.main.dice().len(), push.keep_at_least);
-        let again = kept.iter().filter(|k| k.is_none()).count();
-        if faces.len() != again {
-            return Err(refuse!(
-                Faces,
-                "{} faces for a push of {again} dice",
-                faces.len()
-            ));
-        }
-        let mut new = faces.iter();
-        let all: Vec<u32> = kept
-            .iter()
-            .map(|k| k.or_else(|| new.next().copied()).unwrap_or(1))
-            .collect();
-        let reading = throw.read(&all).map_err(|e| refuse!(Faces, "{e}"))?;
-        let band = read::band_of(&def.bands, &reading, &|a| amount_in(&last.numbers, a));
-        Ok(Read {
-            reading,
-            band,
-            numbers: last.numbers.clone(),
-            main: last.main.clone(),
-            against: last.against.clone(),
-            costs: push.costs.clone(),
         })
     }
 

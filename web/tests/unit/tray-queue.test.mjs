@@ -3,23 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrayQueue } from '../../tray-queue.js';
-
-/** Timers that fire only when the test says so. */
-function fakeTimers() {
-  const pending = new Map();
-  let next = 1;
-  return {
-    pending,
-    setTimeout(fn, ms) { pending.set(next, { fn, ms }); return next++; },
-    clearTimeout(id) { pending.delete(id); },
-    fire() {
-      const [[id, t]] = pending;
-      pending.delete(id);
-      t.fn();
-      return t.ms;
-    },
-  };
-}
+import { fakeTimers } from './fake-timers.mjs';
 
 const entry = (seq, kind) => ({ seq, event: { kind } });
 
