@@ -28,50 +28,41 @@ impl Drop for Killed {
     }
 }
 
-/// Whether a display can be taken: no lock, or the lock of a server that is gone (killed test
-/// runs leave theirs behind; like Xvfb itself, their files are then removed).
-fn display_free(socket: &str, lock: &str) -> bool {
-    let Ok(text) = std::fs::read_to_string(lock) else {
-        return !Path::new(socket).exists();
-    };
-    let alive = text
-        .trim()
-        .parse::<u32>()
-        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
-    if alive {
-        return false;
-    }
-    let _ = std::fs::remove_file(lock);
-    let _ = std::fs::remove_file(socket);
-    true
-}
-
-/// An X server of this test's own, on a display no one else uses.
+/// An X server of this test's own, on a display no one else uses. Xvfb picks the display
+/// itself (`-displayfd`: it takes the first free one, stale locks of killed runs included, and
+/// writes its number once it is ready): tests choosing a number each raced, two took the same
+/// display at once, and one drove the other's window.
 pub fn start_xvfb() -> (Killed, String) {
-    for n in 140..240 {
-        let (socket, lock) = (format!("/tmp/.X11-unix/X{n}"), format!("/tmp/.X{n}-lock"));
-        if !display_free(&socket, &lock) {
-            continue;
-        }
-        let display = format!(":{n}");
-        let Ok(child) = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-        else {
-            continue;
-        };
-        let server = Killed(child);
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(15) {
-            if Path::new(&socket).exists() {
-                return (server, display);
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-    panic!("no Xvfb display could be started");
+    let mut child = Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1280x800x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("Xvfb does not start: {e}"));
+    let out = child.stdout.take().expect("Xvfb's stdout");
+    let server = Killed(child);
+    let (send, told) = channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(out).read_line(&mut line);
+        let _ = send.send(line);
+    });
+    let line = told
+        .recv_timeout(Duration::from_secs(15))
+        .unwrap_or_else(|_| panic!("Xvfb named no display in 15 s"));
+    let number: u32 = line
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("Xvfb named no display: {line:?}"));
+    (server, format!(":{number}"))
 }
 
 /// Starts `dicetable` with arguments in a window on `display`, in `dir`: the process (killed
