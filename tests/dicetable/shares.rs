@@ -97,18 +97,26 @@ async fn tallied(loops: Vec<tokio::task::JoinHandle<Tally>>) -> Tally {
 
 /// The game master opens the room at `url` and throws `notation` `count` times, one every
 /// 60 ms (within a connection's and a room's 20 a second): a played room's log. Nothing of it
-/// is timed, so a test builds it before it takes [`crate::real_time`]; the game master's
-/// client is handed back to stay in the room.
-async fn a_room_with_a_long_log(url: &str, notation: &str, count: usize) -> Client {
-    let mut gm = gm_opens(url, Checks::default()).await;
-    for _ in 0..count {
-        let started = Instant::now();
-        gm.throw(Proposal::Notation(notation.into()), None, false, None)
-            .await
-            .expect("a throw");
-        tokio::time::sleep(Duration::from_millis(60).saturating_sub(started.elapsed())).await;
-    }
-    gm
+/// is timed, so it is played in the lane beside the real-time tests, before the test takes
+/// [`crate::real_time`]; the game master's client is handed back to stay in the room.
+fn a_room_with_a_long_log(
+    runtime: &tokio::runtime::Runtime,
+    url: &str,
+    notation: &str,
+    count: usize,
+) -> Client {
+    let _building = crate::beside_real_time();
+    runtime.block_on(async {
+        let mut gm = gm_opens(url, Checks::default()).await;
+        for _ in 0..count {
+            let started = Instant::now();
+            gm.throw(Proposal::Notation(notation.into()), None, false, None)
+                .await
+                .expect("a throw");
+            tokio::time::sleep(Duration::from_millis(60).saturating_sub(started.elapsed())).await;
+        }
+        gm
+    })
 }
 
 /// `per_address` loops on each abuser's address asking `path(n)` (n counts the asks) until
@@ -510,10 +518,8 @@ fn joins_that_never_read_a_long_log_hold_a_bounded_buffer_each() {
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
     let runtime = runtime();
-    // A long log: 120 throws of 50 dice, played beside the real-time tests (it is not timed).
-    let building = crate::beside_real_time();
-    let _gm = runtime.block_on(a_room_with_a_long_log(&url, "50d6", 120));
-    drop(building);
+    // A long log: 120 throws of 50 dice.
+    let _gm = a_room_with_a_long_log(&runtime, &url, "50d6", 120);
     // Timed against a 1 s bound: alone, not beside a window or another abuse test.
     let _alone = crate::real_time();
     runtime.block_on(async {
@@ -560,10 +566,8 @@ fn room_pages_opening_again_and_again_share_one_view() {
     let mut server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
     let runtime = runtime();
-    // A played room: 300 throws in its log, played beside the real-time tests (it is not timed).
-    let building = crate::beside_real_time();
-    let _gm = runtime.block_on(a_room_with_a_long_log(&url, "3d6", 300));
-    drop(building);
+    // A played room: 300 throws in its log.
+    let _gm = a_room_with_a_long_log(&runtime, &url, "3d6", 300);
     // Timed against a 1 s bound: alone, not beside a window or another abuse test.
     let _alone = crate::real_time();
     runtime.block_on(async {
