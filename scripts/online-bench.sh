@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The table server under load on this machine: `dicetable serve` on a free loopback port with a
 # fresh SQLite folder, `dicetable loadtest` against it, then the server's CPU time and peak
-# memory. Usage: scripts/online-bench.sh ROOMS CLIENTS [INTERVAL_MS] [SECONDS]
+# memory. The clients connect from addresses of their own (`loadtest --from each`; FROM=household
+# or one changes it). Usage: scripts/online-bench.sh ROOMS CLIENTS [INTERVAL_MS] [SECONDS]
 # (DICETABLE_BIN picks the binary; default: the release build). With UNLOAD_AFTER=SECONDS the
 # server unloads idle rooms that soon, and the script also prints its memory once the load's
 # rooms have all left memory.
@@ -15,11 +16,12 @@ bin=${DICETABLE_BIN:-$CARGO_TARGET_DIR/release/dicetable}
 start_table_server "$rooms" "$clients" ${UNLOAD_AFTER:+--unload-after "$UNLOAD_AFTER"}
 before=$(server_cpu)
 start=$(date +%s.%N)
-"$bin" loadtest --url "$url" --rooms "$rooms" --clients "$clients" --interval-ms "$interval" --seconds "$seconds" | tail -4
+"$bin" loadtest --url "$url" --rooms "$rooms" --clients "$clients" --interval-ms "$interval" --seconds "$seconds" --from "${FROM:-each}" | tail -4
 end=$(date +%s.%N)
 after=$(server_cpu)
 peak=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
-echo "server: $(echo "$after - $before" | bc) s of CPU over $(echo "$end - $start" | bc | cut -c1-6) s (connecting included), peak memory $((peak / 1024)) MiB"
+awk -v a="$after" -v b="$before" -v s="$start" -v e="$end" -v p=$((peak / 1024)) \
+  'BEGIN { printf "server: %.2f s of CPU over %.1f s (connecting included), peak memory %d MiB\n", a - b, e - s, p }'
 if [ -n "${UNLOAD_AFTER:-}" ]; then
   rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
   loaded=$(rss)

@@ -3,7 +3,7 @@
 #
 # start_table_server ROOMS CLIENTS [SERVE ARGS...] starts "$bin" serve on a free loopback port
 # with a fresh SQLite folder (under BENCH_DATA_DIR if set), the per-address limit raised to hold
-# every client (they all connect from 127.0.0.1), and waits until it listens. It sets server (the
+# every client (should they all connect from 127.0.0.1: `--from one`), and waits until it listens. It sets server (the
 # PID), url, data (the folder) and log; on exit the server is stopped and the folder, the log and
 # any file added to scratch_files are removed. server_cpu prints the server's CPU seconds so far.
 scratch_files=()

@@ -67,6 +67,9 @@ pub struct Shape {
     pub per_client: usize,
     /// How long a job runs before it steps aside for a job waiting for a core.
     pub slice: Duration,
+    /// How long a client refused as busy is told to wait before it asks again: about the time
+    /// the pool takes to work through a client's share.
+    pub retry_after: Duration,
 }
 
 /// Why a job was not done.
@@ -81,6 +84,8 @@ pub enum WorkError {
         kind: &'static str,
         /// The client's jobs there.
         waiting: usize,
+        /// How long to wait before asking again.
+        retry_after: Duration,
     },
     /// The job panicked; its pool goes on.
     #[error("the {kind} work stopped before it ended")]
@@ -96,6 +101,15 @@ impl WorkError {
         match self {
             WorkError::Busy { .. } => crate::errors::ErrorCode::Busy,
             WorkError::Lost { .. } => crate::errors::ErrorCode::Internal,
+        }
+    }
+
+    /// How long a refused client should wait before it asks again (None: asking again will
+    /// not help).
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            WorkError::Busy { retry_after, .. } => Some(*retry_after),
+            WorkError::Lost { .. } => None,
         }
     }
 }
@@ -373,6 +387,7 @@ impl Pool {
             return Err(WorkError::Busy {
                 kind: shape.kind,
                 waiting,
+                retry_after: shape.retry_after,
             });
         }
         let client = job.client;
@@ -400,8 +415,16 @@ impl Pool {
     }
 }
 
+/// Passcode checks one address may have waiting: a classroom behind one address (30 pupils and
+/// their teacher, each page a join and its tray's feed: 62) opening the link at once, queued
+/// rather than refused. Guesses are bounded by the doorkeeper's back-off, not by this: a queued
+/// check asks it again when its turn comes (`net::auth::passcode_matches_async`), so a burst
+/// of guesses from one address costs a few hashes before the rest are refused unhashed.
+pub const PASSCODES_PER_ADDRESS: usize = 64;
+
 /// Passcodes hashed and checked (argon2, 8 MiB and a few milliseconds each): one thread, so
-/// that memory is taken once; three waiting per client, a known member's first.
+/// that memory is taken once; [`PASSCODES_PER_ADDRESS`] waiting per client, a known member's
+/// first.
 pub fn passcodes() -> &'static Pool {
     static POOL: OnceLock<Pool> = OnceLock::new();
     POOL.get_or_init(|| {
@@ -409,8 +432,9 @@ pub fn passcodes() -> &'static Pool {
             kind: "passcode",
             threads: 1,
             running: 1,
-            per_client: 3,
+            per_client: PASSCODES_PER_ADDRESS,
             slice: Duration::from_millis(50),
+            retry_after: Duration::from_millis(500),
         })
     })
 }
@@ -431,6 +455,7 @@ pub fn physics() -> &'static Pool {
             running: cores(),
             per_client: 16,
             slice: Duration::from_millis(10),
+            retry_after: Duration::from_millis(250),
         })
     })
 }
@@ -447,12 +472,18 @@ pub fn odds() -> &'static Pool {
             running: half,
             per_client: 4,
             slice: Duration::from_millis(50),
+            retry_after: Duration::from_millis(500),
         })
     })
 }
 
-/// Pictures made on request (the dice's numbered atlases): one at a time, four waiting per
-/// client.
+/// Atlases one address may have waiting: every kind of die (8) in four seats' colours, the
+/// most a table's first throws ask of a page at once. The pages of one person (OBS, a desktop,
+/// a phone) ask for the same atlases, made once for all of them (`net::pages`).
+pub const PICTURES_PER_ADDRESS: usize = 32;
+
+/// Pictures made on request (the dice's numbered atlases): one at a time,
+/// [`PICTURES_PER_ADDRESS`] waiting per client.
 pub fn pictures() -> &'static Pool {
     static POOL: OnceLock<Pool> = OnceLock::new();
     POOL.get_or_init(|| {
@@ -460,8 +491,9 @@ pub fn pictures() -> &'static Pool {
             kind: "pictures",
             threads: 1,
             running: 1,
-            per_client: 4,
+            per_client: PICTURES_PER_ADDRESS,
             slice: Duration::from_millis(50),
+            retry_after: Duration::from_millis(300),
         })
     })
 }
@@ -478,6 +510,7 @@ mod tests {
             running,
             per_client: 3,
             slice: Duration::from_millis(5),
+            retry_after: Duration::from_millis(100),
         }
     }
 
@@ -537,7 +570,8 @@ mod tests {
             pool.run(client(2), |_| ()).await,
             Err(WorkError::Busy {
                 kind: "test",
-                waiting: 3
+                waiting: 3,
+                retry_after: Duration::from_millis(100),
             })
         );
         let _ = open.send(());

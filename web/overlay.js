@@ -23,6 +23,7 @@
 
 import { writtenOut, totalText } from '/written.js';
 import { legible } from '/legible.js';
+import { patientFetch } from '/patient.js';
 
 // Options come in the query or the fragment (#passcode=P&fill=1); the fragment's win.
 const params = new URLSearchParams(location.search);
@@ -70,6 +71,10 @@ const overlay = {
   quality: null,
   pixelRatio: null,
   error: null,
+  // The dice's atlases: asked for, come, the busy answers waited out, and any that failed.
+  atlases: { asked: 0, loaded: 0, retried: 0, failed: [] },
+  // The dice on the tray now: each one's kind and whether it is drawn with its numerals.
+  dice: () => meshes.map((m) => ({ kind: m.userData.die?.kind, numbered: Boolean(m.material.map) })),
 };
 window.overlay = overlay;
 
@@ -376,21 +381,45 @@ function resize() {
   dirty = true;
 }
 
+// A die is drawn in its body colour until its numbered atlas has come (never black for want
+// of it); a server that is busy for a moment is asked again after the wait it names.
 function material(die) {
   const key = `${die.kind}/${die.body}/${die.ink}`;
   if (!materials.has(key)) {
-    const url = `/dice/atlas/${die.kind}?body=${die.body.slice(1)}&ink=${die.ink.slice(1)}`;
-    const map = new THREE.TextureLoader().load(url, () => { dirty = true; });
+    const color = die.body;
+    // Light quality lights the dice more cheaply (no specular reflections).
+    const made = overlay.quality === 'light'
+      ? new THREE.MeshLambertMaterial({ color })
+      : new THREE.MeshStandardMaterial({ color, roughness: 0.18, metalness: 0 });
+    materials.set(key, made);
+    overlay.atlases.asked += 1;
+    loadAtlas(die, made);
+  }
+  return materials.get(key);
+}
+
+/** Fetches a die's atlas and puts it on `made` once it has come. */
+async function loadAtlas(die, made) {
+  const url = `/dice/atlas/${die.kind}?body=${die.body.slice(1)}&ink=${die.ink.slice(1)}`;
+  try {
+    const answer = await patientFetch(url, {}, { waiting: () => { overlay.atlases.retried += 1; } });
+    if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
+    const image = await createImageBitmap(await answer.blob());
+    // A texture of a decoded image (the bundle's CanvasTexture takes any image source).
+    const map = new THREE.CanvasTexture(image);
     // The atlas is laid out as the window's (v runs down the image).
     map.flipY = false;
     map.colorSpace = THREE.SRGBColorSpace;
     map.anisotropy = 4;
-    // Light quality lights the dice more cheaply (no specular reflections).
-    materials.set(key, overlay.quality === 'light'
-      ? new THREE.MeshLambertMaterial({ map })
-      : new THREE.MeshStandardMaterial({ map, roughness: 0.18, metalness: 0 }));
+    map.needsUpdate = true;
+    made.map = map;
+    made.color.set(0xffffff);
+    made.needsUpdate = true;
+    overlay.atlases.loaded += 1;
+    dirty = true;
+  } catch (err) {
+    overlay.atlases.failed.push(`${die.kind} ${die.body}/${die.ink}: ${err.message}`);
   }
-  return materials.get(key);
 }
 
 function showDice(dice, poses) {
@@ -670,16 +699,27 @@ function showOutcome(e) {
 function handle(e) {
   switch (e.type) {
     case 'hello':
+      if (overlay.notice === JOINING) {
+        overlay.notice = null;
+        $('notice').textContent = '';
+      }
       for (const o of e.recent) remember(o);
       tell(e);
       break;
-    case 'table':
     case 'error':
-      tell(e);
-      if (e.type === 'error') {
-        overlay.error = e.error;
-        notice(e.error);
+      // Busy for a moment (a household's pages opening at once): the page opens again after
+      // the wait the server names, saying so, not showing an error.
+      if (e.code === 'busy') {
+        busyWaitMs = Number.isFinite(e.retry_after_ms) ? e.retry_after_ms : 500;
+        notice(JOINING);
+        break;
       }
+      tell(e);
+      overlay.error = e.error;
+      notice(e.error);
+      break;
+    case 'table':
+      tell(e);
       break;
     case 'drafted':
       if (opts.odds && e.chance) {
@@ -711,6 +751,11 @@ function handle(e) {
   }
 }
 
+// The wait a `busy` answer named, for the next try to open the feed (ms), or null; what the
+// page says meanwhile.
+let busyWaitMs = null;
+const JOINING = 'Joining the table…';
+
 function connect(delay = 500) {
   // /overlay follows /feed; /ROOM/watch follows /ROOM/feed.
   const url = new URL('feed', location.href);
@@ -721,7 +766,7 @@ function connect(delay = 500) {
     // A room's passcode goes as the first message, not in the socket's URL.
     if (opts.passcode) ws.send(JSON.stringify({ type: 'passcode', passcode: opts.passcode }));
     overlay.connected = true;
-    $('notice').textContent = '';
+    if (overlay.notice !== JOINING) $('notice').textContent = '';
   };
   ws.onmessage = (m) => {
     overlay.events += 1;
@@ -736,6 +781,12 @@ function connect(delay = 500) {
     overlay.connected = false;
     // A wrong passcode or a missing room does not mend itself: say so and stop.
     if (overlay.error) return;
+    if (busyWaitMs !== null) {
+      const wait = busyWaitMs;
+      busyWaitMs = null;
+      setTimeout(() => connect(delay), wait);
+      return;
+    }
     setTimeout(() => connect(Math.min(delay * 2, 5000)), delay);
   };
 }

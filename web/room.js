@@ -16,6 +16,7 @@ import { bandsWords, drawOdds } from '/odds-chart.js';
 import { TrayQueue } from '/tray-queue.js';
 import { DraftAsker } from '/draft-asker.js';
 import { NotationOdds } from '/notation-odds.js';
+import { patientFetch } from '/patient.js';
 
 const $ = (id) => document.getElementById(id);
 // The longest text each field takes: the server's own limits.
@@ -36,6 +37,8 @@ const seat = {
   acks: 0,
   refused: [],
   reconnects: 0,
+  // Joins the server answered busy, sent again after the wait it named.
+  busy: 0,
   lastOutcome: null,
   // Lines this page checked itself (chain, seeds, seals), and what failed.
   checked: 0,
@@ -106,7 +109,7 @@ async function askCast() {
   castAsked = asked;
   $('seats-help').textContent = 'Finding the characters…';
   try {
-    const answer = await fetch(`/${encodeURIComponent(room)}/cast`, {
+    const answer = await patientFetch(`/${encodeURIComponent(room)}/cast`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ passcode }),
@@ -308,6 +311,18 @@ function handle(msg) {
       say(`Refused: ${msg.reason}`);
       break;
     case 'error':
+      // A join the server is too busy to check this moment (a household or a classroom all
+      // opening the link at once) is sent again after the wait it names: "joining…", no error.
+      if (msg.code === 'busy' && !seat.connected) {
+        seat.busy += 1;
+        // This socket is done with: its close starts nothing (see onclose).
+        const done = socket;
+        socket = null;
+        done.close();
+        say(seat.joined ? 'Joining again…' : 'Joining… the table is letting everyone in.');
+        setTimeout(() => connect(), Number.isFinite(msg.retry_after_ms) ? msg.retry_after_ms : 500);
+        break;
+      }
       seat.refused.push({ code: msg.code, reason: msg.message });
       if (!seat.joined) {
         leaving = true;

@@ -121,6 +121,10 @@ pub struct LoadtestArgs {
     /// What each throw throws.
     #[arg(long, default_value = "1d20")]
     pub notation: String,
+    /// Where the clients connect from: each from an address of its own (127.1.0.x), each
+    /// room's from one (a household), or all from 127.0.0.1.
+    #[arg(long, value_enum, default_value_t = loadtest::Addresses::Each)]
+    pub from: loadtest::Addresses,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
@@ -318,6 +322,7 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
         seconds: args.seconds,
         scene,
         notation: args.notation.clone(),
+        from: args.from,
     };
     let figures = match rt.block_on(loadtest::run(load)) {
         Ok(f) => f,
@@ -336,10 +341,12 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
             );
         }
         println!(
-            "{} clients in {} rooms (connected in {:.1} s): sent {}, acknowledged {}, received by every client {}; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; errors {}",
+            "{} clients in {} rooms (connected in {:.1} s; joins refused {}, answered busy and sent again {}): sent {}, acknowledged {}, received by every client {}; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; errors {}",
             figures.clients,
             figures.rooms.len(),
             figures.connect_seconds,
+            figures.joins_refused,
+            figures.busy_answers,
             figures.sent,
             figures.acknowledged,
             figures.delivered,

@@ -116,9 +116,23 @@ pub enum PasscodeError {
     /// The hashing thread is gone.
     #[error("the passcode thread stopped")]
     Stopped,
-    /// The hashing queue is full.
+    /// The address has as many passcode checks waiting as it may
+    /// (`crate::work::PASSCODES_PER_ADDRESS`): asked again after `retry_after`, it is queued.
     #[error("the server is busy checking passcodes: try again in a moment")]
-    Busy,
+    Busy {
+        /// How long to wait before asking again.
+        retry_after: std::time::Duration,
+    },
+}
+
+impl PasscodeError {
+    /// How long to wait before asking again, where asking again can help.
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        match self {
+            PasscodeError::Busy { retry_after } => Some(*retry_after),
+            _ => None,
+        }
+    }
 }
 
 /// Argon2id with 8 MiB and one pass: a guess costs a few milliseconds, a join too.
@@ -144,7 +158,7 @@ pub fn passcode_matches(passcode: &str, kept: &str) -> bool {
 /// What became of a passcode job on the pool.
 fn worked<T>(done: Result<T, crate::work::WorkError>) -> Result<T, PasscodeError> {
     done.map_err(|e| match e {
-        crate::work::WorkError::Busy { .. } => PasscodeError::Busy,
+        crate::work::WorkError::Busy { retry_after, .. } => PasscodeError::Busy { retry_after },
         crate::work::WorkError::Lost { .. } => PasscodeError::Stopped,
     })
 }
@@ -162,14 +176,19 @@ pub async fn hash_passcode_async(
 }
 
 /// [`passcode_matches`] on the passcode pool, in `client`'s turn, or before every turn for
-/// a client the room already knows (`first`): guessers never hold up its members.
-pub async fn passcode_matches_async(
+/// a client the room already knows (`first`): guessers never hold up its members. When its
+/// turn comes, `may_try` is asked again before anything is hashed: a check queued behind a
+/// wrong guess from the same address is refused with `may_try`'s answer, unhashed, so a
+/// queue of guesses costs no more hashes than the doorkeeper's back-off lets through.
+pub async fn passcode_matches_async<E: Send + 'static>(
     client: crate::work::Client,
     first: bool,
     passcode: String,
     kept: String,
-) -> Result<bool, PasscodeError> {
-    let check = move |_: &crate::odds::stop::Cancel| passcode_matches(&passcode, &kept);
+    may_try: impl FnOnce() -> Result<(), E> + Send + 'static,
+) -> Result<Result<bool, E>, PasscodeError> {
+    let check =
+        move |_: &crate::odds::stop::Cancel| may_try().map(|()| passcode_matches(&passcode, &kept));
     let pool = crate::work::passcodes();
     worked(if first {
         pool.run_first(client, check).await

@@ -18,6 +18,9 @@ pub struct HttpError {
     pub message: String,
     /// The kind of a rules' refusal (`spent`, `not_their_turn`...), beside `rules_refused`.
     pub refusal_kind: Option<&'static str>,
+    /// Where asking again later helps (`busy`): how long to wait, sent as `Retry-After` (whole
+    /// seconds, as HTTP has it) and `retry_after_ms` in the body.
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl HttpError {
@@ -28,6 +31,15 @@ impl HttpError {
             code,
             message: message.into(),
             refusal_kind: None,
+            retry_after: None,
+        }
+    }
+
+    /// The same answer with the time to wait before asking again.
+    pub fn with_retry_after(self, wait: Option<std::time::Duration>) -> HttpError {
+        HttpError {
+            retry_after: wait,
+            ..self
         }
     }
 
@@ -55,7 +67,13 @@ impl IntoResponse for HttpError {
         if let Some(kind) = self.refusal_kind {
             body["refusal_kind"] = kind.into();
         }
-        (self.status, Json(body)).into_response()
+        let Some(wait) = self.retry_after else {
+            return (self.status, Json(body)).into_response();
+        };
+        body["retry_after_ms"] = (wait.as_millis() as u64).into();
+        let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        let header = [(axum::http::header::RETRY_AFTER, seconds.to_string())];
+        (self.status, header, Json(body)).into_response()
     }
 }
 
@@ -67,6 +85,6 @@ impl From<crate::work::WorkError> for HttpError {
             crate::work::WorkError::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
             crate::work::WorkError::Lost { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        HttpError::new(status, e.code(), e.to_string())
+        HttpError::new(status, e.code(), e.to_string()).with_retry_after(e.retry_after())
     }
 }

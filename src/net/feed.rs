@@ -162,6 +162,10 @@ pub enum FeedEvent {
         code: ErrorCode,
         /// What is wrong, in words.
         error: String,
+        /// Where waiting helps (`busy`): how long to wait before opening again, in ms; the
+        /// page opens again by itself after it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
     },
 }
 

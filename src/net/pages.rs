@@ -20,22 +20,24 @@ use crate::dice::mesh::{DieStyle, MeshArrays, atlas_png, die_mesh_arrays};
 use crate::errors::ErrorCode;
 
 /// The first path segments the pages take (a room may not be named so).
-pub const RESERVED: [&str; 8] = [
+pub const RESERVED: [&str; 9] = [
     "overlay",
     "overlay.css",
     "overlay.js",
     "written.js",
     "legible.js",
+    "patient.js",
     "three",
     "dice",
     "favicon.ico",
 ];
 
-/// Each die's atlas PNG in each style, made once.
 /// Atlases kept made (each a few hundred KiB): the table's colours many times over.
 pub const ATLASES_KEPT: usize = 64;
 
-type AtlasCache = HashMap<(DieKind, DieStyle), Arc<Vec<u8>>>;
+/// Each die's atlas PNG in each style, made once: pages asking for one being made wait for it
+/// (a streamer's OBS page, desktop and phone ask for the same dice at the same moment).
+type AtlasCache = HashMap<(DieKind, DieStyle), Arc<tokio::sync::OnceCell<Arc<Vec<u8>>>>>;
 
 /// What the pages serve besides the compiled-in files: the atlases made so far.
 pub struct Pages {
@@ -63,7 +65,7 @@ fn route_to<S: Clone + Send + Sync + 'static>(
     get(move |headers: HeaderMap| async move { file(name, &headers) })
 }
 
-/// `/overlay`, `/overlay.js`, `/written.js`, `/legible.js`, `/three/{file}`,
+/// `/overlay`, `/overlay.js`, `/written.js`, `/legible.js`, `/patient.js`, `/three/{file}`,
 /// `/dice/geometry.json`, `/dice/atlas/{kind}`: public, no token (they say nothing about the
 /// table).
 pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> {
@@ -73,6 +75,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> 
         .route("/overlay.js", route_to("overlay.js"))
         .route("/written.js", route_to("written.js"))
         .route("/legible.js", route_to("legible.js"))
+        .route("/patient.js", route_to("patient.js"))
         .route("/three/{file}", get(three))
         .route("/dice/geometry.json", get(geometry))
         .route("/dice/atlas/{kind}", get(atlas))
@@ -140,34 +143,33 @@ async fn atlas(
         .into_response();
     };
     let style = DieStyle { body, ink };
-    let cached = pages
-        .atlases
-        .lock()
-        .ok()
-        .and_then(|m| m.get(&(kind, style)).cloned());
-    let png = match cached {
-        Some(png) => png,
-        None => {
-            let made = crate::work::pictures()
-                .run(peer.client(), move |_| atlas_png(kind, style))
-                .await;
-            match made {
-                Ok(Ok(png)) => {
-                    let png = Arc::new(png);
-                    if let Ok(mut m) = pages.atlases.lock() {
-                        // Bounded: a page asking for every colour there is makes each of them
-                        // once, and the cache keeps the latest few.
-                        if m.len() >= ATLASES_KEPT {
-                            m.clear();
-                        }
-                        m.insert((kind, style), png.clone());
-                    }
-                    png
-                }
-                Ok(Err(e)) => return failed(e).into_response(),
-                Err(e) => return HttpError::from(e).into_response(),
-            }
+    let Ok(cell) = pages.atlases.lock().map(|mut m| {
+        // Bounded: a page asking for every colour there is makes each of them once, and the
+        // cache keeps the latest few.
+        if m.len() >= ATLASES_KEPT && !m.contains_key(&(kind, style)) {
+            m.clear();
         }
+        m.entry((kind, style)).or_default().clone()
+    }) else {
+        return failed("the atlases' cache is broken".into()).into_response();
+    };
+    // Made by the first to ask, in its turn; the others wait for it. A maker refused as busy
+    // leaves the next asker to make it.
+    let made = cell
+        .get_or_try_init(|| async move {
+            match crate::work::pictures()
+                .run(peer.client(), move |_| atlas_png(kind, style))
+                .await
+            {
+                Ok(Ok(png)) => Ok(Arc::new(png)),
+                Ok(Err(e)) => Err(failed(e)),
+                Err(e) => Err(HttpError::from(e)),
+            }
+        })
+        .await;
+    let png = match made {
+        Ok(png) => png.clone(),
+        Err(refused) => return refused.into_response(),
     };
     (
         [

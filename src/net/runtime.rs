@@ -834,6 +834,47 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
     }
 }
 
+/// A connection's answers owed: a WebSocket's handler holds one and marks each message it is
+/// still answering (a join waiting its turn at the passcode check, a throw in the physics'
+/// queue), so the connection's idle time does not run while the server works for it. A
+/// request with no connection (a router called in-process) owes nothing here.
+#[derive(Clone, Debug, Default)]
+pub struct Owing(Option<Arc<Answering>>);
+
+/// An answer being made: while it lives, the connection is not idle.
+#[must_use = "the answer is owed only while this is held"]
+pub struct Owed {
+    _held: Option<AnsweringGuard>,
+}
+
+impl Owing {
+    /// Marks an answer as being made until the returned value is dropped.
+    pub fn answering(&self) -> Owed {
+        Owed {
+            _held: self.0.clone().map(|answering| {
+                answering.begin();
+                AnsweringGuard(answering)
+            }),
+        }
+    }
+}
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Owing {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _state: &S,
+    ) -> Result<Owing, Self::Rejection> {
+        Ok(Owing(
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<Connection>>()
+                .map(|c| c.0.answering.clone()),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

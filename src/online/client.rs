@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{
     Connector, MaybeTlsStream, WebSocketStream, connect_async_tls_with_config,
 };
@@ -42,7 +42,17 @@ pub struct JoinAs {
     /// Over `wss://`, a certificate (PEM) to trust beside the system's: a server whose
     /// certificate is its own (`play --join wss://... --trust-cert FILE`).
     pub trust: Option<PathBuf>,
+    /// The local address to connect from (None: the system's choice). The load tool and the
+    /// tests speak as many clients (127.0.0.2, 127.0.0.3, …) or as one household.
+    pub from: Option<std::net::IpAddr>,
 }
+
+/// How long a client keeps asking again when the server answers its join `busy` (its share of
+/// the passcode checks taken: a whole classroom joining from one address at once). Each time
+/// it waits the retry time the server gave.
+pub const BUSY_PATIENCE: Duration = Duration::from_secs(60);
+/// The wait before asking again when a `busy` answer names none.
+const BUSY_RETRY: Duration = Duration::from_millis(250);
 
 /// A room to open instead of joining: the scene's text and the players' passcode (the
 /// [`JoinAs`] passcode is then the game master's).
@@ -75,6 +85,8 @@ pub enum ClientError {
         code: ErrorCode,
         /// Its words.
         message: String,
+        /// Where waiting helps, how long the server asked the client to wait.
+        retry_after: Option<Duration>,
     },
     /// The server sent something that does not read.
     #[error(transparent)]
@@ -178,11 +190,17 @@ pub struct Client {
     pub failures: Vec<RoomError>,
     /// How often the connection was made again.
     pub reconnects: u32,
+    /// How often a join was answered `busy` and sent again.
+    pub busy_answers: u32,
     /// The server's head when it welcomed us.
     head: u64,
 }
 
-async fn open_socket(url: &str, trust: Option<&std::path::Path>) -> Result<Socket, ClientError> {
+async fn open_socket(
+    url: &str,
+    trust: Option<&std::path::Path>,
+    from: Option<std::net::IpAddr>,
+) -> Result<Socket, ClientError> {
     let connector = match url.starts_with("wss://") {
         true => Some(Connector::Rustls(
             crate::net::tls::client_config(trust)
@@ -190,14 +208,43 @@ async fn open_socket(url: &str, trust: Option<&std::path::Path>) -> Result<Socke
         )),
         false => None,
     };
-    let (socket, _) = tokio::time::timeout(
-        Duration::from_secs(10),
-        connect_async_tls_with_config(url, None, true, connector),
-    )
-    .await
-    .map_err(|_| ClientError::Connection(format!("{url}: no answer in 10 s")))?
-    .map_err(|e| ClientError::Connection(format!("{url}: {e}")))?;
+    let connect = async {
+        let Some(from) = from else {
+            return connect_async_tls_with_config(url, None, true, connector).await;
+        };
+        let tcp = tcp_from(url, from).await?;
+        tokio_tungstenite::client_async_tls_with_config(url, tcp, None, connector).await
+    };
+    let (socket, _) = tokio::time::timeout(Duration::from_secs(10), connect)
+        .await
+        .map_err(|_| ClientError::Connection(format!("{url}: no answer in 10 s")))?
+        .map_err(|e| ClientError::Connection(format!("{url}: {e}")))?;
     Ok(socket)
+}
+
+/// A TCP connection to `url`'s host from the local address `from`.
+async fn tcp_from(url: &str, from: std::net::IpAddr) -> Result<TcpStream, tungstenite::Error> {
+    use tungstenite::Error as WsError;
+    use tungstenite::error::UrlError;
+    let uri: tungstenite::http::Uri = url
+        .parse()
+        .map_err(|_| WsError::Url(UrlError::NoHostName))?;
+    let host = uri.host().ok_or(WsError::Url(UrlError::NoHostName))?;
+    let port = uri
+        .port_u16()
+        .unwrap_or(if url.starts_with("wss://") { 443 } else { 80 });
+    let to = tokio::net::lookup_host((host.trim_matches(['[', ']']), port))
+        .await?
+        .find(|a| a.is_ipv4() == from.is_ipv4())
+        .ok_or(WsError::Url(UrlError::UnableToConnect(url.to_string())))?;
+    let socket = match from {
+        std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.bind(std::net::SocketAddr::new(from, 0))?;
+    let tcp = socket.connect(to).await?;
+    let _ = tcp.set_nodelay(true);
+    Ok(tcp)
 }
 
 /// A connection that failed, in words.
@@ -219,6 +266,7 @@ impl Client {
             sealed: HashMap::new(),
             failures: Vec::new(),
             reconnects: 0,
+            busy_answers: 0,
             head: 0,
             join,
         })
@@ -275,10 +323,30 @@ impl Client {
         }
     }
 
-    /// Says hello and waits for the welcome, then for the log up to the head.
+    /// Says hello and waits for the welcome, then for the log up to the head. A join the
+    /// server answers `busy` is sent again after the wait it names, for [`BUSY_PATIENCE`].
     async fn hello(&mut self, hello: ClientMsg) -> Result<(), ClientError> {
-        let mut socket = open_socket(&self.join.url, self.join.trust.as_deref()).await?;
-        let text = serde_json::to_string(&hello).map_err(failed)?;
+        let until = tokio::time::Instant::now() + BUSY_PATIENCE;
+        loop {
+            match self.hello_once(&hello).await {
+                Err(ClientError::Server {
+                    code: ErrorCode::Busy,
+                    retry_after,
+                    ..
+                }) if tokio::time::Instant::now() < until => {
+                    self.busy_answers += 1;
+                    tokio::time::sleep(retry_after.unwrap_or(BUSY_RETRY)).await;
+                }
+                done => return done,
+            }
+        }
+    }
+
+    /// One hello on a connection of its own.
+    async fn hello_once(&mut self, hello: &ClientMsg) -> Result<(), ClientError> {
+        let mut socket =
+            open_socket(&self.join.url, self.join.trust.as_deref(), self.join.from).await?;
+        let text = serde_json::to_string(hello).map_err(failed)?;
         socket
             .send(Message::Text(text.into()))
             .await
@@ -302,9 +370,17 @@ impl Client {
                     }
                     break;
                 }
-                ServerMsg::Error { code, message } => {
+                ServerMsg::Error {
+                    code,
+                    message,
+                    retry_after_ms,
+                } => {
                     self.socket = None;
-                    return Err(ClientError::Server { code, message });
+                    return Err(ClientError::Server {
+                        code,
+                        message,
+                        retry_after: retry_after_ms.map(Duration::from_millis),
+                    });
                 }
                 _ => {}
             }
@@ -541,7 +617,7 @@ impl Client {
                         refusal_kind,
                     });
                 }
-                Ok(ServerMsg::Error { code, message }) => {
+                Ok(ServerMsg::Error { code, message, .. }) => {
                     return Err(ThrowError::Refused {
                         code,
                         reason: message,
@@ -588,6 +664,7 @@ mod tests {
         let refused = |code| ClientError::Server {
             code,
             message: String::new(),
+            retry_after: None,
         };
         for code in [
             ErrorCode::BackingOff,

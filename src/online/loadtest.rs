@@ -29,6 +29,42 @@ pub struct Load {
     pub scene: String,
     /// What each throw throws.
     pub notation: String,
+    /// Which addresses the clients speak from.
+    pub from: Addresses,
+}
+
+/// Which local addresses a load's clients connect from: a server shares its work by address,
+/// so a load from one address measures one household, not a thousand rooms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Addresses {
+    /// Every client from an address of its own (127.1.0.1, 127.1.0.2, …), as players across
+    /// the internet; the game masters open the rooms from 127.0.0.1, the server's owner.
+    #[default]
+    Each,
+    /// Each room's clients from one address of the room's own (127.1.0.1 for the first room's
+    /// players, …), as a household on one home network.
+    Household,
+    /// Everyone from 127.0.0.1.
+    One,
+}
+
+impl Addresses {
+    /// The address client `client` of room `room` (of `per_room`) connects from; the game
+    /// master (client 0) opens rooms from this machine's own address but in `household`.
+    fn of(self, room: usize, client: usize, per_room: usize) -> Option<std::net::IpAddr> {
+        let n = match self {
+            Addresses::One => return None,
+            Addresses::Each if client == 0 => return None,
+            Addresses::Each => room * per_room + client,
+            Addresses::Household => room + 1,
+        };
+        // 127.1.0.1 onwards: 16 million clients, none of them 127.0.0.1.
+        let n = u32::try_from(n).ok()?.min(0x00FF_FFFE);
+        Some(std::net::IpAddr::V4(std::net::Ipv4Addr::from(
+            0x7F01_0000 + n,
+        )))
+    }
 }
 
 /// One room's figures.
@@ -69,6 +105,12 @@ pub struct Figures {
     pub error_samples: Vec<String>,
     /// Seconds spent connecting everyone.
     pub connect_seconds: f64,
+    /// Which addresses the clients spoke from.
+    pub from: Addresses,
+    /// Clients that did not get in (refused, or no answer): the load goes on without them.
+    pub joins_refused: u64,
+    /// Joins answered `busy` and sent again (each waited the time the server gave).
+    pub busy_answers: u64,
 }
 
 /// Throws in flight: sent time and how many clients have received each (room, nonce).
@@ -155,6 +197,7 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
                 passcode: "gm-pass".into(),
                 key: None,
                 trust: None,
+                from: load.from.of(r, 0, load.clients),
             },
             Some(Create {
                 scene: load.scene.clone(),
@@ -164,6 +207,7 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
             Checks::default(),
         )
         .await?;
+        figures.busy_answers += u64::from(gm.busy_answers);
         clients.push((r, gm));
         let joins = (1..load.clients).map(|c| {
             Client::connect(
@@ -175,15 +219,28 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
                     passcode: "pass".into(),
                     key: None,
                     trust: None,
+                    from: load.from.of(r, c, load.clients),
                 },
                 None,
                 Checks::default(),
             )
         });
         for c in futures_util::future::join_all(joins).await {
-            clients.push((r, c?));
+            match c {
+                Ok(c) => {
+                    figures.busy_answers += u64::from(c.busy_answers);
+                    clients.push((r, c));
+                }
+                Err(e) => {
+                    figures.joins_refused += 1;
+                    if let Ok(mut t) = tracker.lock() {
+                        t.errors.push(format!("a join: {e}"));
+                    }
+                }
+            }
         }
     }
+    figures.from = load.from;
     figures.clients = clients.len();
     figures.connect_seconds = start.elapsed().as_secs_f64();
     let until = Instant::now() + Duration::from_secs(load.seconds);

@@ -201,6 +201,10 @@ pub enum ServerMsg {
         code: ErrorCode,
         /// What is wrong, in words.
         message: String,
+        /// Where waiting helps (`busy`, `backing_off`): how long to wait before asking again,
+        /// in ms. Clients send a `busy` join again by themselves after it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
     },
     /// The answer to a `draft`: the kinds of move (each with why not, where the member may
     /// not make it now), the draft, its fields and the room's verdict on it.

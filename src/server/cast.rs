@@ -52,7 +52,9 @@ pub async fn cast<S: LogStore>(
     };
     match cast_of(&hub, &room, ask.passcode, peer).await {
         Ok(cast) => Json(cast).into_response(),
-        Err(e) => HttpError::new(e.http_status(), e.code(), e.to_string()).into_response(),
+        Err(e) => HttpError::new(e.http_status(), e.code(), e.to_string())
+            .with_retry_after(e.retry_after())
+            .into_response(),
     }
 }
 

@@ -139,7 +139,7 @@ impl ServerError {
             | ServerError::Work(crate::work::WorkError::Busy { .. }) => {
                 StatusCode::TOO_MANY_REQUESTS
             }
-            ServerError::Passcode(PasscodeError::Busy)
+            ServerError::Passcode(PasscodeError::Busy { .. })
             | ServerError::RoomStopped
             | ServerError::Store(StoreError::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Store(_)
@@ -160,7 +160,7 @@ impl ServerError {
             ServerError::Room(e) => e.code(),
             ServerError::Store(StoreError::Unavailable(_)) => ErrorCode::StoreUnavailable,
             ServerError::Store(_) => ErrorCode::StoreFailed,
-            ServerError::Passcode(PasscodeError::Busy) => ErrorCode::Busy,
+            ServerError::Passcode(PasscodeError::Busy { .. }) => ErrorCode::Busy,
             ServerError::Passcode(_) | ServerError::Internal(_) => ErrorCode::Internal,
             ServerError::ReservedRoomName(_) | ServerError::BadRoomName(_) => {
                 ErrorCode::BadRoomName
@@ -187,6 +187,18 @@ impl ServerError {
             ServerError::BackingOff(_) => ErrorCode::BackingOff,
             ServerError::RoomsClosed => ErrorCode::RoomsClosed,
             ServerError::RoomQuota(_) => ErrorCode::RoomQuota,
+        }
+    }
+
+    /// How long to wait before asking again, where waiting helps (`retry_after_ms` on the
+    /// wire): the server's share for the address is taken for now (`busy`), or it backs off
+    /// after wrong passcodes (`backing_off`). Clients retry `busy` by themselves.
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        match self {
+            ServerError::Work(e) => e.retry_after(),
+            ServerError::Passcode(e) => e.retry_after(),
+            ServerError::BackingOff(secs) => Some(std::time::Duration::from_secs(*secs)),
+            _ => None,
         }
     }
 

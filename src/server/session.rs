@@ -20,7 +20,7 @@ use super::room_task::{Command, Done, Joined, Proposed, RoomHandle, forward_line
 use super::store::{LogStore, RoomKeys};
 use super::{Hub, check_room_name};
 use crate::net::auth::{hash_passcode_async, passcode_matches_async};
-use crate::net::runtime::Peer;
+use crate::net::runtime::{Owing, Peer};
 use crate::online::log::{Entry, Event, LOG_FORMAT, Role, now_ms};
 use crate::online::protocol::{
     ClientMsg, DecodeError, MAX_MESSAGE, PROTOCOL, Refusal, ServerMsg, decode,
@@ -39,6 +39,7 @@ pub async fn connect<S: LogStore>(
     Path(room): Path<String>,
     headers: HeaderMap,
     peer: Peer,
+    owing: Owing,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     if ws.is_err() {
@@ -66,7 +67,7 @@ pub async fn connect<S: LogStore>(
     // with `too_large`); up to it, a message over MAX_MESSAGE is read and answered the same.
     ws.max_message_size(4 * MAX_MESSAGE)
         .max_frame_size(4 * MAX_MESSAGE)
-        .on_upgrade(move |socket| session(hub, room, conn, peer, socket))
+        .on_upgrade(move |socket| session(hub, room, conn, peer, owing, socket))
 }
 
 /// Sends a message to the connection's writer (false once it is gone).
@@ -76,11 +77,7 @@ async fn say(out: &mpsc::Sender<Message>, msg: ServerMsg) -> bool {
 
 /// Tells the connection what went wrong, with the error's code.
 async fn say_error(out: &mpsc::Sender<Message>, e: &ServerError) -> bool {
-    let msg = ServerMsg::Error {
-        code: e.code(),
-        message: e.to_string(),
-    };
-    say(out, msg).await
+    say(out, error_msg(e)).await
 }
 
 /// A text frame's text, or what to do with another frame.
@@ -136,12 +133,15 @@ async fn next_message(
     }
 }
 
-/// One connection: hello, then proposals, while its room's lines are forwarded in order.
+/// One connection: hello, then proposals, while its room's lines are forwarded in order. While
+/// a message is being answered (a join in the passcode check's queue, a throw in the
+/// physics'), the connection is not idle.
 async fn session<S: LogStore>(
     hub: Arc<Hub<S>>,
     room: String,
     conn: u64,
     peer: Peer,
+    owing: Owing,
     socket: WebSocket,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -178,6 +178,7 @@ async fn session<S: LogStore>(
             m = next_message(&mut stream, &mut bucket, &out) => m,
         };
         let Some(msg) = next else { break };
+        let _owed = owing.answering();
         let answer = match msg {
             Err(e) => Err(e),
             Ok(msg) => hello(&hub, &room, conn, peer, msg).await,
@@ -227,6 +228,7 @@ async fn session<S: LogStore>(
     };
     let mut odds_work: Option<tokio::task::JoinHandle<()>> = None;
     while let Some(msg) = next_message(&mut stream, &mut bucket, &out).await {
+        let _owed = owing.answering();
         let reply = match msg {
             Err(e) => error_msg(&e),
             Ok(ClientMsg::Ping { id }) => ServerMsg::Pong { id },
@@ -400,10 +402,12 @@ async fn draft_odds(
     say(&out, msg).await;
 }
 
+/// A refusal as the `error` message, with its code and, where waiting helps, how long.
 fn error_msg(e: &ServerError) -> ServerMsg {
     ServerMsg::Error {
         code: e.code(),
         message: e.to_string(),
+        retry_after_ms: e.retry_after().map(|d| d.as_millis() as u64),
     }
 }
 
@@ -528,7 +532,11 @@ async fn hello<S: LogStore>(
             };
             hub.guard.may_try(peer, room)?;
             let known = hub.guard.is_known(peer, room);
-            if !passcode_matches_async(peer.client(), known, passcode, kept).await? {
+            let may_still = {
+                let (hub, room) = (hub.clone(), room.to_string());
+                move || hub.guard.may_try(peer, &room)
+            };
+            if !passcode_matches_async(peer.client(), known, passcode, kept, may_still).await?? {
                 hub.guard.missed(peer, room);
                 return Err(ServerError::WrongPasscode);
             }

@@ -23,7 +23,7 @@ use crate::errors::ErrorCode;
 use crate::net::auth::passcode_matches_async;
 use crate::net::feed::FeedEvent;
 use crate::net::pages;
-use crate::net::runtime::Peer;
+use crate::net::runtime::{Owing, Peer};
 use crate::net::socket::{Next, hello_then_forward};
 
 pub use super::view::SAMPLE_STEPS;
@@ -49,6 +49,7 @@ pub async fn feed<S: LogStore>(
     query: Result<Query<WatchQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
     peer: Peer,
+    owing: Owing,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let how = || format!("the feed of '{room}' is a WebSocket: open http://HOST:PORT/{room}/watch");
@@ -59,7 +60,7 @@ pub async fn feed<S: LogStore>(
     let passcode = query.map(|Query(q)| q.passcode).unwrap_or_default();
     ws.max_message_size(crate::net::socket::FEED_MESSAGE_MAX)
         .max_frame_size(crate::net::socket::FEED_MESSAGE_MAX)
-        .on_upgrade(move |socket| watch_session(hub, room, passcode, peer, socket))
+        .on_upgrade(move |socket| watch_session(hub, room, passcode, peer, owing, socket))
 }
 
 /// Checks a page's passcode (the players' or the game master's) and finds the running room.
@@ -76,8 +77,16 @@ pub(super) async fn watch_room<S: LogStore>(
     }
     hub.guard.may_try(peer, room)?;
     let (client, known) = (peer.client(), hub.guard.is_known(peer, room));
-    let players = passcode_matches_async(client, known, passcode.clone(), keys.passcode).await?;
-    if !players && !passcode_matches_async(client, known, passcode, keys.gm_passcode).await? {
+    let may_still = || {
+        let (hub, room) = (hub.clone(), room.to_string());
+        move || hub.guard.may_try(peer, &room)
+    };
+    let players =
+        passcode_matches_async(client, known, passcode.clone(), keys.passcode, may_still())
+            .await??;
+    if !players
+        && !passcode_matches_async(client, known, passcode, keys.gm_passcode, may_still()).await??
+    {
         hub.guard.missed(peer, room);
         return Err(ServerError::WrongPasscode);
     }
@@ -92,7 +101,20 @@ fn frame(event: &FeedEvent) -> Message {
 
 /// What a page is told when it cannot follow.
 fn failure(code: ErrorCode, error: String) -> Message {
-    frame(&FeedEvent::Error { code, error })
+    frame(&FeedEvent::Error {
+        code,
+        error,
+        retry_after_ms: None,
+    })
+}
+
+/// What a page is told when the server refuses it, with how long to wait where waiting helps.
+fn refusal(e: &ServerError) -> Message {
+    frame(&FeedEvent::Error {
+        code: e.code(),
+        error: e.to_string(),
+        retry_after_ms: e.retry_after().map(|d| d.as_millis() as u64),
+    })
 }
 
 /// The first view of a page: the room from its stored lines (from the view its pages share,
@@ -141,12 +163,13 @@ async fn watch_session<S: LogStore>(
     room: String,
     passcode: String,
     peer: Peer,
+    owing: Owing,
     socket: WebSocket,
 ) {
     let ping = hub.tuning.ping_every();
     let refuse = |socket: WebSocket, e: ServerError| async move {
         let nothing = futures_util::stream::empty();
-        hello_then_forward(socket, failure(e.code(), e.to_string()), nothing, ping).await;
+        hello_then_forward(socket, refusal(&e), nothing, ping).await;
     };
     // The passcode in the socket's query (older pages), else its first message.
     let mut socket = socket;
@@ -155,6 +178,8 @@ async fn watch_session<S: LogStore>(
     } else {
         passcode
     };
+    // The passcode's check and the first view are answers owed: not idle time.
+    let owed = owing.answering();
     let handle = match watch_room(&hub, &room, passcode, peer).await {
         Ok(h) => h,
         Err(e) => return refuse(socket, e).await,
@@ -165,6 +190,7 @@ async fn watch_session<S: LogStore>(
         Ok(first) => first,
         Err(e) => return refuse(socket, e).await,
     };
+    drop(owed);
     let hello = frame(&FeedEvent::Hello {
         table: view.table(),
         recent,

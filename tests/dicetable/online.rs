@@ -171,6 +171,7 @@ pub(crate) fn as_(url: &str, name: &str, role: Role, seats: &[&str], passcode: &
         passcode: passcode.into(),
         key: None,
         trust: None,
+        from: None,
     }
 }
 

@@ -287,6 +287,56 @@ fn shown_as_logged(what: &str, shown: &serde_json::Value) {
 }
 
 #[test]
+fn every_page_from_one_address_draws_every_die_with_its_numerals() {
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let data = data_dir("household");
+    std::fs::create_dir_all(&data).expect("dir");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let base = format!("http://{}/", server.addr);
+    let shots = data.join("shots");
+    std::fs::create_dir_all(&shots).expect("dir");
+    let seen =
+        super::stream::browser_half("household.mjs", &[&base, shots.to_str().expect("utf-8")]);
+    eprintln!("{seen:#}");
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    let pages = seen["pages"].as_object().expect("pages");
+    assert_eq!(pages.len(), 4, "the OBS page, the desktop and two phones");
+    for (name, page) in pages {
+        // The last roll's dice: 2d10 + a d100 (two dice) + a d8, each with its numerals.
+        let dice = page["dice"].as_array().expect("dice");
+        assert_eq!(dice.len(), 5, "{name}: {page}");
+        for die in dice {
+            assert_eq!(
+                die["numbered"], true,
+                "{name}: {die} drawn without its numerals"
+            );
+        }
+        // Its first atlas was refused as busy, asked again after the wait, and came.
+        assert_eq!(page["asked"]["refused"], 1, "{name}: {page}");
+        assert!(
+            page["atlases"]["retried"].as_u64() >= Some(1),
+            "{name}: {page}"
+        );
+        assert_eq!(
+            page["atlases"]["failed"],
+            serde_json::json!([]),
+            "{name}: {page}"
+        );
+        assert_eq!(
+            page["atlases"]["loaded"], page["atlases"]["asked"],
+            "{name}: every atlas asked came: {page}"
+        );
+        assert_eq!(page["error"], serde_json::Value::Null, "{name}: {page}");
+    }
+    if std::env::var_os("DICETABLE_SHOTS").is_none() {
+        let _ = std::fs::remove_dir_all(&data);
+    }
+}
+
+#[test]
 fn a_phone_player_sees_the_dice_land_and_throws_only_when_meant() {
     if !browser_ready() {
         return;

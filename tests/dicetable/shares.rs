@@ -613,6 +613,86 @@ fn room_pages_opening_again_and_again_share_one_view() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
+/// Joins `count` spectators of `url`'s room from `source` at once, each page with its tray's
+/// feed as a room page opens it (a join and a passcode check each): how long each join took,
+/// and the joins answered `busy` and sent again.
+async fn members_join_from(source: [u8; 4], url: &str, count: usize) -> (Vec<Duration>, u32) {
+    use dicetable::online::client::JoinAs;
+    use dicetable::online::log::Role;
+    let started = Instant::now();
+    let feed = format!("{url}/feed?passcode=friends");
+    let joins = (0..count).map(|n| {
+        let join = JoinAs {
+            from: Some(std::net::IpAddr::from(source)),
+            ..super::online::as_(
+                url,
+                &format!("Guest{}-{n}", source[3]),
+                Role::Spectator,
+                &[],
+                "friends",
+            )
+        };
+        async move {
+            let joined = Client::connect(join, None, Checks::default()).await;
+            let client = joined.unwrap_or_else(|e| panic!("member {n} from {source:?}: {e}"));
+            (started.elapsed(), client.busy_answers)
+        }
+    });
+    let trays = (0..count).map(|_| page_from(source, &feed));
+    let (joined, trays) = tokio::join!(
+        futures_util::future::join_all(joins),
+        futures_util::future::join_all(trays)
+    );
+    for tray in trays {
+        assert_eq!(tray["type"], "hello", "a member's tray: {tray}");
+    }
+    let busy = joined.iter().map(|(_, busy)| busy).sum();
+    (joined.into_iter().map(|(took, _)| took).collect(), busy)
+}
+
+#[test]
+fn a_household_and_a_classroom_behind_one_address_all_get_in() {
+    // Timed against a 5 s bound: alone, not beside a window or another abuse test.
+    let _alone = crate::real_time();
+    let data = data_dir("shares-household");
+    let mut server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let _gm = gm_opens(&url, Checks::default()).await;
+        // A household (6) and a classroom (30), each behind one address, open the room's link
+        // the moment it is posted: every page a join and its tray.
+        for (source, count) in [([127, 0, 0, 70], 6), ([127, 0, 0, 71], 30)] {
+            let (took, busy) = members_join_from(source, &url, count).await;
+            let slowest = took.iter().max().copied().unwrap_or_default();
+            eprintln!(
+                "{count} members and their trays from one address: all in, slowest join {slowest:?}, {busy} joins answered busy and sent again"
+            );
+            assert_eq!(took.len(), count);
+            assert!(slowest < Duration::from_secs(5), "{slowest:?}");
+        }
+        // A burst of 20 wrong guesses from one address, all queued at once: the doorkeeper's
+        // back-off is asked again when each one's turn comes, so only a few are hashed and
+        // the rest are refused unhashed; none gets in, and nobody is told `busy`.
+        let guesses = (0..20).map(|i| {
+            let guess = join_msg("crypt", "Mal", &format!("guess-{i}"));
+            let url = url.clone();
+            async move { hello_from([127, 0, 0, 72], &url, &guess).await.0 }
+        });
+        let mut tally = Tally::new();
+        for answer in futures_util::future::join_all(guesses).await {
+            let code = answer["code"].as_str().unwrap_or("-").to_string();
+            *tally.entry(code).or_default() += 1;
+        }
+        eprintln!("a burst of 20 guesses from one address: {tally:?}");
+        assert_eq!(tally.values().sum::<usize>(), 20);
+        let hashed = tally.get("wrong_passcode").copied().unwrap_or(0);
+        assert!((3..=8).contains(&hashed), "{tally:?}");
+        assert_eq!(tally.get("backing_off").copied().unwrap_or(0), 20 - hashed, "{tally:?}");
+    });
+    assert!(server.alive());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 #[test]
 fn rooms_open_to_all_are_a_few_an_hour_for_each_address() {
     let _lane = crate::beside_real_time();

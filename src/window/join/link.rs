@@ -138,6 +138,7 @@ async fn run(
             .as_deref()
             .and_then(|dir| keys::load(dir, &join.url, &join.name)),
         trust: join.trust.clone(),
+        from: None,
     };
     let say = |m: FromServer| outbox.send(m);
     let mut client = loop {
