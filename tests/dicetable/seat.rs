@@ -331,6 +331,25 @@ fn every_page_from_one_address_draws_every_die_with_its_numerals() {
         );
         assert_eq!(page["error"], serde_json::Value::Null, "{name}: {page}");
     }
+    // The phone whose first join was answered busy joined by itself, saying so, no error.
+    let lee = &seen["leeJoined"];
+    assert_eq!(lee["busy"], 1, "{lee}");
+    assert_eq!(lee["refused"], serde_json::json!([]), "{lee}");
+    let said: Vec<&str> = lee["said"]
+        .as_array()
+        .expect("said")
+        .iter()
+        .filter_map(|s| s.as_str())
+        .filter(|s| !s.is_empty())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "Joining…",
+            "Joining… the table is letting everyone in.",
+            "You are at the table in house."
+        ]
+    );
     if std::env::var_os("DICETABLE_SHOTS").is_none() {
         let _ = std::fs::remove_dir_all(&data);
     }

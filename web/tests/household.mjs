@@ -8,7 +8,8 @@
 // for the address is taken answers), and three free rolls of every kind of die in three seats'
 // colours need fresh atlases on every page. Then on every page's tray: every die of the last
 // roll is drawn with its numerals (the page's own state), the refused atlas was asked again,
-// none failed; a screenshot of each. Prints one JSON line of what it saw.
+// none failed; a screenshot of each. One phone's first join is answered `busy` too: it joins
+// by itself, saying so, with no error shown. Prints one JSON line of what it saw.
 import { launch } from './browser.mjs';
 import { WAIT, openRoom, joinAs, throwNotation } from './room-page.mjs';
 import { join } from 'node:path';
@@ -50,6 +51,36 @@ async function open(ctx, name, size) {
   return page;
 }
 
+/** Answers the first `join` a page of `ctx` sends on a room's socket with `busy` (and a wait of
+ * 200 ms) in the server's place; everything else passes both ways. */
+async function answerFirstJoinBusy(ctx) {
+  let answered = false;
+  await ctx.routeWebSocket(/\/house$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      if (!answered && JSON.parse(message).type === 'join') {
+        answered = true;
+        ws.send(JSON.stringify({
+          type: 'error', code: 'busy', message: 'forced by the test', retry_after_ms: 200,
+        }));
+        return;
+      }
+      server.send(message);
+    });
+    server.onMessage((message) => ws.send(message));
+  });
+}
+
+/** Every text the room page's status line said, in order. */
+const watchStatus = () => {
+  if (window.top !== window) return;
+  window.statusLog = [];
+  new MutationObserver(() => {
+    const s = document.querySelector('[role="status"]');
+    if (s && s.textContent !== window.statusLog.at(-1)) window.statusLog.push(s.textContent);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+};
+
 /** The page's tray: the page itself for the OBS page, its iframe for a room page. */
 const trayOf = (page) => page.frames().find((f) => f.url().includes('/watch'));
 
@@ -66,10 +97,20 @@ try {
 
   const phones = [];
   for (const [name, seat] of [['Pat', 'Ana'], ['Lee', 'Bo']]) {
-    const page = await open(await context.phone(), `phone ${name}`);
+    const ctx = await context.phone();
+    // Lee's first join is answered `busy` (as a server whose passcode checks for the address
+    // are all taken answers): the page says it is joining and sends it again by itself.
+    if (name === 'Lee') await answerFirstJoinBusy(ctx);
+    const page = await open(ctx, `phone ${name}`);
+    await page.addInitScript(watchStatus);
     await joinAs(page, link, { name, passcode: 'friends', seats: [seat] });
     phones.push(page);
   }
+  const leeJoined = await phones[1].evaluate(() => ({
+    busy: window.seat.busy,
+    refused: window.seat.refused,
+    said: window.statusLog,
+  }));
   const pages = { desktop: gm, obs, 'phone Pat': phones[0], 'phone Lee': phones[1] };
   for (const page of Object.values(pages)) {
     await trayOf(page).waitForFunction(() => window.overlay.connected, null, WAIT);
@@ -103,7 +144,7 @@ try {
     seen[name] = { ...state, asked: asked[name], shot };
   }
   await context.close();
-  console.log(JSON.stringify({ pages: seen, last, errors }));
+  console.log(JSON.stringify({ pages: seen, last, leeJoined, errors }));
 } catch (err) {
   console.error(err);
   await context.close().catch(() => {});
