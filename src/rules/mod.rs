@@ -508,10 +508,7 @@ impl Odds {
 /// A distribution in a player's words: its chances, what open-ended dice leave out, and
 /// whether every value is exactly as likely as every other.
 pub fn summary_of(d: &Dist) -> String {
-    let chances: Vec<(i64, f64)> = d
-        .iter()
-        .map(|(v, w)| (v, Prob::new(w.clone(), d.denom().clone()).to_f64()))
-        .collect();
+    let chances = d.chances();
     let open = d.truncated().to_f64();
     let first = d.iter().next().map(|(_, w)| w.clone());
     let flat = open == 0.0 && d.iter().all(|(_, w)| Some(w) == first.as_ref());

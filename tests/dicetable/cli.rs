@@ -170,3 +170,44 @@ fn fairness_reports_its_figures() {
     let bad = dicetable(&["fairness", "--die", "d7"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Runs one of `scripts/` with the tests' `dicetable` as its binary: its standard output.
+fn script(name: &str, args: &[&str], env: &[(&str, &str)]) -> String {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = std::process::Command::new("bash")
+        .arg(format!("{root}/scripts/{name}"))
+        .args(args)
+        .env("DICETABLE_BIN", env!("CARGO_BIN_EXE_dicetable"))
+        .envs(env.iter().copied())
+        .current_dir(root)
+        .output()
+        .expect("bash runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{name} {args:?} failed: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+#[test]
+fn the_table_servers_benchmarks_run_and_print_their_figures() {
+    // Run small, so that a change to the server, the load tool or the scripts that stops them
+    // fails here rather than on the day they are next measured.
+    let _lane = crate::beside_real_time();
+    let cpu = script("server-cpu.sh", &["2", "3", "6"], &[("WARMUP", "2")]);
+    eprintln!("{cpu}");
+    assert!(
+        cpu.contains("6 clients in 2 rooms") && cpu.contains("joins refused 0"),
+        "{cpu}"
+    );
+    assert!(cpu.contains("ms a throw"), "{cpu}");
+    let load = script("online-bench.sh", &["2", "3", "1000", "3"], &[]);
+    eprintln!("{load}");
+    assert!(
+        load.contains("6 clients in 2 rooms") && load.contains("joins refused 0"),
+        "{load}"
+    );
+    assert!(load.contains("peak memory"), "{load}");
+}
