@@ -29,7 +29,7 @@ PY
 loader=$!
 sleep "$warmup"
 cpu0=$(server_cpu) n0=$(entries)
-wait $loader
+wait $loader || { cat "$load"; exit 1; }
 cpu1=$(server_cpu) n1=$(entries)
 grep "clients in" "$load" || { cat "$load"; exit 1; }
 [ $((n1 - n0)) -gt 0 ] || { echo "error: no throw was stored after the first $warmup s" >&2; exit 1; }

@@ -42,20 +42,21 @@ pub enum Addresses {
     /// the internet; the game masters open the rooms from 127.0.0.1, the server's owner.
     #[default]
     Each,
-    /// Each room's clients from one address of the room's own (127.1.0.1 for the first room's
-    /// players, …), as a household on one home network.
+    /// Each room's players from one address of the room's own (127.1.0.1 for the first room's,
+    /// …), as a household on one home network; the game masters open the rooms from 127.0.0.1.
     Household,
     /// Everyone from 127.0.0.1.
     One,
 }
 
 impl Addresses {
-    /// The address client `client` of room `room` (of `per_room`) connects from; the game
-    /// master (client 0) opens rooms from this machine's own address but in `household`.
+    /// The address client `client` of room `room` (of `per_room`) connects from. The game
+    /// master (client 0) opens the room from this machine's own address, as the server's owner
+    /// may without its room passcode.
     fn of(self, room: usize, client: usize, per_room: usize) -> Option<std::net::IpAddr> {
         let n = match self {
             Addresses::One => return None,
-            Addresses::Each if client == 0 => return None,
+            _ if client == 0 => return None,
             Addresses::Each => room * per_room + client,
             Addresses::Household => room + 1,
         };
