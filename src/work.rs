@@ -460,8 +460,12 @@ pub fn physics() -> &'static Pool {
     })
 }
 
+/// Odds one address may have waiting: a household's six pages, each a drafted move's odds and
+/// a free roll's at once (a page's older drafts, replaced, no longer count).
+pub const ODDS_PER_ADDRESS: usize = 12;
+
 /// Exact odds and estimates for pages: half the cores (at least one), so the physics always
-/// has cores of its own; one at a time per client, four waiting.
+/// has cores of its own; one at a time per client, [`ODDS_PER_ADDRESS`] waiting.
 pub fn odds() -> &'static Pool {
     static POOL: OnceLock<Pool> = OnceLock::new();
     POOL.get_or_init(|| {
@@ -470,7 +474,7 @@ pub fn odds() -> &'static Pool {
             kind: "odds",
             threads: half,
             running: half,
-            per_client: 4,
+            per_client: ODDS_PER_ADDRESS,
             slice: Duration::from_millis(50),
             retry_after: Duration::from_millis(500),
         })

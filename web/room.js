@@ -452,6 +452,8 @@ const notationOdds = new NotationOdds({
       $('odds-text').textContent = reason;
     },
   },
+  // A household's pages asking at once may find the address's share busy: asked again.
+  fetch: (url, options) => patientFetch(url, options),
 });
 
 $('notation').addEventListener('input', () => {
