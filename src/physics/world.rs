@@ -294,7 +294,10 @@ impl RollWorld {
             if matches!(die.state, DieState::Settled(_)) {
                 continue;
             }
-            let Some(body) = self.rapier.bodies.get_mut(die.body) else {
+            // Read without marking the body changed: a body taken mutably is handed to rapier's
+            // change tracking at the next step (islands, colliders' poses), which a die that
+            // only moved on its own does not need.
+            let Some(body) = self.rapier.bodies.get(die.body) else {
                 continue;
             };
             die.steps_in_throw += 1;
@@ -312,11 +315,15 @@ impl RollWorld {
                 0
             };
             let orientation = *body.rotation() * die.frame;
+            let escaped = !tray::contains(body.translation(), 0.5);
             // Decide whether it settles, is nudged, or goes back in the hand (and why).
-            let again = if !tray::contains(body.translation(), 0.5) {
+            let again = if escaped {
                 Some(Again::Escaped)
             } else if die.still_steps >= still_needed {
                 let reading = dice::read(die.kind, orientation);
+                let Some(body) = self.rapier.bodies.get_mut(die.body) else {
+                    continue;
+                };
                 if reading.tilt_degrees <= rules.cocked_degrees {
                     die.state = DieState::Settled(reading);
                     die.settle_time = self.steps as f32 * dt;
@@ -348,6 +355,9 @@ impl RollWorld {
                 // parameters from the roll's generator.
                 let swing = throw::rethrow_swing(&mut self.rng);
                 let params = throw::die_params(&mut self.rng, &swing, 0, 1);
+                let Some(body) = self.rapier.bodies.get_mut(die.body) else {
+                    continue;
+                };
                 body.set_position(
                     Pose::from_parts(params.position, params.rotation * die.frame.inverse()),
                     true,
