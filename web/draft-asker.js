@@ -84,7 +84,9 @@ export class DraftAsker {
       const draft = this.current();
       if (!draft) return;
       const plain = !this.afterOwnMove && !this.wanted;
-      this.ask(this.afterOwnMove ? null : this.wanted ?? draft, true);
+      // A change this member just made is asked about as it is (not fresh): a move the rules
+      // refuse is shown refused, never swapped for the first move allowed.
+      this.ask(this.afterOwnMove ? null : this.wanted ?? draft, this.afterOwnMove || !this.wanted);
       this.refreshAsked = plain ? this.asked : null;
       this.afterOwnMove = false;
     }, this.followMs);

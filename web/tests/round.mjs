@@ -152,7 +152,12 @@ try {
     await throwNotation(pat, '2d6+1');
     await until(pat, 'Pat: 2d6+1');
 
-    // Sam's form says why not; a move for a character Sam does not play is refused.
+    // Sam's form says why not; a move for a character Sam does not play is refused. Sam's page
+    // first tells every entry so far (its tray lands Pat's dice in its own time): an entry told
+    // after Sam picks a move asks the draft again as the table moved, and a refused draft then
+    // gives way to the first move allowed.
+    const patHead = await pat.evaluate(() => window.seat.seq);
+    await sam.waitForFunction((n) => window.seat.told[n], patHead, WAIT);
     await firstKind(sam);
     await drafted(sam, false);
     seen.samVerdict = await sam.locator('#move-verdict').textContent();

@@ -51,12 +51,13 @@ test('a change just made is what a refresh asks about until its answer is shown'
   const { drafts, sent, timers, page } = form();
   page.draft = { kind: 'shown' };
   drafts.change({ kind: 'attack', target: 2 });
-  // Two entries arrive before the answer: one refresh, of the change, not of the old draft.
+  // Two entries arrive before the answer: one refresh, of the change, not of the old draft, and
+  // not fresh: a change the rules refuse is shown refused, never swapped for a move allowed.
   drafts.tableMoved(false);
   drafts.tableMoved(false);
   assert.equal(timers.pending.size, 1);
   timers.fireAll();
-  assert.deepEqual(sent.at(-1), { id: 12, fresh: true, what: { kind: 'attack', target: 2 } });
+  assert.deepEqual(sent.at(-1), { id: 12, fresh: false, what: { kind: 'attack', target: 2 } });
   // Its answer is shown: the next refresh asks about the draft on screen.
   assert.equal(drafts.shown(catalogue(12, ['Bo']), mine(['Bo'])), true);
   page.draft = { kind: 'attack', target: 2, shown: true };
