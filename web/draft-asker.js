@@ -52,6 +52,13 @@ export class DraftAsker {
     this.ask(move, false);
   }
 
+  /** The page is connected again: what it asked while it was not (`send` gave no id) is asked
+   * now, the change pending or else the draft on screen, as it is. */
+  reconnected() {
+    const draft = this.wanted ?? this.current();
+    if (draft) this.ask(draft, false);
+  }
+
   /** Whether an answer with this id is the one the form waits for. */
   answers(id) {
     return id === this.asked;

@@ -23,7 +23,7 @@
 
 import { writtenOut, totalText } from '/written.js';
 import { legible } from '/legible.js';
-import { patientFetch } from '/patient.js';
+import { patientFetch, namedWait } from '/patient.js';
 
 // Options come in the query or the fragment (#passcode=P&fill=1); the fragment's win.
 const params = new URLSearchParams(location.search);
@@ -710,7 +710,7 @@ function handle(e) {
       // Busy for a moment (a household's pages opening at once): the page opens again after
       // the wait the server names, saying so, not showing an error.
       if (e.code === 'busy') {
-        busyWaitMs = Number.isFinite(e.retry_after_ms) ? e.retry_after_ms : 500;
+        busyWaitMs = namedWait(e.retry_after_ms);
         notice(JOINING);
         break;
       }

@@ -12,15 +12,23 @@ export const BUSY_WAIT_MS = 500;
 const LONGEST_WAIT_MS = 10_000;
 
 /**
+ * The wait a `busy` answer names (`retry_after_ms`, of an HTTP body or a socket's `error`
+ * message), within bounds, or the default when it names none, in ms.
+ */
+export function namedWait(retryAfterMs) {
+  return Number.isFinite(retryAfterMs)
+    ? Math.min(LONGEST_WAIT_MS, Math.max(0, retryAfterMs))
+    : BUSY_WAIT_MS;
+}
+
+/**
  * How long to wait before asking again after an answer (`status`, its JSON `body` or null, and
  * its `Retry-After` header or null), in ms; null when asking again will not help.
  */
 export function busyWait(status, body, retryAfterHeader) {
   const busy = status === 429 && (!body || !body.code || body.code === 'busy');
   if (!busy && status !== 503) return null;
-  if (body && Number.isFinite(body.retry_after_ms)) {
-    return Math.min(LONGEST_WAIT_MS, Math.max(0, body.retry_after_ms));
-  }
+  if (body && Number.isFinite(body.retry_after_ms)) return namedWait(body.retry_after_ms);
   const seconds = Number(retryAfterHeader);
   if (retryAfterHeader !== null && retryAfterHeader !== undefined && Number.isFinite(seconds)) {
     return Math.min(LONGEST_WAIT_MS, Math.max(0, seconds * 1000));

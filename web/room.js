@@ -16,7 +16,7 @@ import { bandsWords, drawOdds } from '/odds-chart.js';
 import { TrayQueue } from '/tray-queue.js';
 import { DraftAsker } from '/draft-asker.js';
 import { NotationOdds } from '/notation-odds.js';
-import { patientFetch } from '/patient.js';
+import { patientFetch, namedWait } from '/patient.js';
 
 const $ = (id) => document.getElementById(id);
 // The longest text each field takes: the server's own limits.
@@ -239,6 +239,8 @@ function welcomed(msg) {
   dropped = false;
   if (seat.joined) {
     seat.reconnects += 1;
+    // A change made while the connection was down was never sent: asked now.
+    drafts.reconnected();
     return;
   }
   seat.joined = true;
@@ -320,7 +322,7 @@ function handle(msg) {
         socket = null;
         done.close();
         say(seat.joined ? 'Joining again…' : 'Joining… the table is letting everyone in.');
-        setTimeout(() => connect(), Number.isFinite(msg.retry_after_ms) ? msg.retry_after_ms : 500);
+        setTimeout(() => connect(), namedWait(msg.retry_after_ms));
         break;
       }
       seat.refused.push({ code: msg.code, reason: msg.message });
@@ -453,7 +455,7 @@ const notationOdds = new NotationOdds({
     },
   },
   // A household's pages asking at once may find the address's share busy: asked again.
-  fetch: (url, options) => patientFetch(url, options),
+  fetch: patientFetch,
 });
 
 $('notation').addEventListener('input', () => {

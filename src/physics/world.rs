@@ -315,9 +315,8 @@ impl RollWorld {
                 0
             };
             let orientation = *body.rotation() * die.frame;
-            let escaped = !tray::contains(body.translation(), 0.5);
             // Decide whether it settles, is nudged, or goes back in the hand (and why).
-            let again = if escaped {
+            let again = if !tray::contains(body.translation(), 0.5) {
                 Some(Again::Escaped)
             } else if die.still_steps >= still_needed {
                 let reading = dice::read(die.kind, orientation);

@@ -202,6 +202,13 @@ impl ServerError {
         }
     }
 
+    /// [`ServerError::retry_after`] in whole milliseconds, as the room's and the page's
+    /// messages carry it (`retry_after_ms`).
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        self.retry_after()
+            .map(|wait| u64::try_from(wait.as_millis()).unwrap_or(u64::MAX))
+    }
+
     /// The kind of a rules' refusal, where the rules refused (`refusal_kind` on the wire).
     pub fn refusal_kind(&self) -> Option<crate::rules::RefusalKind> {
         match self {

@@ -36,8 +36,9 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 
 use crate::errors::ErrorCode;
+use crate::net::auth::passcode_matches_async;
 use crate::net::pages::{self, Pages};
-use crate::net::runtime::{NetError, listen};
+use crate::net::runtime::{NetError, Peer, listen};
 use room_task::RoomHandle;
 use store::LogStore;
 
@@ -61,6 +62,24 @@ impl<S: LogStore> Hub<S> {
             .keys(room)
             .await?
             .ok_or_else(|| ServerError::NoRoom(room.to_string()))
+    }
+
+    /// Whether `passcode` is the one `kept` hashes, checked in `peer`'s turn on the passcode
+    /// pool (before strangers' when the room knows the address). When its turn comes the
+    /// back-off is asked again, so a guess queued behind a wrong one is refused unhashed.
+    async fn passcode_is(
+        self: &Arc<Self>,
+        peer: Peer,
+        room: &str,
+        passcode: String,
+        kept: String,
+    ) -> Result<bool, ServerError> {
+        let known = self.guard.is_known(peer, room);
+        let may_still = {
+            let (hub, room) = (self.clone(), room.to_string());
+            move || hub.guard.may_try(peer, &room)
+        };
+        passcode_matches_async(peer.client(), known, passcode, kept, may_still).await?
     }
 }
 

@@ -19,7 +19,7 @@ use super::limits::{Bucket, CONN_BURST, CONN_RATE, HELLO_TIMEOUT, OUTBOX};
 use super::room_task::{Command, Done, Joined, Proposed, RoomHandle, forward_lines, running_room};
 use super::store::{LogStore, RoomKeys};
 use super::{Hub, check_room_name};
-use crate::net::auth::{hash_passcode_async, passcode_matches_async};
+use crate::net::auth::hash_passcode_async;
 use crate::net::runtime::{Owing, Peer};
 use crate::online::log::{Entry, Event, LOG_FORMAT, Role, now_ms};
 use crate::online::protocol::{
@@ -407,7 +407,7 @@ fn error_msg(e: &ServerError) -> ServerMsg {
     ServerMsg::Error {
         code: e.code(),
         message: e.to_string(),
-        retry_after_ms: e.retry_after().map(|d| d.as_millis() as u64),
+        retry_after_ms: e.retry_after_ms(),
     }
 }
 
@@ -531,12 +531,7 @@ async fn hello<S: LogStore>(
                 keys.passcode
             };
             hub.guard.may_try(peer, room)?;
-            let known = hub.guard.is_known(peer, room);
-            let may_still = {
-                let (hub, room) = (hub.clone(), room.to_string());
-                move || hub.guard.may_try(peer, &room)
-            };
-            if !passcode_matches_async(peer.client(), known, passcode, kept, may_still).await?? {
+            if !hub.passcode_is(peer, room, passcode, kept).await? {
                 hub.guard.missed(peer, room);
                 return Err(ServerError::WrongPasscode);
             }

@@ -20,7 +20,6 @@ use super::store::LogStore;
 use super::view::{Watch, brought_up_to_date};
 use super::{Hub, check_room_name};
 use crate::errors::ErrorCode;
-use crate::net::auth::passcode_matches_async;
 use crate::net::feed::FeedEvent;
 use crate::net::pages;
 use crate::net::runtime::{Owing, Peer};
@@ -76,16 +75,13 @@ pub(super) async fn watch_room<S: LogStore>(
         return Err(ServerError::PasscodeRequired);
     }
     hub.guard.may_try(peer, room)?;
-    let (client, known) = (peer.client(), hub.guard.is_known(peer, room));
-    let may_still = || {
-        let (hub, room) = (hub.clone(), room.to_string());
-        move || hub.guard.may_try(peer, &room)
-    };
-    let players =
-        passcode_matches_async(client, known, passcode.clone(), keys.passcode, may_still())
-            .await??;
+    let players = hub
+        .passcode_is(peer, room, passcode.clone(), keys.passcode)
+        .await?;
     if !players
-        && !passcode_matches_async(client, known, passcode, keys.gm_passcode, may_still()).await??
+        && !hub
+            .passcode_is(peer, room, passcode, keys.gm_passcode)
+            .await?
     {
         hub.guard.missed(peer, room);
         return Err(ServerError::WrongPasscode);
@@ -113,7 +109,7 @@ fn refusal(e: &ServerError) -> Message {
     frame(&FeedEvent::Error {
         code: e.code(),
         error: e.to_string(),
-        retry_after_ms: e.retry_after().map(|d| d.as_millis() as u64),
+        retry_after_ms: e.retry_after_ms(),
     })
 }
 

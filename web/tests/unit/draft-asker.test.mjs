@@ -108,6 +108,22 @@ test('a change pending, or a turn that is someone else\'s, keeps the form as it 
   assert.equal(drafts.shown(catalogue(14, ['Bo']), mine(['Bo'])), true);
 });
 
+test('a change made while the connection was down is asked once it is back', () => {
+  const { drafts, sent, page } = form();
+  page.draft = { kind: 'shown' };
+  page.connected = false;
+  drafts.change({ kind: 'attack' });
+  assert.deepEqual(sent, []);
+  page.connected = true;
+  drafts.reconnected();
+  assert.deepEqual(sent, [{ id: 11, fresh: false, what: { kind: 'attack' } }]);
+  assert.equal(drafts.answers(11), true);
+  // With no change pending, the draft on screen is asked again as it is.
+  drafts.shown(catalogue(11, ['Ana']), mine(['Bo']));
+  drafts.reconnected();
+  assert.deepEqual(sent.at(-1), { id: 12, fresh: false, what: { kind: 'shown' } });
+});
+
 test('a page not at the table (no draft shown yet) does not refresh', () => {
   const { drafts, sent, timers } = form();
   drafts.tableMoved(false);

@@ -2,7 +2,7 @@
 // answers are kept as they are. Run by `node --test web/tests/unit/` (tests/dicetable/web.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { busyWait, patientFetch, BUSY_WAIT_MS } from '../../patient.js';
+import { busyWait, namedWait, patientFetch, BUSY_WAIT_MS } from '../../patient.js';
 import { fakeTimers } from './fake-timers.mjs';
 
 /** An answer as fetch gives it: its status, JSON body and Retry-After header. */
@@ -34,6 +34,13 @@ test('the wait: the body\'s retry_after_ms, else Retry-After, else a default for
   assert.equal(busyWait(429, { code: 'backing_off', retry_after_ms: 4000 }, '4'), null);
   assert.equal(busyWait(503, null, null), null);
   assert.equal(busyWait(200, null, null), null);
+});
+
+test('the wait a socket\'s busy message names, bounded, else the default', () => {
+  assert.equal(namedWait(200), 200);
+  assert.equal(namedWait(undefined), BUSY_WAIT_MS);
+  assert.equal(namedWait(-5), 0);
+  assert.equal(namedWait(3_600_000), 10_000);
 });
 
 test('a busy answer is asked again after its wait; the first other answer is kept', async () => {
