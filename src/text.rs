@@ -26,6 +26,45 @@ pub fn plural(count: impl Into<i64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// The longest label of a throw, bytes: a room's and the window's API's alike.
+pub const LABEL_BYTES: usize = 200;
+
+/// Whether a name or a label can be shown as it is, on a page, an overlay or a terminal: none of
+/// its characters a format character (a direction override, a zero-width joiner), a control (an
+/// escape code, a newline), a line or paragraph separator, a private-use, surrogate or
+/// unassigned one.
+pub fn shows_as_is(text: &str) -> bool {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    !text.chars().any(|c| {
+        matches!(
+            get_general_category(c),
+            GeneralCategory::Format
+                | GeneralCategory::Control
+                | GeneralCategory::PrivateUse
+                | GeneralCategory::Surrogate
+                | GeneralCategory::Unassigned
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+        )
+    })
+}
+
+/// The most characters an error message keeps of what it refuses: a line, never the upload.
+pub const MOST_QUOTED: usize = 240;
+
+/// A message as an error shows it: its first line, at most [`MOST_QUOTED`] characters (cut with
+/// "…"), so that a refusal that quotes what it read (a file's value, a field's name) never sends
+/// a whole upload back.
+pub fn one_line(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("");
+    let cut = message.lines().nth(1).is_some();
+    match first.char_indices().nth(MOST_QUOTED) {
+        Some((end, _)) => format!("{}…", &first[..end]),
+        None if cut => format!("{first}…"),
+        None => first.to_string(),
+    }
+}
+
 /// Digits in an exact fraction ("7775/7776" has 8).
 pub fn digits(exact: &str) -> usize {
     exact.chars().filter(char::is_ascii_digit).count()

@@ -66,9 +66,20 @@ impl Throughput {
 
 /// Throws `rolls` rolls of `dice` d6 each, `in_flight` at a time, and times them.
 fn physics_case(name: &str, rolls: u32, dice: u32, in_flight: usize) -> Throughput {
+    physics_case_from(name, 9_000, rolls, dice, in_flight)
+}
+
+/// [`physics_case`] with the seeds from `first_seed` on.
+fn physics_case_from(
+    name: &str,
+    first_seed: u64,
+    rolls: u32,
+    dice: u32,
+    in_flight: usize,
+) -> Throughput {
     let mut sim = Simulator::new(SettleRules::default());
     let requests = (0..rolls).map(|i| ThrowRequest {
-        seed: 9_000 + u64::from(i),
+        seed: first_seed + u64::from(i),
         tag: u64::from(i),
         dice: vec![DieKind::D6; dice as usize],
         swing: None,
@@ -92,14 +103,21 @@ fn physics_case(name: &str, rolls: u32, dice: u32, in_flight: usize) -> Throughp
 
 /// The name of the case the raw rapier baseline is set against (same seeds, one at a time).
 const ANCHORED_CASE: &str = "single d6, one roll at a time";
+/// Rounds of the anchored pair: each round throws the same seeds both ways, one right after the
+/// other, so that a machine whose speed wanders (a shared one, a CPU changing its clock) meets
+/// both alike; the ratio is the median of the rounds'.
+const ANCHOR_ROUNDS: usize = 9;
+/// Throws a round, each way.
+const ANCHOR_THROWS: u32 = 300;
 
 /// The anchor: the same single-d6 throws (seeds 9000...) with rapier3d's own API at 120 Hz.
-fn baseline_case(rolls: u32) -> Throughput {
+fn baseline_case(first_seed: u64, rolls: u32) -> Throughput {
     let rules = SettleRules::default();
     let mut simulated = 0.0;
     let start = Instant::now();
     for i in 0..rolls {
-        simulated += f64::from(black_box(baseline::throw_d6(9_000 + u64::from(i), &rules)).seconds);
+        simulated +=
+            f64::from(black_box(baseline::throw_d6(first_seed + u64::from(i), &rules)).seconds);
     }
     Throughput {
         name: format!("raw rapier3d d6, {BASELINE_HZ} Hz"),
@@ -112,16 +130,72 @@ fn baseline_case(rolls: u32) -> Throughput {
     }
 }
 
-fn physics_benchmarks() -> Vec<Throughput> {
-    vec![
-        physics_case(ANCHORED_CASE, 300, 1, 1),
-        baseline_case(300),
+/// The simulator against the raw rapier loop: each way's throughput over all rounds, and the
+/// ratio of each round (simulator over raw), sorted.
+struct Anchored {
+    ours: Throughput,
+    raw: Throughput,
+    ratios: Vec<f64>,
+}
+
+impl Anchored {
+    /// The median round's ratio.
+    fn ratio(&self) -> f64 {
+        self.ratios[self.ratios.len() / 2]
+    }
+}
+
+/// Runs the anchored pair: a round of each way to warm up (not counted), then
+/// [`ANCHOR_ROUNDS`] rounds, the order swapped every round.
+fn anchored_pair() -> Anchored {
+    let seed = 9_000;
+    physics_case_from(ANCHORED_CASE, seed, ANCHOR_THROWS / 3, 1, 1);
+    baseline_case(seed, ANCHOR_THROWS / 3);
+    let mut ours = Vec::new();
+    let mut raw = Vec::new();
+    for round in 0..ANCHOR_ROUNDS {
+        let simulator = || physics_case_from(ANCHORED_CASE, seed, ANCHOR_THROWS, 1, 1);
+        if round % 2 == 0 {
+            ours.push(simulator());
+            raw.push(baseline_case(seed, ANCHOR_THROWS));
+        } else {
+            raw.push(baseline_case(seed, ANCHOR_THROWS));
+            ours.push(simulator());
+        }
+    }
+    let mut ratios: Vec<f64> = ours
+        .iter()
+        .zip(&raw)
+        .map(|(o, r)| o.rolls_per_second() / r.rolls_per_second())
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let sum = |rounds: Vec<Throughput>| {
+        let mut rounds = rounds.into_iter();
+        let mut total = rounds.next().expect("at least one round");
+        for t in rounds {
+            total.rolls += t.rolls;
+            total.seconds += t.seconds;
+            total.simulated += t.simulated;
+        }
+        total
+    };
+    Anchored {
+        ours: sum(ours),
+        raw: sum(raw),
+        ratios,
+    }
+}
+
+fn physics_benchmarks() -> (Vec<Throughput>, Anchored) {
+    let anchored = anchored_pair();
+    let cases = vec![
         physics_case("single d6 throws, 64 in flight", 4_000, 1, 64),
         physics_case("10 d6 in one throw", 400, 10, 16),
         physics_case("100 d6 in one throw", 20, 100, 4),
         fairness_case(1),
         fairness_case(all_cores()),
-    ]
+    ];
+    (cases, anchored)
 }
 
 /// The fairness lab's throughput on `threads` threads (blocks of single d6 throws).
@@ -320,11 +394,17 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
         }
     };
-    let physics = if args.odds_only {
-        Vec::new()
+    let (physics, anchored) = if args.odds_only {
+        (Vec::new(), None)
     } else {
-        physics_benchmarks()
+        let (cases, anchored) = physics_benchmarks();
+        (cases, Some(anchored))
     };
+    let physics: Vec<&Throughput> = anchored
+        .iter()
+        .flat_map(|a| [&a.ours, &a.raw])
+        .chain(&physics)
+        .collect();
     let profile = if cfg!(debug_assertions) {
         "debug"
     } else {
@@ -358,8 +438,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             .collect();
         // The exact odds run on one thread.
         let mut out = json!({"build": profile, "threads": 1, "odds": rows, "physics": phys});
-        if let Some(ratio) = baseline_ratio(&physics) {
-            out["simulator_to_raw_rapier"] = json!(ratio);
+        if let Some(a) = &anchored {
+            out["simulator_to_raw_rapier"] = json!(a.ratio());
+            out["simulator_to_raw_rapier_rounds"] = json!(a.ratios);
         }
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return ExitCode::SUCCESS;
@@ -419,23 +500,20 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 t.simulated / f64::from(t.rolls)
             );
         }
-        if let Some(ratio) = baseline_ratio(&physics) {
+        if let Some(a) = &anchored {
             println!(
-                "  the simulator throws single d6 at {ratio:.2}× the raw rapier3d baseline (same \
-                 throws, one core, this run)"
+                "  the simulator throws single d6 at {:.2}× the raw rapier3d baseline (the median \
+                 of {} rounds of the same {} throws each way, one core, this run; rounds {:.2}× to \
+                 {:.2}×)",
+                a.ratio(),
+                a.ratios.len(),
+                ANCHOR_THROWS,
+                a.ratios[0],
+                a.ratios[a.ratios.len() - 1]
             );
         }
     }
     ExitCode::SUCCESS
-}
-
-/// Single-d6 throws a second, the simulator's over the raw rapier baseline's (same run).
-fn baseline_ratio(physics: &[Throughput]) -> Option<f64> {
-    let ours = physics.iter().find(|t| t.name == ANCHORED_CASE)?;
-    let raw = physics
-        .iter()
-        .find(|t| t.name.starts_with("raw rapier3d"))?;
-    Some(ours.rolls_per_second() / raw.rolls_per_second())
 }
 
 #[cfg(test)]

@@ -341,12 +341,13 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
             );
         }
         println!(
-            "{} clients in {} rooms (connected in {:.1} s; joins refused {}, answered busy and sent again {}): sent {}, acknowledged {}, received by every client {}; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; errors {}",
+            "{} clients in {} rooms (connected in {:.1} s; joins refused {}, answered busy and sent again {}; reconnected during the load {}): sent {}, acknowledged {}, received by every client {}; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; errors {}",
             figures.clients,
             figures.rooms.len(),
             figures.connect_seconds,
             figures.joins_refused,
             figures.busy_answers,
+            figures.reconnects,
             figures.sent,
             figures.acknowledged,
             figures.delivered,
@@ -355,6 +356,9 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
             figures.latency_max_ms,
             figures.errors
         );
+        if let Some(cpu) = figures.load_cpu_seconds {
+            println!("load tool: {cpu:.2} s of CPU (its clients, on this machine)");
+        }
         for e in &figures.error_samples {
             println!("  error: {e}");
         }

@@ -717,6 +717,25 @@ impl Dist {
         self.probabilities_where(|_| true)
     }
 
+    /// [`Dist::probabilities`], asking `stop` every few dozen values: a distribution of
+    /// thousands of values with long fractions takes a while to put in lowest terms, and whoever
+    /// stopped waiting should not pay for it.
+    pub fn probabilities_until<S: Stop>(&self, stop: &S) -> Result<Vec<(i64, Prob)>, S::Stopped> {
+        if self.denom.is_zero() {
+            return Ok(self.iter().map(|(v, _)| (v, Prob::zero())).collect());
+        }
+        let reducer = Reducer::new(&self.denom);
+        let mut out = Vec::new();
+        for (i, (v, w)) in self.iter().enumerate() {
+            if i % 32 == 0 {
+                stop.check()?;
+            }
+            let (num, den) = reducer.reduce(w);
+            out.push((v, Prob::in_lowest_terms(num, den)));
+        }
+        Ok(out)
+    }
+
     /// [`Dist::probabilities`] of the values `pred` picks only: a table that shows 611 of
     /// 100d20!'s 22,000 values puts only those in lowest terms.
     pub fn probabilities_where(&self, pred: impl Fn(i64) -> bool) -> Vec<(i64, Prob)> {

@@ -112,6 +112,22 @@ pub struct Figures {
     pub joins_refused: u64,
     /// Joins answered `busy` and sent again (each waited the time the server gave).
     pub busy_answers: u64,
+    /// Connections lost during the load and made again (each a join and a catch-up).
+    pub reconnects: u64,
+    /// The CPU the load tool itself used, seconds (where the system says: Linux), for a load
+    /// that shares its machine with the server.
+    pub load_cpu_seconds: Option<f64>,
+}
+
+/// This process's CPU time so far, seconds, from `/proc/self/stat` (user and system; Linux
+/// counts them in hundredths of a second). None elsewhere.
+fn own_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(11)? + ticks(12)?) / 100.0)
 }
 
 /// Throws in flight: sent time and how many clients have received each (room, nonce).
@@ -263,13 +279,15 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
         tasks.push(tokio::spawn(client_loop(client, plan)));
     }
     for t in tasks {
-        if let Ok((room, sent, acked, errors)) = t.await {
+        if let Ok((room, sent, acked, errors, reconnects)) = t.await {
+            figures.reconnects += u64::from(reconnects);
             let f = &mut figures.rooms[room];
             f.sent += sent;
             f.acknowledged += acked;
             f.errors += errors;
         }
     }
+    figures.load_cpu_seconds = own_cpu_seconds();
     let mut t = tracker.lock().map_err(|_| LoadError::Tally)?;
     t.latencies.sort_by(f64::total_cmp);
     figures.sent = figures.rooms.iter().map(|r| r.sent).sum();
@@ -326,7 +344,7 @@ struct ClientPlan {
     clients: usize,
 }
 
-async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, u64) {
+async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, u64, u32) {
     let ClientPlan {
         room,
         tracker,
@@ -393,5 +411,5 @@ async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, 
     for line in &client.lines[seen as usize..] {
         received(&tracker, room, line, clients);
     }
-    (room, sent, acked, errors)
+    (room, sent, acked, errors, client.reconnects)
 }

@@ -23,7 +23,7 @@ pub const MAX_MESSAGE: usize = 64 * 1024;
 /// of longer letters).
 pub const NAME_BYTES: usize = 40;
 /// The longest label of a throw, bytes.
-pub const LABEL_BYTES: usize = 200;
+pub const LABEL_BYTES: usize = crate::text::LABEL_BYTES;
 /// The longest room name, bytes (letters, digits, `-`, `_` and `.`).
 pub const ROOM_NAME_BYTES: usize = 64;
 

@@ -7,7 +7,9 @@
 //! program around it holds. A throw that must replay exactly gets the same trajectory in a fresh
 //! simulator, in a busy one, in the window and on a server.
 
-use super::world::RollWorld;
+use rapier3d::prelude::PhysicsPipeline;
+
+use super::world::{RollWorld, Tray};
 use super::{PhysicsError, RollId, RollResult, SettleRules, ThrowRequest};
 
 pub use super::world::DiePose;
@@ -24,6 +26,10 @@ pub struct Simulator {
     /// Rolls finished since the last [`Simulator::take_finished`], in the order they finished.
     finished: Vec<RollResult>,
     thrown: u64,
+    /// The tray every roll's world starts from.
+    tray: Tray,
+    /// Pipelines of finished rolls, for the next ones.
+    spare: Vec<PhysicsPipeline>,
 }
 
 impl Simulator {
@@ -40,6 +46,8 @@ impl Simulator {
             rolls: Vec::new(),
             finished: Vec::new(),
             thrown: 0,
+            tray: Tray::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -56,7 +64,9 @@ impl Simulator {
     pub fn start(&mut self, request: &ThrowRequest) -> RollId {
         let id = RollId(self.thrown);
         self.thrown += 1;
-        self.rolls.push(RollWorld::throw(id, request));
+        let pipeline = self.spare.pop().unwrap_or_default();
+        self.rolls
+            .push(RollWorld::throw_with(id, request, &self.tray, pipeline));
         id
     }
 
@@ -84,13 +94,21 @@ impl Simulator {
             for roll in &mut self.rolls {
                 roll.step(&self.rules);
             }
-            let finished = &mut self.finished;
-            self.rolls.retain(|roll| {
-                let result = roll.is_finished().then(|| roll.result()).flatten();
-                let done = result.is_some();
-                finished.extend(result);
-                !done
-            });
+            let mut i = 0;
+            while i < self.rolls.len() {
+                let result = self.rolls[i]
+                    .is_finished()
+                    .then(|| self.rolls[i].result())
+                    .flatten();
+                match result {
+                    Some(result) => {
+                        self.finished.push(result);
+                        let roll = self.rolls.remove(i);
+                        self.spare.push(roll.into_pipeline());
+                    }
+                    None => i += 1,
+                }
+            }
             if self.rolls.is_empty() {
                 break;
             }

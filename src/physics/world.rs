@@ -86,16 +86,18 @@ struct Rapier {
 }
 
 impl Rapier {
-    fn new(dt: f32) -> Rapier {
+    /// A world holding a copy of `tray`, stepped by `pipeline` (a pipeline holds only scratch
+    /// memory: one that stepped other worlds steps this one the same).
+    fn new(dt: f32, tray: &Tray, pipeline: PhysicsPipeline) -> Rapier {
         Rapier {
-            bodies: RigidBodySet::new(),
-            colliders: ColliderSet::new(),
+            bodies: tray.bodies.clone(),
+            colliders: tray.colliders.clone(),
             params: IntegrationParameters {
                 dt,
                 length_unit: 1.0,
                 ..IntegrationParameters::default()
             },
-            pipeline: PhysicsPipeline::new(),
+            pipeline,
             islands: IslandManager::new(),
             broad_phase: DefaultBroadPhase::new(),
             narrow_phase: NarrowPhase::new(),
@@ -120,6 +122,30 @@ impl Rapier {
             &(),
             &(),
         );
+    }
+}
+
+/// The tray's bodies and colliders, built once and copied into each roll's world: a copy is the
+/// same sets, handles and pending changes as building them again, for less work a throw.
+#[derive(Clone)]
+pub struct Tray {
+    bodies: RigidBodySet,
+    colliders: ColliderSet,
+}
+
+impl Tray {
+    /// The tray, built.
+    pub fn new() -> Tray {
+        let mut bodies = RigidBodySet::new();
+        let mut colliders = ColliderSet::new();
+        add_tray(&mut bodies, &mut colliders);
+        Tray { bodies, colliders }
+    }
+}
+
+impl Default for Tray {
+    fn default() -> Self {
+        Tray::new()
     }
 }
 
@@ -204,13 +230,23 @@ pub struct RollWorld {
 impl RollWorld {
     /// The world of a new roll, with its tray, and its dice in the air.
     pub fn throw(id: RollId, request: &ThrowRequest) -> RollWorld {
+        RollWorld::throw_with(id, request, &Tray::new(), PhysicsPipeline::new())
+    }
+
+    /// [`RollWorld::throw`] into a copy of `tray`, stepped by `pipeline` (one a finished roll
+    /// gave back with [`RollWorld::into_pipeline`], its scratch memory already grown).
+    pub fn throw_with(
+        id: RollId,
+        request: &ThrowRequest,
+        tray: &Tray,
+        pipeline: PhysicsPipeline,
+    ) -> RollWorld {
         let mut rng = throw::generator(request.seed);
         let swing = request
             .swing
             .unwrap_or_else(|| throw::random_swing(&mut rng));
         let swing = throw::fit_under_lid(swing, request.dice.len());
-        let mut rapier = Rapier::new((1.0 / STEP_HZ) as f32);
-        add_tray(&mut rapier.bodies, &mut rapier.colliders);
+        let mut rapier = Rapier::new((1.0 / STEP_HZ) as f32, tray, pipeline);
         let count = request.dice.len();
         let dice = request
             .dice
@@ -269,6 +305,11 @@ impl RollWorld {
             .collect()
     }
 
+    /// The world's pipeline, for the next roll's world.
+    pub fn into_pipeline(self) -> PhysicsPipeline {
+        self.rapier.pipeline
+    }
+
     /// Whether every die has settled.
     pub fn is_finished(&self) -> bool {
         self.dice
@@ -314,12 +355,11 @@ impl RollWorld {
             } else {
                 0
             };
-            let orientation = *body.rotation() * die.frame;
             // Decide whether it settles, is nudged, or goes back in the hand (and why).
             let again = if !tray::contains(body.translation(), 0.5) {
                 Some(Again::Escaped)
             } else if die.still_steps >= still_needed {
-                let reading = dice::read(die.kind, orientation);
+                let reading = dice::read(die.kind, *body.rotation() * die.frame);
                 let Some(body) = self.rapier.bodies.get_mut(die.body) else {
                     continue;
                 };

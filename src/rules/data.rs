@@ -47,7 +47,7 @@ impl DataError {
             file: file.to_string(),
             line: 0,
             column: 0,
-            message: message.into(),
+            message: crate::text::one_line(&message.into()),
         }
     }
 }
@@ -62,7 +62,7 @@ pub fn parse_ron<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, DataE
         file: file.to_string(),
         line: e.span.start.line,
         column: e.span.start.col,
-        message: e.code.to_string(),
+        message: crate::text::one_line(&e.code.to_string()),
     })
 }
 
@@ -103,6 +103,27 @@ mod tests {
         let unknown = parse_ron::<Sample>("a.ron", "(name: \"x\", dice: [], colour: 1)")
             .expect_err("must fail");
         assert!(unknown.message.contains("colour"), "{unknown}");
+    }
+
+    #[test]
+    fn an_error_quotes_at_most_a_line_of_what_it_refuses() {
+        let long = "x".repeat(50_000);
+        let texts = [
+            // A long string where numbers go.
+            format!("(name: \"x\", dice: [\"{long}\"])"),
+            // A long unknown field.
+            format!("(name: \"x\", dice: [], {long}: 1)"),
+            // Lines of text where a name goes.
+            format!("(name: [\"{}\"], dice: [])", "line\\n".repeat(5_000)),
+        ];
+        for text in texts {
+            let err = parse_ron::<Sample>("upload", &text).expect_err("refused");
+            let shown = err.to_string();
+            assert!(shown.chars().count() <= 300, "{} characters", shown.len());
+            assert_eq!(shown.lines().count(), 1, "{shown}");
+        }
+        assert_eq!(crate::text::one_line("a\nb"), "a…");
+        assert_eq!(crate::text::one_line("short"), "short");
     }
 
     #[test]

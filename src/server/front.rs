@@ -294,7 +294,10 @@ async fn odds<S: LogStore>(
             };
         }
         match crate::rules::Odds::of_notation_until(&notation, cancel) {
-            Ok(odds) => Worked::Odds(odds.to_json(notation.source())),
+            Ok(odds) => match odds.to_json_until(notation.source(), cancel) {
+                Ok(json) => Worked::Odds(json),
+                Err(_) => Worked::Stopped,
+            },
             Err(OddsError::TooLarge(why)) => {
                 Worked::TooLarge(format!("exact odds are not worked out: {why}"))
             }

@@ -12,11 +12,53 @@ use super::limits::{CATCH_UP_PAGE, FANOUT, Pace};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
+use crate::online::protocol::ServerMsg;
 use crate::online::room::{CastSeat, Checks, Claim, Drafted, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
 use crate::record::Gesture;
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
+
+/// A new line of a room, as its task sends it to every connection: the line, and the room
+/// protocol's `entry` message of it, made once for all the room's members rather than by each.
+#[derive(Clone, Debug)]
+pub struct NewLine {
+    /// Its `seq`.
+    pub seq: u64,
+    /// The line.
+    pub line: Arc<str>,
+    /// The `entry` message's text.
+    pub entry: Arc<str>,
+}
+
+impl NewLine {
+    fn of(seq: u64, line: String) -> NewLine {
+        NewLine {
+            seq,
+            entry: entry_text(&line).into(),
+            line: line.into(),
+        }
+    }
+}
+
+/// The text of a log line's `entry` message (the room protocol's), with a free roll's dice
+/// written out.
+pub fn entry_text(line: &str) -> String {
+    ServerMsg::Entry {
+        line: line.to_string(),
+        shown: shown_roll(line),
+    }
+    .to_text()
+}
+
+/// A thrown free roll's dice as shown, read from its line (None for anything else).
+fn shown_roll(line: &str) -> Option<String> {
+    let entry = Entry::parse(line).ok()?;
+    let Event::Thrown { record, .. } = entry.event else {
+        return None;
+    };
+    crate::roll::read_record(&record).map(|read| read.shown)
+}
 
 /// A running room: its command queue and the feed of its new lines.
 #[derive(Clone)]
@@ -24,7 +66,7 @@ pub struct RoomHandle {
     /// Commands to the room's task.
     pub commands: mpsc::Sender<Command>,
     /// Each new line, with its `seq`.
-    pub lines: broadcast::Sender<(u64, Arc<str>)>,
+    pub lines: broadcast::Sender<NewLine>,
     /// The room as its pages last saw it (a page opening again sees only what is new).
     pub view: Arc<std::sync::Mutex<Option<super::view::SharedView>>>,
 }
@@ -136,7 +178,7 @@ pub struct Joined {
     /// The key to the name, when this join took it.
     pub key: Option<String>,
     /// The room's new lines from now on.
-    pub lines: broadcast::Receiver<(u64, Arc<str>)>,
+    pub lines: broadcast::Receiver<NewLine>,
 }
 
 /// A stored proposal's answer.
@@ -202,15 +244,19 @@ pub async fn running_room<S: LogStore>(
     Ok(handle)
 }
 
-/// Sends a connection the lines after `since` from the store, then the room's new lines in
-/// order (from the store again if it fell behind).
+/// How a connection makes its messages: of a line read from the store, of a new line.
+pub type Wrap<T> = (fn(String) -> T, fn(&NewLine) -> T);
+
+/// Sends a connection the lines after `since` from the store (each made a message with
+/// `stored`), then the room's new lines in order (each with `new`; from the store again if it
+/// fell behind).
 pub async fn forward_lines<S: LogStore, T>(
     store: Arc<S>,
     room: String,
     since: u64,
-    mut lines: broadcast::Receiver<(u64, Arc<str>)>,
+    mut lines: broadcast::Receiver<NewLine>,
     out: mpsc::Sender<T>,
-    wrap: fn(String) -> T,
+    (stored, new): Wrap<T>,
 ) -> Result<(), StoreError> {
     let mut last = since;
     let mut catch_up = true;
@@ -222,7 +268,7 @@ pub async fn forward_lines<S: LogStore, T>(
                 let full = page.len() == CATCH_UP_PAGE;
                 for line in page {
                     last += 1;
-                    if out.send(wrap(line)).await.is_err() {
+                    if out.send(stored(line)).await.is_err() {
                         return Ok(());
                     }
                 }
@@ -233,13 +279,13 @@ pub async fn forward_lines<S: LogStore, T>(
             catch_up = false;
         }
         match lines.recv().await {
-            Ok((seq, line)) if seq > last => {
-                if seq != last + 1 {
+            Ok(line) if line.seq > last => {
+                if line.seq != last + 1 {
                     catch_up = true;
                     continue;
                 }
-                last = seq;
-                if out.send(wrap(line.to_string())).await.is_err() {
+                last = line.seq;
+                if out.send(new(&line)).await.is_err() {
                     return Ok(());
                 }
             }
@@ -258,7 +304,7 @@ pub struct Task<S: LogStore> {
     /// The room as its log makes it.
     pub state: RoomState,
     /// The feed of new lines.
-    pub lines: broadcast::Sender<(u64, Arc<str>)>,
+    pub lines: broadcast::Sender<NewLine>,
     /// Each connection's secret for its next throw.
     pub secrets: HashMap<u64, [u8; SECRET_BYTES]>,
     /// The room's throws as its log dates them.
@@ -271,7 +317,7 @@ async fn room_task<S: LogStore>(
     state: RoomState,
     pace: Pace,
     mut queue: mpsc::Receiver<Command>,
-    lines: broadcast::Sender<(u64, Arc<str>)>,
+    lines: broadcast::Sender<NewLine>,
     mut watch: Option<mpsc::Receiver<()>>,
 ) {
     let mut task = Task {
@@ -437,7 +483,7 @@ impl<S: LogStore> Task<S> {
         }
         self.state = next;
         self.pace.note(&entry);
-        let _ = self.lines.send((seq, line.into()));
+        let _ = self.lines.send(NewLine::of(seq, line));
         Ok(seq)
     }
 
@@ -447,7 +493,7 @@ impl<S: LogStore> Task<S> {
         for line in more {
             let entry = self.state.apply_line(&line, Checks::default())?;
             self.pace.note(&entry);
-            let _ = self.lines.send((entry.seq, line.into()));
+            let _ = self.lines.send(NewLine::of(entry.seq, line));
         }
         Ok(())
     }

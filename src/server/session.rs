@@ -16,7 +16,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::error::ServerError;
 use super::limits::{Bucket, CONN_BURST, CONN_RATE, HELLO_TIMEOUT, OUTBOX};
-use super::room_task::{Command, Done, Joined, Proposed, RoomHandle, forward_lines, running_room};
+use super::room_task::{
+    Command, Done, Joined, NewLine, Proposed, RoomHandle, entry_text, forward_lines, running_room,
+};
 use super::store::{LogStore, RoomKeys};
 use super::{Hub, check_room_name};
 use crate::net::auth::hash_passcode_async;
@@ -219,8 +221,15 @@ async fn session<S: LogStore>(
     let forward = {
         let (store, room, out) = (hub.store.clone(), room.clone(), out.clone());
         tokio::spawn(async move {
-            if let Err(e) =
-                forward_lines(store, room, since, joined.lines, out.clone(), entry_message).await
+            if let Err(e) = forward_lines(
+                store,
+                room,
+                since,
+                joined.lines,
+                out.clone(),
+                (entry_message, new_entry_message),
+            )
+            .await
             {
                 say_error(&out, &ServerError::from(e)).await;
             }
@@ -413,17 +422,12 @@ fn error_msg(e: &ServerError) -> ServerMsg {
 
 /// A log line as the room's `entry` message, with a free roll's dice written out.
 fn entry_message(line: String) -> Message {
-    let shown = shown_roll(&line);
-    Message::Text(ServerMsg::Entry { line, shown }.to_text().into())
+    Message::Text(entry_text(&line).into())
 }
 
-/// A thrown free roll's dice as shown, read from its line (None for anything else).
-fn shown_roll(line: &str) -> Option<String> {
-    let entry = Entry::parse(line).ok()?;
-    let Event::Thrown { record, .. } = entry.event else {
-        return None;
-    };
-    crate::roll::read_record(&record).map(|read| read.shown)
+/// A new line's `entry` message, made once by its room for every member.
+fn new_entry_message(line: &NewLine) -> Message {
+    Message::Text(line.entry.as_ref().into())
 }
 
 /// The answer to a throw or reveal: the ack (and a hidden roll's content), or the refusal.

@@ -110,16 +110,25 @@ enum Write {
     },
 }
 
-/// The SQLite store: `rooms.sqlite` in the data folder, WAL, synchronous FULL.
+/// The SQLite store: `rooms.sqlite` in the data folder, WAL, synchronous FULL. The write-ahead
+/// log is copied into the database by a thread of its own (`checkpoint_loop`), not by the
+/// commit that happens to fill it: a throw never waits for a checkpoint.
 #[derive(Clone)]
 pub struct SqliteStore {
     writes: mpsc::Sender<Write>,
     reader: Arc<Mutex<Connection>>,
     path: PathBuf,
+    /// Held while any copy of the store lives; the checkpoint thread stops when it is gone.
+    _checkpoints: Arc<mpsc::Sender<()>>,
 }
 
 /// Most writes committed in one transaction.
 const BATCH: usize = 512;
+/// How often the write-ahead log is copied into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// Pages of write-ahead log (4 KiB each) past which a checkpoint makes the writer wait until the
+/// log starts over, so that it cannot outgrow its disk while readers hold it: 64 MiB.
+const WAL_MOST_PAGES: i64 = 16_384;
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
     let db = Connection::open(path)
@@ -156,16 +165,26 @@ impl SqliteStore {
             .map_err(|e| {
                 StoreError::Failed(format!("{} cannot be written: {e}", path.display()))
             })?;
+        // The writer's commits never copy the log into the database themselves.
+        db.pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(failed)?;
         let reader = open(&path)?;
+        let checkpointer = open(&path)?;
         let (writes, queue) = mpsc::channel();
         std::thread::Builder::new()
             .name("room-log-writer".into())
             .spawn(move || write_loop(db, queue))
             .map_err(failed)?;
+        let (checkpoints, stop) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("room-log-checkpoint".into())
+            .spawn(move || checkpoint_loop(checkpointer, stop))
+            .map_err(failed)?;
         Ok(SqliteStore {
             writes,
             reader: Arc::new(Mutex::new(reader)),
             path,
+            _checkpoints: Arc::new(checkpoints),
         })
     }
 
@@ -200,6 +219,29 @@ impl SqliteStore {
         })
         .await
         .map_err(failed)?
+    }
+}
+
+/// The checkpointer: every [`CHECKPOINT_EVERY`], copies what the write-ahead log holds into the
+/// database without holding up the writer (PASSIVE); should the log still hold more than
+/// [`WAL_MOST_PAGES`] after that, it waits for the writer and readers and starts the log over
+/// (RESTART). Stops when the store is dropped.
+fn checkpoint_loop(db: Connection, stop: mpsc::Receiver<()>) {
+    let checkpoint = |mode: &str| -> rusqlite::Result<i64> {
+        db.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |row| {
+            row.get::<_, i64>(1)
+        })
+    };
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
+        match checkpoint("PASSIVE") {
+            Ok(pages) if pages > WAL_MOST_PAGES => {
+                if let Err(e) = checkpoint("RESTART") {
+                    eprintln!("the room log's checkpoint failed: {e}");
+                }
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("the room log's checkpoint failed: {e}"),
+        }
     }
 }
 
@@ -302,23 +344,20 @@ fn append(
     sealed: Option<&SealedRoll>,
 ) -> Result<(), StoreError> {
     let sp = tx.savepoint_with_name("entry").map_err(failed)?;
-    sp.execute(
-        "INSERT INTO entries (room, seq, line) VALUES (?1, ?2, ?3)",
-        params![room, seq as i64, line],
-    )
-    .map_err(|e| {
-        if is_constraint(&e) {
-            StoreError::Conflict(seq)
-        } else {
-            failed(e)
-        }
-    })?;
+    // Prepared once for the connection: a throw's insert is not parsed again each time.
+    sp.prepare_cached("INSERT INTO entries (room, seq, line) VALUES (?1, ?2, ?3)")
+        .and_then(|mut insert| insert.execute(params![room, seq as i64, line]))
+        .map_err(|e| {
+            if is_constraint(&e) {
+                StoreError::Conflict(seq)
+            } else {
+                failed(e)
+            }
+        })?;
     if let Some(s) = sealed {
-        sp.execute(
-            "INSERT INTO sealed (room, seq, salt, payload) VALUES (?1, ?2, ?3, ?4)",
-            params![room, seq as i64, s.salt, s.payload],
-        )
-        .map_err(failed)?;
+        sp.prepare_cached("INSERT INTO sealed (room, seq, salt, payload) VALUES (?1, ?2, ?3, ?4)")
+            .and_then(|mut insert| insert.execute(params![room, seq as i64, s.salt, s.payload]))
+            .map_err(failed)?;
     }
     sp.commit().map_err(failed)
 }
@@ -432,6 +471,35 @@ mod tests {
             passcode: "p".into(),
             gm_passcode: "g".into(),
         }
+    }
+
+    #[tokio::test]
+    async fn the_log_is_copied_into_the_database_by_its_own_thread() {
+        let dir = std::env::temp_dir().join(format!("dicetable-wal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = SqliteStore::open(&dir).expect("opens");
+        let size = || std::fs::metadata(dir.join("rooms.sqlite")).map_or(0, |m| m.len());
+        let empty = size();
+        store
+            .create_room("r", keys(), "one".into())
+            .await
+            .expect("creates");
+        let line = "x".repeat(2_000);
+        for seq in 2..=200 {
+            store
+                .append("r", seq, line.clone(), None)
+                .await
+                .expect("appends");
+        }
+        // Nothing commits a checkpoint (the writer's are off): the thread copies the log in.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while size() < empty + 200 * 2_000 && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert!(size() >= empty + 200 * 2_000, "{} bytes", size());
+        assert_eq!(store.read("r", 199).await.expect("reads"), [line]);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test]

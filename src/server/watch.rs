@@ -198,7 +198,7 @@ async fn watch_session<S: LogStore>(
         since,
         lines,
         tx,
-        |line| line,
+        (|line| line, |new| new.line.to_string()),
     ));
     // Each new line seen by the view (the throw re-simulated for its motion, one per core at
     // a time); the view travels with the feed.

@@ -16,8 +16,6 @@ use crate::rules::RulesError;
 pub const MAX_BODY: usize = 16 * 1024;
 /// The longest name.
 const MAX_WHO: usize = 64;
-/// The longest label.
-const MAX_LABEL: usize = 200;
 
 /// The body of `POST /api/roll`.
 #[derive(Deserialize, Debug)]
@@ -148,6 +146,15 @@ pub enum ApiError {
     /// A body not declared JSON.
     #[error("send the body as JSON, with 'Content-Type: application/json'")]
     NotJson,
+    /// A label over a room's limit ([`crate::text::LABEL_BYTES`]): the same rule
+    /// as a room's, so a roll the window's API takes is one a room would take.
+    #[error("a label is at most {} bytes", crate::text::LABEL_BYTES)]
+    LabelTooLong,
+    /// A label, or a name, with a character that cannot be shown as it is (the rooms' rule).
+    #[error(
+        "'{0}' may not hold control, format or line-break characters (escape codes, direction overrides, newlines)"
+    )]
+    Unshowable(&'static str),
 }
 
 impl ApiError {
@@ -156,6 +163,8 @@ impl ApiError {
         match self {
             ApiError::Malformed(_) => StatusCode::BAD_REQUEST,
             ApiError::Invalid(_)
+            | ApiError::LabelTooLong
+            | ApiError::Unshowable(_)
             | ApiError::BadNotation(_)
             | ApiError::Refused(RulesError::OutOfRange(_) | RulesError::TooManyDice { .. }) => {
                 StatusCode::UNPROCESSABLE_ENTITY
@@ -203,6 +212,9 @@ impl ApiError {
             ApiError::ForeignOrigin(_) => ErrorCode::ForeignOrigin,
             ApiError::ForeignHost(_) => ErrorCode::ForeignHost,
             ApiError::NotJson => ErrorCode::NotJson,
+            ApiError::LabelTooLong => ErrorCode::LabelTooLong,
+            ApiError::Unshowable("label") => ErrorCode::BadLabel,
+            ApiError::Unshowable(_) => ErrorCode::Invalid,
         }
     }
 
@@ -248,11 +260,17 @@ pub fn asker(
     }
     if label
         .as_ref()
-        .is_some_and(|l| l.chars().count() > MAX_LABEL)
+        .is_some_and(|l| l.len() > crate::text::LABEL_BYTES)
     {
-        return Err(ApiError::Invalid(format!(
-            "'label' is longer than {MAX_LABEL} characters"
-        )));
+        return Err(ApiError::LabelTooLong);
+    }
+    for (field, text) in [("who", &who), ("label", &label)] {
+        if text
+            .as_deref()
+            .is_some_and(|t| !crate::text::shows_as_is(t))
+        {
+            return Err(ApiError::Unshowable(field));
+        }
     }
     if let Some(c) = &colour
         && (!c.starts_with('#') || crate::net::feed::parse_hex(c).is_none())
@@ -329,6 +347,28 @@ mod tests {
         assert_eq!(order.notation.source(), "2d6+3");
         assert_eq!(order.asker.who.as_deref(), Some("Vex"));
         assert_eq!(order.asker.colour.as_deref(), Some("#ffaa00"));
+    }
+
+    #[test]
+    fn a_label_follows_the_rooms_rule() {
+        // A right-to-left override would turn the overlay's text around: refused, as a room
+        // refuses it, with the same code.
+        let body = format!(r#"{{"notation":"d20","label":"a{}b"}}"#, '\u{202E}');
+        let e = roll_order(body.as_bytes()).expect_err("refused");
+        assert_eq!(e.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(e.code(), ErrorCode::BadLabel);
+        let e = roll_order(br#"{"notation":"d20","who":"Vex\nGM"}"#).expect_err("refused");
+        assert_eq!(e.code(), ErrorCode::Invalid);
+        assert_eq!(
+            e.to_string(),
+            "'who' may not hold control, format or line-break characters (escape codes, direction overrides, newlines)"
+        );
+        // The rooms' length: 200 bytes (100 two-byte letters pass, 101 do not).
+        let label = |n| format!(r#"{{"notation":"d20","label":"{}"}}"#, "é".repeat(n));
+        assert!(roll_order(label(100).as_bytes()).is_ok());
+        let e = roll_order(label(101).as_bytes()).expect_err("refused");
+        assert_eq!(e.code(), ErrorCode::LabelTooLong);
+        assert_eq!(e.to_string(), "a label is at most 200 bytes");
     }
 
     #[test]

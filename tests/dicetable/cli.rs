@@ -210,4 +210,19 @@ fn the_table_servers_benchmarks_run_and_print_their_figures() {
         "{load}"
     );
     assert!(load.contains("peak memory"), "{load}");
+    // The same throws kept in a NATS JetStream of the script's own.
+    let nats = script(
+        "server-cpu.sh",
+        &["2", "3", "6"],
+        &[("WARMUP", "2"), ("STORE", "nats")],
+    );
+    eprintln!("{nats}");
+    assert!(
+        nats.contains("6 clients in 2 rooms") && nats.contains("joins refused 0"),
+        "{nats}"
+    );
+    assert!(
+        nats.contains("server (nats)") && nats.contains("nats-server, the same time"),
+        "{nats}"
+    );
 }

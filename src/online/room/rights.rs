@@ -1,7 +1,6 @@
 //! Who may do what in a room: join under a name, in a role, seated as characters; propose a
 //! move, a free roll or a hidden roll.
 
-use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_normalization::UnicodeNormalization;
 
 use super::{RoomError, RoomState};
@@ -21,39 +20,25 @@ pub struct CastSeat {
 /// Bytes of a member's key.
 pub const KEY_BYTES: usize = 16;
 
-/// Whether a character has no place in a name or a label: a format character (a direction
-/// override, a zero-width joiner), a control (an escape code, a newline), a line or paragraph
-/// separator, a private-use, surrogate or unassigned one.
-fn unfit_char(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        GeneralCategory::Format
-            | GeneralCategory::Control
-            | GeneralCategory::PrivateUse
-            | GeneralCategory::Surrogate
-            | GeneralCategory::Unassigned
-            | GeneralCategory::LineSeparator
-            | GeneralCategory::ParagraphSeparator
-    )
-}
-
 /// A name as a room keeps it: NFKC (a full-width "Ｐａｔ" is "Pat"), trimmed, 1 to 40
-/// characters, none of them `unfit_char`. Anything else goes: names are any script's (a name that
+/// characters, shown as they are ([`crate::text::shows_as_is`]). Anything else goes: names are any script's (a name that
 /// looks like a member's is refused when it is claimed, see [`RoomState::may_claim`]).
 pub fn normalise_name(name: &str) -> Result<String, RoomError> {
     let name: String = name.nfkc().collect();
     let name = name.trim();
-    let unfit = name.chars().any(unfit_char);
-    if unfit || name.is_empty() || name.len() > crate::online::protocol::NAME_BYTES {
+    if !crate::text::shows_as_is(name)
+        || name.is_empty()
+        || name.len() > crate::online::protocol::NAME_BYTES
+    {
         return Err(RoomError::BadName);
     }
     Ok(name.to_string())
 }
 
-/// Whether a throw's label can be shown as it is: none of its characters `unfit_char` (the
-/// same rule as names; its length is checked apart).
+/// Whether a throw's label can be shown as it is (the same rule as names; its length is checked
+/// apart): [`crate::text::shows_as_is`].
 pub fn label_fits(label: &str) -> bool {
-    !label.chars().any(unfit_char)
+    crate::text::shows_as_is(label)
 }
 
 /// What two names that look the same have in common: the name folded to lower case, then to
