@@ -56,14 +56,46 @@ fn options() -> ron::Options {
     ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
 }
 
-/// Parses RON text; `file` names it in errors.
+/// Parses RON text; `file` names it in errors. A field the type does not have is refused by
+/// name, with the known field nearest to it ([`unknown_field`]).
 pub fn parse_ron<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, DataError> {
     options().from_str(text).map_err(|e| DataError {
         file: file.to_string(),
         line: e.span.start.line,
         column: e.span.start.col,
-        message: crate::text::one_line(&e.code.to_string()),
+        message: crate::text::one_line(&match &e.code {
+            ron::Error::NoSuchStructField {
+                expected,
+                found,
+                outer,
+            } => unknown_field(found, outer.as_deref(), expected),
+            code => code.to_string(),
+        }),
     })
+}
+
+/// The words for a field a type does not have: "no field `zone` in `Throw`; did you mean
+/// `zone_m`?", the nearest known field by edit distance when it is near enough to be a slip
+/// (at most a third of the name's letters, and at least two), else the fields there are.
+pub fn unknown_field(found: &str, outer: Option<&str>, expected: &[&str]) -> String {
+    let place = outer.map(|o| format!(" in `{o}`")).unwrap_or_default();
+    let nearest = expected
+        .iter()
+        .map(|known| (strsim::damerau_levenshtein(found, known), *known))
+        .min()
+        .filter(|(distance, _)| *distance <= (found.chars().count() / 3).max(2));
+    match (nearest, expected) {
+        (Some((_, known)), _) => format!("no field `{found}`{place}; did you mean `{known}`?"),
+        (None, []) => format!("no field `{found}`{place}: it takes no fields"),
+        (None, known) => format!(
+            "no field `{found}`{place}; the fields are {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// Reads and parses a RON file.
@@ -102,7 +134,15 @@ mod tests {
         assert!(err.to_string().starts_with("scenes/bad.ron:3:"), "{err}");
         let unknown = parse_ron::<Sample>("a.ron", "(name: \"x\", dice: [], colour: 1)")
             .expect_err("must fail");
-        assert!(unknown.message.contains("colour"), "{unknown}");
+        assert_eq!(
+            unknown.message,
+            "no field `colour` in `Sample`; the fields are `name`, `dice`"
+        );
+        let typo = parse_ron::<Sample>("a.ron", "(name: \"x\", dcie: [])").expect_err("must fail");
+        assert_eq!(
+            typo.message,
+            "no field `dcie` in `Sample`; did you mean `dice`?"
+        );
     }
 
     #[test]
