@@ -721,12 +721,29 @@ impl Dist {
     /// thousands of values with long fractions takes a while to put in lowest terms, and whoever
     /// stopped waiting should not pay for it.
     pub fn probabilities_until<S: Stop>(&self, stop: &S) -> Result<Vec<(i64, Prob)>, S::Stopped> {
+        self.probabilities_where_until(|_| true, stop)
+    }
+
+    /// [`Dist::probabilities`] of the values `pred` picks only: a table that shows 611 of
+    /// 100d20!'s 22,000 values puts only those in lowest terms.
+    pub fn probabilities_where(&self, pred: impl Fn(i64) -> bool) -> Vec<(i64, Prob)> {
+        let Ok(picked) = self.probabilities_where_until(pred, &Never);
+        picked
+    }
+
+    /// [`Dist::probabilities_where`], asking `stop` every 32 values picked.
+    fn probabilities_where_until<S: Stop>(
+        &self,
+        pred: impl Fn(i64) -> bool,
+        stop: &S,
+    ) -> Result<Vec<(i64, Prob)>, S::Stopped> {
+        let picked = self.iter().filter(|(v, _)| pred(*v));
         if self.denom.is_zero() {
-            return Ok(self.iter().map(|(v, _)| (v, Prob::zero())).collect());
+            return Ok(picked.map(|(v, _)| (v, Prob::zero())).collect());
         }
         let reducer = Reducer::new(&self.denom);
         let mut out = Vec::new();
-        for (i, (v, w)) in self.iter().enumerate() {
+        for (i, (v, w)) in picked.enumerate() {
             if i % 32 == 0 {
                 stop.check()?;
             }
@@ -734,22 +751,6 @@ impl Dist {
             out.push((v, Prob::in_lowest_terms(num, den)));
         }
         Ok(out)
-    }
-
-    /// [`Dist::probabilities`] of the values `pred` picks only: a table that shows 611 of
-    /// 100d20!'s 22,000 values puts only those in lowest terms.
-    pub fn probabilities_where(&self, pred: impl Fn(i64) -> bool) -> Vec<(i64, Prob)> {
-        let picked = self.iter().filter(|(v, _)| pred(*v));
-        if self.denom.is_zero() {
-            return picked.map(|(v, _)| (v, Prob::zero())).collect();
-        }
-        let reducer = Reducer::new(&self.denom);
-        picked
-            .map(|(v, w)| {
-                let (num, den) = reducer.reduce(w);
-                (v, Prob::in_lowest_terms(num, den))
-            })
-            .collect()
     }
 }
 

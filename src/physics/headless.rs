@@ -66,7 +66,7 @@ impl Simulator {
         self.thrown += 1;
         let pipeline = self.spare.pop().unwrap_or_default();
         self.rolls
-            .push(RollWorld::throw_with(id, request, &self.tray, pipeline));
+            .push(RollWorld::throw(id, request, &self.tray, pipeline));
         id
     }
 

@@ -228,14 +228,10 @@ pub struct RollWorld {
 }
 
 impl RollWorld {
-    /// The world of a new roll, with its tray, and its dice in the air.
-    pub fn throw(id: RollId, request: &ThrowRequest) -> RollWorld {
-        RollWorld::throw_with(id, request, &Tray::new(), PhysicsPipeline::new())
-    }
-
-    /// [`RollWorld::throw`] into a copy of `tray`, stepped by `pipeline` (one a finished roll
-    /// gave back with [`RollWorld::into_pipeline`], its scratch memory already grown).
-    pub fn throw_with(
+    /// The world of a new roll, with its dice in the air: a copy of `tray`, stepped by
+    /// `pipeline` (a new one, or one a finished roll gave back with
+    /// [`RollWorld::into_pipeline`], its scratch memory already grown).
+    pub fn throw(
         id: RollId,
         request: &ThrowRequest,
         tray: &Tray,

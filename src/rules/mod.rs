@@ -446,10 +446,8 @@ impl Odds {
     /// number and an exact fraction), the mean, what open-ended dice leave out, each class.
     /// `odds --json` prints it and the table server's pages read it.
     pub fn to_json(&self, title: &str) -> serde_json::Value {
-        match self.to_json_until(title, &crate::odds::stop::Never) {
-            Ok(json) => json,
-            Err(never) => match never {},
-        }
+        let Ok(json) = self.to_json_until(title, &crate::odds::stop::Never);
+        json
     }
 
     /// [`Odds::to_json`], asking `stop` as it goes: the JSON of thousands of exact fractions

@@ -119,7 +119,7 @@ pub struct SqliteStore {
     reader: Arc<Mutex<Connection>>,
     path: PathBuf,
     /// Held while any copy of the store lives; the checkpoint thread stops when it is gone.
-    _checkpoints: Arc<mpsc::Sender<()>>,
+    _checkpoints: mpsc::Sender<()>,
 }
 
 /// Most writes committed in one transaction.
@@ -184,7 +184,7 @@ impl SqliteStore {
             writes,
             reader: Arc::new(Mutex::new(reader)),
             path,
-            _checkpoints: Arc::new(checkpoints),
+            _checkpoints: checkpoints,
         })
     }
 

@@ -150,11 +150,16 @@ pub enum ApiError {
     /// as a room's, so a roll the window's API takes is one a room would take.
     #[error("a label is at most {} bytes", crate::text::LABEL_BYTES)]
     LabelTooLong,
-    /// A label, or a name, with a character that cannot be shown as it is (the rooms' rule).
+    /// A label with a character that cannot be shown as it is (the rooms' rule).
     #[error(
-        "'{0}' may not hold control, format or line-break characters (escape codes, direction overrides, newlines)"
+        "'label' may not hold control, format or line-break characters (escape codes, direction overrides, newlines)"
     )]
-    Unshowable(&'static str),
+    BadLabel,
+    /// A name (`who`) with a character that cannot be shown as it is (the rooms' rule).
+    #[error(
+        "'who' may not hold control, format or line-break characters (escape codes, direction overrides, newlines)"
+    )]
+    BadWho,
 }
 
 impl ApiError {
@@ -164,7 +169,8 @@ impl ApiError {
             ApiError::Malformed(_) => StatusCode::BAD_REQUEST,
             ApiError::Invalid(_)
             | ApiError::LabelTooLong
-            | ApiError::Unshowable(_)
+            | ApiError::BadLabel
+            | ApiError::BadWho
             | ApiError::BadNotation(_)
             | ApiError::Refused(RulesError::OutOfRange(_) | RulesError::TooManyDice { .. }) => {
                 StatusCode::UNPROCESSABLE_ENTITY
@@ -213,8 +219,8 @@ impl ApiError {
             ApiError::ForeignHost(_) => ErrorCode::ForeignHost,
             ApiError::NotJson => ErrorCode::NotJson,
             ApiError::LabelTooLong => ErrorCode::LabelTooLong,
-            ApiError::Unshowable("label") => ErrorCode::BadLabel,
-            ApiError::Unshowable(_) => ErrorCode::Invalid,
+            ApiError::BadLabel => ErrorCode::BadLabel,
+            ApiError::BadWho => ErrorCode::Invalid,
         }
     }
 
@@ -264,13 +270,15 @@ pub fn asker(
     {
         return Err(ApiError::LabelTooLong);
     }
-    for (field, text) in [("who", &who), ("label", &label)] {
-        if text
-            .as_deref()
+    let unshowable = |text: &Option<String>| {
+        text.as_deref()
             .is_some_and(|t| !crate::text::shows_as_is(t))
-        {
-            return Err(ApiError::Unshowable(field));
-        }
+    };
+    if unshowable(&who) {
+        return Err(ApiError::BadWho);
+    }
+    if unshowable(&label) {
+        return Err(ApiError::BadLabel);
     }
     if let Some(c) = &colour
         && (!c.starts_with('#') || crate::net::feed::parse_hex(c).is_none())
