@@ -68,6 +68,9 @@ codes! {
     TooManyConnections => "too_many_connections",
     /// This address opened as many rooms as it may for now.
     RoomQuota => "room_quota",
+    /// The room's log holds as much as the server keeps for a room: export it and open a new
+    /// room (or the server's owner raises `serve --room-quota`).
+    RoomFull => "room_full",
     /// The dice did not settle in time for the answer.
     Timeout => "timeout",
     /// Exact odds too large to work out (the notation may still be thrown).

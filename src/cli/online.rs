@@ -87,6 +87,10 @@ pub struct ServeArgs {
     /// work (a page's odds, a drafted move's).
     #[arg(long, value_name = "SECONDS", default_value_t = crate::server::limits::ODDS_TIME.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
     pub odds_time: u64,
+    /// How much log a room may hold (`512K`, `64M`, `2G`); past it its moves and throws are
+    /// refused (`room_full`) and its owner is told to export it and open a new one.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = byte_size)]
+    pub room_quota: u64,
 }
 
 /// Arguments of `verify`.
@@ -236,6 +240,7 @@ fn serve_with<S: LogStore>(
         },
         unload_after: std::time::Duration::from_secs(args.unload_after),
         odds_time: std::time::Duration::from_secs(args.odds_time),
+        room_quota: args.room_quota,
     };
     let setup = crate::server::Setup {
         policy,
@@ -364,4 +369,41 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// A size in bytes as `--room-quota` takes it: a whole number of `K`, `M` or `G` (KiB, MiB,
+/// GiB), at least 64K and at most 1024G.
+fn byte_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, unit) = text.split_at(text.trim_end_matches(char::is_alphabetic).len());
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "K" | "KIB" => 10,
+        "M" | "MIB" => 20,
+        "G" | "GIB" => 30,
+        _ => return Err(format!("'{text}' is not a size: write 512K, 64M or 2G")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size: write 512K, 64M or 2G"))?;
+    let bytes = n.checked_shl(shift).filter(|b| b >> shift == n);
+    match bytes {
+        Some(b) if ((64 << 10)..=(1 << 40)).contains(&b) => Ok(b),
+        _ => Err(format!("'{text}' is outside 64K to 1024G")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::byte_size;
+
+    #[test]
+    fn a_room_quota_is_a_size_with_its_unit() {
+        assert_eq!(byte_size("64M"), Ok(64 << 20));
+        assert_eq!(byte_size("256k"), Ok(256 << 10));
+        assert_eq!(byte_size("2G"), Ok(2 << 30));
+        assert!(byte_size("64").is_err(), "a unit");
+        assert!(byte_size("1K").is_err(), "at least 64K");
+        assert!(byte_size("99999999999999G").is_err(), "no overflow");
+        assert!(byte_size("-1M").is_err());
+    }
 }

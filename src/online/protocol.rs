@@ -317,7 +317,10 @@ pub fn decode(text: &str) -> Result<ClientMsg, DecodeError> {
             Some(kind) if !TYPES.contains(&kind.as_str()) => {
                 DecodeError::UnknownType(e.to_string())
             }
-            _ => DecodeError::Malformed(e.to_string()),
+            _ => DecodeError::Malformed(
+                crate::rules::data::json_unknown_field(&e.to_string())
+                    .unwrap_or_else(|| e.to_string()),
+            ),
         }
     })?;
     match &msg {
@@ -429,7 +432,20 @@ mod tests {
         assert_eq!(e.code(), ErrorCode::Malformed);
         assert!(
             e.to_string()
-                .starts_with("malformed message: unknown field `x`"),
+                .starts_with("malformed message: no field `x`; the fields are `id`"),
+            "{e}"
+        );
+        // A misspelt field of a move is refused by name, never ignored (`zone` would leave a
+        // dive for cover without its zone).
+        let e = decode(
+            r#"{"type":"throw","id":1,"what":{"move":{"ActionDice":{"DiveForCover":
+                {"actor":0,"action_dice":1,"against":1,"zone":3}}}},"commitment":"c","nonce":"n"}"#,
+        )
+        .expect_err("a misspelt field");
+        assert_eq!(e.code(), ErrorCode::Malformed);
+        assert!(
+            e.to_string()
+                .starts_with("malformed message: no field `zone`; did you mean `zone_m`?"),
             "{e}"
         );
         let e = decode("{").expect_err("json");

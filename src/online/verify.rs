@@ -312,6 +312,64 @@ mod tests {
         assert!(RoomState::replay(STORED.lines(), Checks::default()).is_ok());
     }
 
+    /// Every pinned log (one per ruleset and per shipped system file, each made by a real room:
+    /// `tests/dicetable/pinned.rs`) verifies under its signed head, throws re-simulated bit for
+    /// bit, and again with every sentence of the rules reworded: what a log hashes is the
+    /// rulesets' digests ([`crate::rules::digest`]), never their words or their structs' names.
+    #[test]
+    fn every_pinned_log_verifies_signed_and_reworded() {
+        use std::collections::BTreeSet;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logs");
+        let key = std::fs::read_to_string(dir.join("server.pub")).expect("the fixtures' key");
+        let key = key.trim();
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("tests/fixtures/logs")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        files.sort();
+        let mut rulesets = BTreeSet::new();
+        let mut scenes = BTreeSet::new();
+        for file in &files {
+            let name = file.display().to_string();
+            let text = std::fs::read_to_string(file).expect("a log");
+            let verified = |v: Verdict| match v {
+                Verdict::Verified {
+                    whole: true,
+                    signer: Some(by),
+                    rolls,
+                    unrevealed: 0,
+                    ..
+                } if by == key && rolls >= 3 => {}
+                other => panic!("{name}: {other:?}"),
+            };
+            verified(verify_signed(&text, Some(key)));
+            verified(crate::rules::play::reworded(|| {
+                verify_signed(&text, Some(key))
+            }));
+            let first = text.lines().next().expect("a first line");
+            let room = RoomState::open(first).unwrap_or_else(|e| panic!("{name}: {e}"));
+            rulesets.insert(room.table.ruleset());
+            scenes.insert(room.scene.name.clone());
+        }
+        assert_eq!(
+            rulesets.into_iter().collect::<Vec<_>>(),
+            crate::rules::RulesetId::ALL.to_vec(),
+            "a pinned log of every ruleset"
+        );
+        // Every shipped scene with a system file of its own, and the shipped moves game.
+        let shipped: BTreeSet<String> = crate::demo::demo_files()
+            .iter()
+            .map(|p| {
+                crate::demo::LoadedDemo::load(p)
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .scene
+                    .name
+            })
+            .collect();
+        assert_eq!(scenes, shipped, "a pinned log of every demo's scene");
+    }
+
     #[test]
     fn the_head_line_tells_a_whole_export_from_one_cut_short() {
         // The log before its first throw (entries 1-3), which any build verifies.

@@ -76,14 +76,18 @@ pub fn parse_ron<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, DataE
 
 /// The words for a field a type does not have: "no field `zone` in `Throw`; did you mean
 /// `zone_m`?", the nearest known field by edit distance when it is near enough to be a slip
-/// (at most a third of the name's letters, and at least two), else the fields there are.
+/// (at most a third of the name's letters, and at least two, but fewer than the name has),
+/// else the fields there are.
 pub fn unknown_field(found: &str, outer: Option<&str>, expected: &[&str]) -> String {
     let place = outer.map(|o| format!(" in `{o}`")).unwrap_or_default();
     let nearest = expected
         .iter()
         .map(|known| (strsim::damerau_levenshtein(found, known), *known))
         .min()
-        .filter(|(distance, _)| *distance <= (found.chars().count() / 3).max(2));
+        .filter(|(distance, _)| {
+            let letters = found.chars().count();
+            *distance <= (letters / 3).max(2) && *distance < letters
+        });
     match (nearest, expected) {
         (Some((_, known)), _) => format!("no field `{found}`{place}; did you mean `{known}`?"),
         (None, []) => format!("no field `{found}`{place}: it takes no fields"),
@@ -96,6 +100,22 @@ pub fn unknown_field(found: &str, outer: Option<&str>, expected: &[&str]) -> Str
                 .join(", ")
         ),
     }
+}
+
+/// serde's words for a field a type lacks, as JSON readers pass them on ("unknown field
+/// `zone`, expected one of `zone_m`, `range_m` at line 1 column 40"), in ours: the field named
+/// and the nearest known one ([`unknown_field`]), where it was kept. serde_json gives no typed
+/// form of the error, so serde's own format (`serde::de::Error::unknown_field`) is read here
+/// and nowhere else; a test pins it.
+pub fn json_unknown_field(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (found, rest) = rest.split_once('`')?;
+    let (known, place) = match rest.rfind(" at line ") {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let expected: Vec<&str> = known.split('`').skip(1).step_by(2).collect();
+    Some(format!("{}{place}", unknown_field(found, None, &expected)))
 }
 
 /// Reads and parses a RON file.
@@ -115,6 +135,42 @@ pub fn rules_file_name(id: RulesetId) -> String {
 mod tests {
     use super::*;
     use serde::Deserialize;
+
+    /// serde's words for an unknown field, as serde_json gives them, read into ours.
+    #[test]
+    fn a_json_readers_unknown_field_is_named_with_the_nearest() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Throw {
+            zone_m: u32,
+            range_m: u32,
+        }
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Nothing {}
+        let said = |text: &str| -> String {
+            let e = serde_json::from_str::<Throw>(text).expect_err("refused");
+            json_unknown_field(&e.to_string()).unwrap_or_else(|| e.to_string())
+        };
+        assert_eq!(
+            said(r#"{"zone": 3}"#),
+            "no field `zone`; did you mean `zone_m`? at line 1 column 7"
+        );
+        assert_eq!(
+            said(r#"{"limitbreak": 3}"#),
+            "no field `limitbreak`; the fields are `zone_m`, `range_m` at line 1 column 13"
+        );
+        let e = serde_json::from_str::<Nothing>(r#"{"x": 1}"#).expect_err("refused");
+        assert_eq!(
+            json_unknown_field(&e.to_string()).as_deref(),
+            Some("no field `x`: it takes no fields at line 1 column 4")
+        );
+        assert_eq!(
+            json_unknown_field("expected value at line 1 column 1"),
+            None
+        );
+    }
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]

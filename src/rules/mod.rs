@@ -27,6 +27,7 @@ rulesets! {
 pub mod bounds;
 pub mod catalogue;
 pub mod data;
+pub mod digest;
 pub mod engine;
 pub mod play;
 pub mod refusal;

@@ -35,7 +35,7 @@ pub struct TrackerRow {
 
 /// A ruleset's table: its moves and its turn economy. One implementation per ruleset, in that
 /// ruleset's own module; the rest of the program reaches it through [`TableState`].
-pub trait Seat: Clone + Debug + PartialEq + Serialize {
+pub trait Seat: Clone + Debug + PartialEq + super::digest::Digest {
     /// Everything a player (or the game master) can do at this ruleset's table.
     type Move: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
 
@@ -126,9 +126,10 @@ impl TableState {
     }
 
     /// The table's turn economy as JSON (what changes during play; the cast and rules are in
-    /// the scene and rule files).
+    /// the scene and rule files), as each ruleset's digest writes it field by field: what a
+    /// room's log hashes after every entry ([`super::digest`]).
     pub fn state_json(&self) -> serde_json::Value {
-        each_table!(self, |t, _wrap| serde_json::to_value(t).unwrap_or_default())
+        each_table!(self, |t, _wrap| super::digest::Digest::digest(&**t))
     }
 
     /// The character a move is made for (None: the table's own move or another ruleset's).

@@ -38,6 +38,13 @@ pub trait Ruleset: 'static {
     fn validate_rules(_rules: &Self::Rules) -> Result<(), Refusal> {
         Ok(())
     }
+    /// The limits a scene's own rules are held to when they are uploaded, beyond
+    /// [`Ruleset::validate_rules`] (which a room's stored scene is read by too): how many
+    /// things a list holds and how long a name is, so that no upload makes a room's entries
+    /// or answers large ([`super::scene::Scene::check_upload`]).
+    fn upload_limits(_rules: &Self::Rules) -> Result<(), Oversized> {
+        Ok(())
+    }
     /// Every number of the rules, with the range the rules accept for it.
     fn rules_numbers(rules: &Self::Rules) -> Vec<Bounded>;
     /// A scene's own rules in words for the scene picker, where the ruleset names them better
@@ -88,3 +95,13 @@ pub trait Ruleset: 'static {
 
 /// The move type of a ruleset's table.
 pub type MoveOf<R> = <<R as Ruleset>::Table as super::play::Seat>::Move;
+
+/// What an upload holds too much of: what, and a name near it in the upload's text (for the
+/// line and column of the error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Oversized {
+    /// What is over which limit.
+    pub what: String,
+    /// A name written where it is (found in the text as `"name"`).
+    pub near: String,
+}

@@ -15,7 +15,7 @@ use super::Rulebook;
 use super::RulesetId;
 use super::bounds::{self, Bounded};
 use super::data::{DataError, parse_ron};
-use super::ruleset::Ruleset;
+use super::ruleset::{Oversized, Ruleset};
 
 pub use super::setup::{Setup, Task};
 pub use super::{Cast, SceneRules};
@@ -306,6 +306,78 @@ impl Scene {
             generation
         ))
     }
+}
+
+/// The most characters an uploaded scene seats: a room's page lists them all, and every draft's
+/// answer carries the tracker's row of each.
+pub const MOST_CAST: usize = 64;
+/// The most characters of an uploaded scene's character names (each is in the tracker's rows
+/// and in the lines of what changed), as long as a room's name.
+pub const NAME_CHARS: usize = 64;
+
+impl Scene {
+    /// The limits a scene is held to when it is uploaded (a room's, on the server), beyond
+    /// [`Scene::validate`]: at most [`MOST_CAST`] characters, names of at most [`NAME_CHARS`]
+    /// characters that show as written, and its own rules' lists and names
+    /// ([`Ruleset::upload_limits`]). A room's stored scene is never refused by them (they are
+    /// checked at upload only), so no log made before them stops opening. The error names the
+    /// line and column of `text` where the first thing over a limit is written.
+    pub fn check_upload(&self, file: &str, text: &str) -> Result<(), DataError> {
+        let names = self.names();
+        let oversized = if names.len() > MOST_CAST {
+            Some(Oversized {
+                what: format!(
+                    "{} characters: a scene seats at most {MOST_CAST}",
+                    names.len()
+                ),
+                near: names[MOST_CAST].to_string(),
+            })
+        } else if let Some(long) = names.iter().find(|n| n.chars().count() > NAME_CHARS) {
+            Some(Oversized {
+                what: format!("a character's name is over {NAME_CHARS} characters"),
+                near: long.to_string(),
+            })
+        } else if let Some(odd) = names.iter().find(|n| !crate::text::shows_as_is(n)) {
+            Some(Oversized {
+                what: "a character's name may not hold control, format or line-break \
+                       characters (escape codes, direction overrides, newlines)"
+                    .into(),
+                near: odd.to_string(),
+            })
+        } else {
+            match &self.rules {
+                Some(rules) => each_of!(SceneRules, rules, |r, R, _id| R::upload_limits(r),
+                    else SceneRules::File(_) => Ok(()))
+                .err(),
+                None => None,
+            }
+        };
+        match oversized {
+            None => Ok(()),
+            Some(o) => {
+                let (line, column) = place_of(text, &o.near);
+                Err(DataError {
+                    file: file.to_string(),
+                    line,
+                    column,
+                    message: crate::text::one_line(&o.what),
+                })
+            }
+        }
+    }
+}
+
+/// The line and column (from 1) where `"name"` is first written in `text`; (0, 0) where it is
+/// not (an error about the whole text).
+fn place_of(text: &str, name: &str) -> (usize, usize) {
+    let quoted = format!("{:?}", name);
+    let Some(at) = text.find(&quoted).or_else(|| text.find(name)) else {
+        return (0, 0);
+    };
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
 }
 
 impl Scene {

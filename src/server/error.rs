@@ -124,6 +124,16 @@ pub enum ServerError {
     /// The address opened its rooms for the hour.
     #[error("this address opened {0} rooms in the last hour: wait, or use one of them")]
     RoomQuota(usize),
+    /// The room's log holds its quota: nothing more is taken but reveals.
+    #[error(
+        "this room's log is full ({}, the most this server keeps for a room): export it (dicetable serve --export ROOM) and open a new room with its scene, or ask the server's owner for a larger --room-quota",
+        size(*.0)
+    )]
+    RoomFull(u64),
+    /// An entry longer than a log line may be (no scene makes one; a refusal, never a line
+    /// readers would refuse).
+    #[error("the entry would be {0} bytes, over the {most} a log line may hold", most = crate::online::log::MAX_LINE)]
+    EntryTooLarge(usize),
 }
 
 impl ServerError {
@@ -187,6 +197,8 @@ impl ServerError {
             ServerError::BackingOff(_) => ErrorCode::BackingOff,
             ServerError::RoomsClosed => ErrorCode::RoomsClosed,
             ServerError::RoomQuota(_) => ErrorCode::RoomQuota,
+            ServerError::RoomFull(_) => ErrorCode::RoomFull,
+            ServerError::EntryTooLarge(_) => ErrorCode::TooLarge,
         }
     }
 
@@ -231,5 +243,14 @@ impl From<StoreError> for ServerError {
 impl From<crate::online::seal::HexError> for ServerError {
     fn from(e: crate::online::seal::HexError) -> Self {
         ServerError::Room(e.into())
+    }
+}
+
+/// A size as the server's owner wrote it: whole MiB as MiB, else KiB.
+fn size(bytes: u64) -> String {
+    if bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
     }
 }

@@ -19,6 +19,9 @@ pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 /// How long exact odds are worked out for a page or a drafted move, by default: every
 /// notation within the caps takes far less, but a page must not hold a core for long.
 pub const ODDS_TIME: Duration = Duration::from_secs(10);
+/// The most bytes of log a room keeps, by default (`serve --room-quota`): a long campaign's
+/// room of throws of a few dice (about 2 KB an entry) holds some 30,000 of them.
+pub const ROOM_QUOTA: u64 = 64 << 20;
 /// Entries a slow client may fall behind before it is caught up from the store.
 pub const FANOUT: usize = 256;
 /// Entries read from the store at a time to catch a client up.
@@ -37,6 +40,8 @@ pub struct Tuning {
     pub unload_after: Duration,
     /// How long exact odds are worked out before the answer is `timeout` and the work stops.
     pub odds_time: Duration,
+    /// The most bytes of log a room keeps: past it, moves and throws are `room_full`.
+    pub room_quota: u64,
 }
 
 impl Default for Tuning {
@@ -45,6 +50,7 @@ impl Default for Tuning {
             connections: crate::net::runtime::ConnectionLimits::default(),
             unload_after: IDLE_UNLOAD,
             odds_time: ODDS_TIME,
+            room_quota: ROOM_QUOTA,
         }
     }
 }

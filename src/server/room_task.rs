@@ -11,7 +11,7 @@ use super::error::ServerError;
 use super::limits::{CATCH_UP_PAGE, FANOUT, Pace};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
-use crate::online::log::{Entry, Event, Proposal, Role, SealedRoll, now_ms};
+use crate::online::log::{Entry, Event, MAX_LINE, Proposal, Role, SealedRoll, now_ms};
 use crate::online::protocol::ServerMsg;
 use crate::online::room::{CastSeat, Checks, Claim, Drafted, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
@@ -206,6 +206,7 @@ pub async fn running_room<S: LogStore>(
         return Err(ServerError::NoRoom(room.to_string()));
     }
     let pace = Pace::of_lines(&lines);
+    let stored_bytes = lines.iter().map(|l| l.len() as u64 + 1).sum();
     let state = tokio::task::spawn_blocking(move || {
         RoomState::replay(lines.iter().map(String::as_str), Checks::default())
     })
@@ -233,9 +234,12 @@ pub async fn running_room<S: LogStore>(
     };
     tokio::spawn(room_task(
         hub.store.clone(),
-        hub.tuning.unload_after,
-        state,
-        pace,
+        (hub.tuning.unload_after, hub.tuning.room_quota),
+        Loaded {
+            state,
+            pace,
+            stored_bytes,
+        },
         queue,
         handle.lines.clone(),
         watch,
@@ -309,23 +313,35 @@ pub struct Task<S: LogStore> {
     pub secrets: HashMap<u64, [u8; SECRET_BYTES]>,
     /// The room's throws as its log dates them.
     pub pace: Pace,
+    /// The bytes of the room's log (its lines and their line ends).
+    pub stored_bytes: u64,
+    /// The most it may hold ([`super::limits::Tuning::room_quota`]).
+    pub quota: u64,
+}
+
+/// A room as its log loaded it.
+struct Loaded {
+    state: RoomState,
+    pace: Pace,
+    stored_bytes: u64,
 }
 
 async fn room_task<S: LogStore>(
     store: Arc<S>,
-    unload_after: std::time::Duration,
-    state: RoomState,
-    pace: Pace,
+    (unload_after, quota): (std::time::Duration, u64),
+    loaded: Loaded,
     mut queue: mpsc::Receiver<Command>,
     lines: broadcast::Sender<NewLine>,
     mut watch: Option<mpsc::Receiver<()>>,
 ) {
     let mut task = Task {
         store,
-        state,
+        state: loaded.state,
         lines,
         secrets: HashMap::new(),
-        pace,
+        pace: loaded.pace,
+        stored_bytes: loaded.stored_bytes,
+        quota,
     };
     let idle = tokio::time::sleep(unload_after);
     tokio::pin!(idle);
@@ -453,6 +469,9 @@ impl<S: LogStore> Task<S> {
 
     /// Stores an event as the room's next line, applies it, sends it out. A conflict (another
     /// node appended first) reloads the room from the store and says [`ServerError::Raced`].
+    /// A line no reader would take (over [`MAX_LINE`]) is refused, never stored, and a room
+    /// whose log holds its quota takes nothing more but reveals (a hidden roll already in the
+    /// log is always shown): [`ServerError::RoomFull`].
     pub async fn append(
         &mut self,
         event: Event,
@@ -466,6 +485,13 @@ impl<S: LogStore> Task<S> {
             event,
         };
         let line = entry.to_line();
+        if line.len() > MAX_LINE {
+            return Err(ServerError::EntryTooLarge(line.len()));
+        }
+        let reveal = matches!(entry.event, Event::Revealed { .. });
+        if !reveal && self.stored_bytes + line.len() as u64 + 1 > self.quota {
+            return Err(ServerError::RoomFull(self.quota));
+        }
         let mut next = self.state.clone();
         next.apply_line(&line, Checks::default())
             .map_err(ServerError::BadEntry)?;
@@ -482,6 +508,7 @@ impl<S: LogStore> Task<S> {
             Err(e) => return Err(e.into()),
         }
         self.state = next;
+        self.stored_bytes += line.len() as u64 + 1;
         self.pace.note(&entry);
         let _ = self.lines.send(NewLine::of(seq, line));
         Ok(seq)
@@ -492,6 +519,7 @@ impl<S: LogStore> Task<S> {
         let more = self.store.read(&self.state.room, self.state.seq).await?;
         for line in more {
             let entry = self.state.apply_line(&line, Checks::default())?;
+            self.stored_bytes += line.len() as u64 + 1;
             self.pace.note(&entry);
             let _ = self.lines.send(NewLine::of(entry.seq, line));
         }

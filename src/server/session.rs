@@ -588,6 +588,9 @@ async fn create<S: LogStore>(
     }
     let parsed = Scene::parse("the scene", scene).map_err(|e| ServerError::Scene(e.to_string()))?;
     parsed.validate().map_err(|e| ServerError::Scene(e.text))?;
+    parsed
+        .check_upload("the scene", scene)
+        .map_err(|e| ServerError::Scene(e.to_string()))?;
     let first = Entry {
         seq: 1,
         prev: seal::GENESIS.into(),

@@ -246,7 +246,9 @@ impl IntoResponse for ApiError {
 /// Reads a JSON body: not JSON is a 400, the wrong fields a 422.
 pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| match e.classify() {
-        serde_json::error::Category::Data => ApiError::Invalid(e.to_string()),
+        serde_json::error::Category::Data => ApiError::Invalid(
+            crate::rules::data::json_unknown_field(&e.to_string()).unwrap_or_else(|| e.to_string()),
+        ),
         _ => ApiError::Malformed(e.to_string()),
     })
 }
@@ -391,7 +393,14 @@ mod tests {
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(
             m,
-            "unknown field `cheat`, expected one of `notation`, `label`, `who`, `colour`, `seed` at line 1 column 25"
+            "no field `cheat`; the fields are `notation`, `label`, `who`, `colour`, `seed` at line 1 \
+             column 25"
+        );
+        let (s, m) = refused(r#"{"notaton":"3d6"}"#);
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            m,
+            "no field `notaton`; did you mean `notation`? at line 1 column 10"
         );
         let e = roll_order(br#"{"notation":"3q6"}"#).expect_err("refused");
         assert_eq!(e.status(), StatusCode::UNPROCESSABLE_ENTITY);

@@ -4,18 +4,22 @@
 mod architecture;
 mod cli;
 mod cluster;
+mod digest;
 mod docs;
 mod driven;
+mod growth;
 mod history;
 mod hosting;
 mod notation;
 mod online;
+mod pinned;
 mod proxy;
 mod seat;
 mod security;
 mod session;
 mod shares;
 mod stream;
+mod typos;
 mod web;
 mod window;
 

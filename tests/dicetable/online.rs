@@ -1097,7 +1097,7 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
     let (code, text) = error(say(&mut ws, r#"{"type":"ping","id":1,"extra":true}"#));
     assert_eq!(code, ErrorCode::Malformed);
     assert!(
-        text.starts_with("malformed message: unknown field `extra`"),
+        text.starts_with("malformed message: no field `extra`; the fields are `id`"),
         "{text}"
     );
     assert_eq!(

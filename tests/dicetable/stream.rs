@@ -121,7 +121,7 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             br#"{"notation":"3d6","cheat":1}"#,
             422,
             "invalid",
-            "unknown field `cheat`",
+            "no field `cheat`; the fields are `notation`, `label`",
         ),
         (
             br#"{"label":"no dice"}"#,

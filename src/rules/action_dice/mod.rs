@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod digest;
 mod form;
 mod ruleset;
 pub mod seat;
@@ -369,7 +370,7 @@ impl Character {
 }
 
 /// A defensive roll in effect until the end of the round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DefenseRoll {
     /// The skill or action rolled (Dodge, Sword, General Defense).
     pub skill: String,
@@ -379,13 +380,10 @@ pub struct DefenseRoll {
     pub total: i64,
     /// Aimed at the attacks of this character only (a parry or dodge of one attacker's blows,
     /// a dive away from one attack); None: every attack.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub against: Option<usize>,
     /// Good for one attack only (Dive For Cover): that attack uses it up.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,
     /// A dive that carried the character out of the danger zone: that attack cannot reach it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub clear: bool,
 }
 
@@ -399,7 +397,7 @@ pub enum Category {
 }
 
 /// What a character has left this round.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// General action dice left.
     pub general: u32,
@@ -414,11 +412,9 @@ pub struct Budget {
     /// Has been directly affected by another's action this round (attacked): noncombat must
     /// be declared before. Left out of the table's state while false, so the state of a table
     /// where nobody was attacked reads as it always has.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub affected: bool,
     /// The GM ruled a defensive declaration the character's action for the sequence of
     /// events under way: no other action until the GM ends the sequence.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub bound: bool,
 }
 
@@ -430,7 +426,7 @@ impl Budget {
 }
 
 /// One action in the round, for ordering: who, and its timing dice and total.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timed {
     /// Index of the actor.
     pub actor: usize,
@@ -439,18 +435,15 @@ pub struct Timed {
     /// The roll's total.
     pub total: i64,
     /// A movement action: who finishes first goes by the total.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub movement: bool,
 }
 
 /// The turn economy of an action-dice table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     /// The ruleset's settings.
-    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table.
-    #[serde(skip)]
     pub characters: Vec<Character>,
     /// What each has left this round.
     pub budgets: Vec<Budget>,

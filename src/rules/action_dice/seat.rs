@@ -31,6 +31,7 @@ pub enum Goal {
 
 /// An `action-dice` move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum Move {
     /// A skill or (active) ability action with action dice spent.
     Act {

@@ -6,6 +6,7 @@ use crate::rules::Refusal;
 use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
+mod digest;
 mod form;
 mod ruleset;
 pub mod seat;
@@ -82,7 +83,7 @@ pub struct Resource {
 pub use crate::rules::setup::Task;
 
 /// An Extended task in progress.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TaskProgress {
     /// The task.
     pub task: Task,
@@ -629,7 +630,7 @@ pub struct Character {
 }
 
 /// The DC an opposed check the game master rolled sets, waiting for the check it opposes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpposedDc {
     /// Who the GM rolled for (the searching guard).
     pub by: usize,
@@ -640,13 +641,11 @@ pub struct OpposedDc {
 }
 
 /// The turn economy of a d20-check table: side initiative, one action each, resource dice.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     /// The ruleset's settings.
-    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table.
-    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Each character's resource dice now (None: spent).
     pub resources: Vec<Vec<(String, Option<Die>)>>,
@@ -661,7 +660,6 @@ pub struct Table {
     /// Extended tasks of the scene, with their progress.
     pub tasks: Vec<TaskProgress>,
     /// Opposed checks the GM rolled, each waiting for the check it opposes.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub opposed: Vec<OpposedDc>,
 }
 

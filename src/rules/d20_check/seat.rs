@@ -29,6 +29,7 @@ pub enum DcChoice {
 
 /// The text's action types.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum CheckType {
     /// Attacking, defending, maneuvering, spellcasting: the character's action.
     #[default]
@@ -46,6 +47,7 @@ pub enum CheckType {
 
 /// A `d20-check` move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum Move {
     /// The GM declares initiative: from now on the sides take turns.
     DeclareInitiative,

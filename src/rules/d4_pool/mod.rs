@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+mod digest;
 mod form;
 mod ruleset;
 pub mod seat;
@@ -328,7 +329,7 @@ impl Effect {
 }
 
 /// A Team Action waiting for the roll it acts on: `on`'s next action this round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Imposed {
     /// Who took the Team Action (its source, counted once).
     pub by: usize,
@@ -339,13 +340,11 @@ pub struct Imposed {
 }
 
 /// The turn economy of a d4-pool table: whose turn, and everyone's Action Load.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     /// The ruleset's settings.
-    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table, in turn order.
-    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Each character's current Action Load.
     pub loads: Vec<i32>,
@@ -354,7 +353,6 @@ pub struct Table {
     /// Index of the character whose turn it is.
     pub active: usize,
     /// Team Actions waiting for the roll they help or hinder (gone with it, or with the round).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub imposed: Vec<Imposed>,
 }
 

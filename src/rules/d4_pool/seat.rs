@@ -27,6 +27,7 @@ pub enum Aim {
 
 /// A `d4-pool` move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum Move {
     /// An Aspect roll of a kind from the costs table: on the actor's turn, or on another's when
     /// the kind is a valid response there.

@@ -4,9 +4,9 @@
 
 use crate::rules::refusal::refuse;
 use crate::rules::{Fact, Refusal, RollFact};
-use serde::ser::SerializeSeq;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
+mod digest;
 mod form;
 mod ruleset;
 pub mod seat;

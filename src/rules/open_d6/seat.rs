@@ -38,6 +38,7 @@ pub enum Difficulty {
 
 /// A check of a character's skill.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Check {
     /// The actor's skill, by name.
     pub skill: String,
@@ -65,6 +66,7 @@ pub struct Check {
 
 /// An `open-d6` move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum Move {
     /// The round's initiative: a Closed Reflexes roll per named creature.
     Initiative,

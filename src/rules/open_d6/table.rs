@@ -4,7 +4,7 @@
 use super::*;
 
 /// The last check made at the table, which Assist and Push Luck act on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LastCheck {
     /// Who rolled.
     pub actor: usize,
@@ -23,28 +23,22 @@ pub struct LastCheck {
     /// Its roller has taken another action since: it is no longer their last action, so Push
     /// Luck cannot re-roll it. Left out of the table's state while false, so the state reads
     /// as it always has until it happens.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub moved_on: bool,
     /// Who has assisted it: one assist each ("only one trigger action of each type in each
     /// situation"). Left out of the table's state while empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assisted_by: Vec<usize>,
     /// The character it was against, if any (an attack whose damage may follow).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<usize>,
     /// Its damage has been dealt.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub damaged: bool,
 }
 
 /// The shot counter of an open-d6 table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     /// The ruleset's settings.
-    #[serde(skip)]
     pub rules: Rules,
     /// Who is in the scene.
-    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Shots each has left this round.
     pub shots: Vec<i64>,
@@ -59,7 +53,6 @@ pub struct Table {
     /// The round each last used a focus in (a Limit Break): "you cannot focus again until the
     /// following round begins", wherever the focus was taken. Left out of the table's state
     /// (it follows from the log's Limit Breaks), so every logged state reads as it always has.
-    #[serde(skip)]
     pub focus_used_in: Vec<Option<u32>>,
     /// Stances held.
     pub stances: Vec<u32>,
@@ -74,7 +67,6 @@ pub struct Table {
     /// Each one's pool of one-use Advantages from Stunt Modifiers.
     pub advantages: Vec<u32>,
     /// The Active Defenses each holds (several at once, each against one attacker or all).
-    #[serde(rename = "defending", serialize_with = "held_defences")]
     pub defences: Vec<Vec<Defence>>,
     /// Simplified initiative: one action each per round, in order of Reflexes.
     pub simplified: bool,
@@ -89,44 +81,32 @@ pub struct Table {
     /// The session (Fortune comes back with each).
     pub session: u32,
     /// Hits left, for those whose hits the scene counts.
-    #[serde(skip_serializing_if = "all_none")]
     pub hits: Vec<Option<i64>>,
     /// Who is knocked out (no more actions this scene).
-    #[serde(skip_serializing_if = "none_set")]
     pub out: Vec<bool>,
     /// Who has just knocked an opponent out and may take a Finisher at no shot cost (until
     /// their next action).
-    #[serde(skip_serializing_if = "none_set")]
     pub finisher_due: Vec<bool>,
     /// Impairment points: taken from every use of a skill, as a defence value too.
-    #[serde(skip_serializing_if = "all_zero")]
     pub impairment: Vec<i64>,
     /// The friction conditions each is under (faces of the friction table); none: playing it
     /// safe.
-    #[serde(skip_serializing_if = "all_empty")]
     pub under_friction: Vec<Vec<u32>>,
     /// The stance schticks each has adopted, by name.
-    #[serde(skip_serializing_if = "all_empty")]
     pub stance_schticks: Vec<Vec<String>>,
     /// The action scene has ended: no more shots; a Limit Break is left to those it allows.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub scene_over: bool,
     /// Who ended the action scene focused and out of shots: one Limit Break after it.
-    #[serde(skip_serializing_if = "none_set")]
     pub limit_break_after: Vec<bool>,
     /// A Setup Finisher: who may finish which target at once, as a trigger action.
-    #[serde(skip_serializing_if = "all_none")]
     pub set_up: Vec<Option<usize>>,
     /// A focus waiting on its condition, checked when the character's turn ends (and
     /// whether that turn has begun).
-    #[serde(skip_serializing_if = "all_none")]
     pub pending_focus: Vec<Option<(FocusCondition, bool)>>,
     /// Whose turn is under way: the last to take an action on their own shot (a Basic Action,
     /// a Stance, a Limit Break) while its trigger actions may follow.
-    #[serde(skip)]
     pub turn_of: Option<usize>,
     /// What each character has done in its turn under way that a focus condition asks for.
-    #[serde(skip)]
     pub turn_feats: Vec<Vec<FocusCondition>>,
 }
 
@@ -149,22 +129,6 @@ impl FocusCondition {
     }
 }
 
-fn all_none<T>(v: &[Option<T>]) -> bool {
-    v.iter().all(Option::is_none)
-}
-
-fn none_set(v: &[bool]) -> bool {
-    !v.iter().any(|b| *b)
-}
-
-fn all_zero(v: &[i64]) -> bool {
-    v.iter().all(|n| *n == 0)
-}
-
-fn all_empty<T>(v: &[Vec<T>]) -> bool {
-    v.iter().all(Vec::is_empty)
-}
-
 /// An Active Defense held: +the rules' bonus to `skill` as a difficulty for one moment (a
 /// shot), against the attacks of `against` (everyone's when none).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,41 +142,6 @@ pub struct Defence {
     /// An attack it answers has been made: a new attack is a new situation, and another
     /// defence may answer it. Not in the table's state: the moves say it.
     pub answered: bool,
-}
-
-/// How a defence against one attacker is written in the table's state.
-#[derive(Serialize)]
-struct HeldDefence<'a> {
-    skill: &'a str,
-    moment: i64,
-    against: Option<usize>,
-}
-
-/// The table's state has written a character's defence as `[skill, moment]` since version 1,
-/// when one defence (against everyone) was held at a time: a character whose defences are all
-/// against everyone still reads so (its latest), so stored logs verify; defences against one
-/// attacker are written one by one.
-fn held_defences<S: Serializer>(held: &[Vec<Defence>], s: S) -> Result<S::Ok, S::Error> {
-    let mut seq = s.serialize_seq(Some(held.len()))?;
-    for defences in held {
-        match defences.last() {
-            None => seq.serialize_element(&None::<()>)?,
-            Some(latest) if defences.iter().all(|d| d.against.is_none()) => {
-                seq.serialize_element(&(&latest.skill, latest.moment))?
-            }
-            Some(_) => seq.serialize_element(
-                &defences
-                    .iter()
-                    .map(|d| HeldDefence {
-                        skill: &d.skill,
-                        moment: d.moment,
-                        against: d.against,
-                    })
-                    .collect::<Vec<_>>(),
-            )?,
-        }
-    }
-    seq.end()
 }
 
 impl Table {

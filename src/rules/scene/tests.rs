@@ -319,3 +319,53 @@ fn open_d6_limitations_friction_and_schticks_are_checked() {
     );
     assert!(refused("hits: 0").contains("A's hits is 0: it must be from 1 to 1000"));
 }
+
+/// Every shipped scene is within the upload limits; past them, an upload is refused at the line
+/// and column of what is over, and a stored room's scene is never held to them.
+#[test]
+fn an_upload_is_held_to_the_limits_at_the_line_of_what_is_over() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    for file in scene_files(&root) {
+        let (scene, text) = Scene::load_text(&file).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(scene.check_upload("the scene", &text), Ok(()), "{file:?}");
+    }
+    let (_, text) = Scene::load_text(&root.join("system-highest-d6.ron")).expect("a scene");
+    let refused = |text: &str| {
+        let scene = Scene::parse("the scene", text).unwrap_or_else(|e| panic!("{e}"));
+        scene
+            .check_upload("the scene", text)
+            .expect_err("over a limit")
+            .to_string()
+    };
+    let long = text.replacen("\"Quill\"", &format!("\"{}\"", "Q".repeat(65)), 1);
+    let said = refused(&long);
+    assert!(
+        said.ends_with("a character's name is over 64 characters"),
+        "{said}"
+    );
+    let quill_line = text
+        .lines()
+        .position(|l| l.contains("\"Quill\""))
+        .expect("Quill");
+    assert!(
+        said.starts_with(&format!("the scene:{}:", quill_line + 1)),
+        "{said}"
+    );
+    let turned = text.replacen("\"Quill\"", "\"Qu\u{202e}ill\"", 1);
+    assert!(refused(&turned).contains("direction overrides"));
+    let (band, _) = text
+        .match_indices("changes: [")
+        .next()
+        .expect("a band's changes");
+    let many = std::iter::repeat_n("(resource: \"alarm\", by: 0)", 13)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let flooded = format!("{}changes: [{many}, {}", &text[..band], &text[band + 10..]);
+    let said = refused(&flooded);
+    assert!(
+        said.contains("13 changes of a band: a list of a system file holds at most 12"),
+        "{said}"
+    );
+    // What a stored room reads is never refused by them: the scene still opens.
+    assert!(Scene::parse("the scene", &flooded).is_ok());
+}

@@ -6,6 +6,7 @@ use crate::rules::Refusal;
 use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
+mod digest;
 mod form;
 mod ruleset;
 pub mod seat;
@@ -362,13 +363,11 @@ pub struct Character {
 }
 
 /// The turn economy of a step-dice table: a standard turn each, teamwork, grit.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     /// The ruleset's settings.
-    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table, in turn order.
-    #[serde(skip)]
     pub characters: Vec<Character>,
     /// Grit points of each.
     pub grit: Vec<u32>,

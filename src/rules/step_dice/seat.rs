@@ -13,6 +13,7 @@ use crate::rules::{Die, Odds, Outcome, RollPlan, Step};
 
 /// A `step-dice` move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum Move {
     /// The active character's action roll.
     Act {

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use super::template::{self, Filled, Term};
 use super::{Amount, ChoiceDef, Condition, MOST_NUMBER, MoveDef, Turn, Unchecked};
 use crate::odds::notation::Notation;
+use crate::rules::ruleset::Oversized;
 
 /// The most traits, resources or moves a file has.
 const MOST_ITEMS: usize = 32;
@@ -374,6 +375,59 @@ fn throws(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
             };
             let t = super::seat::throw_of(m, &lookup)?;
             t.within_reach()?;
+        }
+    }
+    Ok(())
+}
+
+/// The limits an uploaded system file is held to beyond [`system`] (a stored room's file is
+/// read by [`system`] alone, so it still opens): names of at most
+/// [`crate::rules::scene::NAME_CHARS`] characters, and at most [`MOST_PER_MOVE`] costs,
+/// changes and conditions in each list, so that no move changes a thousand things a throw.
+pub fn upload(s: &Unchecked) -> Result<(), Oversized> {
+    use crate::rules::scene::NAME_CHARS;
+    let long = |what: &str, name: &str| -> Result<(), Oversized> {
+        if name.chars().count() > NAME_CHARS {
+            return Err(Oversized {
+                what: format!("{what}'s name is over {NAME_CHARS} characters"),
+                near: name.to_string(),
+            });
+        }
+        Ok(())
+    };
+    let many = |what: &str, count: usize, near: &str| -> Result<(), Oversized> {
+        if count > MOST_PER_MOVE {
+            return Err(Oversized {
+                what: format!(
+                    "{count} {what}: a list of a system file holds at most {MOST_PER_MOVE}"
+                ),
+                near: near.to_string(),
+            });
+        }
+        Ok(())
+    };
+    for t in &s.traits {
+        long("a trait", &t.name)?;
+    }
+    for r in &s.resources {
+        long("a resource", &r.name)?;
+    }
+    for m in &s.moves {
+        long("a move", &m.name)?;
+        many("costs of a move", m.costs.len(), &m.name)?;
+        for c in &m.choices {
+            long("a choice", c.name())?;
+            if let ChoiceDef::Options { options, .. } = c {
+                for o in options {
+                    long("an option", &o.label)?;
+                    many("costs of an option", o.costs.len(), &o.label)?;
+                }
+            }
+        }
+        for b in &m.bands {
+            long("a band", &b.name)?;
+            many("changes of a band", b.changes.len(), &b.name)?;
+            many("conditions of a band", b.when.len(), &b.name)?;
         }
     }
     Ok(())

@@ -10,6 +10,7 @@
 //! every number and list is bounded (a system file may be anyone's upload to a room).
 
 mod check;
+mod digest;
 pub mod form;
 mod push;
 mod read;

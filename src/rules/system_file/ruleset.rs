@@ -71,6 +71,10 @@ impl Ruleset for SystemFile {
     const SHIPPED_RULES: &'static str = include_str!("../../../assets/rules/system-file.ron");
     const EXAMPLE_ACTION: &'static str = "(move: \"Act under pressure\", traits: {\"Steel\": 1})";
 
+    fn upload_limits(rules: &Rules) -> Result<(), crate::rules::ruleset::Oversized> {
+        super::check::upload(rules)
+    }
+
     fn rules_numbers(_rules: &Rules) -> Vec<Bounded> {
         // Every number of a system file is checked as it is read (`check.rs`).
         Vec::new()

@@ -17,6 +17,7 @@ use crate::rules::{Odds, Outcome, Refusal, RollPlan, Step};
 
 /// A move at a system-file table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum Move {
     /// One of the file's moves, by name, for a character, with the form's choices (a choice
     /// not given is its default).
@@ -61,7 +62,7 @@ pub enum Picked {
 }
 
 /// The last throw of a move, kept so it can be pushed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LastThrow {
     /// Who threw it.
     pub actor: usize,
@@ -83,13 +84,11 @@ pub struct LastThrow {
 }
 
 /// A system-file table: the file, the cast, everyone's resources, the turn.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     /// The system file.
-    #[serde(skip)]
     pub rules: Rules,
     /// Who sits at the table, in seat order.
-    #[serde(skip)]
     pub cast: Vec<Character>,
     /// Each character's resources, by name.
     pub tracks: Vec<BTreeMap<String, i64>>,
@@ -102,7 +101,6 @@ pub struct Table {
     /// Whose turn it is: a place in `order`.
     pub turn: usize,
     /// The last throw, for a push.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last: Option<LastThrow>,
 }
 
