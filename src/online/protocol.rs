@@ -317,10 +317,7 @@ pub fn decode(text: &str) -> Result<ClientMsg, DecodeError> {
             Some(kind) if !TYPES.contains(&kind.as_str()) => {
                 DecodeError::UnknownType(e.to_string())
             }
-            _ => DecodeError::Malformed(
-                crate::rules::data::json_unknown_field(&e.to_string())
-                    .unwrap_or_else(|| e.to_string()),
-            ),
+            _ => DecodeError::Malformed(crate::rules::data::json_error(&e)),
         }
     })?;
     match &msg {

@@ -118,6 +118,13 @@ pub fn json_unknown_field(message: &str) -> Option<String> {
     Some(format!("{}{place}", unknown_field(found, None, &expected)))
 }
 
+/// A JSON reader's error in words: a field the type lacks named with the nearest known one
+/// ([`json_unknown_field`]), any other error as serde_json says it.
+pub fn json_error(e: &serde_json::Error) -> String {
+    let said = e.to_string();
+    json_unknown_field(&said).unwrap_or(said)
+}
+
 /// Reads and parses a RON file.
 pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<T, DataError> {
     let name = path.display().to_string();
@@ -150,8 +157,7 @@ mod tests {
         #[serde(deny_unknown_fields)]
         struct Nothing {}
         let said = |text: &str| -> String {
-            let e = serde_json::from_str::<Throw>(text).expect_err("refused");
-            json_unknown_field(&e.to_string()).unwrap_or_else(|| e.to_string())
+            json_error(&serde_json::from_str::<Throw>(text).expect_err("refused"))
         };
         assert_eq!(
             said(r#"{"zone": 3}"#),

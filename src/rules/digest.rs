@@ -7,7 +7,7 @@
 //! whole (no `..`) and matching every enum without a wildcard, and naming each key of the
 //! state with a string literal. Adding a field to a table is then a compile error until its
 //! digest says what becomes of it (hashed under a key of its own, or left out), and renaming
-//! one changes nothing hashed (`tests/dicetable/architecture.rs` checks the shape of every
+//! one changes nothing hashed (`tests/dicetable/digest.rs` checks the shape of every
 //! `digest.rs`). The keys and shapes are the ones the state has had since version 1, so every
 //! stored log still verifies.
 

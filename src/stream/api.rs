@@ -246,9 +246,7 @@ impl IntoResponse for ApiError {
 /// Reads a JSON body: not JSON is a 400, the wrong fields a 422.
 pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| match e.classify() {
-        serde_json::error::Category::Data => ApiError::Invalid(
-            crate::rules::data::json_unknown_field(&e.to_string()).unwrap_or_else(|| e.to_string()),
-        ),
+        serde_json::error::Category::Data => ApiError::Invalid(crate::rules::data::json_error(&e)),
         _ => ApiError::Malformed(e.to_string()),
     })
 }

@@ -22,12 +22,8 @@ use dicetable::online::room::Checks;
 use super::online::{Server, as_, data_dir, runtime, turned_away};
 use super::pinned::throw;
 use super::security::{hello_from, honest_throws};
+use super::typos::shipped;
 use super::{dicetable, stderr, stdout};
-
-fn shipped(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-        .expect("a shipped file")
-}
 
 /// The canal job with its system file written in: as a room records a scene.
 fn canal_job() -> String {

@@ -166,43 +166,33 @@ async fn play_demo(url: &str, demo: &LoadedDemo, moves: &[Move], scene_text: Str
 
 /// A move's kind: its variant's name (`Act`, `EndTurn`).
 fn kind_of(mv: &Move) -> String {
-    let json = serde_json::to_value(mv).expect("JSON");
-    let inner = json
-        .as_object()
-        .and_then(|o| o.values().next().cloned())
-        .unwrap_or_default();
+    variant(&serde_json::to_value(mv).expect("JSON")).unwrap_or_default()
+}
+
+/// The variant's name of a move as JSON writes it (`{"D4Pool": "EndTurn"}`, `{"D4Pool": {"Act":
+/// {...}}}`), if it is one.
+fn variant(mv: &serde_json::Value) -> Option<String> {
+    let (_, inner) = mv.as_object()?.iter().next()?;
     match inner {
-        serde_json::Value::String(s) => s,
-        other => other
-            .as_object()
-            .and_then(|o| o.keys().next().cloned())
-            .unwrap_or_default(),
+        serde_json::Value::String(s) => Some(s.clone()),
+        other => other.as_object()?.keys().next().cloned(),
     }
 }
 
 /// The kinds of move a log holds (`Act`, `EndTurn`, ...), for the summary.
 fn kinds_of_move(log: &str) -> std::collections::BTreeSet<String> {
-    let mut kinds = std::collections::BTreeSet::new();
-    for line in log.lines() {
-        let entry: serde_json::Value = serde_json::from_str(line).expect("JSON");
-        let event = &entry["event"];
-        let mv = if event["move"].is_object() {
-            &event["move"]
-        } else {
-            &event["what"]["move"]
-        };
-        if let Some((_, inner)) = mv.as_object().and_then(|m| m.iter().next()) {
-            let kind = match inner {
-                serde_json::Value::String(s) => s.clone(),
-                other => other
-                    .as_object()
-                    .and_then(|o| o.keys().next().cloned())
-                    .unwrap_or_default(),
+    log.lines()
+        .filter_map(|line| {
+            let entry: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            let event = &entry["event"];
+            let mv = if event["move"].is_object() {
+                &event["move"]
+            } else {
+                &event["what"]["move"]
             };
-            kinds.insert(kind);
-        }
-    }
-    kinds
+            variant(mv)
+        })
+        .collect()
 }
 
 #[test]

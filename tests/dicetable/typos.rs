@@ -29,7 +29,8 @@ fn session(dir: &Path, scene: &str, script: &str) -> (Option<i32>, String) {
     (out.status.code(), stderr(&out))
 }
 
-fn shipped(path: &str) -> String {
+/// A file of the repository, as it ships.
+pub(crate) fn shipped(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).expect("a shipped file")
 }
 
