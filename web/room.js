@@ -61,6 +61,9 @@ const seat = {
   sent: 0,
   pongs: 0,
   movesAt: 0,
+  // The last catalogues shown and drafts asked (id, kind, fresh), oldest first: what a test
+  // prints when the form did not reach what it waited for.
+  trail: [],
 };
 window.seat = seat;
 
@@ -471,6 +474,7 @@ const drafts = new DraftAsker({
     if (!socket || socket.readyState !== WebSocket.OPEN) return null;
     const id = nextId++;
     socket.send(JSON.stringify({ type: 'draft', id, ...draft }));
+    remember({ asked: id, fresh: draft.fresh, what: JSON.stringify(draft.what ?? null).slice(0, 80) });
     return id;
   },
   current: () => (seat.joined && seat.moves ? seat.moves.draft : null),
@@ -504,7 +508,14 @@ function showTracker(t) {
   $('tracker').hidden = false;
 }
 
+/** Keeps the last few steps of the form's conversation in `seat.trail`. */
+function remember(step) {
+  seat.trail.push({ at: Math.round(now()), ...step });
+  if (seat.trail.length > 40) seat.trail.shift();
+}
+
 function showMoves(m) {
+  remember({ answered: m.id, kind: m.kind, refused: Boolean(m.refused) });
   if (!drafts.shown(m, mineOf)) return;
   showTracker(m.tracker);
   seat.moves = m;
@@ -691,6 +702,7 @@ function entry(line, shown) {
 function tell(e) {
   const d = draw(e);
   seat.told[e.seq] = now();
+  remember({ told: e.seq });
   if (d.title) $('heading').textContent = d.title;
   const ev = e.event;
   if (ev.kind === 'revealed') redraw(ev.of);

@@ -20,7 +20,7 @@ use dicetable::online::log::{Proposal, Role};
 use dicetable::online::room::Checks;
 
 use super::online::{Server, as_, data_dir, runtime, turned_away};
-use super::pinned::throw;
+use super::pinned::{paced, throw};
 use super::security::{hello_from, honest_throws};
 use super::typos::shipped;
 use super::{dicetable, stderr, stdout};
@@ -239,7 +239,9 @@ fn uploads_that_would_flood_are_refused_and_a_full_room_says_what_to_do() {
             })
         ));
         // The hidden roll is still shown, and the log verifies whole.
-        gwen.reveal(hidden).await.expect("a reveal of a full room");
+        paced(async || gwen.reveal(hidden).await)
+            .await
+            .expect("a reveal of a full room");
         let (_, bytes, export) = stored(&data, "full");
         eprintln!("the full room's log: {bytes} bytes");
         assert!(bytes <= 256 * 1024 + 4096, "{bytes}");

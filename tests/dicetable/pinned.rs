@@ -61,15 +61,13 @@ fn offered(path: &Path, demo: &LoadedDemo) -> Vec<Move> {
     moves
 }
 
-/// A throw, sent again after the server's pause where it came faster than a member may send.
-pub(crate) async fn throw(
-    who: &mut Client,
-    what: Proposal,
-    hidden: bool,
-    label: Option<String>,
+/// A request (a throw, a reveal), sent again after a pause where it came faster than a member
+/// may send: a test that throws as fast as it can is answered, not rate-limited.
+pub(crate) async fn paced(
+    mut send: impl AsyncFnMut() -> Result<u64, ThrowError>,
 ) -> Result<u64, ThrowError> {
     loop {
-        match who.throw(what.clone(), None, hidden, label.clone()).await {
+        match send().await {
             Err(ThrowError::Refused {
                 code: ErrorCode::RateLimited,
                 ..
@@ -77,6 +75,16 @@ pub(crate) async fn throw(
             other => return other,
         }
     }
+}
+
+/// A throw, [`paced`].
+pub(crate) async fn throw(
+    who: &mut Client,
+    what: Proposal,
+    hidden: bool,
+    label: Option<String>,
+) -> Result<u64, ThrowError> {
+    paced(async || who.throw(what.clone(), None, hidden, label.clone()).await).await
 }
 
 async fn play_demo(url: &str, demo: &LoadedDemo, moves: &[Move], scene_text: String) -> Played {
@@ -151,15 +159,9 @@ async fn play_demo(url: &str, demo: &LoadedDemo, moves: &[Move], scene_text: Str
     )
     .await
     .expect("a hidden roll");
-    let revealed = loop {
-        match gm.reveal(hidden).await {
-            Err(ThrowError::Refused {
-                code: ErrorCode::RateLimited,
-                ..
-            }) => tokio::time::sleep(std::time::Duration::from_millis(250)).await,
-            other => break other.expect("revealed"),
-        };
-    };
+    let revealed = paced(async || gm.reveal(hidden).await)
+        .await
+        .expect("revealed");
     gm.sync_to(revealed).await.expect("synced");
     played
 }

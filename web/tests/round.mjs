@@ -61,12 +61,31 @@ async function kind(page, label) {
   );
 }
 
-/** Picks the ruleset's first kind of move (the action) and waits for the rules' verdict. */
+/** What a page's form did lately (`seat.trail`), for a wait that did not end as it should. */
+const trailOf = (page) => page.evaluate(() => JSON.stringify({
+  kind: window.seat.moves?.kind, seq: window.seat.seq, trail: window.seat.trail,
+}));
+// Picks that had to be made again, with the form's trail of each: the test prints them.
+const picksAgain = [];
+
+/**
+ * Picks the ruleset's first kind of move (the action) and waits for the rules' verdict. A pick
+ * that the form has not shown after a while is made again, as a person would pick it again, and
+ * the form's trail is kept: CI once waited 120 s for a pick the form never showed.
+ */
 async function firstKind(page) {
-  await moveForm(page);
-  await drafted(page, null);
-  await page.getByRole('combobox', { name: 'Move', exact: true }).selectOption('0');
-  await page.waitForFunction(() => window.seat.moves?.kind === 0, null, WAIT);
+  for (let attempt = 1; ; attempt += 1) {
+    await moveForm(page);
+    await drafted(page, null);
+    await page.getByRole('combobox', { name: 'Move', exact: true }).selectOption('0');
+    try {
+      await page.waitForFunction(() => window.seat.moves?.kind === 0, null, { timeout: 30000 });
+      return;
+    } catch (failed) {
+      picksAgain.push(await trailOf(page));
+      if (attempt === 3) throw failed;
+    }
+  }
 }
 
 async function makeMove(page) {
@@ -84,6 +103,8 @@ async function endTurn(gm) {
 
 const front = await open({ width: 1280, height: 900 });
 const rooms = [];
+// The room being played and its pages: what each page's form did is printed if a wait fails.
+let playing = null;
 try {
   for (const r of ROOMS) {
     // The game master opens the room and sits at it.
@@ -104,6 +125,7 @@ try {
     await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: [r.pat] });
     const sam = await open({ width: 1920, height: 1080 });
     await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: [r.sam] });
+    playing = { room: r.room, pages: { gm, pat, sam } };
     const seen = {};
     // Pat's form before anything: the moves of the ruleset, and why Pat may not act yet.
     await drafted(pat, null);
@@ -229,7 +251,23 @@ try {
     // its window stays, and the test reads what it showed.
     await Promise.all([gm, pat, sam].map((p) => p.close()));
   }
-  console.log(JSON.stringify({ rooms, errors }));
+  console.log(JSON.stringify({ rooms, errors, picksAgain }));
+} catch (failed) {
+  if (playing) {
+    console.error(`in room ${playing.room}, each page's form (seq, kind, last catalogues and drafts):`);
+    for (const [who, page] of Object.entries(playing.pages)) {
+      const state = await page.evaluate(() => ({
+        seq: window.seat.seq,
+        kind: window.seat.moves?.kind,
+        connected: window.seat.connected,
+        reconnects: window.seat.reconnects,
+        refused: window.seat.refused,
+        trail: window.seat.trail,
+      })).catch((e) => String(e));
+      console.error(who, JSON.stringify(state));
+    }
+  }
+  throw failed;
 } finally {
   await context.close();
 }
