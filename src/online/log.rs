@@ -13,9 +13,11 @@ use crate::rules::play::Move;
 /// The version of the log format this build writes. Format 1 (the first logs) hashed the
 /// table's state as the tracker words it (state version 1) and checked each entry's `said`
 /// lines word for word; from format 2 an entry's state digest is of the rules' typed state alone
-/// (state version 2) and `said` is for people, so rewording a rule's sentences breaks no log.
-/// Every format from 1 is read, each by its own version.
-pub const LOG_FORMAT: u32 = 2;
+/// (state version 2) and `said` is for people, so rewording a rule's sentences breaks no log;
+/// from format 3 a move's outcome class is compared by its id (`outcome_id`, never its words),
+/// so rewording an outcome breaks none either. Every format from 1 is read, each by its own
+/// version.
+pub const LOG_FORMAT: u32 = 3;
 
 /// The version of the table's state ([`crate::rules::table::TableState::canonical_state_of`])
 /// whose digest the entries of a log of `format` carry.

@@ -210,6 +210,7 @@ pub fn verify_signed(text: &str, server_key: Option<&str>) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::online::log::LOG_FORMAT;
     use crate::online::room::{Checks, RoomError, RoomState};
 
     /// A room's log written by the build before the table's state digest moved into the rules
@@ -312,24 +313,29 @@ mod tests {
         assert!(RoomState::replay(STORED.lines(), Checks::default()).is_ok());
     }
 
-    /// Every pinned log (one per ruleset and per shipped system file, each made by a real room:
-    /// `tests/dicetable/pinned.rs`) verifies under its signed head, throws re-simulated bit for
-    /// bit, and again with every sentence of the rules reworded: what a log hashes is the
-    /// rulesets' digests ([`crate::rules::digest`]), never their words or their structs' names.
-    #[test]
-    fn every_pinned_log_verifies_signed_and_reworded() {
+    /// The pinned logs of one folder: each verified under the fixtures' signed head, plain and
+    /// under `reworded` (throws re-simulated bit for bit), with the log format of each; the
+    /// rulesets and scenes they cover.
+    fn pinned_logs_verify(
+        folder: &str,
+        reworded: impl Fn(&dyn Fn() -> Verdict) -> Verdict,
+    ) -> (
+        std::collections::BTreeSet<u32>,
+        Vec<crate::rules::RulesetId>,
+        std::collections::BTreeSet<String>,
+    ) {
         use std::collections::BTreeSet;
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logs");
-        let key = std::fs::read_to_string(dir.join("server.pub")).expect("the fixtures' key");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logs");
+        let key = std::fs::read_to_string(root.join("server.pub")).expect("the fixtures' key");
         let key = key.trim();
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
+        let mut files: Vec<_> = std::fs::read_dir(root.join(folder))
             .expect("tests/fixtures/logs")
             .map(|e| e.expect("an entry").path())
             .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
             .collect();
         files.sort();
-        let mut rulesets = BTreeSet::new();
-        let mut scenes = BTreeSet::new();
+        let (mut formats, mut rulesets, mut scenes) =
+            (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
         for file in &files {
             let name = file.display().to_string();
             let text = std::fs::read_to_string(file).expect("a log");
@@ -344,21 +350,28 @@ mod tests {
                 other => panic!("{name}: {other:?}"),
             };
             verified(verify_signed(&text, Some(key)));
-            verified(crate::rules::play::reworded(|| {
-                verify_signed(&text, Some(key))
-            }));
+            verified(reworded(&|| verify_signed(&text, Some(key))));
             let first = text.lines().next().expect("a first line");
             let room = RoomState::open(first).unwrap_or_else(|e| panic!("{name}: {e}"));
+            formats.insert(room.format);
             rulesets.insert(room.table.ruleset());
             scenes.insert(room.scene.name.clone());
         }
-        assert_eq!(
-            rulesets.into_iter().collect::<Vec<_>>(),
-            crate::rules::RulesetId::ALL.to_vec(),
-            "a pinned log of every ruleset"
-        );
+        (formats, rulesets.into_iter().collect(), scenes)
+    }
+
+    /// Every pinned log (one per ruleset and per shipped system file, each made by a real room:
+    /// `tests/dicetable/pinned.rs`) verifies under its signed head, throws re-simulated bit for
+    /// bit, and again with every sentence of the rules and every outcome's words reworded: what a
+    /// log of format 3 hashes and compares is the rulesets' digests ([`crate::rules::digest`])
+    /// and outcome class ids, never their words or their structs' names. The logs pinned in
+    /// format 2 (`v2/`) verify too, with the sentences reworded: they compare a class by its
+    /// words, which this build keeps.
+    #[test]
+    fn every_pinned_log_verifies_signed_and_reworded() {
+        let all = crate::rules::RulesetId::ALL.to_vec();
         // Every shipped scene with a system file of its own, and the shipped moves game.
-        let shipped: BTreeSet<String> = crate::demo::demo_files()
+        let shipped: std::collections::BTreeSet<String> = crate::demo::demo_files()
             .iter()
             .map(|p| {
                 crate::demo::LoadedDemo::load(p)
@@ -367,7 +380,16 @@ mod tests {
                     .name
             })
             .collect();
+        let (formats, rulesets, scenes) =
+            pinned_logs_verify(".", |f| crate::rules::play::reworded_with_classes(f));
+        assert_eq!(formats.into_iter().collect::<Vec<_>>(), [LOG_FORMAT]);
+        assert_eq!(rulesets, all, "a pinned log of every ruleset");
         assert_eq!(scenes, shipped, "a pinned log of every demo's scene");
+        let (formats, rulesets, scenes) =
+            pinned_logs_verify("v2", |f| crate::rules::play::reworded(f));
+        assert_eq!(formats.into_iter().collect::<Vec<_>>(), [2]);
+        assert_eq!(rulesets, all, "a format-2 log of every ruleset");
+        assert_eq!(scenes, shipped, "a format-2 log of every demo's scene");
     }
 
     #[test]

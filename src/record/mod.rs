@@ -180,6 +180,10 @@ pub struct RollRecord {
     pub total: Option<Total>,
     /// The outcome in words ("success", "partial success", ...), where there is one.
     pub outcome: Option<String>,
+    /// The outcome class's id ([`crate::rules::ClassId`]: `marginal_success`) of a move: what
+    /// a room's log of format 3 compares, where the words above may be reworded by a later build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome_id: Option<String>,
     /// SHA-256 (hex) of every throw's final poses ([`digest`]).
     pub digest: String,
 }
@@ -223,6 +227,7 @@ impl RollRecord {
             faces: Vec::new(),
             total: None,
             outcome: None,
+            outcome_id: None,
         }
     }
 

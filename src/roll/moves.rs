@@ -210,6 +210,7 @@ impl MoveRoll {
         if let Some(o) = &self.outcome {
             record.total = Some(o.total.into());
             record.outcome = Some(o.class.clone());
+            record.outcome_id = Some(o.class_id.to_string());
         }
         record
     }

@@ -323,8 +323,13 @@ pub struct Outcome {
     pub total: i64,
     /// Success or failure where the action has one.
     pub success: Option<bool>,
-    /// The outcome class by the ruleset's own name ("marginal success", "critical failure").
+    /// The outcome class by the ruleset's own name ("marginal success", "critical failure"), in
+    /// words for people: a build may reword it.
     pub class: String,
+    /// The outcome class as the rules know it (`marginal_success`): what a log records and a
+    /// verifier compares, so rewording `class` breaks no stored log.
+    #[serde(default)]
+    pub class_id: ClassId,
     /// The arithmetic, step by step.
     pub lines: Vec<String>,
     /// Special results and what they trigger ("boxcars: windfall", "damage 3"), in words.
@@ -355,7 +360,43 @@ pub struct RollFact {
     pub fact: Fact,
 }
 
+/// An outcome class's stable id: a ruleset's own (`marginal_success`, `knocked_out`), or a
+/// name a scene or system file gave it (a band's name), which the room's log holds itself. Ids
+/// are a contract with every stored log: a build may reword an outcome, never change its id.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ClassId(std::borrow::Cow<'static, str>);
+
+impl ClassId {
+    /// A ruleset's own class id (snake_case, written once where the outcome is made).
+    pub const fn new(id: &'static str) -> Self {
+        Self(std::borrow::Cow::Borrowed(id))
+    }
+
+    /// A class named by data the log holds (a system file's band).
+    pub fn named(name: &str) -> Self {
+        Self(std::borrow::Cow::Owned(name.to_string()))
+    }
+
+    /// The id as it is recorded.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ClassId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl Outcome {
+    /// Gives the outcome another class (a rule that reads the roll again): its id and words.
+    pub fn reclassed(&mut self, id: &'static str, words: &str) {
+        self.class_id = ClassId::new(id);
+        self.class = words.to_string();
+    }
+
     /// Whether `fact` holds of any roll of the outcome.
     pub fn has(&self, fact: Fact) -> bool {
         self.facts.iter().any(|f| f.fact == fact)

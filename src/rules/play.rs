@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::TableState;
 use super::bounds::{self, Bounded};
-use super::{Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
+use super::{ClassId, Odds, Outcome, RollPlan, RulesError, RulesetId, Step};
 
 pub use super::Move;
 
@@ -176,6 +176,7 @@ impl TableState {
         {
             Step::ThrowMore(plan) => Ok(Step::ThrowMore(fits_the_tray(plan_worded(plan))?)),
             Step::Done(mut outcome) => {
+                outcome.class = class_worded(outcome.class);
                 outcome.lines = all_worded(outcome.lines);
                 outcome.tags = all_worded(outcome.tags);
                 Ok(Step::Done(outcome))
@@ -217,30 +218,62 @@ impl TableState {
     }
 }
 
+/// What a test has reworded: nothing, the rules' sentences, or those and the outcome classes'
+/// words too.
+#[cfg(test)]
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Rewording {
+    None,
+    Sentences,
+    AndClasses,
+}
+
 #[cfg(test)]
 thread_local! {
-    static REWORDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static REWORDED: std::cell::Cell<Rewording> = const { std::cell::Cell::new(Rewording::None) };
+}
+
+#[cfg(test)]
+fn rewording<T>(how: Rewording, f: impl FnOnce() -> T) -> T {
+    REWORDED.with(|r| r.set(how));
+    let out = f();
+    REWORDED.with(|r| r.set(Rewording::None));
+    out
 }
 
 /// Runs `f` with every sentence the rules give reworded (a test-only wording: each in `«»`):
 /// the tracker's heading, rows and notes, what a move changed, an outcome's lines and tags, a
 /// plan's purpose, a move in words. What only a program reads (an outcome's class, total and
-/// facts, the typed state) stays; a stored log must verify all the same.
+/// facts, the typed state) stays; a stored log of format 2 or later must verify all the same.
 #[cfg(test)]
 pub(crate) fn reworded<T>(f: impl FnOnce() -> T) -> T {
-    REWORDED.with(|r| r.set(true));
-    let out = f();
-    REWORDED.with(|r| r.set(false));
-    out
+    rewording(Rewording::Sentences, f)
+}
+
+/// [`reworded`], and every outcome class's words too: a log of format 3 compares a class by its
+/// id, and must verify all the same (formats 1 and 2 compare its words, kept as they were).
+#[cfg(test)]
+pub(crate) fn reworded_with_classes<T>(f: impl FnOnce() -> T) -> T {
+    rewording(Rewording::AndClasses, f)
 }
 
 /// A sentence of the rules as this build words it (reworded under [`reworded`] in tests).
 fn worded(sentence: String) -> String {
     #[cfg(test)]
-    if REWORDED.with(std::cell::Cell::get) {
+    if REWORDED.with(std::cell::Cell::get) >= Rewording::Sentences {
         return format!("«{sentence}»");
     }
     sentence
+}
+
+/// An outcome class's words as this build words them (reworded under
+/// [`reworded_with_classes`] in tests).
+fn class_worded(class: String) -> String {
+    #[cfg(test)]
+    if REWORDED.with(std::cell::Cell::get) == Rewording::AndClasses {
+        return format!("«{class}»");
+    }
+    class
 }
 
 fn all_worded(sentences: Vec<String>) -> Vec<String> {
@@ -260,12 +293,13 @@ fn fits_the_tray(plan: RollPlan) -> Result<RollPlan, RulesError> {
     Ok(plan)
 }
 
-/// An outcome for a move that throws nothing: its class and one line.
-pub fn no_roll(class: &str, line: String) -> Step {
+/// An outcome for a move that throws nothing: its class (its id and its words) and one line.
+pub fn no_roll(id: &'static str, class: &str, line: String) -> Step {
     Step::Done(Outcome {
         total: 0,
         success: None,
         class: class.to_string(),
+        class_id: ClassId::new(id),
         lines: vec![line],
         tags: vec![],
         facts: Vec::new(),

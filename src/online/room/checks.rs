@@ -125,15 +125,19 @@ impl RoomState {
                     )));
                 }
                 let outcome = roll.outcome().cloned().unwrap_or_default();
-                if record.outcome.as_deref() != Some(outcome.class.as_str())
-                    || record.total != Some(outcome.total.into())
-                {
+                // From format 3 the class is compared by its id; before, by its words, which
+                // those logs hold alone (so a class's words of then are kept as they were).
+                let (made, logged) = if self.format >= 3 {
+                    (outcome.class_id.as_str(), record.outcome_id.as_deref())
+                } else {
+                    (outcome.class.as_str(), record.outcome.as_deref())
+                };
+                if logged != Some(made) || record.total != Some(outcome.total.into()) {
                     return Err(RoomError::Mismatch(format!(
-                        "the faces {:?} make {} ({}), the record says {:?} ({:?})",
+                        "the faces {:?} make {made} ({}), the record says {} ({:?})",
                         roll.faces(),
-                        outcome.class,
                         outcome.total,
-                        record.outcome,
+                        logged.unwrap_or("no outcome"),
                         record.total
                     )));
                 }

@@ -15,7 +15,7 @@ pub mod seat;
 
 pub use ruleset::ActionDice;
 
-use super::{DieRole, Odds, Outcome, RollPlan, Step, seeded_coin};
+use super::{ClassId, DieRole, Odds, Outcome, RollPlan, Step, seeded_coin};
 use crate::odds::Dist;
 
 /// The most extra dice (time, tools, circumstance) one action may add: more is a mistake,
@@ -230,15 +230,16 @@ impl Action {
         if let Some(t) = self.target {
             lines.push(format!("against {t}"));
         }
+        let (id, class) = match success {
+            Some(true) => ("success", "success"),
+            Some(false) => ("failure", "failure"),
+            None => ("total", "total"),
+        };
         Ok(Step::Done(Outcome {
             total,
             success,
-            class: match success {
-                Some(true) => "success",
-                Some(false) => "failure",
-                None => "total",
-            }
-            .to_string(),
+            class: class.to_string(),
+            class_id: ClassId::new(id),
             lines,
             tags: vec![],
             facts: Vec::new(),

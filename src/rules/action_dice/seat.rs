@@ -795,16 +795,15 @@ impl Seat for Table {
                     o.lines.extend(r.lines.iter().cloned());
                     if let Some(reason) = &r.out_of_reach {
                         o.success = Some(false);
-                        o.class = "out of reach".into();
+                        o.reclassed("out_of_reach", "out of reach");
                         o.lines.push(reason.clone());
                     } else if let Some(clear) = r.clear {
                         o.success = Some(clear);
-                        o.class = if clear {
-                            "out of the danger zone"
+                        if clear {
+                            o.reclassed("out_of_danger", "out of the danger zone");
                         } else {
-                            "still in the danger zone"
+                            o.reclassed("still_in_danger", "still in the danger zone");
                         }
-                        .into();
                     }
                     Step::Done(o)
                 }
@@ -813,16 +812,22 @@ impl Seat for Table {
             (None, _) => Ok(match m {
                 Move::DeclareNoncombat { actor } => no_roll(
                     "noncombat",
+                    "noncombat",
                     format!(
                         "{} declares noncombat: one more action die, base defence 0, no General Defense",
                         name_at(&Seat::names(self), *actor)
                     ),
                 ),
                 Move::EndSequence => no_roll(
+                    "sequence_over",
                     "sequence over",
                     "the sequence of events is over: everyone may declare again".into(),
                 ),
-                _ => no_roll("round ended", "unused action dice are lost".into()),
+                _ => no_roll(
+                    "round_ended",
+                    "round ended",
+                    "unused action dice are lost".into(),
+                ),
             }),
         }
     }

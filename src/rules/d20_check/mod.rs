@@ -13,7 +13,7 @@ pub mod seat;
 
 pub use ruleset::D20Check;
 
-use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
+use super::{ClassId, Die, DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::{Dist, Prob};
 
 /// The settings and tables of `assets/rules/d20-check.ron`.
@@ -416,8 +416,8 @@ impl Action {
         if let Some(die) = self.resource {
             let f = faces[0];
             let next = resource_after(rules, die, f, self.direction)?;
-            let (class, tag) = match next {
-                ResourceState::Holds => ("holds".to_string(), format!("{die} holds")),
+            let (class_id, class, tag) = match next {
+                ResourceState::Holds => ("holds", "holds".to_string(), format!("{die} holds")),
                 ResourceState::StepsTo(d) => {
                     // The first rules said "down" whichever way it stepped.
                     let way = match self.direction {
@@ -425,16 +425,20 @@ impl Action {
                         _ => "down",
                     };
                     (
+                        "steps",
                         format!("steps {way} to {d}"),
                         format!("{die} steps {way} to {d}"),
                     )
                 }
-                ResourceState::Spent => ("spent".to_string(), format!("the {die} is spent")),
+                ResourceState::Spent => {
+                    ("spent", "spent".to_string(), format!("the {die} is spent"))
+                }
             };
             return Ok(Step::Done(Outcome {
                 total: i64::from(f),
                 success: None,
                 class,
+                class_id: ClassId::new(class_id),
                 lines: vec![format!("resource {die}: {f}")],
                 tags: vec![tag],
                 facts: Vec::new(),
@@ -446,6 +450,7 @@ impl Action {
                 total: rules.mundane_performance,
                 success: Some(true),
                 class: "mundane success".into(),
+                class_id: ClassId::new("mundane_success"),
                 lines: vec![format!(
                     "DC {}: mundane, no roll, performance {}",
                     rules.dc_min, rules.mundane_performance
@@ -484,14 +489,22 @@ impl Action {
                     ));
                 }
                 lines.push(line);
-                let (success, class, tags) = if natural == 20 {
-                    (true, "critical success", vec!["natural 20".to_string()])
+                let (success, (class_id, class), tags) = if natural == 20 {
+                    (
+                        true,
+                        ("critical_success", "critical success"),
+                        vec!["natural 20".to_string()],
+                    )
                 } else if natural == 1 {
-                    (false, "critical failure", vec!["natural 1".to_string()])
+                    (
+                        false,
+                        ("critical_failure", "critical failure"),
+                        vec!["natural 1".to_string()],
+                    )
                 } else if total >= dc {
-                    (true, "success", vec![])
+                    (true, ("success", "success"), vec![])
                 } else {
-                    (false, "failure", vec![])
+                    (false, ("failure", "failure"), vec![])
                 };
                 if success {
                     lines.push(format!("performance {total} − {dc} = {}", total - dc));
@@ -500,6 +513,7 @@ impl Action {
                     total,
                     success: Some(success),
                     class: class.into(),
+                    class_id: ClassId::new(class_id),
                     lines,
                     tags,
                     facts: Vec::new(),

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Action, Edge, GroupRule, Initiative, ResourceState, Side, Table};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
-use crate::rules::{Odds, Outcome, RollPlan, Step};
+use crate::rules::{ClassId, Odds, Outcome, RollPlan, Step};
 
 /// The DC of a check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -410,6 +410,10 @@ impl Table {
                 total: p - g,
                 success: Some(side == Side::Players),
                 class: format!("the {side:?} side declares first"),
+                class_id: ClassId::new(match side {
+                    Side::Players => "players_first",
+                    Side::Gamemaster => "gamemaster_first",
+                }),
                 lines: vec![players, gm],
                 tags: vec![format!("round {}", after.round)],
                 facts: Vec::new(),
@@ -693,12 +697,14 @@ impl Seat for Table {
             Move::Initiative => return self.initiative_outcome(throws),
             Move::DeclareInitiative => {
                 return Ok(no_roll(
+                    "initiative_declared",
                     "initiative declared",
                     "things get dicey: the GM declares initiative".into(),
                 ));
             }
             Move::EndInitiative => {
                 return Ok(no_roll(
+                    "initiative_ended",
                     "initiative ended",
                     "things calm down: checks without turn order".into(),
                 ));
@@ -716,6 +722,7 @@ impl Seat for Table {
                 total: dc,
                 success: None,
                 class: "opposed check".into(),
+                class_id: ClassId::new("opposed_check"),
                 lines,
                 tags: vec![format!("DC {dc}")],
                 facts: Vec::new(),
@@ -763,6 +770,7 @@ impl Seat for Table {
                     "the group fails"
                 }
                 .into(),
+                class_id: ClassId::new(if ok { "group_succeeds" } else { "group_fails" }),
                 lines,
                 tags: outcomes.iter().flat_map(|o| o.tags.clone()).collect(),
                 facts: Vec::new(),

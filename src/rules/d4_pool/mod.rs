@@ -15,7 +15,7 @@ pub mod seat;
 
 pub use ruleset::D4Pool;
 
-use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
+use super::{ClassId, Die, DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::Dist;
 
 /// When Action Load resets.
@@ -252,14 +252,18 @@ impl Action {
             lines.push(format!("{die}: {face}"));
         }
         lines.push(format!("total {total}"));
-        let (success, class, tags) = match self.target {
-            Target::None => (None, "total".to_string(), vec![]),
+        let (success, (class_id, class), tags) = match self.target {
+            Target::None => (None, ("total", "total"), vec![]),
             Target::Dc(dc) => {
                 let ok = total >= dc;
                 lines.push(format!("against DC {dc}"));
                 (
                     Some(ok),
-                    if ok { "success" } else { "failure" }.to_string(),
+                    if ok {
+                        ("success", "success")
+                    } else {
+                        ("failure", "failure")
+                    },
                     vec![],
                 )
             }
@@ -268,7 +272,11 @@ impl Action {
                 lines.push(format!("{total} − Evasion {evasion} = {damage} damage"));
                 (
                     Some(damage > 0),
-                    if damage > 0 { "hit" } else { "no damage" }.to_string(),
+                    if damage > 0 {
+                        ("hit", "hit")
+                    } else {
+                        ("no_damage", "no damage")
+                    },
                     vec![format!("damage {damage}")],
                 )
             }
@@ -276,7 +284,8 @@ impl Action {
         Ok(Step::Done(Outcome {
             total,
             success,
-            class,
+            class: class.to_string(),
+            class_id: ClassId::new(class_id),
             lines,
             tags,
             facts: Vec::new(),

@@ -331,9 +331,9 @@ impl Seat for Table {
 
     fn resolve(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         match self.rules_action(m)? {
-            None => Ok(no_roll("turn ended", "the turn ends".into())),
+            None => Ok(no_roll("turn_ended", "turn ended", "the turn ends".into())),
             Some(_) if matches!(m, Move::TeamAction { .. }) => {
-                Ok(no_roll("team action", self.describe(m)))
+                Ok(no_roll("team_action", "team action", self.describe(m)))
             }
             Some((_, _, a)) => a.resolve(&self.rules, single(throws)?),
         }

@@ -15,7 +15,7 @@ mod table;
 pub use ruleset::OpenD6;
 pub use table::{Defence, FocusCondition, LastCheck, Table};
 
-use super::{DieRole, Odds, Outcome, RollPlan, Step};
+use super::{ClassId, DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::{Dist, Prob};
 
 /// What an action costs on the shot counter.
@@ -399,10 +399,11 @@ impl Action {
                 self.difficulty
             ),
         ];
-        let (success, class) = match outcome {
-            0 => (true, "marginal success".to_string()),
-            o if o > 0 => (true, format!("success, outcome {o}")),
-            o => (false, format!("failure, outcome {o}")),
+        // The outcome's number is the total: the class is its sign.
+        let (success, class_id, class) = match outcome {
+            0 => (true, "marginal_success", "marginal success".to_string()),
+            o if o > 0 => (true, "success", format!("success, outcome {o}")),
+            o => (false, "failure", format!("failure, outcome {o}")),
         };
         let mut tags = Vec::new();
         let mut facts = Vec::new();
@@ -442,6 +443,7 @@ impl Action {
             total: outcome,
             success: Some(success),
             class,
+            class_id: ClassId::new(class_id),
             lines,
             tags,
             facts,

@@ -14,7 +14,7 @@ use super::{
     defended_difficulty, team_result,
 };
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of, single};
-use crate::rules::{DieRole, Odds, Outcome, RollPlan, Step};
+use crate::rules::{ClassId, DieRole, Odds, Outcome, RollPlan, Step};
 
 mod economy;
 mod effects;

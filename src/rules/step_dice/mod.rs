@@ -13,7 +13,7 @@ pub mod seat;
 
 pub use ruleset::StepDice;
 
-use super::{Die, DieRole, Odds, Outcome, RollPlan, Step};
+use super::{ClassId, Die, DieRole, Odds, Outcome, RollPlan, Step};
 use crate::odds::Dist;
 
 /// The settings and tables of `assets/rules/step-dice.ron`.
@@ -103,12 +103,21 @@ impl Rules {
 
     /// The effect level name of an effect `e = |result| + 1`.
     pub fn effect_level(&self, effect: i64) -> &'static str {
+        match self.effect_level_id(effect) {
+            EffectLevel::Marginal => "marginal",
+            EffectLevel::Complete => "complete",
+            EffectLevel::Critical => "critical",
+        }
+    }
+
+    /// The effect level of an effect `e = |result| + 1`.
+    pub fn effect_level_id(&self, effect: i64) -> EffectLevel {
         if effect <= self.marginal_max {
-            "marginal"
+            EffectLevel::Marginal
         } else if effect <= self.complete_max {
-            "complete"
+            EffectLevel::Complete
         } else {
-            "critical"
+            EffectLevel::Critical
         }
     }
 
@@ -120,6 +129,17 @@ impl Rules {
             result >= 0
         }
     }
+}
+
+/// How far a result went past (or fell short of) the difficulty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EffectLevel {
+    /// Within the marginal band.
+    Marginal,
+    /// Within the complete band.
+    Complete,
+    /// Past it.
+    Critical,
 }
 
 /// The character's position on the challenge.
@@ -334,10 +354,21 @@ impl Action {
             lines.push(format!("effect |{result}| + 1 = {effect}: {level}"));
             format!("{level} {verdict}")
         };
+        let class_id = match (self.quick, success, rules.effect_level_id(effect)) {
+            (true, true, _) => "success",
+            (true, false, _) => "failure",
+            (false, true, EffectLevel::Marginal) => "marginal_success",
+            (false, true, EffectLevel::Complete) => "complete_success",
+            (false, true, EffectLevel::Critical) => "critical_success",
+            (false, false, EffectLevel::Marginal) => "marginal_failure",
+            (false, false, EffectLevel::Complete) => "complete_failure",
+            (false, false, EffectLevel::Critical) => "critical_failure",
+        };
         Ok(Step::Done(Outcome {
             total: result,
             success: Some(success),
             class,
+            class_id: ClassId::new(class_id),
             lines,
             tags: vec![],
             facts: Vec::new(),

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Position, Table};
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
-use crate::rules::{Die, Odds, Outcome, RollPlan, Step};
+use crate::rules::{ClassId, Die, Odds, Outcome, RollPlan, Step};
 
 /// A `step-dice` move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -220,13 +220,14 @@ impl Seat for Table {
                 total: 0,
                 success: Some(true),
                 class: "automatic success".into(),
+                class_id: ClassId::new("automatic_success"),
                 lines: vec![
                     "an easy challenge, with no risk of failure: it succeeds without a roll".into(),
                 ],
                 tags: vec![],
                 facts: Vec::new(),
             })),
-            (None, _) => Ok(no_roll("turn ended", "the turn ends".into())),
+            (None, _) => Ok(no_roll("turn_ended", "turn ended", "the turn ends".into())),
             (Some(a), _) => a.resolve(&self.rules, single(throws)?),
         }
     }

@@ -13,7 +13,7 @@ use crate::odds::notation::Notation;
 use crate::rules::bounds::Bounded;
 use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::refusal::refuse;
-use crate::rules::{Odds, Outcome, Refusal, RollPlan, Step};
+use crate::rules::{ClassId, Odds, Outcome, Refusal, RollPlan, Step};
 
 /// A move at a system-file table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -420,6 +420,8 @@ impl Table {
             total: r.reading.value,
             success: band.success,
             class: band.name.clone(),
+            // The band's name is the game's own id for it, held in the log with the game.
+            class_id: ClassId::named(&band.name),
             lines,
             tags,
             facts: Vec::new(),
@@ -863,13 +865,18 @@ impl Seat for Table {
                     total: best,
                     success: None,
                     class: "initiative".into(),
+                    class_id: ClassId::new("initiative"),
                     lines,
                     tags: Vec::new(),
                     facts: Vec::new(),
                 }))
             }
-            Move::Adjust { .. } => Ok(no_roll("changed by hand", self.describe(m))),
-            Move::EndTurn => Ok(no_roll("turn ended", self.describe(m))),
+            Move::Adjust { .. } => Ok(no_roll(
+                "changed_by_hand",
+                "changed by hand",
+                self.describe(m),
+            )),
+            Move::EndTurn => Ok(no_roll("turn_ended", "turn ended", self.describe(m))),
         }
     }
 

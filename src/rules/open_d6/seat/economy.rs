@@ -490,6 +490,7 @@ impl Table {
                 after.round,
                 after.current_shot().unwrap_or(0)
             ),
+            class_id: ClassId::new("round_started"),
             lines,
             tags,
             facts: Vec::new(),
@@ -873,6 +874,13 @@ pub(super) fn joined(outcomes: &[Outcome], titles: &[String], best: bool) -> Out
                 .map(|o| o.class.clone())
                 .collect::<Vec<_>>()
                 .join(" / ")
+        },
+        // The roll that counts, or every roll's in order.
+        class_id: if best {
+            chosen.class_id.clone()
+        } else {
+            let ids: Vec<&str> = outcomes.iter().map(|o| o.class_id.as_str()).collect();
+            ClassId::named(&ids.join("/"))
         },
         lines,
         tags,

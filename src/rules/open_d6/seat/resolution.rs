@@ -64,6 +64,7 @@ impl Table {
                     total: shot,
                     success: None,
                     class: format!("{} now starts at shot {shot}", c.name),
+                    class_id: ClassId::new("initiative_shot"),
                     lines: vec![format!(
                         "Reflexes {} + confident ({p}, {n}) = {bonus}{} -> shot {shot}",
                         c.reflexes,
@@ -87,6 +88,7 @@ impl Table {
                     total: i64::from(f),
                     success: None,
                     class: format!("d6: {f}"),
+                    class_id: ClassId::new("table_d6"),
                     lines: vec![format!("{} throws a d6: {f}", name_at(&names, *actor))],
                     tags: vec![],
                     facts: Vec::new(),
@@ -99,6 +101,7 @@ impl Table {
                     total: i64::from(f.max(first)),
                     success: None,
                     class: format!("keep either: {first} or {f}"),
+                    class_id: ClassId::new("keep_either"),
                     lines: vec![format!(
                         "{} re-rolls the d6 {first} with Fortune: {f}; either result may be kept",
                         name_at(&names, *actor)
@@ -108,6 +111,7 @@ impl Table {
                 }))
             }
             Move::SurpriseRound { ambushers } => Ok(no_roll(
+                "surprise_round",
                 "surprise round",
                 format!(
                     "{} have the drop: {} shots each, the surprised none",
@@ -124,6 +128,7 @@ impl Table {
                 skill,
                 against,
             } => Ok(no_roll(
+                "active_defense",
                 "active defense",
                 format!(
                     "{} defends: {skill} +{} as a difficulty this shot{}",
@@ -138,6 +143,7 @@ impl Table {
                 total: 0,
                 success: Some(true),
                 class: "assist without a roll".into(),
+                class_id: ClassId::new("assist_without_a_roll"),
                 lines: vec![format!(
                     "{} assists with {skill} without a roll: the friend's skill is the same or \
                      lower",
@@ -148,8 +154,14 @@ impl Table {
             })),
             Move::Damage { target, hits, by } => {
                 let left = self.hits[*target].unwrap_or(0) - hits;
+                let (id, class) = if left <= 0 {
+                    ("knocked_out", "knocked out")
+                } else {
+                    ("damage", "damage")
+                };
                 Ok(no_roll(
-                    if left <= 0 { "knocked out" } else { "damage" },
+                    id,
+                    class,
                     format!(
                         "{} takes {hits} hits{}: {} left",
                         name_at(&names, *target),
@@ -171,12 +183,14 @@ impl Table {
                     total: hits,
                     success: None,
                     class: if left <= 0 { "knocked out" } else { "damage" }.into(),
+                    class_id: ClassId::new(if left <= 0 { "knocked_out" } else { "damage" }),
                     lines,
                     tags: vec![],
                     facts: Vec::new(),
                 }))
             }
             Move::KnockOut { target, by } => Ok(no_roll(
+                "knocked_out",
                 "knocked out",
                 format!(
                     "{} is knocked out{}",
@@ -187,9 +201,11 @@ impl Table {
             )),
             Move::Impair { target, points } => Ok(no_roll(
                 "impairment",
+                "impairment",
                 impairment_words(&name_at(&names, *target), *points),
             )),
             Move::UnderFriction { target, conditions } => Ok(no_roll(
+                "friction",
                 "friction",
                 friction_words(
                     &self.rules,
@@ -198,10 +214,12 @@ impl Table {
                 ),
             )),
             Move::EndScene => Ok(no_roll(
+                "scene_ended",
                 "the action scene ends",
                 "the action scene ends: no more shots".into(),
             )),
             Move::NewSession => Ok(no_roll(
+                "new_session",
                 "new session",
                 "a new session: Fortune points come back".into(),
             )),
@@ -209,6 +227,7 @@ impl Table {
                 actor,
                 condition: Some(c),
             } => Ok(no_roll(
+                "focus_waits",
                 "focus waits",
                 format!(
                     "{} will be focused if, when the turn ends, they did {}",
@@ -218,9 +237,11 @@ impl Table {
             )),
             Move::Focus { actor, .. } => Ok(no_roll(
                 "focused",
+                "focused",
                 format!("{} focuses (no shots)", name_at(&names, *actor)),
             )),
             Move::Setback { target, by } => Ok(no_roll(
+                "setback",
                 "setback",
                 format!(
                     "{} suffers a Setback{}",
@@ -231,12 +252,14 @@ impl Table {
             )),
             Move::StanceBeforeRound { actor, .. } => Ok(no_roll(
                 "stance",
+                "stance",
                 format!(
                     "{} adopts a stance before the round",
                     name_at(&names, *actor)
                 ),
             )),
             Move::Act { actor, kind, .. } => Ok(no_roll(
+                "no_roll",
                 "no roll",
                 format!(
                     "{} takes a {kind:?} action without a roll",
@@ -244,6 +267,7 @@ impl Table {
                 ),
             )),
             Move::FullMove { actor } => Ok(no_roll(
+                "full_move",
                 "full move",
                 format!(
                     "{} moves up to {} m (twice the Move), doing nothing else",
