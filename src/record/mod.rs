@@ -27,9 +27,10 @@ pub const PHYSICS_GENERATION: u32 = 5;
 /// refused where it was taken (2: issue 47's readings of the texts: a dodge or parry aimed at one
 /// attacker, an ambusher's stance paid in the surprise round, Push Luck keeping its assists, a
 /// d20-check resource stepping up said so, ...; 3: a d4-pool Team Action is a move of its own,
-/// linked to the roll it acts on). A room's log is played by the rules of the generation its
-/// build names, so every log verifies and opens as it was played.
-pub const RULES_GENERATION: u32 = LINKED_TEAM_ACTIONS;
+/// linked to the roll it acts on; 4: who may make a move is the rules' word, move by move). A
+/// room's log is played by the rules of the generation its build names, so every log verifies
+/// and opens as it was played.
+pub const RULES_GENERATION: u32 = RIGHTS_BY_MOVE;
 
 /// The rules generation that brought issue 47's readings of the texts: each rule that changed
 /// then is played only by tables of this generation or later.
@@ -39,6 +40,13 @@ pub const CLOSE_READING: u32 = 2;
 /// throws nothing and puts its Disadvantage on the roll it hinders); an Aspect roll of the kind
 /// "team action" is refused, where earlier tables rolled it with nothing linked.
 pub const LINKED_TEAM_ACTIONS: u32 = 3;
+
+/// The rules generation from which each move says who may make it
+/// ([`crate::rules::play::MadeBy`]): a game master's call for a roll, an easy challenge, a
+/// resource changed by hand are the game master's alone, and the acting character's player ends
+/// their own turn in a system file's turn order. Earlier rooms let a player make any move for a
+/// character they play, and no player end a turn.
+pub const RIGHTS_BY_MOVE: u32 = 4;
 
 /// The rules generation a build string names ("… physics 5 rules 2 …"); 1 for a build older
 /// than the rules generations.

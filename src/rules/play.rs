@@ -33,6 +33,17 @@ pub struct TrackerRow {
     pub status: Vec<String>,
 }
 
+/// Who may make a move. The game master makes every move; the rules give some to a
+/// character's player as well (an action, a defence), and keep the rest (a call for a roll,
+/// damage, a resource changed by hand, the end of a round) to the game master.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MadeBy {
+    /// The player of this character, and the game master.
+    PlayerOf(usize),
+    /// The game master alone.
+    Gamemaster,
+}
+
 /// A ruleset's table: its moves and its turn economy. One implementation per ruleset, in that
 /// ruleset's own module; the rest of the program reaches it through [`TableState`].
 pub trait Seat: Clone + Debug + PartialEq + super::digest::Digest {
@@ -53,6 +64,9 @@ pub trait Seat: Clone + Debug + PartialEq + super::digest::Digest {
     }
     /// The character a move is made for (None: the table's own move).
     fn actor(&self, m: &Self::Move) -> Option<usize>;
+    /// Who may make the move (decided move by move: a player's own character's, or the game
+    /// master's alone).
+    fn made_by(&self, m: &Self::Move) -> MadeBy;
     /// Every number the move gives, with the range the rules accept for it (checked before
     /// anything else; see [`super::bounds`]).
     fn numbers(&self, m: &Self::Move) -> Vec<Bounded>;
@@ -135,6 +149,11 @@ impl TableState {
     /// The character a move is made for (None: the table's own move or another ruleset's).
     pub fn actor_of(&self, m: &Move) -> Option<usize> {
         paired!(self, m, |t, mv, _R| Ok(t.actor(mv))).unwrap_or(None)
+    }
+
+    /// Who may make a move (the game master's alone for another ruleset's).
+    pub fn made_by(&self, m: &Move) -> MadeBy {
+        paired!(self, m, |t, mv, _R| Ok(t.made_by(mv))).unwrap_or(MadeBy::Gamemaster)
     }
 
     /// Whether every number the move gives is within its range.

@@ -15,7 +15,7 @@ use dicetable::online::client::{Client, Create, ThrowError};
 use dicetable::online::log::{Proposal, Role};
 use dicetable::online::room::Checks;
 use dicetable::rules::data::load_ron;
-use dicetable::rules::play::Move;
+use dicetable::rules::play::{MadeBy, Move};
 use dicetable::rules::scene::Scene;
 use dicetable::script::Script;
 
@@ -120,8 +120,8 @@ async fn play_demo(url: &str, demo: &LoadedDemo, moves: &[Move], scene_text: Str
         for mv in offer {
             let seq = gm.seq();
             pat.sync_to(seq).await.expect("Pat is up to date");
-            let table = &pat.room.as_ref().expect("in the room").table;
-            let by_pat = table.actor_of(mv) == Some(seat);
+            let room = pat.room.as_ref().expect("in the room");
+            let by_pat = room.made_by(mv) == MadeBy::PlayerOf(seat);
             let who = if by_pat { &mut pat } else { &mut gm };
             let label = Some(format!("move {}", played.logged + 1));
             match throw(who, Proposal::Move(mv.clone()), false, label).await {

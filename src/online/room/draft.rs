@@ -5,7 +5,7 @@
 use super::{RoomError, RoomState};
 use crate::online::log::{Proposal, Role};
 use crate::rules::catalogue::{Field, KindView, same_kind};
-use crate::rules::play::{Move, TrackerRow};
+use crate::rules::play::{MadeBy, Move, TrackerRow};
 
 /// What a member may do now and what its draft would meet.
 #[derive(Clone, Debug)]
@@ -58,10 +58,16 @@ impl RoomState {
         }
         let seats = self.seats_moved_by(by);
         let verdict = |m: &Move| self.may(by, &Proposal::Move(m.clone()), false).err();
+        // A player is offered the moves the rules give a player; the game master, every move.
+        let gamemaster = self
+            .members
+            .get(by)
+            .is_some_and(|m| m.role == Role::Gamemaster);
         let kinds: Vec<KindView> = self
             .table
             .kinds(&seats)
             .into_iter()
+            .filter(|k| gamemaster || self.made_by(&k.template) != MadeBy::Gamemaster)
             .map(|k| KindView {
                 label: k.label.to_string(),
                 hint: k.hint.to_string(),
@@ -153,12 +159,10 @@ mod tests {
                          reaction, team action), not take an attack"
                     )
                 ),
+                // In a room of its time a player made the game master's call for a roll; the
+                // end of a turn, the game master's, is not offered.
                 ("GM calls a roll", None),
                 ("Team action", None),
-                (
-                    "End turn",
-                    Some("only the game master makes this move (Bram ends the turn)")
-                ),
             ]
         );
         // The first move Pat may make is the draft, for Pat's own character.

@@ -377,6 +377,11 @@ mod tests {
 
     /// A room opened with a shipped scene as the front page shares it.
     fn room_of(file: &str) -> RoomState {
+        room_built(file, "test")
+    }
+
+    /// [`room_of`], opened by `build`.
+    fn room_built(file: &str, build: &str) -> RoomState {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenes")
             .join(file);
@@ -391,7 +396,7 @@ mod tests {
                 gamemaster: "Gwen".into(),
                 scene: text,
                 table_seed: 1,
-                build: "test".into(),
+                build: build.into(),
             },
         }
         .to_line();
@@ -412,5 +417,106 @@ mod tests {
         let success = |mut room: RoomState| play(&mut room.table, &tie, &[&[5, 5]]).0.success;
         assert_eq!(success(dangerous), Some(false));
         assert_eq!(success(room_of("step-dice-vault.ron")), Some(true));
+    }
+
+    /// Appends a join to the room's log: `name` as `role`, playing `seats`.
+    fn join(room: &mut RoomState, name: &str, role: Role, seats: &[&str]) {
+        let line = Entry {
+            seq: room.seq + 1,
+            prev: room.head.clone(),
+            at_ms: 0,
+            event: Event::Joined {
+                name: name.into(),
+                role,
+                seats: seats.iter().map(|s| s.to_string()).collect(),
+                key: None,
+            },
+        }
+        .to_line();
+        room.apply_line(&line, Checks::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    fn parsed(ron: &str) -> crate::rules::play::Move {
+        crate::rules::data::parse_ron("move", ron).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Who may make a move is the rules' word, move by move: a player is refused (and not
+    /// offered) what the rules give the game master: a resource changed by hand, a call for a
+    /// roll, an easy challenge; the acting character's player ends their own turn in a system
+    /// file's turn order. A room opened before keeps the rights of its time.
+    #[test]
+    fn the_rules_say_who_makes_each_move() {
+        let labels = |room: &RoomState, by: &str| -> Vec<String> {
+            let drafted = room
+                .draft(by, None, false)
+                .unwrap_or_else(|e| panic!("{e}"));
+            drafted.kinds.iter().map(|k| k.label.clone()).collect()
+        };
+        let code = |room: &RoomState, by: &str, mv: &crate::rules::play::Move| {
+            room.may(by, &Proposal::Move(mv.clone()), false)
+                .err()
+                .map(|e| e.code())
+        };
+        let build = crate::record::build_id();
+
+        // The derelict (a system file, turns in the scene's order): Okoye acts first.
+        let mut derelict = room_built("system-count-sixes.ron", &build);
+        join(&mut derelict, "Gwen", Role::Gamemaster, &[]);
+        join(&mut derelict, "Pat", Role::Player, &["Okoye"]);
+        join(&mut derelict, "Sam", Role::Player, &["Lind"]);
+        assert!(labels(&derelict, "Gwen").contains(&"Change a resource".to_string()));
+        assert!(!labels(&derelict, "Pat").contains(&"Change a resource".to_string()));
+        let strain = parsed(r#"SystemFile(Adjust(actor: Some(0), resource: "strain", by: 1))"#);
+        assert_eq!(
+            code(&derelict, "Pat", &strain),
+            Some(crate::errors::ErrorCode::GamemasterMove)
+        );
+        assert_eq!(code(&derelict, "Gwen", &strain), None);
+        let end = parsed("SystemFile(EndTurn)");
+        assert!(
+            derelict.table.heading().contains("Okoye"),
+            "{}",
+            derelict.table.heading()
+        );
+        assert_eq!(
+            code(&derelict, "Pat", &end),
+            None,
+            "Okoye's player ends Okoye's turn"
+        );
+        assert_eq!(
+            code(&derelict, "Sam", &end),
+            Some(crate::errors::ErrorCode::NotYourSeat)
+        );
+        assert_eq!(code(&derelict, "Gwen", &end), None);
+
+        // The ambush (d4-pool): the game master calls for a roll.
+        let mut ambush = room_built("d4-pool-goblin-ambush.ron", &build);
+        join(&mut ambush, "Gwen", Role::Gamemaster, &[]);
+        join(&mut ambush, "Pat", Role::Player, &["Vex the Rogue"]);
+        let call = parsed(r#"D4Pool(GmCall(actor: 0, aspect: "Finesse"))"#);
+        assert!(!labels(&ambush, "Pat").contains(&"GM calls a roll".to_string()));
+        assert!(labels(&ambush, "Gwen").contains(&"GM calls a roll".to_string()));
+        assert_eq!(
+            code(&ambush, "Pat", &call),
+            Some(crate::errors::ErrorCode::GamemasterMove)
+        );
+        // Opened by a build of its time, the same room let a player call the roll.
+        let mut before = room_built("d4-pool-goblin-ambush.ron", "test");
+        join(&mut before, "Pat", Role::Player, &["Vex the Rogue"]);
+        assert_ne!(
+            code(&before, "Pat", &call),
+            Some(crate::errors::ErrorCode::GamemasterMove)
+        );
+
+        // The vault (step dice): whether a challenge is easy is the game master's call.
+        let mut vault = room_built("step-dice-vault.ron", &build);
+        join(&mut vault, "Pat", Role::Player, &["Ana"]);
+        let easy = parsed("StepDice(Easy(actor: 0))");
+        assert_eq!(
+            code(&vault, "Pat", &easy),
+            Some(crate::errors::ErrorCode::GamemasterMove)
+        );
+        assert!(!labels(&vault, "Pat").contains(&"Easy action".to_string()));
     }
 }

@@ -7,6 +7,7 @@ use super::{RoomError, RoomState};
 use crate::odds::notation::Notation;
 use crate::online::log::{Proposal, Role};
 use crate::online::seal;
+use crate::rules::play::MadeBy;
 
 /// A character players may take, as a join form lists it.
 #[derive(serde::Serialize, Clone, Debug, PartialEq)]
@@ -224,6 +225,19 @@ impl RoomState {
         Ok(wanted)
     }
 
+    /// Who may make a move in this room: the rules' word, move by move, in a room opened by a
+    /// build of [`crate::record::RIGHTS_BY_MOVE`] or later; before, a player made any move for a
+    /// character they play, and the game master the table's own moves.
+    pub fn made_by(&self, mv: &crate::rules::play::Move) -> MadeBy {
+        if crate::record::rules_generation(&self.build) >= crate::record::RIGHTS_BY_MOVE {
+            self.table.made_by(mv)
+        } else {
+            self.table
+                .actor_of(mv)
+                .map_or(MadeBy::Gamemaster, MadeBy::PlayerOf)
+        }
+    }
+
     /// Whether `by` may make a proposal, and if not, why.
     pub fn may(&self, by: &str, what: &Proposal, hidden: bool) -> Result<(), RoomError> {
         let member = self
@@ -236,9 +250,11 @@ impl RoomState {
             Role::Player if hidden => return Err(RoomError::NotGamemaster),
             Role::Player => {
                 if let Proposal::Move(mv) = what {
-                    match self.table.actor_of(mv) {
-                        None => return Err(RoomError::GamemasterMove(self.table.describe(mv))),
-                        Some(actor) if !member.seats.contains(&actor) => {
+                    match self.made_by(mv) {
+                        MadeBy::Gamemaster => {
+                            return Err(RoomError::GamemasterMove(self.table.describe(mv)));
+                        }
+                        MadeBy::PlayerOf(actor) if !member.seats.contains(&actor) => {
                             return Err(RoomError::NotYourSeat {
                                 by: by.to_string(),
                                 character: self
@@ -250,7 +266,7 @@ impl RoomState {
                                     .to_string(),
                             });
                         }
-                        Some(_) => {}
+                        MadeBy::PlayerOf(_) => {}
                     }
                 }
             }

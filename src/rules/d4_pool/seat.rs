@@ -7,7 +7,7 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Effect, Imposed, Table, Target};
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
+use crate::rules::play::{MadeBy, Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The costs table's kind of a Team Action.
@@ -277,6 +277,14 @@ impl Seat for Table {
             | Move::GmCall { actor, .. }
             | Move::TeamAction { actor, .. } => Some(*actor),
             Move::EndTurn => None,
+        }
+    }
+
+    fn made_by(&self, m: &Move) -> MadeBy {
+        match m {
+            Move::Act { actor, .. } | Move::TeamAction { actor, .. } => MadeBy::PlayerOf(*actor),
+            // The game master calls for a roll, and passes the turn.
+            Move::GmCall { .. } | Move::EndTurn => MadeBy::Gamemaster,
         }
     }
 

@@ -8,7 +8,7 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Position, Table};
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
+use crate::rules::play::{MadeBy, Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{ClassId, Die, Odds, Outcome, RollPlan, Step};
 
 /// A `step-dice` move.
@@ -157,6 +157,15 @@ impl Seat for Table {
             Move::Help { helper, .. } => Some(*helper),
             Move::QuickRoll { actor, .. } | Move::Easy { actor, .. } => Some(*actor),
             Move::EndTurn => None,
+        }
+    }
+
+    fn made_by(&self, m: &Move) -> MadeBy {
+        match m {
+            Move::Act { actor, .. } | Move::QuickRoll { actor, .. } => MadeBy::PlayerOf(*actor),
+            Move::Help { helper, .. } => MadeBy::PlayerOf(*helper),
+            // Whether a challenge is easy enough to need no roll is the game master's call.
+            Move::Easy { .. } | Move::EndTurn => MadeBy::Gamemaster,
         }
     }
 

@@ -11,7 +11,7 @@ use super::template::{self, Filled};
 use super::{Amount, Change, Character, ChoiceDef, Holder, MoveDef, Rules, Turn};
 use crate::odds::notation::Notation;
 use crate::rules::bounds::Bounded;
-use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
+use crate::rules::play::{MadeBy, Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::refusal::refuse;
 use crate::rules::{ClassId, Odds, Outcome, Refusal, RollPlan, Step};
 
@@ -669,6 +669,17 @@ impl Seat for Table {
             Move::Make { actor, .. } | Move::Push { actor } => Some(*actor),
             Move::Adjust { actor, .. } => *actor,
             Move::Initiative | Move::EndTurn => None,
+        }
+    }
+
+    fn made_by(&self, m: &Move) -> MadeBy {
+        match m {
+            Move::Make { actor, .. } | Move::Push { actor } => MadeBy::PlayerOf(*actor),
+            // The acting character's player passes the turn when done (in order, or by
+            // initiative); with no one acting, the game master does.
+            Move::EndTurn => self.acting().map_or(MadeBy::Gamemaster, MadeBy::PlayerOf),
+            // A resource changed by hand, and the initiative throw, are the game master's.
+            Move::Adjust { .. } | Move::Initiative => MadeBy::Gamemaster,
         }
     }
 
