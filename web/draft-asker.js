@@ -36,6 +36,17 @@ export class DraftAsker {
     this.refreshAsked = null;
     // Who was acting when the last catalogue came ('|'-joined names; null before the first).
     this.actingBefore = null;
+    // The turn that came to this member: the draft asked for it, and its characters' names.
+    this.turnAsked = null;
+    this.turnShown = null;
+  }
+
+  /** The characters whose turn just came to this member, once, when the form first shows
+   * their move (null otherwise): the page says so and makes the move the form on screen. */
+  turnArrived() {
+    const names = this.turnShown;
+    this.turnShown = null;
+    return names;
   }
 
   /** Asks the server about `move` (null: the first move the rules allow now). */
@@ -77,8 +88,11 @@ export class DraftAsker {
       && before !== this.actingBefore && mine(acting).length > 0;
     if (turnCame) {
       this.ask(null, false);
+      this.turnAsked = { id: this.asked, names: mine(acting) };
       return false;
     }
+    if (this.turnAsked && m.id === this.turnAsked.id) this.turnShown = this.turnAsked.names;
+    this.turnAsked = null;
     this.wanted = null;
     return true;
   }

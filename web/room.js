@@ -61,6 +61,8 @@ const seat = {
   sent: 0,
   pongs: 0,
   movesAt: 0,
+  // Times the turn came to this member's characters (the page said so).
+  turns: 0,
   // The last catalogues shown and drafts asked (id, kind, fresh), oldest first: what a test
   // prints when the form did not reach what it waited for.
   trail: [],
@@ -552,6 +554,17 @@ function showMoves(m) {
   $('move-odds-text').textContent = m.refused ? '' : `Working out the odds of ${m.describe}…`;
   nameHand();
   seat.movesAt = now();
+  const turn = drafts.turnArrived();
+  if (turn) yourTurn(turn);
+}
+
+/** The turn came to this member's characters: the page says so, the form on screen is their
+ * move, and the tray (where Space or a flick throws it) has the focus. */
+function yourTurn(names) {
+  setMode('move');
+  seat.turns += 1;
+  say(`Your turn: ${names.join(' and ')}. Flick across the felt or press Space to throw the move.`);
+  $('hand').focus({ preventScroll: true });
 }
 
 function showMoveOdds(msg) {

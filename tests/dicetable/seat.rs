@@ -709,6 +709,15 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
             "{room}: {why}"
         );
         assert_eq!(seen["samRefusedCode"], "not_your_seat", "{room}");
+        // The turn came to Sam's page on the free roll: said, the move on screen, the tray ready.
+        assert_eq!(
+            seen["samTurn"],
+            format!(
+                "Your turn: {sam_char}. Flick across the felt or press Space to throw the move."
+            ),
+            "{room}"
+        );
+        assert_eq!(seen["samFocus"], "hand", "{room}");
         assert_eq!(
             seen["samRefused"],
             format!("Refused: Sam does not play {first}"),

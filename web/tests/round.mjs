@@ -195,8 +195,16 @@ try {
     seen.samRefused = await status(sam);
     seen.samRefusedCode = await sam.evaluate(() => window.seat.refused.at(-1).code);
 
-    // The game master ends the turn; Sam moves from the keyboard, and flicks a notation.
+    // The game master ends the turn with Sam's page on the free roll: the page says it is Sam's
+    // turn and the form on screen is the move. Sam moves from the keyboard, and flicks a notation.
+    await freeRoll(sam);
+    const turnsBefore = await sam.evaluate(() => window.seat.turns);
     await endTurn(gm);
+    await sam.waitForFunction(
+      (n) => window.seat.turns > n && window.seat.drafting === 'move', turnsBefore, WAIT,
+    );
+    seen.samTurn = await status(sam);
+    seen.samFocus = await sam.evaluate(() => document.activeElement?.id);
     await drafted(sam, true);
     if (rooms.length === 0 && SHOTS) {
       // The picture of a desktop: Sam's move allowed, with its odds.

@@ -89,7 +89,11 @@ test('the turn coming to this member on a plain refresh gives way to its first m
   assert.equal(drafts.shown(catalogue(12, ['Bo']), mine(['Bo'])), false);
   assert.deepEqual(sent.at(-1), { id: 13, fresh: false });
   assert.equal(drafts.answers(13), true);
+  assert.equal(drafts.turnArrived(), null, 'not before the move is shown');
   assert.equal(drafts.shown(catalogue(13, ['Bo']), mine(['Bo'])), true);
+  // The page says it once: the turn is Bo's.
+  assert.deepEqual(drafts.turnArrived(), ['Bo']);
+  assert.equal(drafts.turnArrived(), null);
 });
 
 test('a change pending, or a turn that is someone else\'s, keeps the form as it is', () => {
@@ -106,6 +110,7 @@ test('a change pending, or a turn that is someone else\'s, keeps the form as it 
   drafts.tableMoved(false);
   timers.fireAll();
   assert.equal(drafts.shown(catalogue(14, ['Bo']), mine(['Bo'])), true);
+  assert.equal(drafts.turnArrived(), null, 'a change pending is not taken over');
 });
 
 test('a change made while the connection was down is asked once it is back', () => {
