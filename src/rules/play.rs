@@ -44,6 +44,14 @@ pub enum MadeBy {
     Gamemaster,
 }
 
+impl MadeBy {
+    /// The rights that follow from a move's character alone: its player's (and the game
+    /// master's) where it has one, the game master's where it is the table's own move.
+    pub fn of_actor(actor: Option<usize>) -> MadeBy {
+        actor.map_or(MadeBy::Gamemaster, MadeBy::PlayerOf)
+    }
+}
+
 /// A ruleset's table: its moves and its turn economy. One implementation per ruleset, in that
 /// ruleset's own module; the rest of the program reaches it through [`TableState`].
 pub trait Seat: Clone + Debug + PartialEq + super::digest::Digest {
@@ -64,9 +72,12 @@ pub trait Seat: Clone + Debug + PartialEq + super::digest::Digest {
     }
     /// The character a move is made for (None: the table's own move).
     fn actor(&self, m: &Self::Move) -> Option<usize>;
-    /// Who may make the move (decided move by move: a player's own character's, or the game
-    /// master's alone).
-    fn made_by(&self, m: &Self::Move) -> MadeBy;
+    /// Who may make the move: by default the player of its character ([`Seat::actor`]), and the
+    /// game master alone for the table's own moves. A ruleset whose rules give the game master
+    /// a move made for a character (a call for a roll, a resource changed by hand) says so here.
+    fn made_by(&self, m: &Self::Move) -> MadeBy {
+        MadeBy::of_actor(self.actor(m))
+    }
     /// Every number the move gives, with the range the rules accept for it (checked before
     /// anything else; see [`super::bounds`]).
     fn numbers(&self, m: &Self::Move) -> Vec<Bounded>;

@@ -232,9 +232,7 @@ impl RoomState {
         if crate::record::rules_generation(&self.build) >= crate::record::RIGHTS_BY_MOVE {
             self.table.made_by(mv)
         } else {
-            self.table
-                .actor_of(mv)
-                .map_or(MadeBy::Gamemaster, MadeBy::PlayerOf)
+            MadeBy::of_actor(self.table.actor_of(mv))
         }
     }
 

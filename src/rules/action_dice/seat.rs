@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Action, Category, DefenseRoll, Kind, Table, Timed, extra_dice, resolution_order};
 use crate::odds::Prob;
-use crate::rules::play::{MadeBy, Seat, TrackerRow, name_at, no_roll, seat_of, single};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{Odds, Outcome, RollPlan, Step};
 
 /// The name of the Dive For Cover defensive action (its dice are spent on it when no movement
@@ -656,18 +656,6 @@ impl Seat for Table {
             | Move::Passive { actor, .. }
             | Move::DeclareNoncombat { actor } => Some(*actor),
             Move::EndSequence | Move::EndRound => None,
-        }
-    }
-
-    fn made_by(&self, m: &Move) -> MadeBy {
-        match m {
-            Move::Act { actor, .. }
-            | Move::Defend { actor, .. }
-            | Move::DiveForCover { actor, .. }
-            | Move::GroupAttack { actor, .. }
-            | Move::Passive { actor, .. }
-            | Move::DeclareNoncombat { actor } => MadeBy::PlayerOf(*actor),
-            Move::EndSequence | Move::EndRound => MadeBy::Gamemaster,
         }
     }
 

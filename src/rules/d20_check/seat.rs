@@ -9,7 +9,7 @@ use crate::rules::refusal::refuse;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Edge, GroupRule, Initiative, ResourceState, Side, Table};
-use crate::rules::play::{MadeBy, Seat, TrackerRow, name_at, no_roll, seat_of, single};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, seat_of, single};
 use crate::rules::{ClassId, Odds, Outcome, RollPlan, Step};
 
 /// The DC of a check.
@@ -524,15 +524,6 @@ impl Seat for Table {
             Move::Group { leader, .. } => Some(*leader),
             Move::Opposed { by, .. } => Some(*by),
             _ => None,
-        }
-    }
-
-    fn made_by(&self, m: &Move) -> MadeBy {
-        match m {
-            Move::Check { actor, .. } | Move::Resource { actor, .. } => MadeBy::PlayerOf(*actor),
-            Move::Group { leader, .. } => MadeBy::PlayerOf(*leader),
-            Move::Opposed { by, .. } => MadeBy::PlayerOf(*by),
-            Move::DeclareInitiative | Move::Initiative | Move::EndInitiative => MadeBy::Gamemaster,
         }
     }
 

@@ -13,9 +13,7 @@ use super::{
     Action, ActionType, Character, Cost, FocusCondition, LastCheck, RollKind, Table, assist_bonus,
     defended_difficulty, team_result,
 };
-use crate::rules::play::{
-    MadeBy, Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of, single,
-};
+use crate::rules::play::{Seat, TrackerRow, name_at, no_roll, resolve_sequence, seat_of, single};
 use crate::rules::{ClassId, DieRole, Odds, Outcome, RollPlan, Step};
 
 mod economy;
@@ -399,41 +397,6 @@ impl Seat for Table {
             | Move::Impair { .. }
             | Move::UnderFriction { .. } => None,
             Move::Focus { actor, .. } | Move::StanceBeforeRound { actor, .. } => Some(*actor),
-        }
-    }
-
-    fn made_by(&self, m: &Move) -> MadeBy {
-        match m {
-            Move::Act { actor, .. }
-            | Move::FullMove { actor }
-            | Move::Check { actor, .. }
-            | Move::GaugeSkill { actor, .. }
-            | Move::SetupFinisher { actor, .. }
-            | Move::FinishingStunt { actor, .. }
-            | Move::CombinationAction { actor, .. }
-            | Move::ActionAdvantage { actor, .. }
-            | Move::ActiveDefense { actor, .. }
-            | Move::PushLuck { actor }
-            | Move::FortuneInitiative { actor }
-            | Move::TableD6 { actor }
-            | Move::FortuneReroll { actor }
-            | Move::Focus { actor, .. }
-            | Move::StanceBeforeRound { actor, .. } => MadeBy::PlayerOf(*actor),
-            Move::Assist { helper, .. } => MadeBy::PlayerOf(*helper),
-            Move::TeamAction { actors, .. } => actors
-                .first()
-                .map_or(MadeBy::Gamemaster, |a| MadeBy::PlayerOf(*a)),
-            // The table's own moves, and what the game master rules happens to a character.
-            Move::Initiative
-            | Move::SurpriseRound { .. }
-            | Move::NewSession
-            | Move::EndScene
-            | Move::Damage { .. }
-            | Move::DealDamage { .. }
-            | Move::KnockOut { .. }
-            | Move::Setback { .. }
-            | Move::Impair { .. }
-            | Move::UnderFriction { .. } => MadeBy::Gamemaster,
         }
     }
 
