@@ -16,10 +16,22 @@ export function result(record) {
 }
 
 /**
- * Entry `e` of the log in words: `{ text, title?, rolled?, faces?, said?, outcome?, reveal? }`.
- * `page` is what the page knows: `rolled` (this throw written out, if the server sent it),
- * `mine` (this member's own hidden roll at this place, if any), `entries` (the log so far) and
- * `name` (the member's).
+ * What a move's outcome came to in full, as one sentence a screen reader says after the entry:
+ * the rules' last step ("18 − Evasion 11 = 7 damage"), its special results and what changed.
+ * `explained` is the tray's (`{ lines, tags, changed }`); empty for a free roll.
+ */
+export function inFull(explained) {
+  if (!explained) return '';
+  const parts = [explained.lines?.at(-1), ...(explained.tags || []), ...(explained.changed || [])];
+  return parts.filter(Boolean).join('. ');
+}
+
+/**
+ * Entry `e` of the log in words: `{ text, title?, rolled?, faces?, said?, working?, outcome?,
+ * reveal? }`. `page` is what the page knows: `rolled` (this throw written out, if the server
+ * sent it), `explained` (a move's outcome as the rules worked it out, from the tray), `mine`
+ * (this member's own hidden roll at this place, if any), `entries` (the log so far) and `name`
+ * (the member's).
  */
 export function describeEntry(e, page) {
   const ev = e.event;
@@ -41,6 +53,7 @@ export function describeEntry(e, page) {
         rolled: page.rolled,
         faces: ev.record.faces,
         said: ev.said,
+        working: page.explained && { lines: page.explained.lines || [], tags: page.explained.tags || [] },
         outcome: true,
       };
     case 'hidden': {

@@ -517,6 +517,7 @@ function startThrow(e, poses, keepChance) {
     const result = $('result');
     result.className = 'rolling';
     result.textContent = 'rolling…';
+    showWorking(null);
     if (!keepChance) $('chance').textContent = '';
   }
   showDice(e.dice, poses);
@@ -594,6 +595,7 @@ function showHidden(e) {
   result.className = 'rolling';
   result.textContent = `${e.by.what}, hidden`;
   $('chance').textContent = '';
+  showWorking(null);
   hideValues();
   remember(e, 'hidden');
   tell(e);
@@ -649,8 +651,8 @@ function drawHistory() {
 }
 
 function resultText(e) {
-  const total = totalText(e.total);
-  return e.outcome ? `${total} ${e.outcome}`.trim() : String(total);
+  const { total, outcome } = cardWords(e);
+  return outcome ? `${total} ${outcome}`.trim() : String(total);
 }
 
 function remember(e, result = resultText(e)) {
@@ -664,11 +666,36 @@ function remember(e, result = resultText(e)) {
   drawHistory();
 }
 
+/** A move's working on the card: the rules' steps, what they trigger, what changed. */
+function showWorking(explained) {
+  const rows = [
+    ...(explained?.lines || []).map((text) => ['step', text]),
+    ...(explained?.tags || []).map((text) => ['tag', text]),
+    ...(explained?.changed || []).map((text) => ['changed', text]),
+  ];
+  $('working').replaceChildren(...rows.map(([kind, text]) => {
+    const li = document.createElement('li');
+    li.className = kind;
+    li.textContent = text;
+    return li;
+  }));
+}
+
+/** The card's words: the total, then the outcome, unless the outcome already says the total
+ * ("1 success" is not written "1 1 success"). */
+function cardWords(e) {
+  const total = totalText(e.total);
+  const says = e.outcome && total !== '' && e.outcome.startsWith(`${total} `);
+  return { total: says ? '' : total, outcome: e.outcome };
+}
+
 function showOutcome(e) {
   byline(e.by);
   const result = $('result');
   result.className = '';
-  result.replaceChildren(document.createTextNode(totalText(e.total)));
+  const words = cardWords(e);
+  result.replaceChildren(document.createTextNode(words.total));
+  showWorking(e.explained);
   if (e.outcome) {
     const o = document.createElement('span');
     o.className = 'outcome';

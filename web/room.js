@@ -8,7 +8,7 @@
 import { socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
 import { PROTOCOL, TRAY, LIMITS } from '/contract.js';
 import { writtenOut } from '/written.js';
-import { describeEntry } from '/entries.js';
+import { describeEntry, inFull } from '/entries.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
@@ -35,6 +35,8 @@ const seat = {
   seq: 0,
   entries: [],
   acks: 0,
+  // The entry of the latest throw this page had acknowledged.
+  acked: 0,
   refused: [],
   reconnects: 0,
   // Joins the server answered busy, sent again after the wait it named.
@@ -81,6 +83,9 @@ const checks = new Map();
 // A free roll's dice written out, as the server read the line (struck rerolls, explosions,
 // successes): shown with the entry, never checked in its place.
 const rolledText = new Map();
+// A move's outcome as the rules worked it out ({ lines, tags, changed }), from the tray: shown
+// with the entry as the window shows it, display only.
+const explainedBy = new Map();
 const checkLine = logChecker(room);
 // The commitment this page was given for each nonce it sent: its own throws, checked.
 const myNonces = new Map();
@@ -295,6 +300,7 @@ function handle(msg) {
     case 'ack':
       commitment = msg.commitment;
       seat.acks += 1;
+      seat.acked = msg.seq;
       $('throw').disabled = false;
       $('make-move').disabled = false;
       break;
@@ -622,6 +628,7 @@ $('hand').addEventListener('keydown', (k) => {
 function describe(e, seq) {
   return describeEntry(e, {
     rolled: rolledText.get(seq),
+    explained: explainedBy.get(seq),
     mine: sealed.get(seq),
     entries: seat.entries,
     name: seat.name,
@@ -636,6 +643,18 @@ function draw(e) {
   const head = document.createElement('span');
   head.textContent = `#${seq} ${d.text}`;
   li.append(head);
+  if (d.working && (d.working.lines.length || d.working.tags.length)) {
+    // The rules' working, as the window shows it: each step, then what it triggers.
+    const working = document.createElement('span');
+    working.className = 'working';
+    working.textContent = ` ${d.working.lines.join(' · ')}`;
+    for (const tag of d.working.tags) {
+      const b = document.createElement('strong');
+      b.textContent = ` ${tag}`;
+      working.append(b);
+    }
+    li.append(working);
+  }
   if (d.rolled) {
     const rolled = document.createElement('span');
     rolled.className = 'rolled';
@@ -654,19 +673,31 @@ function draw(e) {
     said.textContent = ` ${d.said.join('; ')}`;
     li.append(said);
   }
+  // The checks and the replay code, for whoever wants them: in a details view, so the line
+  // reads as what happened. An entry that fails its check says so on the line itself.
   const checked = checks.get(seq);
-  if (checked) {
-    const mark = document.createElement('span');
-    mark.className = checked.ok ? 'checked' : 'unchecked';
-    mark.textContent = checked.ok ? ` ✓ checked here: ${checked.what}` : ` ✗ NOT as logged: ${checked.what}`;
-    li.append(mark);
-  }
-  if (codes.has(seq)) {
-    const code = document.createElement('code');
-    code.className = 'code';
-    code.textContent = codes.get(seq);
-    code.title = 'The replay code: `dicetable replay CODE` throws it again';
-    li.append(' ', code);
+  if (checked || codes.has(seq)) {
+    const proof = document.createElement('details');
+    proof.className = checked && !checked.ok ? 'proof bad' : 'proof';
+    const summary = document.createElement('summary');
+    summary.textContent = checked && !checked.ok ? '✗ NOT as logged' : '✓ checked';
+    summary.setAttribute('aria-label', checked && !checked.ok
+      ? `Entry ${seq} is NOT as logged: details` : `How entry ${seq} was checked`);
+    proof.append(summary);
+    if (checked) {
+      const mark = document.createElement('span');
+      mark.className = checked.ok ? 'checked' : 'unchecked';
+      mark.textContent = checked.ok ? ` ✓ checked here: ${checked.what}` : ` ✗ NOT as logged: ${checked.what}`;
+      proof.append(mark);
+    }
+    if (codes.has(seq)) {
+      const code = document.createElement('code');
+      code.className = 'code';
+      code.textContent = codes.get(seq);
+      code.title = 'The replay code: `dicetable replay CODE` throws it again';
+      proof.append(' Replay code: ', code);
+    }
+    li.append(' ', proof);
   }
   if (d.reveal) {
     const button = document.createElement('button');
@@ -721,8 +752,9 @@ function tell(e) {
   if (ev.kind === 'revealed') redraw(ev.of);
   // What the table just did, for everyone and for screen readers.
   if (d.outcome || ev.kind === 'hidden' || ev.kind === 'revealed' || ev.kind === 'played') {
-    seat.lastOutcome = d.text;
-    say(d.text);
+    const full = inFull(explainedBy.get(e.seq));
+    seat.lastOutcome = full ? `${d.text}. ${full}` : d.text;
+    say(seat.lastOutcome);
   }
   // After this member's own move, the form offers what it may do next (a game master's End
   // turn never stays drafted); after anyone else's, the draft is asked again, giving way to one
@@ -733,8 +765,14 @@ function tell(e) {
 
 // ---- The tray: what it shows, as it shows it ----
 
+/** The scene's line: the room, the scene and the game played (a system file by its own name),
+ * and below it what is going on and how the game resolves it. */
 function showTable(table) {
-  if (table.ruleset) $('scene-line').textContent = `Room ${room}, playing by ${table.ruleset}`;
+  if (!table.ruleset) return;
+  const game = table.game ? `${table.game} (a system file)` : `the ${table.ruleset} rules`;
+  $('scene-line').textContent = `Room ${room}${table.scene ? `: ${table.scene}` : ''}, playing ${game}`;
+  $('scene-about').textContent = table.about || '';
+  $('scene-about').hidden = !table.about;
 }
 
 window.addEventListener('message', (m) => {
@@ -747,6 +785,7 @@ window.addEventListener('message', (m) => {
     const recent = e.recent || [];
     for (const o of recent) {
       codes.set(o.roll, o.code);
+      if (o.explained) explainedBy.set(o.roll, o.explained);
       redraw(o.roll);
     }
     telling.shownOnTray(...recent.map((o) => o.roll));
@@ -755,6 +794,7 @@ window.addEventListener('message', (m) => {
     telling.flying(e.roll, e.ms);
   } else if (e.type === 'outcome') {
     codes.set(e.roll, e.code);
+    if (e.explained) explainedBy.set(e.roll, e.explained);
     redraw(e.roll);
     telling.shownOnTray(e.roll);
   } else if (e.type === 'hidden') {

@@ -124,6 +124,11 @@ pub enum FeedEvent {
         /// What each die of the last throw reads where it lies (shown over it, as the window's
         /// "Values over dice" shows them).
         readings: Vec<String>,
+        /// A move's outcome as the rules worked it out, as the window shows it: the arithmetic
+        /// step by step ("22 − Evasion 11 = 11 damage") and its special results ("boxcars:
+        /// windfall"); empty for a free roll.
+        #[serde(skip_serializing_if = "Explained::is_empty")]
+        explained: Explained,
         /// The record.
         record: Box<RollRecord>,
         /// When the app saw the last die settle (ms since the Unix epoch), for latency.
@@ -169,6 +174,38 @@ pub enum FeedEvent {
     },
 }
 
+/// A move's outcome in full, for a page to show what the window shows: the rules' arithmetic,
+/// the special results and what the move changed at the table. Display only: a page checks the
+/// record, never these words.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Explained {
+    /// The arithmetic, step by step.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<String>,
+    /// Special results and what they trigger.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// What the move changed at the table.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<String>,
+}
+
+impl Explained {
+    /// The outcome `o` of a move, and what it changed.
+    pub fn of(o: Option<&crate::rules::Outcome>, changed: &[String]) -> Explained {
+        Explained {
+            lines: o.map(|o| o.lines.clone()).unwrap_or_default(),
+            tags: o.map(|o| o.tags.clone()).unwrap_or_default(),
+            changed: changed.to_vec(),
+        }
+    }
+
+    /// Nothing to explain (a free roll).
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.tags.is_empty() && self.changed.is_empty()
+    }
+}
+
 /// What each die of a roll's last throw reads where it came to rest ("40" on a tens die, "+"
 /// on a Fate die), in throw order: a page shows each over its die.
 pub fn readings(record: &RollRecord) -> Vec<String> {
@@ -194,6 +231,14 @@ pub struct TableInfo {
     pub ruleset: Option<String>,
     /// Whose turn, in words.
     pub turn: Option<String>,
+    /// The game played by its own name where a system file names it ("Moves: 2d6 + stat");
+    /// `ruleset` names a shipped one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// What is going on and how the game resolves it: the scene's description, then a system
+    /// file's own paragraph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub about: Option<String>,
 }
 
 /// An event with the feed's version: what goes on the wire.
@@ -288,6 +333,7 @@ mod tests {
             scene: Some("Goblin ambush".into()),
             ruleset: Some("d20-check".into()),
             turn: None,
+            ..TableInfo::default()
         });
         assert_eq!(
             t.to_json(),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::dice::looks::{Tint, character_style};
 use crate::dice::mesh::DieStyle;
 use crate::net::feed::{
-    Byline, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
+    Byline, Explained, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
 };
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
 use crate::online::room::{Checks, RoomError, RoomState};
@@ -45,7 +45,9 @@ impl Watch {
     /// roll's notice, the table when the turn moved on.
     pub fn see(&mut self, line: &str, motion: bool) -> Result<Vec<FeedEvent>, RoomError> {
         let entry = Entry::parse(line)?;
-        // The acting character and the dice's colours come from the table before the move.
+        // The acting character, the dice's colours and the rules' working come from the table
+        // before the move.
+        let worked = self.room.explain(&entry.event);
         let (actor, looks) = match &entry.event {
             Event::Thrown { what, record, .. } => {
                 let actor = match what {
@@ -60,12 +62,15 @@ impl Watch {
         let seq = entry.seq;
         let mut events = Vec::new();
         match entry.event {
-            Event::Thrown { by, record, .. } => {
+            Event::Thrown {
+                by, record, said, ..
+            } => {
                 let byline = byline(&by, actor, &record);
                 if motion {
                     events.extend(motions(seq, &byline, &record, &looks.unwrap_or_default()));
                 }
-                events.push(outcome(seq, byline, record, entry.at_ms));
+                let explained = Explained::of(worked.as_ref(), &said);
+                events.push(outcome(seq, byline, record, explained, entry.at_ms));
             }
             Event::Revealed { of, payload, .. } => {
                 let hidden: HiddenRoll = serde_json::from_str(&payload).map_err(|e| {
@@ -87,7 +92,13 @@ impl Watch {
                 if motion {
                     events.extend(motions(seq, &byline, &hidden.record, &looks));
                 }
-                events.push(outcome(seq, byline, Box::new(hidden.record), entry.at_ms));
+                events.push(outcome(
+                    seq,
+                    byline,
+                    Box::new(hidden.record),
+                    Explained::default(),
+                    entry.at_ms,
+                ));
             }
             Event::Hidden {
                 by,
@@ -250,7 +261,13 @@ fn sample(poses: &[Pose], exact: bool) -> Vec<[f32; 7]> {
         .collect()
 }
 
-fn outcome(seq: u64, by: Byline, record: Box<RollRecord>, at_ms: u64) -> FeedEvent {
+fn outcome(
+    seq: u64,
+    by: Byline,
+    record: Box<RollRecord>,
+    explained: Explained,
+    at_ms: u64,
+) -> FeedEvent {
     FeedEvent::Outcome {
         roll: seq,
         by,
@@ -260,6 +277,7 @@ fn outcome(seq: u64, by: Byline, record: Box<RollRecord>, at_ms: u64) -> FeedEve
         shown: crate::roll::read_record(&record).map(|r| r.shown),
         code: record.code(),
         readings: readings(&record),
+        explained,
         record,
         settled_at_ms: at_ms,
     }
@@ -273,10 +291,18 @@ fn table_info(room: &RoomState) -> TableInfo {
         .filter(|r| r.acting)
         .map(|r| r.name)
         .collect();
+    let game = room.table.game();
+    let about: Vec<&str> = [room.scene.description.as_str(), game.map_or("", |g| g.1)]
+        .into_iter()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
     TableInfo {
         scene: Some(room.scene.name.clone()),
         ruleset: Some(room.table.ruleset().to_string()),
         turn: Some(acting.join(", ")),
+        game: game.map(|g| g.0.to_string()),
+        about: (!about.is_empty()).then(|| about.join(" ")),
     }
 }
 
@@ -332,4 +358,151 @@ pub(super) fn brought_up_to_date(
     view.recent.drain(..keep);
     view.since += lines.len() as u64;
     Ok(view)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::online::log::{LOG_FORMAT, Role, SeedProof};
+    use crate::online::room::{Simulated, Simulation, table_digest};
+    use crate::online::seal::{self, GENESIS, NONCE_BYTES, SECRET_BYTES};
+    use crate::rules::scene::Scene;
+
+    /// The first lines of a room's log with a shipped scene: opened by Gwen, who joins as its
+    /// game master.
+    fn opened(file: &str) -> Vec<String> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes")
+            .join(file);
+        let (_, text) = Scene::load_text(&path).unwrap_or_else(|e| panic!("{e}"));
+        let created = Entry {
+            seq: 1,
+            prev: GENESIS.into(),
+            at_ms: 0,
+            event: Event::Created {
+                format: LOG_FORMAT,
+                room: "explained".into(),
+                gamemaster: "Gwen".into(),
+                scene: text,
+                table_seed: 1,
+                build: crate::record::build_id(),
+            },
+        }
+        .to_line();
+        let joined = Entry {
+            seq: 2,
+            prev: seal::line_hash(&created),
+            at_ms: 0,
+            event: Event::Joined {
+                name: "Gwen".into(),
+                role: Role::Gamemaster,
+                seats: Vec::new(),
+                key: None,
+            },
+        }
+        .to_line();
+        vec![created, joined]
+    }
+
+    /// The room's default move thrown by the game master as the server throws it: its line.
+    fn thrown(room: &RoomState) -> String {
+        let (secret, nonce) = ([7u8; SECRET_BYTES], [9u8; NONCE_BYTES]);
+        let proof = SeedProof {
+            commitment: seal::commitment(&secret),
+            secret: seal::hex(&secret),
+            nonce: seal::hex(&nonce),
+            gesture: None,
+        };
+        let what = Proposal::Move(room.table.default_move());
+        let simulated = room
+            .simulate(Simulation {
+                by: "Gwen",
+                what: &what,
+                label: None,
+                proof: proof.clone(),
+                seq: room.seq + 1,
+                secret: &secret,
+                nonce: &nonce,
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Simulated::Throw {
+            record,
+            said,
+            table,
+        } = simulated
+        else {
+            panic!("the default move throws dice");
+        };
+        Entry {
+            seq: room.seq + 1,
+            prev: room.head.clone(),
+            at_ms: 0,
+            event: Event::Thrown {
+                by: "Gwen".into(),
+                what,
+                proof,
+                record,
+                said,
+                state: table_digest(&table, room.format),
+            },
+        }
+        .to_line()
+    }
+
+    /// A page's outcome of a move holds what the window's holds: the rules' working (each step,
+    /// the damage and margins), the special results and what changed, for each ruleset and a
+    /// system file; the same as the rules make of the record's faces at the table before it.
+    #[test]
+    fn a_pages_outcome_holds_the_windows_working_for_every_ruleset() {
+        let scenes = [
+            ("open-d6-fred-and-peter.ron", "-> shot"),
+            ("action-dice-knight-and-magician.ron", "against"),
+            ("d20-check-crypt.ron", "performance"),
+            ("d4-pool-goblin-ambush.ron", "− Evasion 11 = "),
+            ("step-dice-vault.ron", ": marginal"),
+            ("system-moves-2d6.ron", "you do it"),
+        ];
+        for (file, word) in scenes {
+            let lines = opened(file);
+            let mut watch = Watch::open(&lines[0]).unwrap_or_else(|e| panic!("{file}: {e}"));
+            watch
+                .see(&lines[1], false)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let before = watch.room.table.clone();
+            let line = thrown(&watch.room);
+            let entry = Entry::parse(&line).unwrap_or_else(|e| panic!("{e}"));
+            let Event::Thrown {
+                what: Proposal::Move(mv),
+                record,
+                said,
+                ..
+            } = &entry.event
+            else {
+                panic!("{file}: a move's throw");
+            };
+            let faces: Vec<&[u32]> = record.faces.iter().map(Vec::as_slice).collect();
+            let (window, changed) = crate::rules::testing::play(&mut before.clone(), mv, &faces);
+            let events = watch.see(&line, false).unwrap_or_else(|e| panic!("{e}"));
+            let Some(explained) = events.iter().find_map(|e| match e {
+                FeedEvent::Outcome { explained, .. } => Some(explained),
+                _ => None,
+            }) else {
+                panic!("{file}: an outcome");
+            };
+            assert_eq!(explained.lines, window.lines, "{file}");
+            assert_eq!(explained.tags, window.tags, "{file}");
+            assert_eq!(&explained.changed, said, "{file}");
+            assert_eq!(explained.changed, changed, "{file}");
+            // The fact that matters in each: the shots, the target, the performance, the
+            // damage, the effect, the system file's outcome words.
+            assert!(
+                explained
+                    .lines
+                    .iter()
+                    .chain(&explained.tags)
+                    .any(|l| l.contains(word)),
+                "{file}: {explained:?}"
+            );
+        }
+    }
 }

@@ -737,6 +737,80 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
             "{room}: the flick went with the throw"
         );
         assert!(seen["samSwing"].is_object(), "{room}");
+        // The move the turn brought: by a flick in the ambush, its swing gone with the throw.
+        if room == "ambush" {
+            assert_eq!(seen["samMoveBy"], "flick", "{room}");
+            assert!(seen["samMoveSwing"].is_object(), "{room}");
+            assert_eq!(
+                entries[10]["event"]["proof"]["gesture"], seen["samMoveSwing"],
+                "{room}: the flick threw the move"
+            );
+        }
+        // In the system file's turn order, Sam ended Tam's turn from Sam's own page (13).
+        if room == "derelict" {
+            assert_eq!((kind(13), by(13)), ("played", "Sam"), "{room}");
+            assert!(
+                seen["samEnded"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with("Sam: ")),
+                "{room}: {}",
+                seen["samEnded"]
+            );
+        }
+        // Pat's move in full, as the window shows it: the tray's card lists the rules' steps,
+        // what they trigger and what changed (the log's words); the history line holds the
+        // steps and the triggers, and the announcement the last step, the triggers and the
+        // changes.
+        let card = seen["patCard"].as_array().expect("the card");
+        let of = |kind: &str| -> Vec<&str> {
+            card.iter()
+                .filter(|c| c["kind"] == kind)
+                .filter_map(|c| c["text"].as_str())
+                .collect()
+        };
+        let steps = of("step");
+        assert!(!steps.is_empty(), "{room}: {card:?}");
+        assert_eq!(
+            entries[7]["event"]["said"],
+            serde_json::json!(of("changed")),
+            "{room}: {card:?}"
+        );
+        let working = seen["patWorking"].as_str().expect("a move's working");
+        let moved = seen["patMoved"].as_str().expect("text");
+        for step in &steps {
+            assert!(working.contains(step), "{room}: {working} lacks {step}");
+        }
+        assert!(
+            steps.last().is_some_and(|last| moved.contains(last)),
+            "{room}: {moved}"
+        );
+        for tag in of("tag") {
+            assert!(
+                working.contains(tag) && moved.contains(tag),
+                "{room}: {tag}"
+            );
+        }
+        for changed in of("changed") {
+            assert!(moved.contains(changed), "{room}: {moved} lacks {changed}");
+        }
+        // The scene and the game played: a system file by its own name, with its paragraph.
+        let scene_line = seen["sceneLine"].as_str().expect("text");
+        assert!(
+            scene_line.starts_with(&format!("Room {room}: ")),
+            "{room}: {scene_line}"
+        );
+        if room == "derelict" {
+            assert!(scene_line.ends_with("(a system file)"), "{scene_line}");
+            assert!(
+                seen["sceneAbout"]
+                    .as_str()
+                    .is_some_and(|a| a.starts_with("A salvage crew boards a dead freighter.")),
+                "{}",
+                seen["sceneAbout"]
+            );
+        } else {
+            assert!(scene_line.ends_with(" rules"), "{room}: {scene_line}");
+        }
         assert_eq!(
             seen["sameLogs"], true,
             "{room}: every page holds the same log"

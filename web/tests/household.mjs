@@ -120,12 +120,13 @@ try {
   await throwNotation(gm, '1d4+1d6+1d8+1d10+1d12+1d20+1d100');
   await throwNotation(phones[0], '1d4+1d6+1d8+1d10+1d12+1d20');
   await throwNotation(phones[1], '2d10+1d100+1d8');
-  const last = await gm.evaluate(() => window.seat.seq);
+  // The last throw's entry, as its thrower was told: another page may not have it yet.
+  const last = await phones[1].evaluate(() => window.seat.acked);
 
   const seen = {};
   for (const [name, page] of Object.entries(pages)) {
     const tray = trayOf(page);
-    await tray.waitForFunction((n) => window.overlay.shown?.roll === n, last, WAIT);
+    await tray.waitForFunction((n) => window.overlay.shown?.roll >= n, last, WAIT);
     await tray.waitForFunction(
       () => window.overlay.dice().length > 0 && window.overlay.dice().every((d) => d.numbered),
       null,

@@ -9,7 +9,8 @@
 // choice changed, its exact odds shown) and makes it, and throws a notation; Sam's form says
 // why it is not Sam's turn, and a move Sam's page sends for a character Sam does not play is
 // refused with its reason; the game master ends the turn; Sam throws the move from the
-// keyboard (Space on the tray) and a notation with a flick of the mouse on the tray. In the first
+// keyboard (Space on the tray; a flick of the mouse in the second room) and a notation with a
+// flick of the mouse on the tray; in the system file's room Sam ends Tam's turn. In the first
 // room the game master also rolls hidden and reveals it. Prints one JSON line of what each page
 // showed.
 import { launch } from './browser.mjs';
@@ -40,6 +41,8 @@ async function open(size) {
 }
 
 const status = (page) => page.getByRole('status').first().textContent();
+/** A room page's tray (its iframe of the room's watch page). */
+const trayOf = (page) => page.frames().find((f) => f.url().includes('/watch'));
 const until = (page, text) => page.waitForFunction(
   (t) => document.querySelector('[role="status"]')?.textContent.includes(t), text, WAIT,
 );
@@ -171,6 +174,16 @@ try {
     await makeMove(pat);
     await until(pat, 'Pat: ');
     seen.patMoved = await status(pat);
+    // The outcome in full, as the window shows it: on the tray's card (each step, what it
+    // triggers, what changed) and on the move's history line; the scene and the game played.
+    seen.patCard = await trayOf(pat).evaluate(
+      () => [...document.querySelectorAll('#working li')].map((li) => ({ kind: li.className, text: li.textContent })),
+    );
+    seen.patWorking = await pat.evaluate(
+      () => [...document.querySelectorAll('#history li .working')].map((w) => w.textContent)[0] ?? null,
+    );
+    seen.sceneLine = await pat.locator('#scene-line').textContent();
+    seen.sceneAbout = await pat.locator('#scene-about').textContent();
     await throwNotation(pat, '2d6+1');
     await until(pat, 'Pat: 2d6+1');
 
@@ -212,11 +225,24 @@ try {
       await sam.waitForTimeout(2500);
       await sam.screenshot({ path: join(out, 'round-desktop.png') });
     }
-    await sam.getByRole('combobox', { name: 'Move', exact: true }).focus();
-    const beforeKeys = await answered(sam);
-    await sam.getByRole('button', { name: /^Throw the move/ }).focus();
-    await sam.keyboard.press('Space');
-    await waitAnswer(sam, beforeKeys);
+    // The move the turn brought: from the keyboard (Space on the tray), or in the second room
+    // with a flick of the mouse across the tray.
+    const beforeMove = await answered(sam);
+    if (rooms.length === 1) {
+      seen.samMoveBy = 'flick';
+      const tray = await sam.getByRole('button', { name: /^Throw the move/ }).boundingBox();
+      await stroke(sam, line(
+        [tray.x + tray.width * 0.3, tray.y + tray.height * 0.6],
+        [tray.x + tray.width * 0.6, tray.y + tray.height * 0.42], 6,
+      ), 16, { touch: false });
+      seen.samMoveSwing = await sam.evaluate(() => window.seat.lastSwing);
+    } else {
+      seen.samMoveBy = 'space';
+      await sam.getByRole('combobox', { name: 'Move', exact: true }).focus();
+      await sam.getByRole('button', { name: /^Throw the move/ }).focus();
+      await sam.keyboard.press('Space');
+    }
+    await waitAnswer(sam, beforeMove);
     await until(sam, 'Sam: ');
     seen.samMoved = await status(sam);
     await freeRoll(sam);
@@ -230,6 +256,13 @@ try {
     await waitAnswer(sam, beforeFlick);
     await until(sam, 'Sam: 3d6');
     seen.samSwing = await sam.evaluate(() => window.seat.lastSwing);
+    if (r.room === 'derelict') {
+      // A system file's turns go in order: Sam ends Tam's turn from Sam's own form.
+      await endTurn(sam);
+      const ended = await sam.evaluate(() => window.seat.acked);
+      await sam.waitForFunction((n) => window.seat.told[n], ended, WAIT);
+      seen.samEnded = await status(sam);
+    }
 
     if (rooms.length === 0) {
       // Hidden, then revealed.

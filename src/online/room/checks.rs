@@ -3,10 +3,11 @@
 //! outcome and what changed at the table).
 
 use super::{RoomError, RoomState, table_digest};
-use crate::online::log::{Proposal, SeedProof};
+use crate::online::log::{Event, Proposal, SeedProof};
 use crate::online::seal::{self, NONCE_BYTES, SECRET_BYTES};
 use crate::record::{RollRecord, ThrowRecord, Thrown};
 use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive};
+use crate::rules::Outcome;
 use crate::rules::table::TableState;
 
 impl RoomState {
@@ -57,13 +58,7 @@ impl RoomState {
                 )));
             }
         }
-        let recorded = |order: &ThrowOrder| -> Result<ThrowRecord, RollError> {
-            record
-                .throws
-                .get(order.n as usize)
-                .cloned()
-                .ok_or(RollError::Missing { n: order.n })
-        };
+        let recorded = |order: &ThrowOrder| recorded_throw(record, order);
         let read_back = |taken: usize| -> Result<(), RoomError> {
             if taken != record.throws.len() {
                 return Err(RoomError::Mismatch(
@@ -147,6 +142,37 @@ impl RoomState {
                 Ok(table)
             }
         }
+    }
+}
+
+/// Throw `order.n` of `record`, as the rules ask for it when a record is read back.
+fn recorded_throw(record: &RollRecord, order: &ThrowOrder) -> Result<ThrowRecord, RollError> {
+    record
+        .throws
+        .get(order.n as usize)
+        .cloned()
+        .ok_or(RollError::Missing { n: order.n })
+}
+
+impl RoomState {
+    /// What the rules made of a thrown move, read back from its record at the table as it
+    /// stands before the entry: the arithmetic, the class and the special results a page shows
+    /// as the window does. None for anything but a move's throw, or a record the rules do not
+    /// read back (the entry's check says why).
+    pub fn explain(&self, event: &Event) -> Option<Outcome> {
+        let Event::Thrown {
+            what: Proposal::Move(mv),
+            record,
+            ..
+        } = event
+        else {
+            return None;
+        };
+        let roll = MoveRoll::start(&self.table, mv, record.seed).ok()?;
+        let (roll, _) = drive(roll, |order| recorded_throw(record, order))
+            .finished()
+            .ok()?;
+        roll.outcome().cloned()
     }
 }
 

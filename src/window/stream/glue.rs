@@ -417,6 +417,7 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
             shown: crate::roll::read_record(&record).map(|r| r.shown),
             code: record.code(),
             readings: feed::readings(&record),
+            explained: feed::Explained::default(),
             record: Box::new(record.clone()),
             settled_at_ms,
         });
@@ -433,6 +434,12 @@ fn relay_table(link: Res<Link>, mut relay: ResMut<Relay>, play: Res<TablePlay>) 
     let info = TableInfo {
         scene: play.scene.clone(),
         ruleset: play.state.as_ref().map(|s| s.ruleset().to_string()),
+        game: play
+            .state
+            .as_ref()
+            .and_then(|s| s.game())
+            .map(|g| g.0.to_string()),
+        about: None,
         turn: play.state.as_ref().map(|s| {
             let acting: Vec<String> = s
                 .tracker()

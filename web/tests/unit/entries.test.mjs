@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describeEntry, result } from '../../entries.js';
+import { describeEntry, inFull, result } from '../../entries.js';
 
 const log = readFileSync(new URL('../../../tests/fixtures/room-d4-pool.jsonl', import.meta.url), 'utf8')
   .trim().split('\n').map((line) => JSON.parse(line));
@@ -22,6 +22,22 @@ test('a stored room log told line by line', () => {
     assert.deepEqual(d.faces, e.event.record.faces);
     assert.ok(d.text.startsWith(`${e.event.by}: `), d.text);
   }
+});
+
+test("a move's outcome in full: the rules' working and what it changed", () => {
+  const e = log.find((x) => x.event.kind === 'thrown');
+  const explained = {
+    lines: ['6d4 [3, 3, 1, 1, 3, 3] = 14', 'd4: 4', 'total 18', '18 − Evasion 11 = 7 damage'],
+    tags: ['damage 7'],
+    changed: ["Vex the Rogue's Action Load -1 -> 0 (attack, cost 1)"],
+  };
+  const d = describeEntry(e, { ...page, explained });
+  assert.deepEqual(d.working, { lines: explained.lines, tags: ['damage 7'] });
+  assert.equal(describeEntry(e, page).working, undefined);
+  assert.equal(inFull(explained),
+    "18 − Evasion 11 = 7 damage. damage 7. Vex the Rogue's Action Load -1 -> 0 (attack, cost 1)");
+  assert.equal(inFull(undefined), '');
+  assert.equal(inFull({ lines: [], tags: [], changed: [] }), '');
 });
 
 test('what a record came to', () => {
