@@ -34,8 +34,23 @@ export function bandsWords(odds) {
     .join(' · ');
 }
 
+/**
+ * A move's odds in words, led by the chance that matters: its chance of success, then the move
+ * and its range, then each outcome the move can come to with its chance; a move with outcomes
+ * and no success (a system file's bands alone) is led by its outcomes.
+ */
+export function moveOddsWords(odds) {
+  const range = `${odds.title}: ${odds.summary}`;
+  const bands = bandsWords({ bands: (odds.bands || []).filter((b) => b.p > 0) });
+  if (odds.p_success !== undefined) {
+    const chance = `Chance of success: ${(100 * odds.p_success).toFixed(1)}%`;
+    return `${chance}. ${range}${bands ? `. Outcomes: ${bands}` : ''}`;
+  }
+  return bands ? `${bands}. ${range}` : range;
+}
+
 /** Draws `odds` into `chart` (a bar each) and says them in `words`. */
-export function drawOdds(odds, chart, words) {
+export function drawOdds(odds, chart, words, say = oddsWords) {
   chart.replaceChildren();
   const drawn = bars(odds);
   if (!drawn.length) return;
@@ -46,7 +61,7 @@ export function drawOdds(odds, chart, words) {
     bar.title = b.title;
     chart.append(bar);
   }
-  const text = oddsWords(odds);
+  const text = say(odds);
   words.textContent = text;
   chart.setAttribute('aria-label', `The chance of each total: ${text}`);
 }

@@ -12,7 +12,7 @@ import { describeEntry, inFull } from '/entries.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
-import { bandsWords, drawOdds } from '/odds-chart.js';
+import { drawOdds, moveOddsWords } from '/odds-chart.js';
 import { TrayQueue } from '/tray-queue.js';
 import { DraftAsker } from '/draft-asker.js';
 import { NotationOdds } from '/notation-odds.js';
@@ -576,10 +576,8 @@ function yourTurn(names) {
 function showMoveOdds(msg) {
   seat.moveOdds = msg;
   if (msg.odds) {
-    showOdds(msg.odds, 'move-odds');
-    // Every outcome of the move with its exact chance, before the throw.
-    const bands = bandsWords(msg.odds);
-    if (bands) $('move-odds-text').textContent += `. ${bands}`;
+    // Led by the chance that matters: success, or every outcome with its exact chance.
+    drawOdds(msg.odds, $('move-odds-chart'), $('move-odds-text'), moveOddsWords);
   } else {
     $('move-odds-chart').replaceChildren();
     $('move-odds-text').textContent = msg.error || 'This move throws no dice.';

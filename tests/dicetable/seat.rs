@@ -677,11 +677,17 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
         );
         assert_eq!(action(8), describe, "{room}");
         assert_eq!(seen["patVerdict"], format!("Allowed: {describe}"), "{room}");
+        // The odds sentence is led by the chance that matters (success, or each outcome's),
+        // then the move and its range.
         let odds = seen["patOdds"].as_str().expect("text");
+        let (lead, range) = odds
+            .split_once(&format!("{describe}: "))
+            .unwrap_or_else(|| panic!("{room}: {odds}"));
         assert!(
-            odds.starts_with(&format!("{describe}: ")) && odds.contains("average"),
+            lead.ends_with("%. ") || lead.ends_with("). "),
             "{room}: {odds}"
         );
+        assert!(range.contains("average"), "{room}: {odds}");
         // The tracker: whose turn, and the turn economy, a row per character.
         let rows = seen["patTracker"].as_array().expect("rows");
         assert!(rows.len() >= 3, "{room}: {rows:?}");

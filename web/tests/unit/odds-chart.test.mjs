@@ -1,7 +1,7 @@
 // odds-chart.js, the drafted roll's odds as bars and words. Run by `node --test`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bandsWords, bars, oddsWords, shownResults } from '../../odds-chart.js';
+import { bandsWords, bars, moveOddsWords, oddsWords, shownResults } from '../../odds-chart.js';
 
 const twoD6 = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((value) => ({
   value,
@@ -35,6 +35,33 @@ test('the odds in words, with the success where there is a target', () => {
     oddsWords({ title: '2d6>=10', summary: '2 to 12', p_success: 1 / 6 }),
     '2d6>=10: 2 to 12; success 16.7%',
   );
+});
+
+test("a move's odds led by the chance that matters", () => {
+  assert.equal(
+    moveOddsWords({ title: 'Bo: Locks vs Hard', summary: '0 to 6, average 2.50', p_success: 0.5833 }),
+    'Chance of success: 58.3%. Bo: Locks vs Hard: 0 to 6, average 2.50',
+  );
+  // The outcomes follow, those that cannot happen left out.
+  assert.equal(
+    moveOddsWords({
+      title: 'Pim: attack', summary: '6 to 24', p_success: 919 / 1024,
+      bands: [
+        { name: 'success', p: 919 / 1024, exact: '919/1024' },
+        { name: 'critical failure', p: 0, exact: '0' },
+        { name: 'failure', p: 105 / 1024, exact: '105/1024' },
+      ],
+    }),
+    'Chance of success: 89.7%. Pim: attack: 6 to 24. Outcomes: success 89.7% (919/1024) · failure 10.3% (105/1024)',
+  );
+  assert.equal(
+    moveOddsWords({
+      title: 'Lind: Wits', summary: '0 to 4, average 0.67',
+      bands: [{ name: 'strong hit', p: 0.5, exact: '1/2' }, { name: 'miss', p: 0.5, exact: '1/2' }],
+    }),
+    'strong hit 50.0% (1/2) · miss 50.0% (1/2). Lind: Wits: 0 to 4, average 0.67',
+  );
+  assert.equal(moveOddsWords({ title: '2d6', summary: '2 to 12' }), '2d6: 2 to 12');
 });
 
 test('every band of a move with its exact chance, in the rules\' order', () => {
