@@ -23,6 +23,7 @@
 
 import { writtenOut, totalText } from '/written.js';
 import { legible } from '/legible.js';
+import { layLabels, listed } from '/labels.js';
 import { patientFetch, namedWait } from '/patient.js';
 
 // Options come in the query or the fragment (#passcode=P&fill=1); the fragment's win.
@@ -67,6 +68,8 @@ const overlay = {
   motions: [],
   // Each settled die's value as shown over it, and where (page pixels).
   labels: [],
+  // A pool too crowded for values beside its dice: the values listed in the card instead.
+  listed: [],
   // How the dice are drawn: 'full' or 'light', and the pixel ratio now.
   quality: null,
   pixelRatio: null,
@@ -369,6 +372,7 @@ function frameSettled() {
   const best = tries.filter((t) => t.inside).sort((a, b) => a.shot.view - b.shot.view)[0]
     ?? tries.sort((a, b) => b.shot.view - a.shot.view)[0];
   if (best) aim(best.shot.view, best.shot.x, best.shot.z, best.shot.tilt);
+  framed = true;
 }
 
 function resize() {
@@ -467,22 +471,62 @@ function showValues(readings) {
   values = opts.values && meshes.length === readings.length
     ? readings.map((text, i) => ({ text, die: meshes[i].userData.die }))
     : [];
+  listValues([]);
   const layer = $('values');
   layer.replaceChildren(...values.map((v) => {
     const span = document.createElement('span');
     span.textContent = v.text;
-    span.style.background = v.die?.body ?? '#efe6d2';
-    span.style.color = v.die?.ink ?? '#1b1405';
-    span.style.borderColor = v.die?.ink ?? '#1b1405';
+    dieColours(span, v.die);
     return span;
   }));
+  // Each value's box in type of REFERENCE px: the layout scales it (the 2 px border does not).
+  for (const [i, span] of [...layer.children].entries()) {
+    span.style.fontSize = `${REFERENCE}px`;
+    values[i].box = [span.offsetWidth, span.offsetHeight];
+  }
   placeValues();
+}
+
+/** A value's chip in its die's colours. */
+function dieColours(el, die) {
+  el.style.background = die?.body ?? '#efe6d2';
+  el.style.color = die?.ink ?? '#1b1405';
+  el.style.borderColor = die?.ink ?? '#1b1405';
+}
+
+// Whether the camera is framing the settled dice (not the throw), and moving this frame.
+let framed = false;
+let cameraMoving = false;
+
+// The type a value's box is measured in, and its border (px), which does not scale.
+const REFERENCE = 20;
+const BORDER = 4;
+
+/** The box of value `i` in type of `font` px, a pixel to spare each way. */
+function boxOf(i, font) {
+  const [w, h] = values[i].box;
+  const k = font / REFERENCE;
+  return [(w - BORDER) * k + BORDER + 1, (h - BORDER) * k + BORDER + 1];
 }
 
 function hideValues() {
   values = [];
+  framed = false;
   $('values').replaceChildren();
   overlay.labels = [];
+  listValues([]);
+}
+
+/** Lists the values of a pool too crowded to label beside its dice (none: clears the list). */
+function listValues(shown) {
+  overlay.listed = shown.map((v) => v.text);
+  $('values-list').replaceChildren(...shown.map((v) => {
+    const li = document.createElement('li');
+    li.textContent = v.text;
+    dieColours(li, v.die);
+    return li;
+  }));
+  $('values-list').hidden = !shown.length;
 }
 
 function placeValues() {
@@ -491,19 +535,53 @@ function placeValues() {
   const h = canvas.clientHeight;
   const spans = $('values').children;
   const v = canvas.getBoundingClientRect();
-  overlay.labels = values.map((value, i) => {
+  // Each die as the camera sees it: its centre and its radius on screen.
+  const dice = values.map((value, i) => {
     const m = meshes[i];
     const r = (m.geometry.boundingSphere?.radius ?? 1.2) * 0.9;
     const p = [m.position.x, m.position.y, m.position.z];
     const [cx, cy] = onCanvas(camera, p, w, h);
-    // The die's size on screen: its value sits just above it, in type that grows with it.
     const [ex] = onCanvas(camera, [p[0] + r, p[1], p[2]], w, h);
-    const across = Math.abs(ex - cx);
-    const [x, y] = [cx, cy - across - 3];
-    spans[i].style.left = `${x}px`;
-    spans[i].style.top = `${y}px`;
-    spans[i].style.fontSize = `${Math.round(Math.min(30, Math.max(15, across * 0.55)) * opts.size)}px`;
-    return { text: value.text, x: v.left + x, y: v.top + y, die: [v.left + cx, v.top + cy] };
+    return { x: cx, y: cy, r: Math.abs(ex - cx) };
+  });
+  // Beside its die, touching no die, no other value and not the card; a crowded pool's
+  // values shrink together, and one too crowded for that is listed in the card.
+  // A pool once listed stays listed until the next throw (the camera's glide does not make
+  // the values jump between the felt and the card).
+  if (overlay.listed.length) return;
+  const c = $('card').getBoundingClientRect();
+  const card = { x: c.left - v.left, y: c.top - v.top, w: c.width, h: c.height };
+  const keepOut = c.width > 0 ? [card] : [];
+  // The strip a room's page keeps over the tray's top edge (whose turn it is).
+  if (opts.top > 0) keepOut.push({ x: 0, y: 0, w, h: opts.top });
+  const rects = layLabels(dice, boxOf, { bounds: { w, h }, keepOut, scale: opts.size });
+  if (!rects) {
+    for (const span of spans) span.hidden = true;
+    overlay.labels = [];
+    // While the camera glides in, the values wait; once it rests on the settled dice, a pool
+    // with no room beside its dice is listed.
+    if (!framed || cameraMoving) return;
+    listValues(listed(values));
+    // The card has grown by the list: the dice are framed clear of it again.
+    requestAnimationFrame(() => frameSettled());
+    return;
+  }
+  listValues([]);
+  overlay.labels = values.map((value, i) => {
+    const r = rects[i];
+    spans[i].hidden = false;
+    spans[i].style.left = `${r.x}px`;
+    spans[i].style.top = `${r.y}px`;
+    spans[i].style.fontSize = `${r.font}px`;
+    return {
+      text: value.text,
+      x: v.left + r.x + r.w / 2,
+      y: v.top + r.y + r.h,
+      font: r.font,
+      die: [v.left + dice[i].x, v.top + dice[i].y],
+      r: dice[i].r,
+      box: { x: v.left + r.x, y: v.top + r.y, w: r.w, h: r.h },
+    };
   });
 }
 
@@ -618,6 +696,10 @@ function frame(at) {
     dirty = true;
     moved = true;
   }
+  // The camera has just come to rest: where the values go is settled now.
+  const cameStill = cameraMoving && !moved;
+  cameraMoving = moved;
+  if (cameStill && values.length) placeValues();
   if (dirty && renderer) {
     renderer.render(scene, camera);
     overlay.rendered += 1;

@@ -133,7 +133,7 @@ const THREE_JS: &[u8] = include_bytes!("../../web/vendor/three.min.js");
 const THREE_PLACEHOLDER: &str = "/three/three.min.js";
 
 /// Our files, by the name they are served under (at the server's root).
-const FILES: [(&str, &str); 21] = [
+const FILES: [(&str, &str); 22] = [
     ("overlay.html", include_str!("../../web/overlay.html")),
     ("overlay.css", include_str!("../../web/overlay.css")),
     ("overlay.js", include_str!("../../web/overlay.js")),
@@ -156,6 +156,7 @@ const FILES: [(&str, &str); 21] = [
         include_str!("../../web/notation-odds.js"),
     ),
     ("legible.js", include_str!("../../web/legible.js")),
+    ("labels.js", include_str!("../../web/labels.js")),
     ("patient.js", include_str!("../../web/patient.js")),
     (
         "vendor/sha256.min.js",

@@ -191,15 +191,6 @@ pub struct Explained {
 }
 
 impl Explained {
-    /// The outcome `o` of a move, and what it changed.
-    pub fn of(o: Option<&crate::rules::Outcome>, changed: &[String]) -> Explained {
-        Explained {
-            lines: o.map(|o| o.lines.clone()).unwrap_or_default(),
-            tags: o.map(|o| o.tags.clone()).unwrap_or_default(),
-            changed: changed.to_vec(),
-        }
-    }
-
     /// Nothing to explain (a free roll).
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty() && self.tags.is_empty() && self.changed.is_empty()

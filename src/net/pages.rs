@@ -20,12 +20,13 @@ use crate::dice::mesh::{DieStyle, MeshArrays, atlas_png, die_mesh_arrays};
 use crate::errors::ErrorCode;
 
 /// The first path segments the pages take (a room may not be named so).
-pub const RESERVED: [&str; 9] = [
+pub const RESERVED: [&str; 10] = [
     "overlay",
     "overlay.css",
     "overlay.js",
     "written.js",
     "legible.js",
+    "labels.js",
     "patient.js",
     "three",
     "dice",
@@ -65,7 +66,8 @@ fn route_to<S: Clone + Send + Sync + 'static>(
     get(move |headers: HeaderMap| async move { file(name, &headers) })
 }
 
-/// `/overlay`, `/overlay.js`, `/written.js`, `/legible.js`, `/patient.js`, `/three/{file}`,
+/// `/overlay`, `/overlay.js`, `/written.js`, `/legible.js`, `/labels.js`, `/patient.js`,
+/// `/three/{file}`,
 /// `/dice/geometry.json`, `/dice/atlas/{kind}`: public, no token (they say nothing about the
 /// table).
 pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> {
@@ -75,6 +77,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> 
         .route("/overlay.js", route_to("overlay.js"))
         .route("/written.js", route_to("written.js"))
         .route("/legible.js", route_to("legible.js"))
+        .route("/labels.js", route_to("labels.js"))
         .route("/patient.js", route_to("patient.js"))
         .route("/three/{file}", get(three))
         .route("/dice/geometry.json", get(geometry))

@@ -78,6 +78,12 @@ pub trait Seat: Clone + Debug + PartialEq + super::digest::Digest {
     fn made_by(&self, m: &Self::Move) -> MadeBy {
         MadeBy::of_actor(self.actor(m))
     }
+    /// The game played, by its own name and its paragraph on how it resolves things, where the
+    /// table's rules name a game of their own (a system file's); None where the ruleset's id
+    /// names it.
+    fn game(&self) -> Option<(&str, &str)> {
+        None
+    }
     /// Every number the move gives, with the range the rules accept for it (checked before
     /// anything else; see [`super::bounds`]).
     fn numbers(&self, m: &Self::Move) -> Vec<Bounded>;
@@ -134,6 +140,13 @@ impl TableState {
     /// What the tracker's heading says.
     pub fn heading(&self) -> String {
         worded(each_table!(self, |t, _wrap| t.heading()))
+    }
+
+    /// A game played from a system file, by its own name and paragraph ("Moves: 2d6 + stat",
+    /// how it resolves things), for a page to say what is played; None for a shipped ruleset,
+    /// which its id names.
+    pub fn game(&self) -> Option<(&str, &str)> {
+        each_table!(self, |t, _wrap| t.game())
     }
 
     /// One row per character, in seat order.

@@ -33,16 +33,6 @@ impl TableState {
     pub fn ruleset(&self) -> RulesetId {
         each_of!(TableState, self, |_t, R, id| id)
     }
-
-    /// A game played from a system file, by its own name and paragraph ("Moves: 2d6 + stat",
-    /// how it resolves things), for a page to say what is played; None for a shipped ruleset,
-    /// which its id names.
-    pub fn game(&self) -> Option<(&str, &str)> {
-        match self {
-            TableState::SystemFile(t) => Some((t.rules.name.as_str(), t.rules.about.as_str())),
-            _ => None,
-        }
-    }
 }
 
 /// The version of [`TableState::canonical_state`]. Room logs chain a hash of it after every

@@ -69,7 +69,11 @@ impl Watch {
                 if motion {
                     events.extend(motions(seq, &byline, &record, &looks.unwrap_or_default()));
                 }
-                let explained = Explained::of(worked.as_ref(), &said);
+                let explained = Explained {
+                    lines: worked.as_ref().map(|o| o.lines.clone()).unwrap_or_default(),
+                    tags: worked.map(|o| o.tags).unwrap_or_default(),
+                    changed: said,
+                };
                 events.push(outcome(seq, byline, record, explained, entry.at_ms));
             }
             Event::Revealed { of, payload, .. } => {

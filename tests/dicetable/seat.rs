@@ -263,27 +263,212 @@ fn shown_as_logged(what: &str, shown: &serde_json::Value) {
     let labels = shown["labels"].as_array().expect("labels");
     let got: Vec<&str> = labels.iter().filter_map(|l| l["text"].as_str()).collect();
     assert_eq!(got, want, "{what}: the values over the dice");
-    // Each value stands over its die, inside the tray and clear of the outcome card.
+    // Each value stands beside its die (touching neither it nor another), inside the tray and
+    // clear of the outcome card.
     let (w, h) = (num(&shown["size"][0]), num(&shown["size"][1]));
     let card = &shown["card"];
+    let card = Rect {
+        x: num(&card["l"]),
+        y: num(&card["t"]),
+        w: num(&card["r"]) - num(&card["l"]),
+        h: num(&card["b"]) - num(&card["t"]),
+    };
     for l in labels {
-        let (x, y) = (num(&l["x"]), num(&l["y"]));
-        let (dx, dy) = (num(&l["die"][0]), num(&l["die"][1]));
-        assert!((x - dx).abs() < 1.0 && y < dy, "{what}: {l} over its die");
+        let b = Rect::of(&l["box"]);
+        let die = Disc {
+            x: num(&l["die"][0]),
+            y: num(&l["die"][1]),
+            r: num(&l["r"]),
+        };
+        assert!(!b.meets_disc(&die), "{what}: {l} over its die");
         assert!(
-            (0.0..=w).contains(&x) && (0.0..=h).contains(&y),
+            b.distance_to(die.x, die.y) <= die.r + 4.0,
+            "{what}: {l} by its die"
+        );
+        assert!(
+            b.x >= -0.5 && b.y >= -0.5 && b.x + b.w <= w + 0.5 && b.y + b.h <= h + 0.5,
             "{what}: {l} in the tray {w} x {h}"
         );
         assert!(
-            (0.0..=w).contains(&dx) && (0.0..=h).contains(&dy),
+            (0.0..=w).contains(&die.x) && (0.0..=h).contains(&die.y),
             "{what}: {l}"
         );
-        let under_card = x >= num(&card["l"])
-            && x <= num(&card["r"])
-            && dy >= num(&card["t"])
-            && y <= num(&card["b"]);
-        assert!(!under_card, "{what}: {l} behind the card {card}");
+        assert!(!b.meets(&card), "{what}: {l} behind the card {card:?}");
     }
+}
+
+/// A box on the page (CSS px).
+#[derive(Debug)]
+struct Rect {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+/// A die as the camera shows it: its centre and radius (CSS px).
+#[derive(Debug)]
+struct Disc {
+    x: f64,
+    y: f64,
+    r: f64,
+}
+
+impl Rect {
+    /// A box as a page reports it (`x`, `y`, `w`, `h`).
+    fn of(v: &serde_json::Value) -> Rect {
+        Rect {
+            x: num(&v["x"]),
+            y: num(&v["y"]),
+            w: num(&v["w"]),
+            h: num(&v["h"]),
+        }
+    }
+
+    /// Whether the two boxes overlap (a shared edge, or less than half a pixel, is not).
+    fn meets(&self, o: &Rect) -> bool {
+        const SLACK: f64 = 0.5;
+        self.x + SLACK < o.x + o.w
+            && o.x + SLACK < self.x + self.w
+            && self.y + SLACK < o.y + o.h
+            && o.y + SLACK < self.y + self.h
+    }
+
+    /// How far the point (x, y) is from the box (0 inside it).
+    fn distance_to(&self, x: f64, y: f64) -> f64 {
+        let nx = x.clamp(self.x, self.x + self.w);
+        let ny = y.clamp(self.y, self.y + self.h);
+        (x - nx).hypot(y - ny)
+    }
+
+    /// Whether the box covers any of the disc (half a pixel of slack).
+    fn meets_disc(&self, d: &Disc) -> bool {
+        self.distance_to(d.x, d.y) + 0.5 < d.r
+    }
+}
+
+/// Large pools on a phone and on the OBS page at 1080p with its scale set: 8d10, 20d6 and 7d4,
+/// each die's value beside its die, touching no die and no other value, as the page laid them
+/// out; or, a pool too crowded for that, every value listed in the card. The card says the
+/// total once.
+#[test]
+fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let data = data_dir("pools");
+    std::fs::create_dir_all(&data).expect("dir");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let base = format!("http://{}/", server.addr);
+    let shots = data.join("shots");
+    std::fs::create_dir_all(&shots).expect("dir");
+    let seen = super::stream::browser_half("pools.mjs", &[&base, shots.to_str().expect("utf-8")]);
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    let pools = seen["pools"].as_array().expect("pools");
+    assert_eq!(pools.len(), 3);
+    let mut shown = Vec::new();
+    for pool in pools {
+        let notation = pool["notation"].as_str().expect("text");
+        let record = &pool["record"];
+        let last = record["throws"]
+            .as_array()
+            .and_then(|t| t.last())
+            .expect("a throw");
+        let mut want: Vec<String> = last["dice"]
+            .as_array()
+            .expect("dice")
+            .iter()
+            .zip(last["faces"].as_array().expect("faces"))
+            .map(|(d, f)| reading(d.as_str().unwrap_or(""), f.as_i64().unwrap_or(-1)))
+            .collect();
+        want.sort();
+        for page in ["phone", "obs"] {
+            let at = &pool[page];
+            let what = format!("{notation} on the {page}");
+            let boxes: Vec<Rect> = at["boxes"]
+                .as_array()
+                .expect("boxes")
+                .iter()
+                .map(Rect::of)
+                .collect();
+            let listed = at["listed"].as_array().expect("listed");
+            let mut texts: Vec<String> = if boxes.is_empty() {
+                listed
+                    .iter()
+                    .filter_map(|t| t.as_str())
+                    .map(String::from)
+                    .collect()
+            } else {
+                assert!(listed.is_empty(), "{what}: {at}");
+                at["boxes"]
+                    .as_array()
+                    .expect("boxes")
+                    .iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .map(String::from)
+                    .collect()
+            };
+            texts.sort();
+            assert_eq!(texts, want, "{what}: every die's value, once: {at}");
+            let discs: Vec<Disc> = at["discs"]
+                .as_array()
+                .expect("discs")
+                .iter()
+                .map(|d| Disc {
+                    x: num(&d["x"]),
+                    y: num(&d["y"]),
+                    r: num(&d["r"]),
+                })
+                .collect();
+            assert_eq!(discs.len(), boxes.len(), "{what}");
+            for (i, b) in boxes.iter().enumerate() {
+                for (k, d) in discs.iter().enumerate() {
+                    assert!(
+                        !b.meets_disc(d),
+                        "{what}: value {i} {b:?} over die {k} {d:?}"
+                    );
+                }
+                for (j, o) in boxes.iter().enumerate() {
+                    assert!(
+                        i == j || !b.meets(o),
+                        "{what}: value {i} {b:?} over value {j} {o:?}"
+                    );
+                }
+            }
+            // The card says the total once (a free roll's words are its total).
+            assert_eq!(at["result"], record["total"].to_string(), "{what}");
+            shown.push(format!(
+                "{what}: {}",
+                if boxes.is_empty() {
+                    format!("listed ({} values)", listed.len())
+                } else {
+                    let fonts: Vec<f64> = at["boxes"]
+                        .as_array()
+                        .expect("boxes")
+                        .iter()
+                        .map(|b| num(&b["font"]))
+                        .collect();
+                    format!(
+                        "beside the dice, type {}-{} px",
+                        fonts.iter().copied().fold(f64::MAX, f64::min),
+                        fonts.iter().copied().fold(0.0, f64::max)
+                    )
+                }
+            ));
+        }
+    }
+    eprintln!("{}", shown.join("\n"));
+    if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
+        for pool in ["8d10", "20d6", "7d4"] {
+            for page in ["phone", "obs"] {
+                let shot = format!("pool-{page}-{pool}.png");
+                let _ = std::fs::copy(shots.join(&shot), std::path::Path::new(&keep).join(&shot));
+            }
+        }
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]

@@ -588,6 +588,10 @@ impl Seat for Table {
         self.round
     }
 
+    fn game(&self) -> Option<(&str, &str)> {
+        Some((self.rules.name.as_str(), self.rules.about.as_str()))
+    }
+
     fn heading(&self) -> String {
         match (&self.rules.turn, self.acting()) {
             (Turn::Free, _) => format!("{}: free play", self.rules.name),
