@@ -49,6 +49,52 @@ export function moveOddsWords(odds) {
   return bands ? `${bands}. ${range}` : range;
 }
 
+/** The colours of a move's outcomes in the rules' order (best first): from green through
+ * amber to red, then blue and grey for more; each reads apart from its neighbours. */
+export const BAND_COLOURS = ['#3fa05c', '#a4c64a', '#e3b93c', '#e47f3a', '#cf4a3f', '#9a62b5', '#4f86c6', '#8a8a8a'];
+
+/** Each outcome the move can come to, as a share of a strip in its own colour, in the rules'
+ * order: [{ name, percent, words, colour }]. Where the rules name broad outcomes before the
+ * finer ones they are made of (step dice: success, failure, then critical, complete and
+ * marginal), the strip is of the finer ones, which share the whole between them; none where
+ * the outcomes never do. */
+export function bandSegments(odds) {
+  const all = odds.bands || [];
+  const whole = (bs) => Math.abs(bs.reduce((t, b) => t + b.p, 0) - 1) < 1e-6;
+  let first = 0;
+  while (first < all.length && !whole(all.slice(first))) first += 1;
+  return all.slice(first).map((b, i) => ({
+    name: b.name,
+    percent: 100 * b.p,
+    words: `${b.name} ${(100 * b.p).toFixed(1)}% (${b.exact})`,
+    colour: BAND_COLOURS[i % BAND_COLOURS.length],
+  })).filter((b) => b.percent > 0);
+}
+
+/** Draws a move's outcomes into `strip` (one bar, a share each, in the outcome's colour) and
+ * `legend` (each colour named, with its chance); both empty where there are none. */
+export function drawBands(odds, strip, legend) {
+  const segments = bandSegments(odds);
+  strip.replaceChildren(...segments.map((b) => {
+    const part = document.createElement('span');
+    part.style.width = `${b.percent}%`;
+    part.style.background = b.colour;
+    part.title = b.words;
+    return part;
+  }));
+  strip.hidden = !segments.length;
+  strip.setAttribute('aria-label', `The chance of each outcome: ${segments.map((b) => b.words).join(', ')}`);
+  legend.replaceChildren(...segments.map((b) => {
+    const li = document.createElement('li');
+    const swatch = document.createElement('span');
+    swatch.className = 'swatch';
+    swatch.style.background = b.colour;
+    li.append(swatch, b.words);
+    return li;
+  }));
+  legend.hidden = !segments.length;
+}
+
 /** Draws `odds` into `chart` (a bar each) and says them in `words`. */
 export function drawOdds(odds, chart, words, say = oddsWords) {
   chart.replaceChildren();

@@ -12,7 +12,7 @@ import { describeEntry, inFull } from '/entries.js';
 import { logChecker } from '/check.js';
 import { attachHand } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
-import { drawOdds, moveOddsWords } from '/odds-chart.js';
+import { drawBands, drawOdds, moveOddsWords } from '/odds-chart.js';
 import { TrayQueue } from '/tray-queue.js';
 import { DraftAsker } from '/draft-asker.js';
 import { NotationOdds } from '/notation-odds.js';
@@ -578,8 +578,10 @@ function showMoveOdds(msg) {
   if (msg.odds) {
     // Led by the chance that matters: success, or every outcome with its exact chance.
     drawOdds(msg.odds, $('move-odds-chart'), $('move-odds-text'), moveOddsWords);
+    drawBands(msg.odds, $('move-odds-bands'), $('move-odds-legend'));
   } else {
     $('move-odds-chart').replaceChildren();
+    drawBands({}, $('move-odds-bands'), $('move-odds-legend'));
     $('move-odds-text').textContent = msg.error || 'This move throws no dice.';
   }
 }

@@ -873,6 +873,13 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
             "{room}: {odds}"
         );
         assert!(range.contains("average"), "{room}: {odds}");
+        // Its outcomes in colours, each colour named with the chance the sentence gives.
+        let legend = seen["patLegend"].as_array().expect("legend");
+        assert!(!legend.is_empty(), "{room}: {odds}");
+        for item in legend {
+            let item = item.as_str().expect("text");
+            assert!(odds.contains(item), "{room}: {item} not in {odds}");
+        }
         // The tracker: whose turn, and the turn economy, a row per character.
         let rows = seen["patTracker"].as_array().expect("rows");
         assert!(rows.len() >= 3, "{room}: {rows:?}");

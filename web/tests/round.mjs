@@ -161,6 +161,7 @@ try {
       [field, choice], WAIT,
     );
     seen.patOdds = await shownOdds.jsonValue();
+    seen.patLegend = await pat.locator('#move-odds-legend li').allTextContents();
     seen.patFields = await pat.evaluate(() => window.seat.moves.fields.map((f) => f.label));
     seen.patVerdict = await pat.locator('#move-verdict').textContent();
     seen.patDescribe = await pat.evaluate(() => window.seat.moves.describe);

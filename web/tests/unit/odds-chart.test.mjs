@@ -1,7 +1,7 @@
 // odds-chart.js, the drafted roll's odds as bars and words. Run by `node --test`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bandsWords, bars, moveOddsWords, oddsWords, shownResults } from '../../odds-chart.js';
+import { BAND_COLOURS, bandSegments, bandsWords, bars, moveOddsWords, oddsWords, shownResults } from '../../odds-chart.js';
 
 const twoD6 = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((value) => ({
   value,
@@ -74,4 +74,39 @@ test('every band of a move with its exact chance, in the rules\' order', () => {
   };
   assert.equal(bandsWords(odds), 'strong hit 41.7% (5/12) · weak hit 41.7% (5/12) · miss 16.7% (1/6)');
   assert.equal(bandsWords({}), '');
+});
+
+test("a move's outcomes as shares of a strip, each in its own colour, in the rules' order", () => {
+  const segments = bandSegments({
+    bands: [
+      { name: 'strong hit', p: 15 / 36, exact: '5/12' },
+      { name: 'never', p: 0, exact: '0' },
+      { name: 'weak hit', p: 15 / 36, exact: '5/12' },
+      { name: 'miss', p: 6 / 36, exact: '1/6' },
+    ],
+  });
+  assert.deepEqual(segments.map((b) => b.words), ['strong hit 41.7% (5/12)', 'weak hit 41.7% (5/12)', 'miss 16.7% (1/6)']);
+  assert.deepEqual(segments.map((b) => b.colour), [BAND_COLOURS[0], BAND_COLOURS[2], BAND_COLOURS[3]]);
+  assert.equal(new Set(BAND_COLOURS).size, BAND_COLOURS.length);
+  assert.ok(Math.abs(segments.reduce((t, b) => t + b.percent, 0) - 100) < 1e-9);
+  assert.deepEqual(bandSegments({}), []);
+  // Step dice name success and failure, then the finer outcomes they are made of: the strip
+  // shares the whole between the finer ones.
+  const step = bandSegments({
+    bands: [
+      { name: 'success', p: 11 / 16, exact: '11/16' },
+      { name: 'failure', p: 5 / 16, exact: '5/16' },
+      { name: 'critical success', p: 1 / 16, exact: '1/16' },
+      { name: 'complete success', p: 4 / 16, exact: '1/4' },
+      { name: 'marginal success', p: 6 / 16, exact: '3/8' },
+      { name: 'critical failure', p: 0, exact: '0' },
+      { name: 'complete failure', p: 2 / 16, exact: '1/8' },
+      { name: 'marginal failure', p: 3 / 16, exact: '3/16' },
+    ],
+  });
+  assert.deepEqual(step.map((b) => b.name),
+    ['critical success', 'complete success', 'marginal success', 'complete failure', 'marginal failure']);
+  assert.ok(Math.abs(step.reduce((t, b) => t + b.percent, 0) - 100) < 1e-9);
+  // Outcomes that never share the whole: no strip.
+  assert.deepEqual(bandSegments({ bands: [{ name: 'a', p: 0.5, exact: '1/2' }] }), []);
 });
