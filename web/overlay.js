@@ -479,10 +479,13 @@ function showValues(readings) {
     dieColours(span, v.die);
     return span;
   }));
-  // Each value's box in type of REFERENCE px: the layout scales it (the 2 px border does not).
+  // Each value's box in type of REFERENCE px, without its least width: the layout scales
+  // what grows with the type (the text, its padding) and not what does not (the border).
   for (const [i, span] of [...layer.children].entries()) {
     span.style.fontSize = `${REFERENCE}px`;
+    span.style.minWidth = '0';
     values[i].box = [span.offsetWidth, span.offsetHeight];
+    span.style.minWidth = '';
   }
   placeValues();
 }
@@ -498,15 +501,20 @@ function dieColours(el, die) {
 let framed = false;
 let cameraMoving = false;
 
-// The type a value's box is measured in, and its border (px), which does not scale.
+// The type a value's box is measured in, its border (px, both sides), which does not scale,
+// and its least width (em, border included: overlay.css's min-width).
 const REFERENCE = 20;
 const BORDER = 4;
+const LEAST_WIDTH_EM = 1.6;
+// Pixels to spare each way: type does not scale exactly (hinting, rounding).
+const SPARE = 2;
 
-/** The box of value `i` in type of `font` px, a pixel to spare each way. */
+/** The box of value `i` in type of `font` px. */
 function boxOf(i, font) {
   const [w, h] = values[i].box;
   const k = font / REFERENCE;
-  return [(w - BORDER) * k + BORDER + 1, (h - BORDER) * k + BORDER + 1];
+  const natural = (w - BORDER) * k + BORDER;
+  return [Math.max(natural, LEAST_WIDTH_EM * font) + SPARE, (h - BORDER) * k + BORDER + SPARE];
 }
 
 function hideValues() {
