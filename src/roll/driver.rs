@@ -133,6 +133,19 @@ impl<R: Roll<Made>, Made> Driving<R, Made> {
     }
 }
 
+/// Throw `order.n` of `record`: a record read back throw by throw, as the rules ask for each
+/// (a verifier checking a log, a page replaying it).
+pub fn recorded_throw(
+    record: &crate::record::RollRecord,
+    order: &ThrowOrder,
+) -> Result<ThrowRecord, RollError> {
+    record
+        .throws
+        .get(order.n as usize)
+        .cloned()
+        .ok_or(RollError::Missing { n: order.n })
+}
+
 /// Drives a roll to its end, each throw it asks for made by `throw` (thrown here, read back
 /// from a record, given by a script): the roll with every throw made, and why it stopped, if it
 /// stopped early.

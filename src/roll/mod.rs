@@ -20,7 +20,7 @@ mod notation;
 pub mod replay;
 
 pub use crate::seed::throw_seed;
-pub use driver::{Driving, GivenFaces, Roll, drive};
+pub use driver::{Driving, GivenFaces, Roll, drive, recorded_throw};
 pub use moves::{MoveRoll, end_turn, play_without_dice};
 pub use notation::{NotationRoll, notation_dice, read_record, recorded_notation};
 

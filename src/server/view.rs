@@ -13,7 +13,7 @@ use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
 use crate::online::room::{Checks, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
-use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive};
+use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive, recorded_throw};
 
 /// Physics steps between two samples of a throw's motion (30 a second, as the window's feed).
 pub const SAMPLE_STEPS: u32 = 8;
@@ -135,11 +135,7 @@ impl Watch {
         let mut looks = Vec::new();
         let recorded = |order: &ThrowOrder| -> Result<ThrowRecord, RollError> {
             looks.push(order.tints.iter().map(|t| Tint::style(*t)).collect());
-            record
-                .throws
-                .get(order.n as usize)
-                .cloned()
-                .ok_or(RollError::Missing { n: order.n })
+            recorded_throw(record, order)
         };
         match what {
             Proposal::Notation(text) => {

@@ -357,13 +357,8 @@ fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
         return;
     }
     let _turn = super::real_time();
-    let data = data_dir("pools");
-    std::fs::create_dir_all(&data).expect("dir");
-    let server = Server::start(&data, "127.0.0.1:0");
-    let base = format!("http://{}/", server.addr);
-    let shots = data.join("shots");
-    std::fs::create_dir_all(&shots).expect("dir");
-    let seen = super::stream::browser_half("pools.mjs", &[&base, shots.to_str().expect("utf-8")]);
+    let table = BrowserTable::start("pools");
+    let seen = table.browse("pools.mjs");
     assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
     let pools = seen["pools"].as_array().expect("pools");
     assert_eq!(pools.len(), 3);
@@ -459,16 +454,62 @@ fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
         }
     }
     eprintln!("{}", shown.join("\n"));
-    if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
-        for pool in ["8d10", "20d6", "7d4"] {
-            for page in ["phone", "obs"] {
-                let shot = format!("pool-{page}-{pool}.png");
-                let _ = std::fs::copy(shots.join(&shot), std::path::Path::new(&keep).join(&shot));
+    let pictures: Vec<String> = ["8d10", "20d6", "7d4"]
+        .iter()
+        .flat_map(|pool| ["phone", "obs"].map(|page| format!("pool-{page}-{pool}.png")))
+        .collect();
+    table.keep(&pictures);
+    table.close();
+}
+
+/// A table server for one browser test, on a data folder of its own: the address its pages
+/// open and the folder their screenshots go to.
+struct BrowserTable {
+    data: std::path::PathBuf,
+    server: Server,
+    base: String,
+    shots: std::path::PathBuf,
+}
+
+impl BrowserTable {
+    /// A server on a fresh data folder named `name`.
+    fn start(name: &str) -> BrowserTable {
+        let data = data_dir(name);
+        let shots = data.join("shots");
+        std::fs::create_dir_all(&shots).expect("dir");
+        let server = Server::start(&data, "127.0.0.1:0");
+        let base = format!("http://{}/", server.addr);
+        BrowserTable {
+            data,
+            server,
+            base,
+            shots,
+        }
+    }
+
+    /// What `script` (under web/tests/) printed of this table's pages: its JSON line.
+    fn browse(&self, script: &str) -> serde_json::Value {
+        super::stream::browser_half(script, &[&self.base, self.shots.to_str().expect("utf-8")])
+    }
+
+    /// Copies the screenshots named to `DICETABLE_SHOTS`, where it is set (for the docs).
+    fn keep<S: AsRef<str>>(&self, pictures: &[S]) {
+        if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
+            for shot in pictures {
+                let shot = shot.as_ref();
+                let _ = std::fs::copy(
+                    self.shots.join(shot),
+                    std::path::Path::new(&keep).join(shot),
+                );
             }
         }
     }
-    drop(server);
-    let _ = std::fs::remove_dir_all(&data);
+
+    /// Stops the server and removes its data, the test having passed.
+    fn close(self) {
+        drop(self.server);
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
 }
 
 #[test]
@@ -477,14 +518,8 @@ fn every_page_from_one_address_draws_every_die_with_its_numerals() {
         return;
     }
     let _turn = super::real_time();
-    let data = data_dir("household");
-    std::fs::create_dir_all(&data).expect("dir");
-    let server = Server::start(&data, "127.0.0.1:0");
-    let base = format!("http://{}/", server.addr);
-    let shots = data.join("shots");
-    std::fs::create_dir_all(&shots).expect("dir");
-    let seen =
-        super::stream::browser_half("household.mjs", &[&base, shots.to_str().expect("utf-8")]);
+    let table = BrowserTable::start("household");
+    let seen = table.browse("household.mjs");
     eprintln!("{seen:#}");
     assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
     let pages = seen["pages"].as_object().expect("pages");
@@ -535,8 +570,9 @@ fn every_page_from_one_address_draws_every_die_with_its_numerals() {
             "You are at the table in house."
         ]
     );
+    // Its screenshots stay in its data folder for whoever asked for them.
     if std::env::var_os("DICETABLE_SHOTS").is_none() {
-        let _ = std::fs::remove_dir_all(&data);
+        table.close();
     }
 }
 
@@ -546,13 +582,8 @@ fn a_phone_player_sees_the_dice_land_and_throws_only_when_meant() {
         return;
     }
     let _turn = super::real_time();
-    let data = data_dir("phone");
-    std::fs::create_dir_all(&data).expect("dir");
-    let server = Server::start(&data, "127.0.0.1:0");
-    let base = format!("http://{}/", server.addr);
-    let shots = data.join("shots");
-    std::fs::create_dir_all(&shots).expect("dir");
-    let page = super::stream::browser_half("phone.mjs", &[&base, shots.to_str().expect("utf-8")]);
+    let table = BrowserTable::start("phone");
+    let page = table.browse("phone.mjs");
     eprintln!("{page:#}");
     assert_eq!(page["errors"], serde_json::json!([]), "no script errors");
     // Every room message each way fits the protocol's published schema.
@@ -649,15 +680,10 @@ fn a_phone_player_sees_the_dice_land_and_throws_only_when_meant() {
         "room-phone-after-throw.png",
     ];
     for shot in pictures {
-        assert!(shots.join(shot).exists(), "{shot} taken");
+        assert!(table.shots.join(shot).exists(), "{shot} taken");
     }
-    if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
-        for shot in pictures {
-            let _ = std::fs::copy(shots.join(shot), std::path::Path::new(&keep).join(shot));
-        }
-    }
-    drop(server);
-    let _ = std::fs::remove_dir_all(&data);
+    table.keep(&pictures);
+    table.close();
 }
 
 /// A window client in a room (`play --join` under Xvfb): its output so far, and the lines

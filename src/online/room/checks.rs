@@ -5,8 +5,8 @@
 use super::{RoomError, RoomState, table_digest};
 use crate::online::log::{Event, Proposal, SeedProof};
 use crate::online::seal::{self, NONCE_BYTES, SECRET_BYTES};
-use crate::record::{RollRecord, ThrowRecord, Thrown};
-use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive};
+use crate::record::{RollRecord, Thrown};
+use crate::roll::{MoveRoll, NotationRoll, ThrowOrder, drive, recorded_throw};
 use crate::rules::Outcome;
 use crate::rules::table::TableState;
 
@@ -143,15 +143,6 @@ impl RoomState {
             }
         }
     }
-}
-
-/// Throw `order.n` of `record`, as the rules ask for it when a record is read back.
-fn recorded_throw(record: &RollRecord, order: &ThrowOrder) -> Result<ThrowRecord, RollError> {
-    record
-        .throws
-        .get(order.n as usize)
-        .cloned()
-        .ok_or(RollError::Missing { n: order.n })
 }
 
 impl RoomState {
