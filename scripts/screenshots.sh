@@ -29,6 +29,11 @@ for step in d4-pool:4 d4-pool:6 action-dice:3 action-dice:5 step-dice:1 step-dic
     open-d6:2 open-d6:4 d20-check:2 d20-check:7; do
     shot "demo-${step%%:*}-step${step#*:}" demo "${step%%:*}" --steps "${step#*:}"
 done
+# The window at the two sizes docs/window.md shows: a d4-pool attack thrown.
+shot window-1280x800 play --scene scenes/d4-pool-goblin-ambush.ron --throw 1 --seed 1
+xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" play --width 1920 --height 1080 \
+    --scene scenes/d4-pool-goblin-ambush.ron --throw 1 --seed 1 --no-listen \
+    --screenshot "$out/window-1920x1080.png" --exit-after-frames 12 >/dev/null 2>&1 || true
 # A close-up of each die type: one die thrown, framed close.
 for die in d4 d6 d8 d10 d12 d20 d100; do
     shot "closeup-$die" play --roll "1$die" --seed 2 --closeup

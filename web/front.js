@@ -13,8 +13,9 @@ $('name').maxLength = LIMITS.name;
 const FILE = '';
 let scenes = [];
 
-/** What the page has done, for the tests to read. */
-window.front = { scenes: 0, opened: null, error: null };
+/** What the page has done, for the tests to read: `preview` is the scene previewed last (the
+ * server's answer), `previewError` why the last one could not be. */
+window.front = { scenes: 0, opened: null, error: null, preview: null, previewError: null };
 
 function say(text, isError = false) {
   $('status').textContent = text;
@@ -28,6 +29,70 @@ function describe() {
   $('scene-about').textContent = chosen
     ? `${chosen.ruleset} (${chosen.rules}): ${chosen.description}`
     : 'A scene file (RON) from this computer.';
+}
+
+let previewing = 0;
+/** Shows what the chosen scene seats, read by the server as opening a room would read it, or
+ * why it would not open (its line and column): before anyone opens a room with it. */
+async function showPreview() {
+  const asked = ++previewing;
+  const shown = (preview, error) => {
+    if (asked !== previewing) return;
+    window.front.preview = preview;
+    window.front.previewError = error;
+    $('scene-preview').hidden = !preview;
+    $('preview-error').hidden = !error;
+    $('preview-error').textContent = error ? `This scene would not open: ${error}` : '';
+  };
+  if ($('scene').value === FILE && !$('scene-file').files[0]) {
+    shown(null, null);
+    return;
+  }
+  try {
+    const text = await sceneText();
+    const answer = await fetch('/api/scene-preview', { method: 'POST', body: text });
+    const body = await answer.json();
+    if (!answer.ok) {
+      shown(null, reasonOf(body));
+      return;
+    }
+    if (asked !== previewing) return;
+    drawPreview(body);
+    shown(body, null);
+  } catch (err) {
+    shown(null, err.message);
+  }
+}
+
+/** Writes a scene's preview into the page. */
+function drawPreview(p) {
+  $('preview-title').textContent = `${p.title}`;
+  $('preview-game').textContent = p.game
+    ? `Playing ${p.game.name} (a system file): ${p.game.about}`
+    : `Playing ${p.ruleset} (${p.rules}).`;
+  // A server's scene is described under the menu already; a file's only here.
+  const file = $('scene').value === FILE;
+  $('preview-game').hidden = !file && !p.game;
+  $('preview-about').textContent = p.description;
+  $('preview-about').hidden = !file || !p.description;
+  $('preview-heading').textContent = `As the room opens: ${p.heading}.`;
+  const list = $('preview-cast');
+  list.replaceChildren();
+  for (const c of p.characters) {
+    const item = document.createElement('li');
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.textContent = c.name;
+    const by = document.createTextNode(c.players_play ? ', played by a player' : ', played by the game master');
+    item.append(who, by);
+    if (c.status.length) {
+      const status = document.createElement('span');
+      status.className = 'status';
+      status.textContent = `: ${c.status.join('; ')}`;
+      item.append(status);
+    }
+    list.append(item);
+  }
 }
 
 async function loadScenes() {
@@ -57,6 +122,7 @@ async function loadScenes() {
   select.append(new Option('A file from this computer…', FILE));
   window.front.scenes = scenes.length;
   describe();
+  showPreview();
 }
 
 async function sceneText() {
@@ -149,6 +215,7 @@ function open(event) {
     .finally(() => { $('open-room').disabled = false; });
 }
 
-$('scene').addEventListener('change', describe);
+$('scene').addEventListener('change', () => { describe(); showPreview(); });
+$('scene-file').addEventListener('change', showPreview);
 $('open').addEventListener('submit', open);
 loadScenes();

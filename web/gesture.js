@@ -73,6 +73,23 @@ export function swingOf(path, rect, tray) {
 }
 
 /**
+ * The swing of a throw from the button, Space or Enter: a gentle toss across the tray, as a
+ * hand lets dice go over its left end, at the slowest flick, heading up to 0.5 rad either side
+ * of straight across (`random` in [0, 1) picks where along that end and which way). The seed's
+ * own swing throws hard at the far wall, where a pool piles up and hides its faces; this one
+ * leaves the dice spread over the middle of the felt (docs/online.md has the measurement).
+ */
+export function tossSwing(tray, random = Math.random) {
+  const z = (random() - 0.5) * tray.reach[1];
+  const heading = (random() - 0.5) - z / tray.reach[1] / 2;
+  const speed = tray.speed[0];
+  return {
+    release: [-tray.reach[0], tray.height, round2(z)],
+    velocity: [round2(speed * Math.cos(heading)), -tray.drop, round2(speed * Math.sin(heading))],
+  };
+}
+
+/**
  * Follows the pointer on `el` (the hand over `tray`): `onFlick(swing, gesture)` when a press
  * that started there ends in a flick, `onMiss(gesture)` when it ends in a tap or a drag;
  * `enabled()` says whether the hand may throw now. A touch the browser takes for a scroll

@@ -8,7 +8,10 @@
 // whole, with its motion, and the page plays it, then shows the outcome.
 //
 // URL options: dice=0 (results only), history=N (0-20, default 5), odds=1 (the chance of success
-// before the throw), size=S (0.25-4, default 1), pos=tl|tr|bl|br|top|bottom (default br),
+// before the throw), size=S (the card's and the values' type, 0.25-4; default: 1 on a page 720
+// pixels high, growing with the page, 1.5 at 1080p), table=W (the tray's width, a share of the
+// page's, 0.2-1; default 560 pixels times size), scale=S (the settled dice drawn up to S times
+// as large, 0.5-3, default 1), pos=tl|tr|bl|br|top|bottom (default br),
 // values=0 (no value over each settled die), quality=full|light (default: light on a phone or
 // a software renderer: cheaper shadows, no multisampling, a lower pixel ratio), token=T (when
 // the table has one), passcode=P (a room's, on a table server: best in the address's fragment,
@@ -37,7 +40,11 @@ const opts = {
   dice: params.get('dice') !== '0',
   history: Math.round(number('history', 5, 0, 20)),
   odds: params.get('odds') === '1',
-  size: number('size', 1, 0.25, 4),
+  // A stream's page is read at its own height: 1 at 720 pixels, 1.5 at 1080 (a room's tray,
+  // drawn to fill its frame, reads at 1).
+  size: number('size', params.get('fill') === '1' ? 1 : Math.min(4, Math.max(1, window.innerHeight / 720)), 0.25, 4),
+  table: number('table', null, 0.2, 1),
+  scale: number('scale', 1, 0.5, 3),
   pos: ['tl', 'tr', 'bl', 'br', 'top', 'bottom'].includes(params.get('pos')) ? params.get('pos') : 'br',
   values: params.get('values') !== '0',
   quality: ['full', 'light'].includes(params.get('quality')) ? params.get('quality') : null,
@@ -85,6 +92,7 @@ const $ = (id) => document.getElementById(id);
 const stage = $('stage');
 stage.className = opts.fill ? 'fill' : opts.pos;
 stage.style.setProperty('--size', String(opts.size));
+if (opts.table !== null) stage.style.setProperty('--table', `${opts.table * 100}vw`);
 const canvas = $('dice');
 const now = () => performance.timeOrigin + performance.now();
 
@@ -354,7 +362,7 @@ function fit(points, area, w, h) {
     s.x -= (((area.l + area.r) / 2) - ((l + r) / 2)) * cmPerPx;
     s.z -= (((area.t + area.b) / 2) - ((t + b) / 2)) * cmPerPx * foreshortened;
     const grow = Math.max((r - l) / (area.r - area.l), (b - t) / (area.b - area.t));
-    s.view = Math.min(WIDEST_VIEW, Math.max(CLOSEST_VIEW, s.view * grow));
+    s.view = Math.min(WIDEST_VIEW, Math.max(CLOSEST_VIEW / opts.scale, s.view * grow));
   }
   placeAt(cam, s);
   const seen = points.map((p) => onCanvas(cam, p, w, h));

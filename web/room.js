@@ -10,7 +10,7 @@ import { PROTOCOL, TRAY, LIMITS } from '/contract.js';
 import { writtenOut } from '/written.js';
 import { describeEntry, inFull } from '/entries.js';
 import { logChecker } from '/check.js';
-import { attachHand } from '/gesture.js';
+import { attachHand, tossSwing } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
 import { drawBands, drawOdds, moveOddsWords } from '/odds-chart.js';
 import { TrayQueue } from '/tray-queue.js';
@@ -400,12 +400,19 @@ function makeMove(gesture) {
   }
 }
 
-/** Throws what the form on screen shows: the drafted move, or the notation being written. */
+/** Throws what the form on screen shows: the drafted move, or the notation being written;
+ * from the button or a key (no gesture), tossed across the tray. */
 function throwDrafted(event, gesture = null) {
   event?.preventDefault();
   if (!seat.joined || seat.role === 'spectator') return;
-  if (seat.drafting === 'move') makeMove(gesture);
-  else throwNotation(gesture);
+  const swing = gesture ?? tossSwing(TRAY, random01);
+  if (seat.drafting === 'move') makeMove(swing);
+  else throwNotation(swing);
+}
+
+/** A uniform number in [0, 1) from the browser's cryptographic generator. */
+function random01() {
+  return crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
 }
 
 function reveal(of) {
@@ -594,7 +601,7 @@ $('move-kind').addEventListener('change', () => {
 $('move-form').addEventListener('submit', (event) => {
   event.preventDefault();
   setMode('move');
-  makeMove(null);
+  makeMove(tossSwing(TRAY, random01));
 });
 for (const r of document.querySelectorAll('input[name="mode"]')) {
   r.addEventListener('change', () => { if (r.checked) setMode(r.value); });
@@ -811,7 +818,7 @@ $('join').addEventListener('submit', join);
 $('free-roll').addEventListener('submit', (event) => {
   event.preventDefault();
   setMode('notation');
-  throwNotation(null);
+  throwNotation(tossSwing(TRAY, random01));
 });
 
 $('heading').textContent = room ? `Room ${room}` : 'dicetable';

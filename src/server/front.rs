@@ -63,7 +63,12 @@ pub fn router<S: LogStore>(hub: Arc<Hub<S>>) -> Router {
         .route("/contract.js", get(contract))
         .route("/protocol/{file}", get(protocol_schema))
         .route("/api/odds", get(odds::<S>))
-        .route("/api/scenes/{id}", get(scene_text::<S>));
+        .route("/api/scenes/{id}", get(scene_text::<S>))
+        .route(
+            "/api/scene-preview",
+            axum::routing::post(scene_preview)
+                .layer(axum::extract::DefaultBodyLimit::max(SCENE_BYTES as usize)),
+        );
     for name in FILES {
         router = router.route(
             &format!("/{name}"),
@@ -197,6 +202,93 @@ async fn scene_text<S: LogStore>(
             StatusCode::NOT_FOUND,
             ErrorCode::NotFound,
             format!("this server has no scene '{id}'"),
+        )
+        .into_response(),
+    }
+}
+
+/// What a scene seats, for the front page to show before a room is opened with it.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct ScenePreview {
+    /// Its name.
+    pub title: String,
+    /// The ruleset it plays by.
+    pub ruleset: String,
+    /// Which rules: the shipped ones, or its own and the settings that differ.
+    pub rules: String,
+    /// The game its own rules name, and how that game resolves things (a system file's); None
+    /// for a shipped ruleset.
+    pub game: Option<GameWords>,
+    /// What happens in it.
+    pub description: String,
+    /// The turn tracker's heading as the room opens ("Round 1: Ana's turn").
+    pub heading: String,
+    /// Each character, in seat order.
+    pub characters: Vec<CharacterPreview>,
+}
+
+/// A game of a system file's, by its own words.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct GameWords {
+    /// Its name.
+    pub name: String,
+    /// How it resolves things.
+    pub about: String,
+}
+
+/// One character a scene seats.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct CharacterPreview {
+    /// Its name.
+    pub name: String,
+    /// Whether a player may take it (false: the game master plays it).
+    pub players_play: bool,
+    /// What it starts with, in the ruleset's words.
+    pub status: Vec<String>,
+}
+
+/// The preview of scene text, read as opening a room reads it.
+pub(crate) fn preview(text: &str) -> Result<ScenePreview, super::error::ServerError> {
+    use crate::rules::{Rulebook, table::TableState};
+    let scene = super::session::uploaded_scene(text)?;
+    let book = Rulebook::builtin().map_err(|e| super::error::ServerError::Scene(e.to_string()))?;
+    let table = TableState::new(&scene, &book, 0);
+    let game = table.game().map(|(name, about)| GameWords {
+        name: name.to_string(),
+        about: about.to_string(),
+    });
+    let characters = table
+        .tracker()
+        .into_iter()
+        .enumerate()
+        .map(|(seat, row)| CharacterPreview {
+            players_play: scene.players_play(seat),
+            name: row.name,
+            status: row.status,
+        })
+        .collect();
+    Ok(ScenePreview {
+        title: scene.name.clone(),
+        ruleset: scene.ruleset().as_str().to_string(),
+        rules: scene.rules_in_words(),
+        game,
+        description: scene.description.clone(),
+        heading: table.heading(),
+        characters,
+    })
+}
+
+/// `POST /api/scene-preview`: scene text in, what it seats out (or why it does not open, with
+/// the line and column), so a game master sees an uploaded scene before opening a room.
+async fn scene_preview(body: String) -> Response {
+    match tokio::task::spawn_blocking(move || preview(&body)).await {
+        Ok(Ok(preview)) => axum::Json(preview).into_response(),
+        Ok(Err(e)) => HttpError::new(StatusCode::BAD_REQUEST, ErrorCode::BadScene, e.to_string())
+            .into_response(),
+        Err(_) => HttpError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Internal,
+            "the scene could not be read",
         )
         .into_response(),
     }

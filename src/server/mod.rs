@@ -359,6 +359,64 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_scene_is_previewed_as_a_room_would_open_it() {
+        let preview = |text: &str| {
+            Request::post("/api/scene-preview")
+                .body(Body::from(text.to_string()))
+                .expect("request")
+        };
+        let text = std::fs::read_to_string("scenes/system-moves-2d6.ron").expect("a scene");
+        let (status, body) = answer(test_router(), preview(&text)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["title"], "The dust market");
+        assert_eq!(body["ruleset"], "system-file");
+        assert_eq!(body["game"]["name"], "Moves: 2d6 + stat");
+        let seated: Vec<(&str, bool)> = body["characters"]
+            .as_array()
+            .expect("characters")
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap_or(""),
+                    c["players_play"].as_bool().unwrap_or(true),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seated,
+            [
+                ("Rook", true),
+                ("Vesna", true),
+                ("Ash", true),
+                ("Market boss", false)
+            ]
+        );
+        // A shipped ruleset names no game of its own.
+        let text = std::fs::read_to_string("scenes/d20-check-crypt.ron").expect("a scene");
+        let (status, body) = answer(test_router(), preview(&text)).await;
+        assert_eq!(
+            (status, &body["game"]),
+            (StatusCode::OK, &serde_json::Value::Null)
+        );
+        assert_eq!(body["title"], "Into the crypt");
+        // A broken file: why, where, with the code opening a room would give.
+        let (status, body) = answer(
+            test_router(),
+            preview("(\n  name: \"x\",\n  cast: Nope,\n)"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["code"], ErrorCode::BadScene.as_str());
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("the scene:3:9: "),
+            "{body}"
+        );
+    }
+
+    #[tokio::test]
     async fn pages_are_served_and_unknown_dice_are_not_found() {
         let request = Request::get("/crypt/watch")
             .body(Body::empty())

@@ -571,6 +571,18 @@ async fn hello<S: LogStore>(
     })
 }
 
+/// A scene given as text, read as a room's `create` reads it: it parses, makes sense and is
+/// within the upload limits (the error names its line and column). The front page's preview
+/// reads it the same way, so what it previews is what opens.
+pub(super) fn uploaded_scene(text: &str) -> Result<Scene, ServerError> {
+    let parsed = Scene::parse("the scene", text).map_err(|e| ServerError::Scene(e.to_string()))?;
+    parsed.validate().map_err(|e| ServerError::Scene(e.text))?;
+    parsed
+        .check_upload("the scene", text)
+        .map_err(|e| ServerError::Scene(e.to_string()))?;
+    Ok(parsed)
+}
+
 /// Opens a room: the scene read, the passcodes hashed, the first line stored.
 async fn create<S: LogStore>(
     hub: &Arc<Hub<S>>,
@@ -586,11 +598,7 @@ async fn create<S: LogStore>(
     if passcode == gm_passcode {
         return Err(ServerError::SamePasscodes);
     }
-    let parsed = Scene::parse("the scene", scene).map_err(|e| ServerError::Scene(e.to_string()))?;
-    parsed.validate().map_err(|e| ServerError::Scene(e.text))?;
-    parsed
-        .check_upload("the scene", scene)
-        .map_err(|e| ServerError::Scene(e.to_string()))?;
+    uploaded_scene(scene)?;
     let first = Entry {
         seq: 1,
         prev: seal::GENESIS.into(),

@@ -81,6 +81,28 @@ fn a_room_is_opened_and_played_from_the_browser() {
         "the scene:3:9: Unexpected variant named `Nothing` in enum `Cast`, expected one of \
          `D4Pool`, `ActionDice`, `StepDice`, `OpenD6`, `D20Check`, or `SystemFile` instead"
     );
+    // The same, previewed as soon as the file is chosen, before anything is opened.
+    assert_eq!(
+        page["badPreview"],
+        format!(
+            "This scene would not open: {}",
+            page["badScene"].as_str().unwrap_or("")
+        )
+    );
+    // A scene previewed: its game, its characters and who plays them, as the room opens.
+    assert_eq!(
+        page["preview"],
+        serde_json::json!({
+            "game": "Playing d20-check (shipped rules).",
+            "heading": "As the room opens: No initiative: any character may check.",
+            "cast": [
+                "Ash, played by a player: Players; torches d6; rations d8; fatigue d4 (steps up)",
+                "Bea, played by a player: Players; arrows d10",
+                "Crypt guardian, played by the game master: Gamemaster; Defense Class 14",
+                "Ghoul, played by the game master: Gamemaster; Defense Class 12"
+            ]
+        })
+    );
     // A system file in a scene: its RON broken, a number out of bounds; each named where.
     assert_eq!(
         page["badSystems"],
@@ -177,11 +199,11 @@ fn a_room_is_opened_and_played_from_the_browser() {
         format!("Gwen revealed #6: 1d6 → {shown}"),
         "the reveal shows what the game master saw"
     );
-    for shot in ["seat-phone.png", "seat-desktop.png"] {
+    for shot in ["seat-phone.png", "seat-desktop.png", "front-preview.png"] {
         assert!(shots.join(shot).exists(), "{shot} taken");
     }
     if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
-        for shot in ["seat-phone.png", "seat-desktop.png"] {
+        for shot in ["seat-phone.png", "seat-desktop.png", "front-preview.png"] {
             let _ = std::fs::copy(shots.join(shot), std::path::Path::new(&keep).join(shot));
         }
     }
@@ -360,6 +382,11 @@ fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
     let table = BrowserTable::start("pools");
     let seen = table.browse("pools.mjs");
     assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    assert_eq!(
+        seen["violations"],
+        serde_json::json!({"obs": [], "phone": []}),
+        "axe-core on the OBS page and the phone's"
+    );
     let pools = seen["pools"].as_array().expect("pools");
     assert_eq!(pools.len(), 3);
     let mut shown = Vec::new();
@@ -417,6 +444,15 @@ fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
                 })
                 .collect();
             assert_eq!(discs.len(), boxes.len(), "{what}");
+            // The dice's size on screen, for docs/online.md (a pool listed in the card has none).
+            if let Some(widest) = discs.iter().map(|d| d.r).reduce(f64::max) {
+                let least = discs.iter().map(|d| d.r).fold(widest, f64::min);
+                eprintln!(
+                    "{what}: dice {:.0}-{:.0} px across",
+                    2.0 * least,
+                    2.0 * widest
+                );
+            }
             for (i, b) in boxes.iter().enumerate() {
                 for (k, d) in discs.iter().enumerate() {
                     assert!(
@@ -1057,8 +1093,16 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
     let hidden = rooms[0]["patSawReveal"].as_str().expect("text");
     assert!(hidden.starts_with("Gwen revealed #13: 1d20 → "), "{hidden}");
     if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
-        for shot in ["round-phone.png", "round-desktop.png"] {
-            let _ = std::fs::copy(shots.join(shot), std::path::Path::new(&keep).join(shot));
+        let mut kept = vec![
+            "round-phone.png".to_string(),
+            "round-desktop.png".to_string(),
+        ];
+        for room in ["vault", "ambush", "derelict"] {
+            kept.push(format!("outcome-{room}-phone.png"));
+            kept.push(format!("turn-{room}-desktop.png"));
+        }
+        for shot in kept {
+            let _ = std::fs::copy(shots.join(&shot), std::path::Path::new(&keep).join(&shot));
         }
     }
     drop(server);

@@ -615,6 +615,15 @@ fn the_overlay_draws_the_api_roll_and_every_record_replays() {
     );
     assert_eq!(got, 200, "{mv}");
     assert_eq!(mv["record"]["what"]["kind"], "move");
+    // The feed gives the move's outcome in full, as the window's Outcome panel shows it.
+    let seed = &mv["record"]["seed"];
+    let told = std::iter::from_fn(|| events.recv_timeout(Duration::from_secs(60)).ok())
+        .find(|e| e["type"] == "outcome" && &e["record"]["seed"] == seed)
+        .expect("the move's outcome on the feed");
+    let lines = told["explained"]["lines"]
+        .as_array()
+        .expect("the arithmetic");
+    assert!(!lines.is_empty(), "{told}");
     records.push(mv["record"].clone());
     let (got, history) = send("GET", &format!("{base}/api/history"), None, None);
     assert_eq!(got, 200);

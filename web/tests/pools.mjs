@@ -1,12 +1,12 @@
 // Large pools read at a glance, run by tests/dicetable/seat.rs:
 //   node web/tests/pools.mjs BASE_URL OUT_DIR
 // On the table server at BASE_URL, in headless chromium: a step-dice room, its OBS page at
-// 1920 x 1080 with its scale set (`size=1.5`), and a player on a phone (375 x 667) who throws
+// 1920 x 1080 with its scale set (`size=1.5&table=0.5&scale=1.5`), and a player on a phone (375 x 667) who throws
 // 8d10, 20d6 and 7d4. For each pool, on the phone's tray and on the OBS page once the camera
 // has come to rest: every value's box as the page laid it out (getBoundingClientRect), every
 // die's disc on screen, the values listed in the card instead (a pool too crowded to label), and
 // the card's words; a screenshot of each. Prints one JSON line.
-import { launch } from './browser.mjs';
+import { launch, axe } from './browser.mjs';
 import { WAIT, openRoom, joinAs, throwNotation } from './room-page.mjs';
 import { join } from 'node:path';
 
@@ -53,7 +53,7 @@ try {
   const { link } = await openRoom(front, base, 'pools', 'step-dice-vault');
   await front.close();
   const obs = await open(await context.another(), 'obs', { width: 1920, height: 1080 });
-  await obs.goto(new URL('pools/watch#passcode=friends&size=1.5', base).href);
+  await obs.goto(new URL('pools/watch#passcode=friends&size=1.5&table=0.5&scale=1.5', base).href);
   await obs.waitForFunction(() => window.overlay?.connected, null, WAIT);
   const phone = await open(await context.phone(), 'phone', { width: 375, height: 667 });
   await joinAs(phone, link, { name: 'Pat', passcode: 'friends', seats: ['Bo'] });
@@ -78,8 +78,10 @@ try {
     await obs.screenshot({ path: join(out, `pool-obs-${notation}.png`) });
     pools.push({ notation, seq, record: entry.event.record, phone: onPhone, obs: onObs });
   }
+  // axe-core on the OBS page (its heading included) and on the phone's page with its tray.
+  const violations = { obs: await axe(obs), phone: await axe(phone) };
   await context.close();
-  console.log(JSON.stringify({ pools, errors }));
+  console.log(JSON.stringify({ pools, errors, violations }));
 } catch (err) {
   console.error(err);
   await context.close().catch(() => {});

@@ -175,6 +175,12 @@ try {
     await makeMove(pat);
     await until(pat, 'Pat: ');
     seen.patMoved = await status(pat);
+    if (SHOTS) {
+      // The picture of an outcome in full on a phone, one per ruleset: the tray's card.
+      await trayOf(pat).locator('#working li').first().waitFor(WAIT);
+      await pat.waitForTimeout(2500);
+      await pat.screenshot({ path: join(out, `outcome-${r.room}-phone.png`) });
+    }
     // The outcome in full, as the window shows it: on the tray's card (each step, what it
     // triggers, what changed) and on the move's history line; the scene and the game played.
     seen.patCard = await trayOf(pat).evaluate(
@@ -219,6 +225,11 @@ try {
     );
     seen.samTurn = await status(sam);
     seen.samFocus = await sam.evaluate(() => document.activeElement?.id);
+    if (SHOTS) {
+      // The picture of the turn passing: Sam's page says it is Sam's turn, the move drafted.
+      await sam.waitForTimeout(1500);
+      await sam.screenshot({ path: join(out, `turn-${r.room}-desktop.png`) });
+    }
     await drafted(sam, true);
     if (rooms.length === 0 && SHOTS) {
       // The picture of a desktop: Sam's move allowed, with its odds.

@@ -50,6 +50,9 @@ try {
   await front.getByLabel('Scene file').setInputFiles({
     name: 'broken.ron', mimeType: 'text/plain', buffer: Buffer.from('(\n  name: "Broken",\n  cast: Nothing([]),\n)\n'),
   });
+  // Previewed before anything is opened: why it would not open.
+  await front.waitForFunction(() => window.front.previewError, null, WAIT);
+  const badPreview = await front.getByRole('alert').textContent();
   await front.getByRole('textbox', { name: 'Name' }).fill('Gwen');
   await front.getByRole('textbox', { name: 'Passcode', exact: true }).fill('friends');
   await front.getByLabel("Game master's passcode").fill('gm-secret');
@@ -74,6 +77,14 @@ try {
   }
   await front.getByRole('textbox', { name: 'Room' }).fill('keep');
   await front.getByRole('combobox', { name: 'Scene' }).selectOption('d20-check-crypt');
+  // Its preview: the game, who sits at the table, as the room will open.
+  await front.waitForFunction(() => window.front.preview?.title === 'Into the crypt', null, WAIT);
+  const preview = await front.getByRole('region', { name: 'Into the crypt' }).evaluate((el) => ({
+    game: el.querySelector('#preview-game').textContent,
+    heading: el.querySelector('#preview-heading').textContent,
+    cast: [...el.querySelectorAll('li')].map((li) => li.textContent),
+  }));
+  await front.screenshot({ path: join(out, 'front-preview.png'), fullPage: true });
   await front.getByRole('button', { name: 'Open the room' }).click();
   await until(front, 'is open');
   const opened = await status(front);
@@ -150,6 +161,8 @@ try {
     scenes,
     ownRules,
     badScene,
+    badPreview,
+    preview,
     badSystems,
     opened,
     link,

@@ -17,8 +17,8 @@ use crate::record::RollRecord;
 use crate::stream::api::{ApiError, Asker};
 use crate::stream::server::{self, Job, ServerOptions, TableLink};
 use crate::window::table::{
-    ActionRequest, Caller, RemoteDriven, RollHistory, TablePlay, TableRoll, TableSimulator,
-    ThrowEvent, ThrowNotation,
+    ActionRequest, Caller, HistoryEntry, RemoteDriven, Replay, RollHistory, TablePlay, TableRoll,
+    TableSimulator, ThrowEvent, ThrowNotation,
 };
 use crate::window::ui::MoveDraft;
 use crate::window::{AppSystems, PlayOptions};
@@ -398,7 +398,12 @@ fn relay_throws(
 }
 
 /// Each finished roll: its outcome on the feed, and its record to the API job that asked.
-fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHistory>) {
+fn relay_outcomes(
+    link: Res<Link>,
+    mut relay: ResMut<Relay>,
+    history: Res<RollHistory>,
+    play: Res<TablePlay>,
+) {
     let settled_at_ms = now_ms();
     while relay.history_seen < history.entries.len() {
         let entry = &history.entries[relay.history_seen];
@@ -417,7 +422,7 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
             shown: crate::roll::read_record(&record).map(|r| r.shown),
             code: record.code(),
             readings: feed::readings(&record),
-            explained: feed::Explained::default(),
+            explained: explained(entry, &play),
             record: Box::new(record.clone()),
             settled_at_ms,
         });
@@ -426,6 +431,23 @@ fn relay_outcomes(link: Res<Link>, mut relay: ResMut<Relay>, history: Res<RollHi
         {
             p.answer();
         }
+    }
+}
+
+/// A move's outcome as the window's Outcome panel shows it (the arithmetic, the special
+/// results, what changed), when `entry` is the move the table has just finished; nothing for a
+/// free roll.
+fn explained(entry: &HistoryEntry, play: &TablePlay) -> feed::Explained {
+    let finished = play.current.as_ref().filter(|current| {
+        matches!(entry.replay, Replay::Move { .. }) && current.request.seed == entry.seed
+    });
+    let Some((current, outcome)) = finished.and_then(|c| Some((c, c.outcome()?))) else {
+        return feed::Explained::default();
+    };
+    feed::Explained {
+        lines: outcome.lines.clone(),
+        tags: outcome.tags.clone(),
+        changed: current.effects.clone(),
     }
 }
 

@@ -33,7 +33,7 @@ pub type TableView<'w, 's> =
 
 /// The dice shown on the table, where they are.
 pub type DiceShown<'w, 's> = Query<'w, 's, (&'static GlobalTransform, &'static DieOnTable)>;
-pub use history::{Caller, LuckBoard, Replay, RollHistory};
+pub use history::{Caller, HistoryEntry, LuckBoard, Replay, RollHistory};
 pub use motion::TableMotion;
 pub use notation_roll::{TableRoll, ThrowNotation};
 pub use play::{ActionRequest, TablePlay};

@@ -201,7 +201,10 @@ fn roll_row(
             .on_hover_text(format!("Copy the replay code {code}"));
         let button = ui.add_enabled(
             !busy,
-            egui::Button::new(egui::RichText::new(label).small()).frame(false),
+            // Wrapped within the panel: a long move's line never widens it over the tray.
+            egui::Button::new(egui::RichText::new(label).small())
+                .frame(false)
+                .wrap(),
         );
         (button, copy)
     })

@@ -49,13 +49,106 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins((logic_plugin, scene_panel::plugin, gesture::plugin));
     app.init_resource::<history_panel::HistoryPage>();
     app.init_resource::<dice_labels::HoveredDie>();
+    app.init_resource::<PanelsOpen>();
     app.add_systems(Update, throw_on_space.in_set(AppSystems::ReadInput));
-    app.add_systems(EguiPrimaryContextPass, draw_overlays.run_if(not_streaming));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (readable_type, draw_overlays.run_if(not_streaming)).chain(),
+    );
+}
+
+/// The panels' type, px: egui's defaults (9 px small print, 13 px body) read too small beside
+/// a tray on a 1280 x 800 screen; nothing is drawn under 13 px.
+const TYPE_SIZES: [(egui::TextStyle, f32); 5] = [
+    (egui::TextStyle::Small, 13.0),
+    (egui::TextStyle::Body, 14.0),
+    (egui::TextStyle::Button, 14.0),
+    (egui::TextStyle::Monospace, 13.0),
+    (egui::TextStyle::Heading, 19.0),
+];
+
+/// Sets the panels' type sizes ([`TYPE_SIZES`]) once the window's egui context exists.
+fn readable_type(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    ctx.all_styles_mut(|style| {
+        for (text_style, size) in TYPE_SIZES.iter().cloned() {
+            let family = if text_style == egui::TextStyle::Monospace {
+                egui::FontFamily::Monospace
+            } else {
+                egui::FontFamily::Proportional
+            };
+            style
+                .text_styles
+                .insert(text_style, egui::FontId::new(size, family));
+        }
+    });
+    *done = true;
+    Ok(())
+}
+
+/// Which side panels are open: each folds away (its button at the tray's top corner, or a
+/// drag of its edge past its narrowest) to give the tray the whole window.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PanelsOpen {
+    /// The scene, the turn tracker and the action builder (left).
+    pub scene: bool,
+    /// The odds, the outcome, the free roll and the history (right).
+    pub odds: bool,
+}
+
+impl Default for PanelsOpen {
+    fn default() -> Self {
+        PanelsOpen {
+            scene: true,
+            odds: true,
+        }
+    }
 }
 
 /// True unless the window is in stream mode (no panels).
 fn not_streaming(options: Res<PlayOptions>) -> bool {
     options.stream.is_none()
+}
+
+/// A button at each top corner of the tray that folds its side's panel away or opens it again.
+fn fold_buttons(ctx: &egui::Context, tray: egui::Rect, scene: &mut bool, odds: &mut bool) {
+    let corners = [
+        (
+            "fold-scene",
+            egui::Align2::LEFT_TOP,
+            [6.0, 6.0],
+            scene,
+            "Scene panel",
+        ),
+        (
+            "fold-odds",
+            egui::Align2::RIGHT_TOP,
+            [-6.0, 6.0],
+            odds,
+            "Odds panel",
+        ),
+    ];
+    for (id, align, offset, open, name) in corners {
+        let corner = align.pos_in_rect(&tray) + egui::vec2(offset[0], offset[1]);
+        egui::Area::new(egui::Id::new(id))
+            .pivot(align)
+            .fixed_pos(corner)
+            .show(ctx, |ui| {
+                let words = if *open {
+                    format!("Hide the {}", name.to_lowercase())
+                } else {
+                    format!("Show the {}", name.to_lowercase())
+                };
+                let button = ui.button(words);
+                ui_map::mark(ui, id, button.rect);
+                if button.clicked() {
+                    *open = !*open;
+                }
+            });
+    }
 }
 
 /// What Space and the Throw button throw: the scene's move or the free roll.
@@ -167,6 +260,7 @@ struct Panels<'w> {
     hovered: ResMut<'w, dice_labels::HoveredDie>,
     page: ResMut<'w, history_panel::HistoryPage>,
     join: ResMut<'w, JoinDialog>,
+    open: ResMut<'w, PanelsOpen>,
 }
 
 /// The table as the panels show it.
@@ -218,10 +312,14 @@ fn draw_overlays(
     let mut chip_hovered = None;
     // Panels take a share of the window, so a small window still shows the tray.
     let width = ctx.viewport_rect().width();
-    panels.space.left = egui::Panel::left("scene")
+    // Each panel at most 30% of the window: its text wraps rather than narrowing the tray.
+    let widest = (width * 0.3).max(200.0);
+    let mut scene_open = panels.open.scene;
+    let left = egui::Panel::left("scene")
         .default_size((width * 0.21).clamp(170.0, 330.0))
+        .size_range(170.0..=widest)
         .resizable(true)
-        .show(&mut root, |ui| {
+        .show_collapsible(&mut root, &mut scene_open, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 let asked = scene_panel::show(
                     ui,
@@ -262,14 +360,14 @@ fn draw_overlays(
                     move_panel::log(ui, &panels.play);
                 }
             });
-        })
-        .response
-        .rect
-        .width();
-    panels.space.right = egui::Panel::right("odds")
+        });
+    panels.space.left = left.map_or(0.0, |shown| shown.response.rect.width());
+    let mut odds_open = panels.open.odds;
+    let right = egui::Panel::right("odds")
         .default_size((width * 0.22).clamp(180.0, 360.0))
+        .size_range(200.0..=widest)
         .resizable(true)
-        .show(&mut root, |ui| {
+        .show_collapsible(&mut root, &mut odds_open, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.horizontal(|ui| {
                     let scene = ui.selectable_value(
@@ -306,10 +404,8 @@ fn draw_overlays(
                     history_panel::send(asked, &mut asks.throws, &mut asks.moves, &mut asks.stored);
                 }
             });
-        })
-        .response
-        .rect
-        .width();
+        });
+    panels.space.right = right.map_or(0.0, |shown| shown.response.rect.width());
     if let Some(c) = demo_panel::show(ctx, &now.run, &panels.play, busy) {
         asks.demo.write(c);
     }
@@ -318,6 +414,11 @@ fn draw_overlays(
         egui::pos2(screen.left() + panels.space.left, screen.top()),
         egui::pos2(screen.right() - panels.space.right, screen.bottom()),
     );
+    fold_buttons(ctx, table_view, &mut scene_open, &mut odds_open);
+    panels.open.set_if_neq(PanelsOpen {
+        scene: scene_open,
+        odds: odds_open,
+    });
     // A screenshot run has no hand on the mouse (Xvfb parks the pointer mid-screen): no hover.
     let pointer_on_table = ctx
         .pointer_hover_pos()

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { FLICK, readGesture, swingOf } from '../../gesture.js';
+import { FLICK, readGesture, swingOf, tossSwing } from '../../gesture.js';
 
 const { TRAY } = await import(pathToFileURL(process.env.CONTRACT).href);
 const rect = { left: 0, top: 0, width: 280, height: 200 };
@@ -38,4 +38,22 @@ test('a flick throws from within reach, at a hand\'s speed, over the server\'s t
   const slow = swingOf(path([139.5, 100], [140, 100], 500), rect, TRAY);
   assert.deepEqual(slow.release, [0, TRAY.height, 0]);
   assert.ok(Math.abs(Math.hypot(slow.velocity[0], slow.velocity[2]) - TRAY.speed[0]) < 0.02);
+});
+
+test('the button\'s toss: from the tray\'s left end, within reach, across the felt at the slowest flick', () => {
+  // The two ends of the random numbers and the middle: each a swing the server takes.
+  for (const [a, b] of [[0, 0], [0, 0.999], [0.5, 0.5], [0.999, 0], [0.999, 0.999]]) {
+    const values = [a, b];
+    const toss = tossSwing(TRAY, () => values.shift());
+    assert.equal(toss.release[0], -TRAY.reach[0]);
+    assert.equal(toss.release[1], TRAY.height);
+    assert.ok(Math.abs(toss.release[2]) <= TRAY.reach[1] / 2, `${toss.release}`);
+    const speed = Math.hypot(toss.velocity[0], toss.velocity[2]);
+    assert.ok(Math.abs(speed - TRAY.speed[0]) < 0.02, `${speed}`);
+    // Across the tray, never back at its own wall: at most 0.75 rad off straight across.
+    assert.ok(toss.velocity[0] >= speed * Math.cos(0.75), `${toss.velocity}`);
+    assert.equal(toss.velocity[1], -TRAY.drop);
+  }
+  // Straight across from the middle of the end.
+  assert.deepEqual(tossSwing(TRAY, () => 0.5), { release: [-TRAY.reach[0], TRAY.height, 0], velocity: [TRAY.speed[0], -TRAY.drop, 0] });
 });
