@@ -14,6 +14,7 @@ use crate::online::room::{Checks, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
 use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive, recorded_throw};
+use crate::rules::Outcome;
 
 /// Physics steps between two samples of a throw's motion (30 a second, as the window's feed).
 pub const SAMPLE_STEPS: u32 = 8;
@@ -46,17 +47,17 @@ impl Watch {
     pub fn see(&mut self, line: &str, motion: bool) -> Result<Vec<FeedEvent>, RoomError> {
         let entry = Entry::parse(line)?;
         // The acting character, the dice's colours and the rules' working come from the table
-        // before the move.
-        let worked = self.room.explain(&entry.event);
-        let (actor, looks) = match &entry.event {
+        // before the move, read back once.
+        let (actor, looks, worked) = match &entry.event {
             Event::Thrown { what, record, .. } => {
                 let actor = match what {
                     Proposal::Move(mv) => self.room.table.actor_of(mv),
                     Proposal::Notation(_) => None,
                 };
-                (actor, Some(self.looks(what, record)?))
+                let (looks, worked) = self.looks(what, record)?;
+                (actor, Some(looks), worked)
             }
-            _ => (None, None),
+            _ => (None, None, None),
         };
         self.room.apply_line(line, Checks::default())?;
         let seq = entry.seq;
@@ -81,7 +82,7 @@ impl Watch {
                     RoomError::Mismatch(format!("entry {seq}: the revealed roll: {e}"))
                 })?;
                 let what = Proposal::Notation(hidden.notation.clone());
-                let looks = self.looks(&what, &hidden.record)?;
+                let (looks, _) = self.looks(&what, &hidden.record)?;
                 let by = self.room.gamemaster.clone();
                 let mut byline = byline(&by, None, &hidden.record);
                 byline.label = Some(format!(
@@ -130,25 +131,31 @@ impl Watch {
 
     /// Each throw's dice colours, as the window draws them: the roll path's orders read back
     /// from the record (a move's from its plans and the acting character, a free roll's light
-    /// and dark in turn).
-    fn looks(&self, what: &Proposal, record: &RollRecord) -> Result<Vec<Vec<DieStyle>>, RoomError> {
+    /// and dark in turn); and a move's outcome as the rules worked it out on the way.
+    fn looks(
+        &self,
+        what: &Proposal,
+        record: &RollRecord,
+    ) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
         let mut looks = Vec::new();
         let recorded = |order: &ThrowOrder| -> Result<ThrowRecord, RollError> {
             looks.push(order.tints.iter().map(|t| Tint::style(*t)).collect());
             recorded_throw(record, order)
         };
-        match what {
+        let worked = match what {
             Proposal::Notation(text) => {
                 let notation = crate::roll::recorded_notation(text, record)?;
                 let roll = NotationRoll::start(&notation, record.seed)?;
                 drive(roll, recorded).finished()?;
+                None
             }
             Proposal::Move(mv) => {
                 let roll = MoveRoll::start(&self.room.table, mv, record.seed)?;
-                drive(roll, recorded).finished()?;
+                let (roll, _) = drive(roll, recorded).finished()?;
+                roll.outcome().cloned()
             }
-        }
-        Ok(looks)
+        };
+        Ok((looks, worked))
     }
 }
 

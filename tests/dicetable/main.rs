@@ -18,6 +18,7 @@ mod seat;
 mod security;
 mod session;
 mod shares;
+mod spread;
 mod stream;
 mod typos;
 mod web;

@@ -178,6 +178,10 @@ try {
     if (SHOTS) {
       // The picture of an outcome in full on a phone, one per ruleset: the tray's card.
       await trayOf(pat).locator('#working li').first().waitFor(WAIT);
+      // Once the camera has come to rest on the dice, with their values beside them or listed.
+      await trayOf(pat).waitForFunction(
+        () => window.overlay.labels.length > 0 || window.overlay.listed.length > 0, null, WAIT,
+      );
       await pat.waitForTimeout(2500);
       await pat.screenshot({ path: join(out, `outcome-${r.room}-phone.png`) });
     }

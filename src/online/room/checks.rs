@@ -3,11 +3,10 @@
 //! outcome and what changed at the table).
 
 use super::{RoomError, RoomState, table_digest};
-use crate::online::log::{Event, Proposal, SeedProof};
+use crate::online::log::{Proposal, SeedProof};
 use crate::online::seal::{self, NONCE_BYTES, SECRET_BYTES};
 use crate::record::{RollRecord, Thrown};
 use crate::roll::{MoveRoll, NotationRoll, ThrowOrder, drive, recorded_throw};
-use crate::rules::Outcome;
 use crate::rules::table::TableState;
 
 impl RoomState {
@@ -142,28 +141,6 @@ impl RoomState {
                 Ok(table)
             }
         }
-    }
-}
-
-impl RoomState {
-    /// What the rules made of a thrown move, read back from its record at the table as it
-    /// stands before the entry: the arithmetic, the class and the special results a page shows
-    /// as the window does. None for anything but a move's throw, or a record the rules do not
-    /// read back (the entry's check says why).
-    pub fn explain(&self, event: &Event) -> Option<Outcome> {
-        let Event::Thrown {
-            what: Proposal::Move(mv),
-            record,
-            ..
-        } = event
-        else {
-            return None;
-        };
-        let roll = MoveRoll::start(&self.table, mv, record.seed).ok()?;
-        let (roll, _) = drive(roll, |order| recorded_throw(record, order))
-            .finished()
-            .ok()?;
-        roll.outcome().cloned()
     }
 }
 
