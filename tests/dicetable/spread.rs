@@ -60,6 +60,8 @@ fn measure(label: &str, swing: impl Fn(u64) -> Option<Swing>) {
 #[test]
 #[ignore = "a measurement: run it with --ignored --nocapture"]
 fn where_dice_rest_after_the_seed_swing_and_the_pages_toss() {
+    // A measurement of physics, not of time: it may run beside the real-time tests.
+    let _lane = crate::beside_real_time();
     measure("the seed's own swing", |_| None);
     for speed in [45.0, 55.0] {
         measure(&format!("the page's toss at {speed} cm/s"), |seed| {
