@@ -38,6 +38,7 @@ async function showPreview() {
   const asked = ++previewing;
   const shown = (preview, error) => {
     if (asked !== previewing) return;
+    if (preview) drawPreview(preview);
     window.front.preview = preview;
     window.front.previewError = error;
     $('scene-preview').hidden = !preview;
@@ -56,8 +57,6 @@ async function showPreview() {
       shown(null, reasonOf(body));
       return;
     }
-    if (asked !== previewing) return;
-    drawPreview(body);
     shown(body, null);
   } catch (err) {
     shown(null, err.message);

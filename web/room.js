@@ -405,14 +405,15 @@ function makeMove(gesture) {
 function throwDrafted(event, gesture = null) {
   event?.preventDefault();
   if (!seat.joined || seat.role === 'spectator') return;
-  const swing = gesture ?? tossSwing(TRAY, random01);
+  const swing = gesture ?? toss();
   if (seat.drafting === 'move') makeMove(swing);
   else throwNotation(swing);
 }
 
-/** A uniform number in [0, 1) from the browser's cryptographic generator. */
-function random01() {
-  return crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
+/** The swing of a throw from a button or a key: tossed across the tray, its place and heading
+ * drawn from the browser's cryptographic generator. */
+function toss() {
+  return tossSwing(TRAY, () => crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32);
 }
 
 function reveal(of) {
@@ -601,7 +602,7 @@ $('move-kind').addEventListener('change', () => {
 $('move-form').addEventListener('submit', (event) => {
   event.preventDefault();
   setMode('move');
-  makeMove(tossSwing(TRAY, random01));
+  makeMove(toss());
 });
 for (const r of document.querySelectorAll('input[name="mode"]')) {
   r.addEventListener('change', () => { if (r.checked) setMode(r.value); });
@@ -818,7 +819,7 @@ $('join').addEventListener('submit', join);
 $('free-roll').addEventListener('submit', (event) => {
   event.preventDefault();
   setMode('notation');
-  throwNotation(tossSwing(TRAY, random01));
+  throwNotation(toss());
 });
 
 $('heading').textContent = room ? `Room ${room}` : 'dicetable';

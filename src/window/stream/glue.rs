@@ -438,10 +438,12 @@ fn relay_outcomes(
 /// results, what changed), when `entry` is the move the table has just finished; nothing for a
 /// free roll.
 fn explained(entry: &HistoryEntry, play: &TablePlay) -> feed::Explained {
-    let finished = play.current.as_ref().filter(|current| {
+    let Some(current) = play.current.as_ref().filter(|current| {
         matches!(entry.replay, Replay::Move { .. }) && current.request.seed == entry.seed
-    });
-    let Some((current, outcome)) = finished.and_then(|c| Some((c, c.outcome()?))) else {
+    }) else {
+        return feed::Explained::default();
+    };
+    let Some(outcome) = current.outcome() else {
         return feed::Explained::default();
     };
     feed::Explained {

@@ -121,14 +121,14 @@ fn fold_buttons(ctx: &egui::Context, tray: egui::Rect, scene: &mut bool, odds: &
             egui::Align2::LEFT_TOP,
             [6.0, 6.0],
             scene,
-            "Scene panel",
+            "the scene panel",
         ),
         (
             "fold-odds",
             egui::Align2::RIGHT_TOP,
             [-6.0, 6.0],
             odds,
-            "Odds panel",
+            "the odds panel",
         ),
     ];
     for (id, align, offset, open, name) in corners {
@@ -137,12 +137,8 @@ fn fold_buttons(ctx: &egui::Context, tray: egui::Rect, scene: &mut bool, odds: &
             .pivot(align)
             .fixed_pos(corner)
             .show(ctx, |ui| {
-                let words = if *open {
-                    format!("Hide the {}", name.to_lowercase())
-                } else {
-                    format!("Show the {}", name.to_lowercase())
-                };
-                let button = ui.button(words);
+                let verb = if *open { "Hide" } else { "Show" };
+                let button = ui.button(format!("{verb} {name}"));
                 ui_map::mark(ui, id, button.rect);
                 if button.clicked() {
                     *open = !*open;
