@@ -77,6 +77,8 @@ const overlay = {
   labels: [],
   // A pool too crowded for values beside its dice: the values listed in the card instead.
   listed: [],
+  // Every settled die as drawn, labelled or listed: its centre and radius (page pixels).
+  discs: [],
   // How the dice are drawn: 'full' or 'light', and the pixel ratio now.
   quality: null,
   pixelRatio: null,
@@ -245,7 +247,10 @@ async function startDice() {
     geometries[kind] = g;
   }
   resize();
-  window.addEventListener('resize', () => { resize(); if (values.length) frameSettled(); });
+  const resized = () => { resize(); if (values.length) frameSettled(); };
+  window.addEventListener('resize', resized);
+  // A phone's tray lays the card under the dice: the view shrinks when a card comes.
+  if (window.ResizeObserver) new ResizeObserver(resized).observe($('view'));
   requestAnimationFrame(frame);
 }
 
@@ -271,7 +276,9 @@ function blobTexture() {
 // and its value in view and clear of the result card, no closer than a 12 cm view.
 const TRAY_VIEW = 30;
 const CLOSEST_VIEW = 12;
-const WIDEST_VIEW = 46;
+// Wide enough to show the tray's whole 20 cm depth on a phone's short tray over its card
+// (375 x 180 px needs about 56 cm): every die stays in view, smaller.
+const WIDEST_VIEW = 64;
 /** The camera's rise over its run towards the viewer: while dice fly, and over settled dice. */
 const TILT = { flying: 2, settled: 3.5 };
 let shot = { view: TRAY_VIEW, x: 0, z: 0, tilt: TILT.flying };
@@ -335,8 +342,9 @@ function settledPoints() {
     const r = (m.geometry.boundingSphere?.radius ?? 1.2) * 0.9;
     const [x, y, z] = [m.position.x, m.position.y, m.position.z];
     points.push([x - r, y, z], [x + r, y, z], [x, y, z - r], [x, y, z + r]);
-    // Its value stands above it: room for the label's height and width.
-    if (opts.values) points.push([x - r, y + 2.2 * r, z - r], [x + r, y + 2.2 * r, z - r]);
+    // Its value stands above it: room for the label's height and width (a pool whose values
+    // are listed in the card has none on the felt).
+    if (opts.values && !overlay.listed.length) points.push([x - r, y + 2.2 * r, z - r], [x + r, y + 2.2 * r, z - r]);
   });
   return points;
 }
@@ -366,8 +374,8 @@ function fit(points, area, w, h) {
   }
   placeAt(cam, s);
   const seen = points.map((p) => onCanvas(cam, p, w, h));
-  const inside = seen.every(([x, y]) => x >= area.l - 2 && x <= area.r + 2 && y >= area.t - 2 && y <= area.b + 2);
-  return { shot: s, inside };
+  const within = seen.filter(([x, y]) => x >= area.l - 2 && x <= area.r + 2 && y >= area.t - 2 && y <= area.b + 2);
+  return { shot: s, inside: within.length === seen.length, seen: within.length };
 }
 
 function frameSettled() {
@@ -378,7 +386,7 @@ function frameSettled() {
   const tries = freeAreas(w, h).map((area) => fit(points, area, w, h));
   // The closest view that shows everything; failing that, the one that shows the most.
   const best = tries.filter((t) => t.inside).sort((a, b) => a.shot.view - b.shot.view)[0]
-    ?? tries.sort((a, b) => b.shot.view - a.shot.view)[0];
+    ?? tries.sort((a, b) => b.seen - a.seen || b.shot.view - a.shot.view)[0];
   if (best) aim(best.shot.view, best.shot.x, best.shot.z, best.shot.tilt);
   framed = true;
 }
@@ -530,6 +538,7 @@ function hideValues() {
   framed = false;
   $('values').replaceChildren();
   overlay.labels = [];
+  overlay.discs = [];
   listValues([]);
 }
 
@@ -560,6 +569,7 @@ function placeValues() {
     const [ex] = onCanvas(camera, [p[0] + r, p[1], p[2]], w, h);
     return { x: cx, y: cy, r: Math.abs(ex - cx) };
   });
+  overlay.discs = dice.map((d) => ({ x: v.left + d.x, y: v.top + d.y, r: d.r }));
   // Beside its die, touching no die, no other value and not the card; a crowded pool's
   // values shrink together, and one too crowded for that is listed in the card.
   // A pool once listed stays listed until the next throw (the camera's glide does not make

@@ -372,7 +372,7 @@ impl Rect {
 /// Large pools on a phone and on the OBS page at 1080p with its scale set: 8d10, 20d6 and 7d4,
 /// each die's value beside its die, touching no die and no other value, as the page laid them
 /// out; or, a pool too crowded for that, every value listed in the card. The card says the
-/// total once.
+/// total once, covers no die, and its type is 12 px and up.
 #[test]
 fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
     if !browser_ready() {
@@ -467,10 +467,36 @@ fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
                     );
                 }
             }
+            // The card covers no die: every die drawn, labelled or listed.
+            let card = Rect::of(&at["card"]);
+            let drawn: Vec<Disc> = at["dice"]
+                .as_array()
+                .expect("dice")
+                .iter()
+                .map(|d| Disc {
+                    x: num(&d["x"]),
+                    y: num(&d["y"]),
+                    r: num(&d["r"]),
+                })
+                .collect();
+            assert_eq!(drawn.len(), want.len(), "{what}: every die drawn");
+            for (k, d) in drawn.iter().enumerate() {
+                assert!(
+                    !card.meets_disc(d),
+                    "{what}: the card {card:?} over die {k} {d:?}"
+                );
+            }
+            // Its type reads on a phone (the working at 12 px) and at 1080p.
+            let least_font = num(&at["card"]["least_font"]);
+            assert!(
+                least_font >= 12.0,
+                "{what}: the card's type {least_font} px"
+            );
             // The card says the total once (a free roll's words are its total).
             assert_eq!(at["result"], record["total"].to_string(), "{what}");
             shown.push(format!(
-                "{what}: {}",
+                "{what}: card {:.0} px high, type {least_font} px and up; {}",
+                card.h,
                 if boxes.is_empty() {
                     format!("listed ({} values)", listed.len())
                 } else {
@@ -494,6 +520,107 @@ fn large_pools_read_at_a_glance_on_a_phone_and_the_obs_page() {
         .iter()
         .flat_map(|pool| ["phone", "obs"].map(|page| format!("pool-{page}-{pool}.png")))
         .collect();
+    table.keep(&pictures);
+    table.close();
+}
+
+/// A move in full on a page, as the window shows it: the tray's card lists the rules' steps,
+/// what they trigger and what changed (the log's words, `said`); the history line (`working`)
+/// holds the steps and the triggers, and the announcement (`announced`) the last step, the
+/// triggers and the changes. Returns the card's steps.
+fn outcome_in_full<'a>(
+    room: &str,
+    card: &'a serde_json::Value,
+    said: &serde_json::Value,
+    working: &serde_json::Value,
+    announced: &serde_json::Value,
+) -> Vec<&'a str> {
+    let card = card.as_array().expect("the card");
+    let of = |kind: &str| -> Vec<&'a str> {
+        card.iter()
+            .filter(|c| c["kind"] == kind)
+            .filter_map(|c| c["text"].as_str())
+            .collect()
+    };
+    let steps = of("step");
+    assert!(!steps.is_empty(), "{room}: {card:?}");
+    assert_eq!(said, &serde_json::json!(of("changed")), "{room}: {card:?}");
+    let working = working.as_str().expect("a move's working");
+    let moved = announced.as_str().expect("text");
+    for step in &steps {
+        assert!(working.contains(step), "{room}: {working} lacks {step}");
+    }
+    assert!(
+        steps.last().is_some_and(|last| moved.contains(last)),
+        "{room}: {moved}"
+    );
+    for tag in of("tag") {
+        assert!(
+            working.contains(tag) && moved.contains(tag),
+            "{room}: {tag}"
+        );
+    }
+    for changed in of("changed") {
+        assert!(moved.contains(changed), "{room}: {moved} lacks {changed}");
+    }
+    steps
+}
+
+/// A move's outcome in full on a phone at action dice, open-d6 and a d20 check (the round test
+/// plays the other rulesets): the game master's drafted move, its card's working with the fact
+/// that matters in each ruleset (the target, the shot, the performance), the same on its history
+/// line and in the announcement; the card over no die; axe-core finds nothing.
+#[test]
+fn a_moves_outcome_reads_in_full_on_a_phone_at_every_ruleset() {
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let table = BrowserTable::start("outcomes");
+    let seen = table.browse("outcomes.mjs");
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    assert_eq!(seen["violations"], serde_json::json!([]), "axe-core");
+    let rooms = seen["rooms"].as_array().expect("rooms");
+    let facts = [
+        ("knights", "against"),
+        ("shootout", "-> shot"),
+        ("crypt", "performance"),
+    ];
+    assert_eq!(rooms.len(), facts.len());
+    let mut pictures = Vec::new();
+    for (seen, (room, fact)) in rooms.iter().zip(facts) {
+        assert_eq!(seen["room"], room);
+        let entry = &seen["entry"]["event"];
+        assert_eq!(
+            (entry["kind"].as_str(), entry["by"].as_str()),
+            (Some("thrown"), Some("Gwen")),
+            "{room}"
+        );
+        let steps = outcome_in_full(
+            room,
+            &seen["card"],
+            &entry["said"],
+            &seen["working"],
+            &seen["announced"],
+        );
+        assert!(
+            steps.iter().any(|s| s.contains(fact)),
+            "{room}: the card names {fact}: {steps:?}"
+        );
+        let card = Rect::of(&seen["cardBox"]);
+        let dice = seen["dice"].as_array().expect("dice");
+        assert!(!dice.is_empty(), "{room}");
+        for d in dice {
+            let disc = Disc {
+                x: num(&d["x"]),
+                y: num(&d["y"]),
+                r: num(&d["r"]),
+            };
+            assert!(!card.meets_disc(&disc), "{room}: the card over {disc:?}");
+        }
+        eprintln!("{room}: {} | {steps:?}", seen["move"]);
+        pictures.push(format!("outcome-{room}-phone.png"));
+    }
     table.keep(&pictures);
     table.close();
 }
@@ -1017,42 +1144,14 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
                 seen["samEnded"]
             );
         }
-        // Pat's move in full, as the window shows it: the tray's card lists the rules' steps,
-        // what they trigger and what changed (the log's words); the history line holds the
-        // steps and the triggers, and the announcement the last step, the triggers and the
-        // changes.
-        let card = seen["patCard"].as_array().expect("the card");
-        let of = |kind: &str| -> Vec<&str> {
-            card.iter()
-                .filter(|c| c["kind"] == kind)
-                .filter_map(|c| c["text"].as_str())
-                .collect()
-        };
-        let steps = of("step");
-        assert!(!steps.is_empty(), "{room}: {card:?}");
-        assert_eq!(
-            entries[7]["event"]["said"],
-            serde_json::json!(of("changed")),
-            "{room}: {card:?}"
+        // Pat's move in full, as the window shows it.
+        outcome_in_full(
+            room,
+            &seen["patCard"],
+            &entries[7]["event"]["said"],
+            &seen["patWorking"],
+            &seen["patMoved"],
         );
-        let working = seen["patWorking"].as_str().expect("a move's working");
-        let moved = seen["patMoved"].as_str().expect("text");
-        for step in &steps {
-            assert!(working.contains(step), "{room}: {working} lacks {step}");
-        }
-        assert!(
-            steps.last().is_some_and(|last| moved.contains(last)),
-            "{room}: {moved}"
-        );
-        for tag in of("tag") {
-            assert!(
-                working.contains(tag) && moved.contains(tag),
-                "{room}: {tag}"
-            );
-        }
-        for changed in of("changed") {
-            assert!(moved.contains(changed), "{room}: {moved} lacks {changed}");
-        }
         // The scene and the game played: a system file by its own name, with its paragraph.
         let scene_line = seen["sceneLine"].as_str().expect("text");
         assert!(

@@ -5,7 +5,7 @@
 // 8d10, 20d6 and 7d4. For each pool, on the phone's tray and on the OBS page once the camera
 // has come to rest: every value's box as the page laid it out (getBoundingClientRect), every
 // die's disc on screen, the values listed in the card instead (a pool too crowded to label), and
-// the card's words; a screenshot of each. Prints one JSON line.
+// the card's words, its box and its smallest type; a screenshot of each. Prints one JSON line.
 import { launch, axe } from './browser.mjs';
 import { WAIT, openRoom, joinAs, throwNotation } from './room-page.mjs';
 import { join } from 'node:path';
@@ -42,6 +42,16 @@ async function layout(frame, seq) {
       return { text: s.textContent, x: r.left, y: r.top, w: r.width, h: r.height, font: parseFloat(s.style.fontSize) };
     }),
     discs: window.overlay.labels.map((l) => ({ x: l.die[0], y: l.die[1], r: l.r })),
+    // Every die drawn (labelled or listed), and the card as laid out with its smallest type.
+    dice: window.overlay.discs,
+    card: (() => {
+      const c = document.getElementById('card');
+      const r = c.getBoundingClientRect();
+      const fonts = [...c.querySelectorAll('*')].filter((el) => el.childNodes.length
+        && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+        .map((el) => parseFloat(getComputedStyle(el).fontSize));
+      return { x: r.left, y: r.top, w: r.width, h: r.height, least_font: Math.min(...fonts) };
+    })(),
     listed: window.overlay.listed,
     result: document.getElementById('result').textContent,
     size: [innerWidth, innerHeight],
