@@ -26,12 +26,24 @@ export function inFull(explained) {
   return parts.filter(Boolean).join('. ');
 }
 
+/** How a hidden roll was thrown, by its mode (who sees it before the reveal). */
+export const HOW = { self: 'hidden', gamemaster: 'for the game master', blind: 'blind' };
+
+/** Who sees a hidden roll of `by` in `mode`, said to the member who sees it now. */
+export function whoSees(mode, by, page) {
+  if (mode === 'gamemaster') {
+    return page.gamemaster ? `only you and ${by} see it` : 'only you and the game master see it';
+  }
+  if (mode === 'blind') return `only you see it; ${by} does not`;
+  return 'only you see it';
+}
+
 /**
  * Entry `e` of the log in words: `{ text, title?, rolled?, faces?, said?, working?, outcome?,
  * reveal? }`. `page` is what the page knows: `rolled` (this throw written out, if the server
  * sent it), `explained` (a move's outcome as the rules worked it out, from the tray), `mine`
- * (this member's own hidden roll at this place, if any), `entries` (the log so far) and `name`
- * (the member's).
+ * (a hidden roll at this place that this member may see, if any), `entries` (the log so far),
+ * `name` (the member's) and `gamemaster` (whether the member is the game master).
  */
 export function describeEntry(e, page) {
   const ev = e.event;
@@ -60,11 +72,14 @@ export function describeEntry(e, page) {
       const revealed = page.entries.find((x) => x.event.kind === 'revealed' && x.event.of === e.seq);
       const shown = revealed ? JSON.parse(revealed.event.payload) : null;
       const seen = shown || page.mine;
+      const mode = ev.mode || 'self';
+      // A label is sealed with the roll (a build before roll modes logged it in the open).
+      const label = ev.label || seen?.record.label;
       return {
-        text: `${ev.by}: ${ev.label || ev.notation}, hidden` +
-          (seen ? `${result(seen.record)}${shown ? ' (revealed)' : ' (only you see it)'}` : ''),
+        text: `${ev.by}: ${label || ev.notation}, ${HOW[mode] || 'hidden'}` +
+          (seen ? `${result(seen.record)} (${shown ? 'revealed' : whoSees(mode, ev.by, page)})` : ''),
         faces: seen?.record.faces,
-        reveal: ev.by === page.name && !shown,
+        reveal: !shown && (page.gamemaster === true || (ev.by === page.name && mode === 'self')),
       };
     }
     case 'revealed': {
@@ -76,8 +91,8 @@ export function describeEntry(e, page) {
         // Told as it is below: the server checked the seal when it stored the reveal.
       }
       return {
-        text: `${hidden?.by || 'The game master'} revealed #${ev.of}: ` +
-          `${hidden?.label || shown?.notation || 'a hidden roll'}${shown ? result(shown.record) : ''}`,
+        text: `${hidden?.by || 'The game master'}'s roll #${ev.of} revealed: ` +
+          `${hidden?.label || shown?.record?.label || shown?.notation || 'a hidden roll'}${shown ? result(shown.record) : ''}`,
         faces: shown?.record.faces,
       };
     }

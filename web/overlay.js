@@ -77,6 +77,8 @@ const overlay = {
   labels: [],
   // A pool too crowded for values beside its dice: the values listed in the card instead.
   listed: [],
+  // The last hidden roll the card told (its roll).
+  hiddenShown: null,
   // Every settled die as drawn, labelled or listed: its centre and radius (page pixels).
   discs: [],
   // How the dice are drawn: 'full' or 'light', and the pixel ratio now.
@@ -615,6 +617,7 @@ function placeValues() {
 // roll's first throw, the chance of success stays only when asked for.
 function startThrow(e, poses, keepChance) {
   current = { roll: e.roll, throw: e.throw };
+  showingHidden = null;
   hideValues();
   if (e.throw === 0) {
     byline(e.by);
@@ -701,8 +704,43 @@ function showHidden(e) {
   $('chance').textContent = '';
   showWorking(null);
   hideValues();
+  showingHidden = e.roll;
+  overlay.hiddenShown = e.roll;
+  if (secrets.has(e.roll)) showSecret(secrets.get(e.roll));
   remember(e, 'hidden');
   tell(e);
+}
+
+// ---- Hidden rolls this member may see: told by the room's page, never by the feed ----
+
+const secrets = new Map();
+/** The hidden roll the card shows now (null: none). */
+let showingHidden = null;
+
+/** The card of a hidden roll as the member it shows to sees it: its result, its label, who
+ * else sees it. */
+function showSecret(s) {
+  const result = $('result');
+  result.className = '';
+  result.replaceChildren(document.createTextNode(totalText(s.total)));
+  if (s.outcome) {
+    const o = document.createElement('span');
+    o.className = 'outcome';
+    o.textContent = s.outcome;
+    result.append(o);
+  }
+  $('label').textContent = s.label ? `${s.label} (${s.how})` : s.how;
+  $('chance').textContent = s.sees;
+}
+
+if (embedded) {
+  window.addEventListener('message', (m) => {
+    if (m.origin !== location.origin || m.source !== window.parent) return;
+    const s = m.data;
+    if (!s || s.type !== 'secret' || typeof s.roll !== 'number') return;
+    secrets.set(s.roll, s);
+    if (showingHidden === s.roll) showSecret(s);
+  });
 }
 
 let lastFrame = null;
@@ -798,6 +836,7 @@ function cardWords(e) {
 }
 
 function showOutcome(e) {
+  showingHidden = null;
   byline(e.by);
   const result = $('result');
   result.className = '';

@@ -8,7 +8,7 @@
 import { socketUrl, keyOf, keepKey, reasonOf } from '/common.js';
 import { PROTOCOL, TRAY, LIMITS } from '/contract.js';
 import { writtenOut } from '/written.js';
-import { describeEntry, inFull } from '/entries.js';
+import { describeEntry, inFull, HOW, whoSees } from '/entries.js';
 import { logChecker } from '/check.js';
 import { attachHand, tossSwing } from '/gesture.js';
 import { fieldControl, setPath } from '/fields.js';
@@ -265,7 +265,10 @@ function welcomed(msg) {
     : msg.role === 'gamemaster' ? 'the game master' : 'watching';
   $('you').textContent = `${msg.name}, ${as}`;
   const thrower = msg.role !== 'spectator';
-  $('hidden-field').hidden = msg.role !== 'gamemaster';
+  // The game master's own hidden roll is seen by the game master alone: one choice, "You alone".
+  for (const o of [...$('secrecy').options]) {
+    if (msg.role === 'gamemaster' && (o.value === 'gamemaster' || o.value === 'blind')) o.remove();
+  }
   $('mode').hidden = !thrower;
   $('move-form').hidden = !thrower;
   $('hand').hidden = !thrower;
@@ -316,6 +319,7 @@ function handle(msg) {
     case 'sealed':
       sealed.set(msg.seq, JSON.parse(msg.payload));
       redraw(msg.seq);
+      tellTraySecret(msg.seq);
       break;
     case 'refused':
       seat.refused.push({ code: msg.code, reason: msg.reason });
@@ -378,7 +382,8 @@ function throwNotation(gesture) {
     $('notation').focus();
     return;
   }
-  const extra = { hidden: seat.role === 'gamemaster' && $('hidden-roll').checked };
+  const mode = $('secrecy').value;
+  const extra = mode ? { hidden: true, mode } : {};
   const label = $('label').value.trim();
   if (label) extra.label = label;
   if (propose({ notation }, extra, gesture)) {
@@ -640,7 +645,26 @@ function describe(e, seq) {
     mine: sealed.get(seq),
     entries: seat.entries,
     name: seat.name,
+    gamemaster: seat.role === 'gamemaster',
   });
+}
+
+/** Tells the tray (its card) hidden roll `seq` as this member may see it: the feed the tray
+ * follows never carries it. */
+function tellTraySecret(seq) {
+  const roll = sealed.get(seq);
+  const entry = seat.entries.find((x) => x.seq === seq);
+  if (!roll || !entry) return;
+  const mode = entry.event.mode || 'self';
+  $('tray').contentWindow?.postMessage({
+    type: 'secret',
+    roll: seq,
+    total: roll.record.total,
+    outcome: roll.record.outcome,
+    label: roll.record.label,
+    how: HOW[mode],
+    sees: whoSees(mode, entry.event.by, { gamemaster: seat.role === 'gamemaster' }),
+  }, location.origin);
 }
 
 function draw(e) {
@@ -807,6 +831,7 @@ window.addEventListener('message', (m) => {
     telling.shownOnTray(e.roll);
   } else if (e.type === 'hidden') {
     telling.shownOnTray(e.roll);
+    tellTraySecret(e.roll);
   }
 });
 

@@ -280,10 +280,19 @@ pub fn verify(args: &VerifyArgs) -> ExitCode {
             whole,
             signer,
         } => {
-            let hidden = if unrevealed > 0 {
-                format!("; {unrevealed} hidden rolls never revealed")
-            } else {
+            let hidden = if unrevealed.is_empty() {
                 String::new()
+            } else {
+                let each: Vec<String> = unrevealed
+                    .iter()
+                    .map(|(seq, mode)| format!("#{seq} ({})", mode.name()))
+                    .collect();
+                let rolls = if each.len() == 1 { "roll" } else { "rolls" };
+                format!(
+                    "; {} hidden {rolls} never revealed, still sealed: {}",
+                    each.len(),
+                    each.join(", ")
+                )
             };
             let head = match (whole, &signer, &args.key) {
                 (false, _, _) => "; no head line: nothing says the log ends here (an export from before heads, or one cut short)".to_string(),

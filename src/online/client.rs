@@ -14,7 +14,7 @@ use tokio_tungstenite::{
     Connector, MaybeTlsStream, WebSocketStream, connect_async_tls_with_config,
 };
 
-use super::log::{Entry, Event, Proposal, Role, SealedRoll};
+use super::log::{Entry, Event, Proposal, Role, SealedRoll, SecretMode};
 use super::protocol::{ClientMsg, DecodeError, PROTOCOL, ServerMsg, decode_server};
 use super::room::{Checks, RoomError, RoomState};
 use super::seal::{self, NONCE_BYTES};
@@ -184,8 +184,11 @@ pub struct Client {
     commitment: String,
     next_id: u64,
     checks: Checks,
-    /// Your hidden rolls' content, by `seq`.
+    /// The content of the hidden rolls you may see, by `seq`.
     pub sealed: HashMap<u64, SealedRoll>,
+    /// Every text the server sent, kept once [`Client::keep_heard`] asks (a test of what a
+    /// member may not see reads it; nothing else keeps it).
+    heard: Option<Vec<String>>,
     /// Entries that did not apply (a forged or broken log): shown, and the client stops there.
     pub failures: Vec<RoomError>,
     /// How often the connection was made again.
@@ -264,6 +267,7 @@ impl Client {
             next_id: 1,
             checks,
             sealed: HashMap::new(),
+            heard: None,
             failures: Vec::new(),
             reconnects: 0,
             busy_answers: 0,
@@ -291,6 +295,15 @@ impl Client {
             },
             None => client.join_msg(),
         };
+        client.hello(hello).await?;
+        Ok(client)
+    }
+
+    /// Joins keeping every text the server sends from the first (see [`Client::heard`]).
+    pub async fn join_keeping_heard(join: JoinAs, checks: Checks) -> Result<Client, ClientError> {
+        let mut client = Client::new(join, checks)?;
+        client.keep_heard();
+        let hello = client.join_msg();
         client.hello(hello).await?;
         Ok(client)
     }
@@ -405,6 +418,16 @@ impl Client {
         self.join.key.as_deref()
     }
 
+    /// Keeps every text the server sends from now on (see [`Client::heard`]).
+    pub fn keep_heard(&mut self) {
+        self.heard.get_or_insert_with(Vec::new);
+    }
+
+    /// Every text the server sent since [`Client::keep_heard`], in order.
+    pub fn heard(&self) -> &[String] {
+        self.heard.as_deref().unwrap_or_default()
+    }
+
     /// The last entry checked.
     pub fn seq(&self) -> u64 {
         self.lines.len() as u64
@@ -424,6 +447,9 @@ impl Client {
                 Message::Close(_) => return Err(closed()),
                 _ => continue,
             };
+            if let Some(heard) = &mut self.heard {
+                heard.push(text.clone());
+            }
             let msg = decode_server(&text)?;
             match &msg {
                 ServerMsg::Entry { line, .. } => self.take_line(line.clone()),
@@ -522,7 +548,18 @@ impl Client {
         hidden: bool,
         label: Option<String>,
     ) -> Result<u64, ThrowError> {
-        self.propose(what, gesture, hidden, label, |_| {}).await
+        let mode = hidden.then_some(SecretMode::Roller);
+        self.propose(what, gesture, mode, label, |_| {}).await
+    }
+
+    /// Proposes a hidden free roll that `mode` says who sees before the reveal: its `seq`.
+    pub async fn throw_secret(
+        &mut self,
+        what: Proposal,
+        mode: SecretMode,
+        label: Option<String>,
+    ) -> Result<u64, ThrowError> {
+        self.propose(what, None, Some(mode), label, |_| {}).await
     }
 
     /// A free roll for the load tool: `sent(nonce)` is called just before it goes out.
@@ -531,7 +568,7 @@ impl Client {
         what: Proposal,
         sent: impl FnOnce(&str),
     ) -> Result<u64, ThrowError> {
-        self.propose(what, None, false, None, sent).await
+        self.propose(what, None, None, None, sent).await
     }
 
     /// Sends a throw with a fresh nonce (told to `sent` first) and waits for its entry.
@@ -539,7 +576,7 @@ impl Client {
         &mut self,
         what: Proposal,
         gesture: Option<Gesture>,
-        hidden: bool,
+        mode: Option<SecretMode>,
         label: Option<String>,
         sent: impl FnOnce(&str),
     ) -> Result<u64, ThrowError> {
@@ -552,7 +589,8 @@ impl Client {
             commitment: self.commitment.clone(),
             nonce: nonce.clone(),
             gesture,
-            hidden,
+            hidden: mode.is_some(),
+            mode,
             label,
         };
         sent(&nonce);

@@ -79,7 +79,8 @@ impl LogError {
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
-    /// Moves every character and the table's own moves, ends turns and rounds, rolls hidden.
+    /// Moves every character and the table's own moves, ends turns and rounds, sees the rolls
+    /// thrown for the game master and blind, reveals any hidden roll.
     Gamemaster,
     /// Moves the characters it is seated as; rolls free rolls.
     #[default]
@@ -121,6 +122,49 @@ pub struct SeedProof {
     pub nonce: String,
     /// The thrower's gesture (None: the swing was drawn from the seed).
     pub gesture: Option<Gesture>,
+}
+
+/// Who sees a hidden roll before it is revealed (everyone sees that it was thrown: who, the
+/// dice, the mode, when).
+#[derive(
+    Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretMode {
+    /// Its roller alone (the game master's hidden roll, the first kind there was).
+    #[default]
+    #[serde(rename = "self")]
+    Roller,
+    /// Its roller and the game master.
+    Gamemaster,
+    /// The game master alone: the roller sees that it was thrown, never what it showed.
+    Blind,
+}
+
+impl SecretMode {
+    /// Whether this is the first kind (the log leaves it unwritten, as before modes).
+    pub fn is_roller(&self) -> bool {
+        *self == SecretMode::Roller
+    }
+
+    /// Whether `name` may see a roll of `by` in this mode, in a room whose game master is
+    /// `gamemaster`.
+    pub fn shows_to(self, name: &str, by: &str, gamemaster: &str) -> bool {
+        match self {
+            SecretMode::Roller => name == by,
+            SecretMode::Gamemaster => name == by || name == gamemaster,
+            SecretMode::Blind => name == gamemaster,
+        }
+    }
+
+    /// Its name on the wire and in the log: `self`, `gamemaster`, `blind`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SecretMode::Roller => "self",
+            SecretMode::Gamemaster => "gamemaster",
+            SecretMode::Blind => "blind",
+        }
+    }
 }
 
 /// A hidden roll's content, kept apart from the log until it is revealed.
@@ -206,12 +250,16 @@ pub enum Event {
     /// A hidden roll: who rolled which dice, the commitment its seed used and the seal of what
     /// a reveal will show.
     Hidden {
-        /// Who rolled (the game master).
+        /// Who rolled.
         by: String,
         /// The dice.
         notation: String,
-        /// What it is for, if said.
+        /// What it is for: written here by builds before roll modes; sealed in the record
+        /// since (the label is the roll's own secret).
         label: Option<String>,
+        /// Who sees it before the reveal (unwritten: its roller alone).
+        #[serde(default, skip_serializing_if = "SecretMode::is_roller")]
+        mode: SecretMode,
         /// The seed's commitment.
         commitment: String,
         /// The seal of the reveal.

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::log::{Proposal, Role};
+use super::log::{Proposal, Role, SecretMode};
 use crate::errors::ErrorCode;
 use crate::online::room::Tracker;
 use crate::record::Gesture;
@@ -85,9 +85,15 @@ pub enum ClientMsg {
         /// The hand's swing (None: drawn from the seed).
         #[serde(default)]
         gesture: Option<Gesture>,
-        /// A hidden roll (the game master's free rolls only).
+        /// A hidden roll (a free roll): only its roller sees it until it is revealed, unless
+        /// `mode` says who else.
         #[serde(default)]
         hidden: bool,
+        /// Who sees a hidden roll before the reveal: `self` (its roller), `gamemaster` (its
+        /// roller and the game master) or `blind` (the game master alone). Given, the roll is
+        /// hidden.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<SecretMode>,
         /// What it is for.
         #[serde(default)]
         label: Option<String>,
@@ -174,7 +180,8 @@ pub enum ServerMsg {
         /// The commitment to the secret of your next throw.
         commitment: String,
     },
-    /// The content of your hidden roll (only you see it until you reveal it).
+    /// The content of a hidden roll you may see (your own, unless it is blind; any the game
+    /// master may see, to the game master), sent once it is thrown and again on each join.
     Sealed {
         /// The hidden roll's entry.
         seq: u64,

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::log::{Entry, LogError, read_log};
+use super::log::{Entry, LogError, SecretMode, read_log};
 use super::room::{Checks, RoomState};
 use super::seal;
 use super::signing::{ServerKey, head_signed_by};
@@ -83,8 +83,9 @@ pub enum Verdict {
         entries: usize,
         /// Rolls re-simulated (throws and reveals).
         rolls: usize,
-        /// Hidden rolls never revealed (their seal cannot be checked).
-        unrevealed: usize,
+        /// Hidden rolls never revealed (their seal cannot be checked): each one's `seq` and who
+        /// saw it, oldest first.
+        unrevealed: Vec<(u64, SecretMode)>,
         /// Whether the export's head line vouches that the log ends here (false: no head line,
         /// an export from before heads or one cut short).
         whole: bool,
@@ -201,9 +202,10 @@ pub fn verify_signed(text: &str, server_key: Option<&str>) -> Verdict {
         rolls: room.history.iter().filter(|h| h.record.is_some()).count(),
         unrevealed: room
             .hidden
-            .values()
-            .filter(|h| h.revealed.is_none())
-            .count(),
+            .iter()
+            .filter(|(_, h)| h.revealed.is_none())
+            .map(|(seq, h)| (*seq, h.mode))
+            .collect(),
     }
 }
 
@@ -344,9 +346,9 @@ mod tests {
                     whole: true,
                     signer: Some(by),
                     rolls,
-                    unrevealed: 0,
+                    unrevealed,
                     ..
-                } if by == key && rolls >= 3 => {}
+                } if by == key && rolls >= 3 && unrevealed.is_empty() => {}
                 other => panic!("{name}: {other:?}"),
             };
             verified(verify_signed(&text, Some(key)));

@@ -11,7 +11,7 @@ use super::error::ServerError;
 use super::limits::{CATCH_UP_PAGE, FANOUT, Pace};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
-use crate::online::log::{Entry, Event, MAX_LINE, Proposal, Role, SealedRoll, now_ms};
+use crate::online::log::{Entry, Event, MAX_LINE, Proposal, Role, SealedRoll, SecretMode, now_ms};
 use crate::online::protocol::ServerMsg;
 use crate::online::room::{CastSeat, Checks, Claim, Drafted, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
@@ -110,6 +110,16 @@ pub enum Command {
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Done, ServerError>>,
     },
+    /// The content of the hidden rolls a member may see: every one not yet revealed (`of`
+    /// None), or roll `of`.
+    Sealed {
+        /// Who asks.
+        name: String,
+        /// One roll, or all.
+        of: Option<u64>,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<Vec<(u64, SealedRoll)>, ServerError>>,
+    },
     /// The game master seats a member.
     Seat {
         /// The connection.
@@ -159,8 +169,8 @@ pub struct Proposed {
     pub nonce: String,
     /// The hand's swing.
     pub gesture: Option<Gesture>,
-    /// A hidden roll.
-    pub hidden: bool,
+    /// A hidden roll, and who sees it before the reveal (None: everyone, at once).
+    pub mode: Option<SecretMode>,
     /// What for.
     pub label: Option<String>,
     /// The thrower's address (None in-process): one throw at a time per address.
@@ -438,6 +448,9 @@ async fn room_task<S: LogStore>(
                 let result = stored.map(|seq| task.stored(conn, seq));
                 let _ = reply.send(result);
             }
+            Command::Sealed { name, of, reply } => {
+                let _ = reply.send(task.sealed_for(&name, of).await);
+            }
             Command::Reveal {
                 conn,
                 name,
@@ -453,6 +466,28 @@ async fn room_task<S: LogStore>(
 }
 
 impl<S: LogStore> Task<S> {
+    /// The content of the hidden rolls, not yet revealed, that `name` may see (all, or `of`).
+    async fn sealed_for(
+        &mut self,
+        name: &str,
+        of: Option<u64>,
+    ) -> Result<Vec<(u64, SealedRoll)>, ServerError> {
+        self.catch_up().await?;
+        let seqs: Vec<u64> = self
+            .state
+            .sealed_for(name)
+            .into_iter()
+            .filter(|seq| of.is_none_or(|of| of == *seq))
+            .collect();
+        let mut found = Vec::with_capacity(seqs.len());
+        for seq in seqs {
+            if let Some(content) = self.store.sealed(&self.state.room, seq).await? {
+                found.push((seq, content));
+            }
+        }
+        Ok(found)
+    }
+
     /// The answer to a stored entry that throws nothing: its `seq` and the connection's
     /// commitment, unchanged.
     fn stored(&self, conn: u64, seq: u64) -> Done {

@@ -235,6 +235,13 @@ async fn session<S: LogStore>(
             }
         })
     };
+    // The hidden rolls this member may see, as each is thrown and all of them now (a game
+    // master's view of a player's roll, a roller's own after coming back). A spectator sees none.
+    let secrets = (role != Role::Spectator).then(|| {
+        let (commands, name, out) = (handle.commands.clone(), name.clone(), out.clone());
+        let lines = handle.lines.subscribe();
+        tokio::spawn(tell_secrets(commands, name, lines, out))
+    });
     let mut odds_work: Option<tokio::task::JoinHandle<()>> = None;
     while let Some(msg) = next_message(&mut stream, &mut bucket, &out).await {
         let _owed = owing.answering();
@@ -287,6 +294,7 @@ async fn session<S: LogStore>(
                 nonce,
                 gesture,
                 hidden,
+                mode,
                 label,
             }) => {
                 let (reply, answer) = oneshot::channel();
@@ -295,7 +303,11 @@ async fn session<S: LogStore>(
                     commitment,
                     nonce,
                     gesture,
-                    hidden,
+                    mode: if hidden {
+                        Some(mode.unwrap_or_default())
+                    } else {
+                        mode
+                    },
                     label,
                     from: peer.ip,
                 });
@@ -344,6 +356,9 @@ async fn session<S: LogStore>(
     }
     let _ = handle.commands.send(Command::Leave { conn }).await;
     forward.abort();
+    if let Some(secrets) = secrets {
+        secrets.abort();
+    }
     if let Some(work) = odds_work {
         work.abort();
     }
@@ -428,6 +443,50 @@ fn entry_message(line: String) -> Message {
 /// A new line's `entry` message, made once by its room for every member.
 fn new_entry_message(line: &NewLine) -> Message {
     Message::Text(line.entry.as_ref().into())
+}
+
+/// Sends `name` the content of every hidden roll it may see, then of each one thrown from now
+/// on (all again if it fell behind the room's lines): until the connection or the room ends.
+async fn tell_secrets(
+    commands: mpsc::Sender<Command>,
+    name: String,
+    mut lines: tokio::sync::broadcast::Receiver<NewLine>,
+    out: mpsc::Sender<Message>,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    let mut of = None;
+    loop {
+        let (reply, answer) = oneshot::channel();
+        let asked = Command::Sealed {
+            name: name.clone(),
+            of,
+            reply,
+        };
+        if commands.send(asked).await.is_err() {
+            return;
+        }
+        if let Ok(Ok(found)) = answer.await {
+            for (seq, content) in found {
+                let told = ServerMsg::Sealed {
+                    seq,
+                    salt: content.salt,
+                    payload: content.payload,
+                };
+                if !say(&out, told).await {
+                    return;
+                }
+            }
+        }
+        // The next hidden roll (a line is parsed by the room's task, never here).
+        of = loop {
+            match lines.recv().await {
+                Ok(line) if line.line.contains(r#""kind":"hidden""#) => break Some(line.seq),
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => break None,
+                Err(RecvError::Closed) => return,
+            }
+        };
+    }
 }
 
 /// The answer to a throw or reveal: the ack (and a hidden roll's content), or the refusal.

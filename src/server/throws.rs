@@ -5,7 +5,7 @@
 use super::error::ServerError;
 use super::room_task::{Done, Proposed, Task};
 use super::store::LogStore;
-use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SeedProof};
+use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SecretMode, SeedProof};
 use crate::online::room::{RoomError, Simulated, Simulation, check_gesture, table_digest};
 use crate::online::seal::{self, NONCE_BYTES, SALT_BYTES, SECRET_BYTES};
 use crate::roll::gesture_in_reach;
@@ -50,12 +50,14 @@ pub async fn throw<S: LogStore>(
     // Another server may take the place first: then read its entry and throw again.
     let mut tries = 0;
     let (seq, sealed) = loop {
-        task.state.may(name, &p.what, p.hidden)?;
+        task.state.may(name, &p.what, p.mode.is_some())?;
         match throw_next(task, name, &p, &secret, &nonce).await {
             Err(ServerError::Raced) if tries < RACE_TRIES => tries += 1,
             other => break other?,
         }
     };
+    // The roller of a blind roll sees that it was thrown, never what it showed.
+    let sealed = sealed.filter(|_| p.mode != Some(SecretMode::Blind));
     // A fresh secret for the thrower's next throw (the old one is revealed now).
     let next = seal::random_bytes();
     task.secrets.insert(conn, next);
@@ -123,7 +125,7 @@ async fn throw_next<S: LogStore>(
             record,
             said,
             table,
-        } if !p.hidden => {
+        } if p.mode.is_none() => {
             let event = Event::Thrown {
                 by: name.into(),
                 what: p.what.clone(),
@@ -146,10 +148,12 @@ async fn throw_next<S: LogStore>(
             .map_err(|e| ServerError::Internal(e.to_string()))?;
             let salt: [u8; SALT_BYTES] = seal::random_bytes();
             let sealed = seal::seal(&salt, &payload);
+            // The label is sealed with the record (it is the roll's own secret).
             let event = Event::Hidden {
                 by: name.into(),
                 notation: notation.clone(),
-                label: p.label.clone(),
+                label: None,
+                mode: p.mode.unwrap_or_default(),
                 commitment: proof.commitment.clone(),
                 sealed,
             };
@@ -170,15 +174,8 @@ pub async fn reveal<S: LogStore>(
     name: &str,
     of: u64,
 ) -> Result<u64, ServerError> {
-    use crate::online::room::RoomError;
     task.catch_up().await?;
-    let note = task.state.hidden.get(&of).ok_or(RoomError::NotHidden(of))?;
-    if note.by != name {
-        return Err(RoomError::NotYours(note.by.clone()).into());
-    }
-    if note.revealed.is_some() {
-        return Err(RoomError::AlreadyRevealed(of).into());
-    }
+    task.state.may_reveal(name, of)?;
     let sealed = task
         .store
         .sealed(&task.state.room, of)

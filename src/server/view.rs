@@ -9,7 +9,7 @@ use crate::dice::mesh::DieStyle;
 use crate::net::feed::{
     Byline, Explained, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
 };
-use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
+use crate::online::log::{Entry, Event, HiddenRoll, Proposal, SecretMode};
 use crate::online::room::{Checks, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
@@ -109,13 +109,19 @@ impl Watch {
                 by,
                 notation,
                 label,
+                mode,
                 ..
             } => events.push(FeedEvent::Hidden {
                 roll: seq,
                 by: Byline {
                     colour: colour_of(Some(&by)),
+                    // Its label only where a build before roll modes logged it in the open.
+                    label: Some(label.unwrap_or_else(|| match mode {
+                        SecretMode::Roller => "a hidden roll".into(),
+                        SecretMode::Gamemaster => "a roll for the game master".into(),
+                        SecretMode::Blind => "a blind roll".into(),
+                    })),
                     who: Some(by),
-                    label: Some(label.unwrap_or_else(|| "a hidden roll".into())),
                     what: notation,
                 },
             }),

@@ -15,6 +15,7 @@ mod online;
 mod pinned;
 mod proxy;
 mod seat;
+mod secrets;
 mod security;
 mod session;
 mod shares;

@@ -196,7 +196,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
         .expect("the game master sees the total");
     assert_eq!(
         page["patSawReveal"],
-        format!("Gwen revealed #6: 1d6 → {shown}"),
+        format!("Gwen's roll #6 revealed: 1d6 → {shown}"),
         "the reveal shows what the game master saw"
     );
     for shot in ["seat-phone.png", "seat-desktop.png", "front-preview.png"] {
@@ -620,6 +620,96 @@ fn a_moves_outcome_reads_in_full_on_a_phone_at_every_ruleset() {
         }
         eprintln!("{room}: {} | {steps:?}", seen["move"]);
         pictures.push(format!("outcome-{room}-phone.png"));
+    }
+    table.keep(&pictures);
+    table.close();
+}
+
+/// Secret rolls from three phones: Pat's roll for the game master, blind and for Pat alone, each
+/// told in full (label, result) on the pages its mode shows it to and as thrown, no label, no
+/// result, on the others; the game master may reveal each, Pat only the roll Pat alone saw;
+/// the blind roll revealed reaches Sam; axe-core finds nothing.
+#[test]
+fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let table = BrowserTable::start("secrets");
+    let seen = table.browse("secrets.mjs");
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    assert_eq!(
+        seen["violations"],
+        serde_json::json!({"pat": [], "sam": [], "gwen": []}),
+        "axe-core"
+    );
+    // The game master's own hidden roll has one choice: the game master alone.
+    assert_eq!(
+        seen["gmModes"],
+        serde_json::json!(["Everyone, at once", "You alone"])
+    );
+    let mut pictures = Vec::new();
+    for roll in seen["rolls"].as_array().expect("rolls") {
+        let mode = roll["mode"].as_str().expect("a mode");
+        let label = roll["label"].as_str().expect("a label");
+        let how = match mode {
+            "gamemaster" => "for the game master",
+            "blind" => "blind",
+            _ => "hidden",
+        };
+        for who in ["pat", "sam", "gwen"] {
+            let text = roll["seen"][who]["text"].as_str().expect("a line");
+            let shows = match mode {
+                "gamemaster" => who != "sam",
+                "blind" => who == "gwen",
+                _ => who == "pat",
+            };
+            if shows {
+                assert!(
+                    text.contains(&format!("Pat: {label}, {how} → ")),
+                    "{mode}, {who}: {text}"
+                );
+            } else {
+                assert!(
+                    text.contains(&format!("Pat: 1d20, {how}")),
+                    "{mode}, {who}: {text}"
+                );
+                assert!(
+                    !text.contains(label) && !text.contains('→'),
+                    "{mode}, {who}: {text}"
+                );
+            }
+            // The tray's card: the roll's label, result and who sees it where it shows; only
+            // the dice and the mode elsewhere.
+            let card = &roll["seen"][who]["card"];
+            let [card_label, card_result, card_sees] =
+                [0, 1, 2].map(|i| card[i].as_str().unwrap_or_default());
+            if shows {
+                assert_eq!(card_label, format!("{label} ({how})"), "{mode}, {who}");
+                assert!(
+                    card_result.starts_with(|c: char| c.is_ascii_digit()),
+                    "{mode}, {who}: {card}"
+                );
+                assert!(card_sees.starts_with("only you"), "{mode}, {who}: {card}");
+            } else {
+                assert_eq!(card_result, "1d20, hidden", "{mode}, {who}: {card}");
+                assert!(!card_label.contains(label), "{mode}, {who}: {card}");
+            }
+            let may_reveal = who == "gwen" || (who == "pat" && mode == "self");
+            assert_eq!(
+                roll["seen"][who]["reveal"], may_reveal,
+                "{mode}, {who}: a Reveal button"
+            );
+            pictures.push(format!("secret-{mode}-{who}-phone.png"));
+        }
+    }
+    let revealed = seen["samSawReveal"].as_str().expect("text");
+    assert!(
+        revealed.starts_with("Pat's roll #") && revealed.contains(" revealed: zq-perception → "),
+        "{revealed}"
+    );
+    for check in seen["checks"].as_array().expect("checks") {
+        assert_eq!(check["unchecked"], serde_json::json!([]), "{check}");
     }
     table.keep(&pictures);
     table.close();
@@ -1190,7 +1280,10 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
         assert!(verify.status.success(), "{room}: {}", stdout(&verify));
     }
     let hidden = rooms[0]["patSawReveal"].as_str().expect("text");
-    assert!(hidden.starts_with("Gwen revealed #13: 1d20 → "), "{hidden}");
+    assert!(
+        hidden.starts_with("Gwen's roll #13 revealed: 1d20 → "),
+        "{hidden}"
+    );
     if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
         let mut kept = vec![
             "round-phone.png".to_string(),

@@ -283,11 +283,11 @@ try {
     if (rooms.length === 0) {
       // Hidden, then revealed.
       await freeRoll(gm);
-      await gm.getByRole('checkbox', { name: /Hidden/ }).check();
+      await gm.getByRole('combobox', { name: 'Who sees it' }).selectOption('self');
       await throwNotation(gm, '1d20');
       await until(pat, 'Gwen: 1d20, hidden');
       await gm.getByRole('button', { name: /Reveal hidden roll/ }).click();
-      await until(pat, 'Gwen revealed #');
+      await until(pat, "Gwen's roll #");
       seen.patSawReveal = await status(pat);
     }
 

@@ -117,13 +117,13 @@ try {
 
   // Hidden, then revealed.
   await freeRoll(gm);
-  await gm.getByRole('checkbox', { name: /Hidden/ }).check();
+  await gm.getByRole('combobox', { name: 'Who sees it' }).selectOption('self');
   await throwNotation(gm, '1d6', 'click');
   await until(pat, 'Gwen: 1d6, hidden');
   const patSawHidden = await status(pat);
   const gmSawHidden = (await history(gm))[0];
   await gm.getByRole('button', { name: /Reveal hidden roll/ }).click();
-  await until(pat, 'Gwen revealed #');
+  await until(pat, "Gwen's roll #");
   const patSawReveal = await status(pat);
   await pat.waitForFunction(() => [...document.querySelectorAll('#history li')].some((li) => li.textContent.includes('(revealed)')), null, WAIT);
 

@@ -84,9 +84,6 @@ pub enum RoomError {
     /// A spectator proposing a throw.
     #[error("a spectator watches; it does not throw")]
     Spectator,
-    /// A hidden roll from someone who is not the game master.
-    #[error("only the game master rolls hidden")]
-    NotGamemaster,
     /// A player proposing the game master's move.
     #[error("only the game master makes this move ({0})")]
     GamemasterMove(String),
@@ -159,7 +156,6 @@ impl RoomError {
             RoomError::GamemasterCharacter(_) => ErrorCode::GamemasterCharacter,
             RoomError::NotSeater => ErrorCode::NotGamemaster,
             RoomError::Spectator => ErrorCode::Spectator,
-            RoomError::NotGamemaster => ErrorCode::NotGamemaster,
             RoomError::GamemasterMove(_) => ErrorCode::GamemasterMove,
             RoomError::NotYourSeat { .. } => ErrorCode::NotYourSeat,
             RoomError::HiddenNotNotation => ErrorCode::HiddenNotNotation,

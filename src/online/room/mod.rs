@@ -16,7 +16,9 @@ pub use simulate::{Simulated, Simulation};
 
 use std::collections::BTreeMap;
 
-use super::log::{Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, check_link, state_version};
+use super::log::{
+    Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, SecretMode, check_link, state_version,
+};
 use super::seal::{self, GENESIS};
 use crate::record::{Gesture, RollRecord};
 use crate::roll::replay::check_record;
@@ -43,8 +45,10 @@ pub struct HiddenNote {
     pub by: String,
     /// The dice.
     pub notation: String,
-    /// What for.
+    /// What for (as builds before roll modes logged it; sealed since).
     pub label: Option<String>,
+    /// Who sees it before the reveal.
+    pub mode: SecretMode,
     /// The seed's commitment.
     pub commitment: String,
     /// The seal of the reveal.
@@ -266,6 +270,7 @@ impl RoomState {
                 by,
                 notation,
                 label,
+                mode,
                 commitment,
                 sealed,
             } => {
@@ -276,12 +281,20 @@ impl RoomState {
                         by: by.clone(),
                         notation: notation.clone(),
                         label: label.clone(),
+                        mode: *mode,
                         commitment: commitment.clone(),
                         sealed: sealed.clone(),
                         revealed: None,
                     },
                 );
-                self.note(seq, format!("{by} rolled {notation} hidden"), None);
+                let text = match mode {
+                    SecretMode::Roller => format!("{by} rolled {notation} hidden"),
+                    SecretMode::Gamemaster => {
+                        format!("{by} rolled {notation} for the game master")
+                    }
+                    SecretMode::Blind => format!("{by} rolled {notation} blind"),
+                };
+                self.note(seq, text, None);
                 Ok(())
             }
             Event::Revealed { of, salt, payload } => {

@@ -5,7 +5,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::{RoomError, RoomState};
 use crate::odds::notation::Notation;
-use crate::online::log::{Proposal, Role};
+use crate::online::log::{Proposal, Role, SecretMode};
 use crate::online::seal;
 use crate::rules::play::MadeBy;
 
@@ -236,6 +236,40 @@ impl RoomState {
         }
     }
 
+    /// Whether `name` may see hidden roll `seq` before it is revealed (its mode says who).
+    pub fn may_see(&self, name: &str, seq: u64) -> bool {
+        self.hidden
+            .get(&seq)
+            .is_some_and(|h| h.mode.shows_to(name, &h.by, &self.gamemaster))
+    }
+
+    /// The hidden rolls, not yet revealed, that `name` may see: their `seq`s, oldest first.
+    pub fn sealed_for(&self, name: &str) -> Vec<u64> {
+        self.hidden
+            .iter()
+            .filter(|(_, h)| h.revealed.is_none())
+            .map(|(seq, _)| *seq)
+            .filter(|seq| self.may_see(name, *seq))
+            .collect()
+    }
+
+    /// Whether `name` may reveal hidden roll `of`: the game master any, a roller its own roll
+    /// that only it sees; if not, why.
+    pub fn may_reveal(&self, name: &str, of: u64) -> Result<(), RoomError> {
+        let note = self.hidden.get(&of).ok_or(RoomError::NotHidden(of))?;
+        if note.revealed.is_some() {
+            return Err(RoomError::AlreadyRevealed(of));
+        }
+        let rollers = note.by == name && note.mode == SecretMode::Roller;
+        if name == self.gamemaster || rollers {
+            Ok(())
+        } else if note.mode == SecretMode::Roller {
+            Err(RoomError::NotYours(note.by.clone()))
+        } else {
+            Err(RoomError::NotYours("the game master".into()))
+        }
+    }
+
     /// Whether `by` may make a proposal, and if not, why.
     pub fn may(&self, by: &str, what: &Proposal, hidden: bool) -> Result<(), RoomError> {
         let member = self
@@ -245,7 +279,6 @@ impl RoomState {
         match member.role {
             Role::Spectator => return Err(RoomError::Spectator),
             Role::Gamemaster => {}
-            Role::Player if hidden => return Err(RoomError::NotGamemaster),
             Role::Player => {
                 if let Proposal::Move(mv) = what {
                     match self.made_by(mv) {

@@ -47,14 +47,39 @@ test('what a record came to', () => {
 
 test('a hidden roll: only its thrower sees it until it is revealed', () => {
   const record = { what: { notation: '1d20' }, total: 12, outcome: null, faces: [[12]] };
+  // Logged by a build before roll modes: its label in the open.
   const hidden = { seq: 5, event: { kind: 'hidden', by: 'Gwen', notation: '1d20', label: 'perception' } };
   assert.deepEqual(describeEntry(hidden, { entries: [hidden], name: 'Pat' }),
     { text: 'Gwen: perception, hidden', faces: undefined, reveal: false });
-  const mine = describeEntry(hidden, { entries: [hidden], name: 'Gwen', mine: { record } });
+  const mine = describeEntry(hidden, { entries: [hidden], name: 'Gwen', gamemaster: true, mine: { record } });
   assert.equal(mine.text, 'Gwen: perception, hidden → 12 (only you see it)');
   assert.equal(mine.reveal, true);
   const reveal = { seq: 6, event: { kind: 'revealed', of: 5, payload: JSON.stringify({ notation: '1d20', record }) } };
   const entries = [hidden, reveal];
   assert.equal(describeEntry(hidden, { entries, name: 'Gwen' }).text, 'Gwen: perception, hidden → 12 (revealed)');
-  assert.equal(describeEntry(reveal, { entries, name: 'Pat' }).text, 'Gwen revealed #5: perception → 12');
+  assert.equal(describeEntry(reveal, { entries, name: 'Pat' }).text, "Gwen's roll #5 revealed: perception → 12");
+});
+
+test('a secret roll in each mode: its label sealed, told to whom it shows, revealed by whom it may', () => {
+  const record = { what: { notation: '1d20' }, label: 'lie detected?', total: 7, outcome: null, faces: [[7]] };
+  const roll = (mode) => ({ seq: 9, event: { kind: 'hidden', by: 'Pat', notation: '1d20', label: null, mode } });
+  const asPat = { name: 'Pat', gamemaster: false };
+  const asGwen = { name: 'Gwen', gamemaster: true };
+  const asSam = { name: 'Sam', gamemaster: false };
+  const told = (mode, who, mine) => describeEntry(roll(mode), { entries: [roll(mode)], ...who, mine });
+  // Nobody else reads its label or its result.
+  assert.deepEqual(told('gamemaster', asSam), { text: 'Pat: 1d20, for the game master', faces: undefined, reveal: false });
+  assert.deepEqual(told('blind', asPat), { text: 'Pat: 1d20, blind', faces: undefined, reveal: false });
+  assert.equal(told(undefined, asSam).text, 'Pat: 1d20, hidden');
+  // Whoever it shows to reads it, and the game master may reveal any.
+  assert.equal(told('gamemaster', asPat, { record }).text,
+    'Pat: lie detected?, for the game master → 7 (only you and the game master see it)');
+  assert.equal(told('gamemaster', asGwen, { record }).text,
+    'Pat: lie detected?, for the game master → 7 (only you and Pat see it)');
+  assert.equal(told('blind', asGwen, { record }).text, 'Pat: lie detected?, blind → 7 (only you see it; Pat does not)');
+  assert.equal(told('self', asPat, { record }).text, 'Pat: lie detected?, hidden → 7 (only you see it)');
+  assert.equal(told('gamemaster', asPat, { record }).reveal, false);
+  assert.equal(told('self', asPat, { record }).reveal, true);
+  assert.equal(told('blind', asGwen, { record }).reveal, true);
+  assert.equal(told('self', asGwen).reveal, true);
 });

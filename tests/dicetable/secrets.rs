@@ -1,0 +1,238 @@
+//! Secret rolls: a free roll hidden in each mode (`self`: its roller alone; `gamemaster`: its
+//! roller and the game master; `blind`: the game master alone) reaches whoever its mode shows
+//! and no one else, byte for byte, on a real `dicetable serve`; then the reveals, and `verify`
+//! naming the roll still sealed.
+
+use std::sync::{Arc, Mutex};
+
+use dicetable::errors::ErrorCode;
+use dicetable::online::client::{Client, JoinAs};
+use dicetable::online::log::{HiddenRoll, Proposal, Role, SecretMode};
+use dicetable::online::room::Checks;
+use futures_util::StreamExt;
+
+use super::online::{Server, as_, data_dir, gm_opens, refused, runtime};
+use super::{dicetable, stdout};
+
+/// One secret roll: its mode, its label and what only its viewers may receive.
+struct Secret {
+    mode: SecretMode,
+    seq: u64,
+    label: String,
+    /// The seed's secret (hex), the seal's salt and the sealed text's record.
+    secret: String,
+    salt: String,
+    record: String,
+}
+
+impl Secret {
+    /// The first of its strings found in `texts`, if any.
+    fn leaked_in<'a>(&self, texts: impl IntoIterator<Item = &'a String>) -> Option<String> {
+        let strings = [&self.label, &self.secret, &self.salt, &self.record];
+        texts.into_iter().find_map(|t| {
+            strings
+                .iter()
+                .find(|s| t.contains(s.as_str()))
+                .map(|s| format!("{s} in {t}"))
+        })
+    }
+}
+
+/// Joins keeping every text the server sends from the first.
+async fn join(join: JoinAs) -> Client {
+    let who = join.name.clone();
+    Client::join_keeping_heard(join, Checks::default())
+        .await
+        .unwrap_or_else(|e| panic!("{who} joins: {e}"))
+}
+
+/// What a watch page's feed (`/ROOM/feed`) is sent, kept as it comes.
+fn follow(url: String, heard: Arc<Mutex<Vec<String>>>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let (mut page, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("a page follows the room");
+        while let Some(Ok(m)) = page.next().await {
+            if let tungstenite::Message::Text(t) = m {
+                heard.lock().expect("the feed's texts").push(t.to_string());
+            }
+        }
+    })
+}
+
+#[test]
+fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
+    let _lane = crate::beside_real_time();
+    let data = data_dir("secrets");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    let rt = runtime();
+    let still_sealed = rt.block_on(async {
+        let mut gwen = gm_opens(&url, Checks::default()).await;
+        gwen.keep_heard();
+        let mut pat = join(as_(&url, "Pat", Role::Player, &["Ash"], "friends")).await;
+        let mut sam = join(as_(&url, "Sam", Role::Player, &["Bea"], "friends")).await;
+        let mut vi = join(as_(&url, "Vi", Role::Spectator, &[], "friends")).await;
+        let page = Arc::new(Mutex::new(Vec::new()));
+        let following = follow(format!("{url}/feed?passcode=friends"), page.clone());
+        // The page is following once its hello came.
+        while page.lock().expect("the feed").is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+
+        // Pat throws a roll in each mode, each with a label no other text holds.
+        let mut secrets = Vec::new();
+        for mode in [
+            SecretMode::Roller,
+            SecretMode::Gamemaster,
+            SecretMode::Blind,
+        ] {
+            let label = format!("zq-{}-perception", mode.name());
+            let seq = pat
+                .throw_secret(Proposal::Notation("3d20".into()), mode, Some(label.clone()))
+                .await
+                .unwrap_or_else(|e| panic!("Pat's {mode:?} roll: {e}"));
+            secrets.push(Secret {
+                mode,
+                seq,
+                label,
+                secret: String::new(),
+                salt: String::new(),
+                record: String::new(),
+            });
+        }
+        let last = secrets.last().map(|s| s.seq).expect("three rolls");
+        for c in [&mut gwen, &mut sam, &mut vi] {
+            c.sync_to(last)
+                .await
+                .expect("every member sees them thrown");
+        }
+        // Whoever may see a roll receives its content; the game master's comes on its own.
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !secrets
+            .iter()
+            .filter(|s| s.mode != SecretMode::Roller)
+            .all(|s| gwen.sealed.contains_key(&s.seq))
+        {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the game master was told"
+            );
+            let _ = gwen
+                .wait_for_more(std::time::Duration::from_millis(200))
+                .await;
+        }
+        for s in &mut secrets {
+            let seen = pat
+                .sealed
+                .get(&s.seq)
+                .or_else(|| gwen.sealed.get(&s.seq))
+                .expect("someone sees each roll");
+            let roll: HiddenRoll = serde_json::from_str(&seen.payload).expect("a hidden roll");
+            assert_eq!(
+                roll.record.label.as_deref(),
+                Some(s.label.as_str()),
+                "sealed"
+            );
+            s.secret = roll.proof.secret.clone();
+            s.salt = seen.salt.clone();
+            s.record = serde_json::to_string(&roll.record).expect("JSON");
+        }
+        let shows = |name: &str, s: &Secret| s.mode.shows_to(name, "Pat", "Gwen");
+        let check = |who: &str, c: &Client, when: &str| {
+            for s in &secrets {
+                let got = c.sealed.contains_key(&s.seq);
+                assert_eq!(got, shows(who, s), "{who} {when}: the {:?} roll", s.mode);
+                if !shows(who, s) {
+                    assert_eq!(s.leaked_in(c.heard()), None, "{who} {when}: {:?}", s.mode);
+                }
+            }
+        };
+        check("Pat", &pat, "after the throws");
+        check("Gwen", &gwen, "after the throws");
+        check("Sam", &sam, "after the throws");
+        check("Vi", &vi, "after the throws");
+
+        // Back after a dropped connection, and a member who joins late: the same.
+        for c in [&mut pat, &mut sam, &mut gwen] {
+            c.drop_connection();
+            c.reconnect(&dicetable::online::client::ClientError::Connection(
+                "test".into(),
+            ))
+            .await
+            .expect("back");
+        }
+        let mut lee = join(as_(&url, "Lee", Role::Player, &[], "friends")).await;
+        lee.sync_to(last).await.expect("Lee sees the log");
+        let mark = pat
+            .throw(Proposal::Notation("1d4".into()), None, false, None)
+            .await
+            .expect("a public roll after");
+        for c in [&mut gwen, &mut sam, &mut lee] {
+            c.sync_to(mark).await.expect("synced");
+        }
+        check("Pat", &pat, "back");
+        check("Gwen", &gwen, "back");
+        check("Sam", &sam, "back");
+        check("Lee", &lee, "joining late");
+
+        // The watch page saw each thrown, never its content, and the roll's mode in words.
+        let fed = page.lock().expect("the feed").clone();
+        for s in &secrets {
+            assert_eq!(s.leaked_in(&fed), None, "the watch page: {:?}", s.mode);
+        }
+        for words in [
+            "a hidden roll",
+            "a roll for the game master",
+            "a blind roll",
+        ] {
+            assert!(fed.iter().any(|t| t.contains(words)), "{words}: {fed:?}");
+        }
+
+        // Reveals: the roller its own roll that only it saw; the game master a blind one; the
+        // roller never a roll the game master saw.
+        let [own, for_gm, blind] = [0, 1, 2].map(|i| secrets[i].seq);
+        assert_eq!(
+            refused(pat.reveal(for_gm).await),
+            (
+                ErrorCode::NotYours,
+                "only the game master can reveal that roll".into()
+            )
+        );
+        assert_eq!(
+            refused(sam.reveal(own).await),
+            (ErrorCode::NotYours, "only Pat can reveal that roll".into())
+        );
+        pat.reveal(own)
+            .await
+            .expect("Pat reveals the roll only Pat saw");
+        let shown = gwen
+            .reveal(blind)
+            .await
+            .expect("Gwen reveals the blind roll");
+        sam.sync_to(shown).await.expect("Sam sees the reveals");
+        let sam_room = sam.room.as_ref().expect("the room");
+        for (seq, revealed) in [(own, true), (for_gm, false), (blind, true)] {
+            assert_eq!(sam_room.hidden[&seq].revealed.is_some(), revealed, "#{seq}");
+        }
+        assert!(sam.failures.is_empty(), "{:?}", sam.failures);
+        following.abort();
+        for_gm
+    });
+
+    // The export holds no sealed content, and `verify` names the roll still sealed.
+    let data_path = data.to_str().expect("a path");
+    let export = dicetable(&["serve", "--export", "crypt", "--data", data_path]);
+    assert!(export.status.success(), "{export:?}");
+    let log = data.join("crypt.jsonl");
+    std::fs::write(&log, stdout(&export)).expect("writes");
+    let text = stdout(&export);
+    assert!(!text.contains("zq-gamemaster-perception"), "{text}");
+    let verify = dicetable(&["verify", log.to_str().expect("a path")]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    let sealed =
+        format!("; 1 hidden roll never revealed, still sealed: #{still_sealed} (gamemaster)");
+    assert!(stdout(&verify).contains(&sealed), "{}", stdout(&verify));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}

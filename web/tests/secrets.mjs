@@ -1,0 +1,101 @@
+// Secret rolls from the room page, run by tests/dicetable/seat.rs:
+//   node web/tests/secrets.mjs BASE_URL OUT_DIR
+// In headless chromium, three phones (375 x 667) found by role and accessible name: Gwen, the
+// game master, opens a d20-check room from the front page and sits at it; Pat and Sam join.
+// Pat throws a free roll in each mode ("You and the game master", "The game master alone",
+// "You alone"), each with a label of its own; after each, what every page's newest history
+// line says and whether it offers a Reveal button, and a screenshot of each phone. Then Gwen
+// reveals the blind roll and Sam's page tells it. axe-core on every page. Prints one JSON line.
+import { launch, axe } from './browser.mjs';
+import { WAIT, openRoom, joinAs, freeRoll, answered, waitAnswer } from './room-page.mjs';
+import { join } from 'node:path';
+
+const [base, out] = process.argv.slice(2);
+const context = await launch();
+const errors = [];
+const MODES = [
+  { mode: 'gamemaster', option: 'You and the game master', label: 'zq-lie-detected' },
+  { mode: 'blind', option: 'The game master alone (blind: not you)', label: 'zq-perception' },
+  { mode: 'self', option: 'You alone', label: 'zq-my-fate' },
+];
+
+async function phone(name) {
+  const page = await (await context.phone()).newPage();
+  page.on('pageerror', (e) => errors.push(`${name}: ${e}`));
+  await page.setViewportSize({ width: 375, height: 667 });
+  return page;
+}
+
+/** The page's newest history line and whether it offers a Reveal button. */
+const newest = (page, seq) => page.waitForFunction((n) => window.seat.told[n], seq, WAIT)
+  .then(() => page.evaluate(() => {
+    const li = document.querySelector('#history li');
+    return { text: li?.textContent ?? '', reveal: Boolean(li?.querySelector('button')) };
+  }));
+
+try {
+  const front = await context.newPage();
+  const { link, toTable } = await openRoom(front, base, 'whispers', 'd20-check-crypt');
+  await front.close();
+  const gwen = await phone('Gwen');
+  await joinAs(gwen, toTable, { name: 'Gwen', passcode: 'gm-secret' });
+  const pat = await phone('Pat');
+  await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: ['Ash'] });
+  const sam = await phone('Sam');
+  await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: ['Bea'] });
+  await freeRoll(gwen);
+  const gmModes = await gwen.getByRole('combobox', { name: 'Who sees it' }).locator('option').allTextContents();
+
+  const rolls = [];
+  const violations = {};
+  for (const m of MODES) {
+    await freeRoll(pat);
+    await pat.getByRole('combobox', { name: 'Who sees it' }).selectOption({ label: m.option });
+    await pat.getByRole('textbox', { name: 'Notation' }).fill('1d20');
+    await pat.getByRole('textbox', { name: 'Label' }).fill(m.label);
+    const before = await answered(pat);
+    await pat.getByRole('button', { name: 'Throw', exact: true }).click();
+    await waitAnswer(pat, before);
+    const seq = await pat.evaluate(() => window.seat.acked);
+    // The game master's page is told its content on its own: wait until the line says it.
+    if (m.mode !== 'self') {
+      await gwen.waitForFunction((l) => document.querySelector('#history li')?.textContent.includes(l), m.label, WAIT);
+    }
+    const seen = {};
+    for (const [who, page] of Object.entries({ pat, sam, gwen })) {
+      seen[who] = await newest(page, seq);
+      // The tray's card, once it shows this roll (as the member may see it).
+      const tray = page.frames().find((f) => f.url().includes('/watch'));
+      await tray.waitForFunction((n) => window.overlay.hiddenShown === n, seq, WAIT);
+      const mayShow = m.mode === 'gamemaster' ? who !== 'sam' : m.mode === 'blind' ? who === 'gwen' : who === 'pat';
+      if (mayShow) {
+        await tray.waitForFunction((l) => document.getElementById('label').textContent.includes(l), m.label, WAIT);
+      }
+      seen[who].card = await tray.evaluate(() => ['label', 'result', 'chance']
+        .map((id) => document.getElementById(id).textContent));
+      await page.waitForFunction(() => document.getElementById('tray-hint').hidden, null, WAIT);
+      await page.screenshot({ path: join(out, `secret-${m.mode}-${who}-phone.png`) });
+    }
+    if (m.mode === 'gamemaster') {
+      for (const [who, page] of Object.entries({ pat, sam, gwen })) violations[who] = await axe(page);
+    }
+    rolls.push({ ...m, seq, seen });
+  }
+
+  // Gwen reveals the blind roll; Sam's page tells it, with its label.
+  const blind = rolls.find((r) => r.mode === 'blind');
+  await gwen.getByRole('button', { name: `Reveal hidden roll ${blind.seq}` }).click();
+  await sam.waitForFunction(
+    (t) => document.querySelector('[role="status"]')?.textContent.includes(t), 'zq-perception', WAIT,
+  );
+  const samSawReveal = await sam.getByRole('status').first().textContent();
+  const checks = await Promise.all([pat, sam, gwen].map((p) => p.evaluate(
+    () => ({ checked: window.seat.checked, unchecked: window.seat.unchecked }),
+  )));
+  await context.close();
+  console.log(JSON.stringify({ gmModes, rolls, samSawReveal, checks, violations, errors }));
+} catch (err) {
+  console.error(err);
+  await context.close().catch(() => {});
+  process.exit(1);
+}
