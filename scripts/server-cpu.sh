@@ -6,6 +6,8 @@
 # clients connect from addresses of their own (`loadtest --from each`; FROM=household or one
 # changes it), as players across the internet would. With STORE=nats the rooms are kept in a
 # NATS JetStream of the script's own instead, and NATS's CPU is printed beside the server's.
+# MODE=self|gamemaster|blind throws every roll hidden in that mode (`loadtest --mode`), for a
+# secret roll's cost beside a public one's; the load tool prints the bytes each client was sent.
 # Usage: scripts/server-cpu.sh ROOMS CLIENTS SECONDS   (DICETABLE_BIN picks the binary; default:
 # the release build without the window; WARMUP=SECONDS the part not counted, 12 by default)
 set -euo pipefail
@@ -19,13 +21,13 @@ bin=${DICETABLE_BIN:-$CARGO_TARGET_DIR/release/dicetable}
 start_table_server "$rooms" "$clients"
 load=$(mktemp)
 scratch_files+=("$load")
-"$bin" loadtest --url "$url" --rooms "$rooms" --clients "$clients" --interval-ms 10000 --seconds "$seconds" --from "${FROM:-each}" > "$load" 2>&1 &
+"$bin" loadtest --url "$url" --rooms "$rooms" --clients "$clients" --interval-ms 10000 --seconds "$seconds" --from "${FROM:-each}" ${MODE:+--mode "$MODE"} > "$load" 2>&1 &
 loader=$!
 sleep "$warmup"
 cpu0=$(server_cpu) nats0=$(nats_cpu) n0=$(stored_entries)
 wait $loader || { cat "$load"; exit 1; }
 cpu1=$(server_cpu) nats1=$(nats_cpu) n1=$(stored_entries)
-grep -E "clients in|load tool:" "$load" || { cat "$load"; exit 1; }
+grep -E "clients in|load tool:|each client was sent" "$load" || { cat "$load"; exit 1; }
 [ $((n1 - n0)) -gt 0 ] || { echo "error: no throw was stored after the first $warmup s" >&2; exit 1; }
 awk -v c0="$cpu0" -v c1="$cpu1" -v n=$((n1 - n0)) -v w="$warmup" -v s="${STORE:-sqlite}" \
   'BEGIN { printf "server (%s), from %d s to the end: %.2f s of CPU for %d throws stored: %.2f ms a throw\n", s, w, c1 - c0, n, (c1 - c0) * 1000 / n }'

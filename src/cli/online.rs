@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::online::loadtest::{self, Load};
+use crate::online::log::SecretMode;
 use crate::online::verify::{Verdict, verify_signed};
 use crate::server::nats::NatsStore;
 use crate::server::store::{LogStore, SqliteStore};
@@ -129,6 +130,10 @@ pub struct LoadtestArgs {
     /// room's from one (a household), or all from 127.0.0.1.
     #[arg(long, value_enum, default_value_t = loadtest::Addresses::Each)]
     pub from: loadtest::Addresses,
+    /// Throw every roll hidden: `self` (its roller sees it), `gamemaster` (and the game
+    /// master) or `blind` (the game master alone). Public if not given.
+    #[arg(long, value_parser = secret_mode)]
+    pub mode: Option<SecretMode>,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
@@ -142,6 +147,12 @@ fn runtime() -> Result<tokio::runtime::Runtime, crate::net::runtime::NetError> {
 fn fail(message: &str) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(2)
+}
+
+/// A hidden roll's mode as `loadtest --mode` names it: `self`, `gamemaster` or `blind`.
+fn secret_mode(text: &str) -> Result<SecretMode, String> {
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|_| format!("'{text}' is not a mode: self, gamemaster or blind"))
 }
 
 /// A `--frame-ancestors` list as the pages' security headers.
@@ -336,6 +347,7 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
         seconds: args.seconds,
         scene,
         notation: args.notation.clone(),
+        mode: args.mode,
         from: args.from,
     };
     let figures = match rt.block_on(loadtest::run(load)) {
@@ -369,6 +381,11 @@ pub fn loadtest(args: &LoadtestArgs) -> ExitCode {
             figures.latency_p99_ms,
             figures.latency_max_ms,
             figures.errors
+        );
+        let mode = figures.mode.map_or("public", SecretMode::name);
+        println!(
+            "each client was sent {} bytes on average (throws {mode})",
+            figures.bytes_per_client
         );
         if let Some(cpu) = figures.load_cpu_seconds {
             println!("load tool: {cpu:.2} s of CPU (its clients, on this machine)");

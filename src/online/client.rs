@@ -189,6 +189,8 @@ pub struct Client {
     /// Every text the server sent, kept once [`Client::keep_heard`] asks (a test of what a
     /// member may not see reads it; nothing else keeps it).
     heard: Option<Vec<String>>,
+    /// The bytes of every text the server sent (the load tool's figure).
+    bytes_heard: u64,
     /// Entries that did not apply (a forged or broken log): shown, and the client stops there.
     pub failures: Vec<RoomError>,
     /// How often the connection was made again.
@@ -268,6 +270,7 @@ impl Client {
             checks,
             sealed: HashMap::new(),
             heard: None,
+            bytes_heard: 0,
             failures: Vec::new(),
             reconnects: 0,
             busy_answers: 0,
@@ -428,6 +431,11 @@ impl Client {
         self.heard.as_deref().unwrap_or_default()
     }
 
+    /// The bytes of every text the server sent this client so far.
+    pub fn bytes_heard(&self) -> u64 {
+        self.bytes_heard
+    }
+
     /// The last entry checked.
     pub fn seq(&self) -> u64 {
         self.lines.len() as u64
@@ -447,6 +455,7 @@ impl Client {
                 Message::Close(_) => return Err(closed()),
                 _ => continue,
             };
+            self.bytes_heard += text.len() as u64;
             if let Some(heard) = &mut self.heard {
                 heard.push(text.clone());
             }
@@ -562,13 +571,15 @@ impl Client {
         self.propose(what, None, Some(mode), label, |_| {}).await
     }
 
-    /// A free roll for the load tool: `sent(nonce)` is called just before it goes out.
+    /// A free roll for the load tool, hidden in `mode` if given: `sent(nonce)` is called just
+    /// before it goes out.
     pub async fn throw_tracked(
         &mut self,
         what: Proposal,
+        mode: Option<SecretMode>,
         sent: impl FnOnce(&str),
     ) -> Result<u64, ThrowError> {
-        self.propose(what, None, None, None, sent).await
+        self.propose(what, None, mode, None, sent).await
     }
 
     /// Sends a throw with a fresh nonce (told to `sent` first) and waits for its entry.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::client::{Client, ClientError, Create, JoinAs, ThrowError};
-use super::log::{Entry, Event, Proposal, Role};
+use super::log::{Entry, Event, Proposal, Role, SecretMode};
 use super::room::Checks;
 
 /// What to load.
@@ -29,6 +29,8 @@ pub struct Load {
     pub scene: String,
     /// What each throw throws.
     pub notation: String,
+    /// Each throw hidden, seen before its reveal as this says (None: public).
+    pub mode: Option<SecretMode>,
     /// Which addresses the clients speak from.
     pub from: Addresses,
 }
@@ -117,6 +119,12 @@ pub struct Figures {
     /// The CPU the load tool itself used, seconds (where the system says: Linux), for a load
     /// that shares its machine with the server.
     pub load_cpu_seconds: Option<f64>,
+    /// What the server sent each client, on average, bytes (its messages' text): what a
+    /// throw's mode costs every member of its room.
+    pub bytes_per_client: u64,
+    /// Whether the throws were hidden, and in which mode (public: none). A hidden roll's
+    /// nonce is sealed, so `delivered` and the latencies count public throws only.
+    pub mode: Option<SecretMode>,
 }
 
 /// This process's CPU time so far, seconds, from `/proc/self/stat` (user and system; Linux
@@ -270,6 +278,7 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
             room,
             tracker: tracker.clone(),
             notation: load.notation.clone(),
+            mode: load.mode,
             interval,
             // Spread every client's first throw over the interval (a steady load, not bursts).
             offset: interval.mul_f64(i as f64 / total as f64),
@@ -279,8 +288,9 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
         tasks.push(tokio::spawn(client_loop(client, plan)));
     }
     for t in tasks {
-        if let Ok((room, sent, acked, errors, reconnects)) = t.await {
+        if let Ok((room, sent, acked, errors, reconnects, bytes)) = t.await {
             figures.reconnects += u64::from(reconnects);
+            figures.bytes_per_client += bytes;
             let f = &mut figures.rooms[room];
             f.sent += sent;
             f.acknowledged += acked;
@@ -288,6 +298,8 @@ pub async fn run(load: Load) -> Result<Figures, LoadError> {
         }
     }
     figures.load_cpu_seconds = own_cpu_seconds();
+    figures.bytes_per_client /= figures.clients.max(1) as u64;
+    figures.mode = load.mode;
     let mut t = tracker.lock().map_err(|_| LoadError::Tally)?;
     t.latencies.sort_by(f64::total_cmp);
     figures.sent = figures.rooms.iter().map(|r| r.sent).sum();
@@ -334,6 +346,8 @@ struct ClientPlan {
     tracker: Arc<Mutex<Tracker>>,
     /// What each throw throws.
     notation: String,
+    /// Hidden, and who sees it (None: public).
+    mode: Option<SecretMode>,
     /// Time between its throws.
     interval: Duration,
     /// Its first throw's delay.
@@ -344,11 +358,12 @@ struct ClientPlan {
     clients: usize,
 }
 
-async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, u64, u32) {
+async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, u64, u32, u64) {
     let ClientPlan {
         room,
         tracker,
         notation,
+        mode,
         interval,
         offset,
         until,
@@ -366,7 +381,7 @@ async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, 
             sent += 1;
             let nonce_hook = tracker.clone();
             match client
-                .throw_tracked(Proposal::Notation(notation.clone()), move |nonce| {
+                .throw_tracked(Proposal::Notation(notation.clone()), mode, move |nonce| {
                     if let Ok(mut t) = nonce_hook.lock() {
                         t.sent
                             .insert((room, nonce.to_string()), (Instant::now(), 0));
@@ -411,5 +426,12 @@ async fn client_loop(mut client: Client, plan: ClientPlan) -> (usize, u64, u64, 
     for line in &client.lines[seen as usize..] {
         received(&tracker, room, line, clients);
     }
-    (room, sent, acked, errors, client.reconnects)
+    (
+        room,
+        sent,
+        acked,
+        errors,
+        client.reconnects,
+        client.bytes_heard(),
+    )
 }

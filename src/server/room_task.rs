@@ -473,12 +473,20 @@ impl<S: LogStore> Task<S> {
         of: Option<u64>,
     ) -> Result<Vec<(u64, SealedRoll)>, ServerError> {
         self.catch_up().await?;
-        let seqs: Vec<u64> = self
-            .state
-            .sealed_for(name)
-            .into_iter()
-            .filter(|seq| of.is_none_or(|of| of == *seq))
-            .collect();
+        let seqs = match of {
+            Some(seq) => {
+                let unrevealed = self
+                    .state
+                    .hidden
+                    .get(&seq)
+                    .is_some_and(|h| h.revealed.is_none());
+                (unrevealed && self.state.may_see(name, seq))
+                    .then_some(seq)
+                    .into_iter()
+                    .collect()
+            }
+            None => self.state.sealed_for(name),
+        };
         let mut found = Vec::with_capacity(seqs.len());
         for seq in seqs {
             if let Some(content) = self.store.sealed(&self.state.room, seq).await? {

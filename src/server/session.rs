@@ -240,7 +240,8 @@ async fn session<S: LogStore>(
     let secrets = (role != Role::Spectator).then(|| {
         let (commands, name, out) = (handle.commands.clone(), name.clone(), out.clone());
         let lines = handle.lines.subscribe();
-        tokio::spawn(tell_secrets(commands, name, lines, out))
+        let gamemaster = role == Role::Gamemaster;
+        tokio::spawn(tell_secrets(commands, (name, gamemaster), lines, out))
     });
     let mut odds_work: Option<tokio::task::JoinHandle<()>> = None;
     while let Some(msg) = next_message(&mut stream, &mut bucket, &out).await {
@@ -449,7 +450,7 @@ fn new_entry_message(line: &NewLine) -> Message {
 /// on (all again if it fell behind the room's lines): until the connection or the room ends.
 async fn tell_secrets(
     commands: mpsc::Sender<Command>,
-    name: String,
+    (name, gamemaster): (String, bool),
     mut lines: tokio::sync::broadcast::Receiver<NewLine>,
     out: mpsc::Sender<Message>,
 ) {
@@ -477,16 +478,27 @@ async fn tell_secrets(
                 }
             }
         }
-        // The next hidden roll (a line is parsed by the room's task, never here).
+        // The next hidden roll this member may see: the game master may see any; a player
+        // only its own (the room's task decides by its mode).
         of = loop {
             match lines.recv().await {
-                Ok(line) if line.line.contains(r#""kind":"hidden""#) => break Some(line.seq),
+                Ok(line)
+                    if line.line.contains(r#""kind":"hidden""#)
+                        && (gamemaster || rolled_by(&line.line, &name)) =>
+                {
+                    break Some(line.seq);
+                }
                 Ok(_) => {}
                 Err(RecvError::Lagged(_)) => break None,
                 Err(RecvError::Closed) => return,
             }
         };
     }
+}
+
+/// Whether a hidden roll's line was thrown by `name`.
+fn rolled_by(line: &str, name: &str) -> bool {
+    matches!(Entry::parse(line), Ok(Entry { event: Event::Hidden { by, .. }, .. }) if by == name)
 }
 
 /// The answer to a throw or reveal: the ack (and a hidden roll's content), or the refusal.
