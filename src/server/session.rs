@@ -446,8 +446,9 @@ fn new_entry_message(line: &NewLine) -> Message {
     Message::Text(line.entry.as_ref().into())
 }
 
-/// Sends `name` the content of every hidden roll it may see, then of each one thrown from now
-/// on (all again if it fell behind the room's lines): until the connection or the room ends.
+/// Sends `name` the content of every hidden roll it may see, then, to the game master, of each
+/// one another member throws from now on (all again if it fell behind the room's lines): until
+/// the connection or the room ends.
 async fn tell_secrets(
     commands: mpsc::Sender<Command>,
     (name, gamemaster): (String, bool),
@@ -478,13 +479,15 @@ async fn tell_secrets(
                 }
             }
         }
-        // The next hidden roll this member may see: the game master may see any; a player
-        // only its own (the room's task decides by its mode).
+        // The next hidden roll this member may see and was not given with its ack: another's
+        // roll, to the game master (the room's task decides by its mode). A player sees only
+        // its own, which came with the ack of its throw.
         of = loop {
             match lines.recv().await {
                 Ok(line)
-                    if line.line.contains(r#""kind":"hidden""#)
-                        && (gamemaster || rolled_by(&line.line, &name)) =>
+                    if gamemaster
+                        && line.line.contains(r#""kind":"hidden""#)
+                        && !rolled_by(&line.line, &name) =>
                 {
                     break Some(line.seq);
                 }

@@ -5,7 +5,7 @@
 use super::error::ServerError;
 use super::room_task::{Done, Proposed, Task};
 use super::store::LogStore;
-use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SecretMode, SeedProof};
+use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SeedProof};
 use crate::online::room::{RoomError, Simulated, Simulation, check_gesture, table_digest};
 use crate::online::seal::{self, NONCE_BYTES, SALT_BYTES, SECRET_BYTES};
 use crate::roll::gesture_in_reach;
@@ -56,8 +56,9 @@ pub async fn throw<S: LogStore>(
             other => break other?,
         }
     };
-    // The roller of a blind roll sees that it was thrown, never what it showed.
-    let sealed = sealed.filter(|_| p.mode != Some(SecretMode::Blind));
+    // Its content with the ack, to a thrower its mode shows it to (never the player who threw
+    // a blind roll: that one sees it was thrown, never what it showed).
+    let sealed = sealed.filter(|_| task.state.may_see(name, seq));
     // A fresh secret for the thrower's next throw (the old one is revealed now).
     let next = seal::random_bytes();
     task.secrets.insert(conn, next);

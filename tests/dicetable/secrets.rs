@@ -153,6 +153,28 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
         check("Sam", &sam, "after the throws");
         check("Vi", &vi, "after the throws");
 
+        // The game master's own blind roll (the API allows it; the page offers "You alone"):
+        // hers alone, with its ack; then revealed.
+        let own_blind = gwen
+            .throw_secret(
+                Proposal::Notation("2d20".into()),
+                SecretMode::Blind,
+                Some("zq-gm-own".into()),
+            )
+            .await
+            .expect("Gwen's blind roll");
+        assert!(gwen.sealed.contains_key(&own_blind), "Gwen sees her own");
+        for c in [&mut pat, &mut sam] {
+            c.sync_to(own_blind).await.expect("synced");
+            assert!(!c.sealed.contains_key(&own_blind), "{}", c.name());
+            assert!(
+                !c.heard().iter().any(|t| t.contains("zq-gm-own")),
+                "{}",
+                c.name()
+            );
+        }
+        gwen.reveal(own_blind).await.expect("Gwen reveals her own");
+
         // Back after a dropped connection, and a member who joins late: the same.
         for c in [&mut pat, &mut sam, &mut gwen] {
             c.drop_connection();
