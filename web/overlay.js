@@ -57,6 +57,8 @@ const opts = {
 // What the page has done, for tests and benchmarks to read.
 const overlay = {
   connected: false,
+  // Whether the feed has greeted the page (its passcode checked, every later line coming).
+  greeted: false,
   events: 0,
   bytes: 0,
   rendered: 0,
@@ -873,6 +875,7 @@ function showOutcome(e) {
 function handle(e) {
   switch (e.type) {
     case 'hello':
+      overlay.greeted = true;
       if (overlay.notice === JOINING) {
         overlay.notice = null;
         $('notice').textContent = '';

@@ -69,7 +69,7 @@ async function watcher(old, ctx, name, size = null) {
   await page.getByLabel('Passcode', { exact: true }).fill('friends');
   await page.getByRole('button', { name: 'Join' }).click();
   await page.waitForFunction(() => window.seat?.joined, null, WAIT);
-  await page.waitForFunction(() => document.getElementById('tray')?.contentWindow?.overlay?.connected, null, WAIT);
+  await page.waitForFunction(() => document.getElementById('tray')?.contentWindow?.overlay?.greeted, null, WAIT);
   return { phone, page, motions, tray: () => page.frames().find((f) => f.url().includes('/watch')) };
 }
 

@@ -50,7 +50,7 @@ try {
   await pat.waitForFunction(() => window.seat?.connected, null, WAIT);
   // Pat's tray is up before he throws: a tray that connects after the dice landed has nothing
   // left to animate (the page still tells the outcome, from the tray's `hello`).
-  await pat.waitForFunction(() => document.getElementById('tray').contentWindow?.overlay?.connected, null, WAIT);
+  await pat.waitForFunction(() => document.getElementById('tray').contentWindow?.overlay?.greeted, null, WAIT);
   await throwNotation(pat, '1d6');
   const tray = pat.frames().find((f) => f.url().includes('/watch'));
   await tray.waitForFunction(() => window.overlay.played > 0 && window.overlay.labels.length > 0, null, WAIT);

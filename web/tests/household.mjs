@@ -113,7 +113,7 @@ try {
   }));
   const pages = { desktop: gm, obs, 'phone Pat': phones[0], 'phone Lee': phones[1] };
   for (const page of Object.values(pages)) {
-    await trayOf(page).waitForFunction(() => window.overlay?.connected, null, WAIT);
+    await trayOf(page).waitForFunction(() => window.overlay?.greeted, null, WAIT);
   }
 
   // Every kind of die, in three seats' colours: fresh atlases on every page.

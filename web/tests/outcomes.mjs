@@ -33,7 +33,7 @@ try {
     await joinAs(phone, toTable, { name: 'Gwen', passcode: 'gm-secret' });
     let tray = null;
     while (!(tray = phone.frames().find((f) => f.url().includes('/watch')))) await phone.waitForTimeout(100);
-    await tray.waitForFunction(() => window.overlay?.connected, null, WAIT);
+    await tray.waitForFunction(() => window.overlay?.greeted, null, WAIT);
 
     // The move the form drafts for the acting character, allowed, with its odds.
     await moveForm(phone);

@@ -119,7 +119,7 @@ try {
   await pat.waitForFunction(() => window.seat.joined && window.seat.moves, null, WAIT);
   await pat.waitForFunction(() => {
     const o = document.getElementById('tray').contentWindow?.overlay;
-    return o?.connected && o.quality;
+    return o?.greeted && o.quality;
   }, null, WAIT);
   const firstLoad = { bytes: wire.bytes(), files: wire.files() };
   const afterJoin = await pat.evaluate(() => {

@@ -64,14 +64,14 @@ try {
   await front.close();
   const obs = await open(await context.another(), 'obs', { width: 1920, height: 1080 });
   await obs.goto(new URL('pools/watch#passcode=friends&size=1.5&table=0.5&scale=1.5', base).href);
-  await obs.waitForFunction(() => window.overlay?.connected, null, WAIT);
+  await obs.waitForFunction(() => window.overlay?.greeted, null, WAIT);
   const phone = await open(await context.phone(), 'phone', { width: 375, height: 667 });
   await joinAs(phone, link, { name: 'Pat', passcode: 'friends', seats: ['Bo'] });
   // The tray (the room's watch page in a frame) comes once the member is at the table.
   await phone.waitForFunction(() => document.querySelector('iframe')?.src.includes('/watch'), null, WAIT);
   let tray = null;
   while (!(tray = phone.frames().find((f) => f.url().includes('/watch')))) await phone.waitForTimeout(100);
-  await tray.waitForFunction(() => window.overlay?.connected, null, WAIT);
+  await tray.waitForFunction(() => window.overlay?.greeted, null, WAIT);
 
   // The hint on how to throw, shown a moment after joining, has gone.
   await phone.waitForFunction(() => document.getElementById('tray-hint').hidden, null, WAIT);

@@ -41,6 +41,12 @@ export async function joinAs(page, link, { name, role, passcode, seats = [] }) {
   );
 }
 
+/** Waits until the page's tray is followed by its room's feed: a throw made before would
+ * reach the tray only as history, never on its card. */
+export const trayGreeted = (page) => page.waitForFunction(
+  () => document.getElementById('tray')?.contentWindow?.overlay?.greeted, null, WAIT,
+);
+
 /** Shows the free-roll form: the tray throws the notation from now on. */
 export const freeRoll = (page) => page.getByRole('radio', { name: 'A free roll' }).check();
 /** Shows the move form: the tray throws the drafted move from now on. */

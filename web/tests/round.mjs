@@ -15,7 +15,7 @@
 // showed.
 import { launch } from './browser.mjs';
 import {
-  WAIT, joinAs, throwNotation, freeRoll, moveForm, answered, waitAnswer, line, stroke,
+  WAIT, joinAs, trayGreeted, throwNotation, freeRoll, moveForm, answered, waitAnswer, line, stroke,
 } from './room-page.mjs';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -128,6 +128,7 @@ try {
     await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: [r.pat] });
     const sam = await open({ width: 1920, height: 1080 });
     await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: [r.sam] });
+    await trayGreeted(pat);
     playing = { room: r.room, pages: { gm, pat, sam } };
     const seen = {};
     // Pat's form before anything: the moves of the ruleset, and why Pat may not act yet.

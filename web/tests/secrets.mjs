@@ -7,7 +7,7 @@
 // line says and whether it offers a Reveal button, and a screenshot of each phone. Then Gwen
 // reveals the blind roll and Sam's page tells it. axe-core on every page. Prints one JSON line.
 import { launch, axe } from './browser.mjs';
-import { WAIT, openRoom, joinAs, freeRoll, answered, waitAnswer } from './room-page.mjs';
+import { WAIT, openRoom, joinAs, freeRoll, answered, waitAnswer, trayGreeted } from './room-page.mjs';
 import { join } from 'node:path';
 
 const [base, out] = process.argv.slice(2);
@@ -43,6 +43,8 @@ try {
   await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: ['Ash'] });
   const sam = await phone('Sam');
   await joinAs(sam, link, { name: 'Sam', passcode: 'friends', seats: ['Bea'] });
+  // Every tray follows the room before the first throw: a roll thrown earlier is history there.
+  for (const page of [gwen, pat, sam]) await trayGreeted(page);
   await freeRoll(gwen);
   const gmModes = await gwen.getByRole('combobox', { name: 'Who sees it' }).locator('option').allTextContents();
 
