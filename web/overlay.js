@@ -81,6 +81,11 @@ const overlay = {
   listed: [],
   // The last hidden roll the card told (its roll).
   hiddenShown: null,
+  // The last hidden roll whose result the card told (this member may see it).
+  secretShown: null,
+  // Each hidden roll whose dice the feed was asked for: its roll, and why none came (null:
+  // they came and were thrown).
+  unsealed: [],
   // Every settled die as drawn, labelled or listed: its centre and radius (page pixels).
   discs: [],
   // How the dice are drawn: 'full' or 'light', and the pixel ratio now.
@@ -653,6 +658,8 @@ function playNext() {
       showOutcome(e);
     } else if (e.type === 'hidden') {
       showHidden(e);
+    } else if (e.type === 'unsealed') {
+      showUnsealed(e);
     }
   }
 }
@@ -706,9 +713,12 @@ function showHidden(e) {
   $('chance').textContent = '';
   showWorking(null);
   hideValues();
+  // An empty tray for that moment: no die of an earlier roll stands in for this one's.
+  showDice([], []);
+  dirty = true;
   showingHidden = e.roll;
   overlay.hiddenShown = e.roll;
-  if (secrets.has(e.roll)) showSecret(secrets.get(e.roll));
+  if (secrets.has(e.roll)) drawSecret(e.roll);
   remember(e, 'hidden');
   tell(e);
 }
@@ -718,10 +728,54 @@ function showHidden(e) {
 const secrets = new Map();
 /** The hidden roll the card shows now (null: none). */
 let showingHidden = null;
+/** The hidden rolls whose dice the feed was asked for: each one's answer, once it came. */
+const unsealAsked = new Map();
+
+/** Throws hidden roll `roll`'s dice on this tray, as any roll's: its page gave the roll's salt,
+ * which the feed asks for before it sends their motions. The card tells the result once they
+ * land (`unsealed`); at once where nothing can be drawn or it was asked for before. */
+function drawSecret(roll) {
+  const s = secrets.get(roll);
+  if (!s) return;
+  // Asked already: the answer shows it, or showed it.
+  if (unsealAsked.has(roll)) {
+    if (unsealAsked.get(roll)) showSecret(s);
+    return;
+  }
+  const open = feedSocket?.readyState === WebSocket.OPEN;
+  if (!renderer || !s.salt || !open) {
+    showSecret(s);
+    return;
+  }
+  unsealAsked.set(roll, null);
+  feedSocket.send(JSON.stringify({ type: 'unseal', roll, salt: s.salt }));
+}
+
+/** The feed closed: asks it never answered are forgotten, and the card tells the roll it was
+ * waiting to throw. */
+function unsealsLost() {
+  for (const [roll, answer] of unsealAsked) {
+    if (answer) continue;
+    unsealAsked.delete(roll);
+    if (showingHidden === roll && secrets.has(roll)) showSecret(secrets.get(roll));
+  }
+}
+
+/** The feed's answer to an `unseal`, after the roll's motions played: the card tells the roll
+ * as this member may see it. */
+function showUnsealed(e) {
+  overlay.unsealed.push({ roll: e.roll, refused: e.refused ?? null });
+  unsealAsked.set(e.roll, e);
+  const s = secrets.get(e.roll);
+  if (!s) return;
+  showingHidden = e.roll;
+  showSecret(s);
+}
 
 /** The card of a hidden roll as the member it shows to sees it: its result, its label, who
  * else sees it. */
 function showSecret(s) {
+  overlay.secretShown = s.roll;
   const result = $('result');
   result.className = '';
   result.replaceChildren(document.createTextNode(totalText(s.total)));
@@ -741,7 +795,7 @@ if (embedded) {
     const s = m.data;
     if (!s || s.type !== 'secret' || typeof s.roll !== 'number') return;
     secrets.set(s.roll, s);
-    if (showingHidden === s.roll) showSecret(s);
+    if (showingHidden === s.roll) drawSecret(s.roll);
   });
 }
 
@@ -921,6 +975,7 @@ function handle(e) {
       break;
     case 'motion':
     case 'hidden':
+    case 'unsealed':
       enqueue(e);
       break;
     default:
@@ -931,6 +986,8 @@ function handle(e) {
 // The wait a `busy` answer named, for the next try to open the feed (ms), or null; what the
 // page says meanwhile.
 let busyWaitMs = null;
+/** The feed's socket now (a hidden roll's dice are asked for on it). */
+let feedSocket = null;
 const JOINING = 'Joining the table…';
 
 function connect(delay = 500) {
@@ -939,6 +996,7 @@ function connect(delay = 500) {
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   if (opts.token) url.searchParams.set('token', opts.token);
   const ws = new WebSocket(url);
+  feedSocket = ws;
   ws.onopen = () => {
     // A room's passcode goes as the first message, not in the socket's URL.
     if (opts.passcode) ws.send(JSON.stringify({ type: 'passcode', passcode: opts.passcode }));
@@ -956,6 +1014,7 @@ function connect(delay = 500) {
   };
   ws.onclose = () => {
     overlay.connected = false;
+    unsealsLost();
     // A wrong passcode or a missing room does not mend itself: say so and stop.
     if (overlay.error) return;
     if (busyWaitMs !== null) {

@@ -77,6 +77,9 @@ let joinMsg = null;
 let nextId = 1;
 let leaving = false;
 const sealed = new Map();
+/** Each hidden roll's salt, given with its content: the tray shows it to the feed to be sent
+ * the roll's dice. */
+const salts = new Map();
 const codes = new Map();
 const items = new Map();
 const checks = new Map();
@@ -318,6 +321,7 @@ function handle(msg) {
       break;
     case 'sealed':
       sealed.set(msg.seq, JSON.parse(msg.payload));
+      salts.set(msg.seq, msg.salt);
       redraw(msg.seq);
       tellTraySecret(msg.seq);
       break;
@@ -662,6 +666,7 @@ function tellTraySecret(seq) {
     total: roll.record.total,
     outcome: roll.record.outcome,
     label: roll.record.label,
+    salt: salts.get(seq),
     how: HOW[mode],
     sees: whoSees(mode, entry.event.by, { gamemaster: seat.role === 'gamemaster' }),
   }, location.origin);

@@ -154,12 +154,23 @@ pub enum FeedEvent {
         /// the last, which is exact.
         frames: Vec<Vec<[f32; 7]>>,
     },
-    /// The game master rolled hidden dice: who, the dice; their result comes when revealed.
+    /// Someone rolled hidden dice: who, the dice, the mode in words; their result comes when
+    /// revealed.
     Hidden {
         /// The roll (the entry's `seq`).
         roll: u64,
         /// Who and what.
         by: Byline,
+    },
+    /// The answer to a page's `unseal` of a hidden roll: its motions came before this (the
+    /// page holds the roll's salt, so its member may see it), or why none came.
+    Unsealed {
+        /// The roll (the entry's `seq`).
+        roll: u64,
+        /// Why its dice are not drawn (a salt that is not the roll's, a roll revealed or not
+        /// hidden); absent when its motions came.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refused: Option<ErrorCode>,
     },
     /// The page cannot follow (a wrong passcode, a room that is not there): why.
     Error {

@@ -1,5 +1,6 @@
 //! The loop both servers' feeds run: a first message, then whatever the feed has next, until
-//! the page goes. What the page sends is read only to notice it leaving.
+//! the page goes. What the page sends is read to notice it leaving, and handed on where the
+//! feed answers its page (a room's tray asking for the dice of a hidden roll it may see).
 
 use axum::extract::ws::{Message, WebSocket};
 use axum::http::HeaderMap;
@@ -9,8 +10,8 @@ use std::time::Duration;
 use super::error::HttpError;
 use crate::errors::ErrorCode;
 
-/// The largest message a feed's page may send (it sends nothing the server reads: a feed only
-/// notices the page leaving), so no page can make the server buffer more.
+/// The largest message a feed's page may send (its passcode, a room's tray's `unseal` of a few
+/// dozen bytes), so no page can make the server buffer more.
 pub const FEED_MESSAGE_MAX: usize = 4 * 1024;
 
 /// What a feed has next.
@@ -59,6 +60,18 @@ pub async fn hello_then_forward(
     feed: impl Stream<Item = Next>,
     ping: Duration,
 ) {
+    hello_then_forward_hearing(socket, hello, feed, ping, None).await;
+}
+
+/// [`hello_then_forward`], handing each text the page sends to `heard` (dropped while `heard`
+/// is full: a page that asks faster than it is answered loses its extra asks, never the feed).
+pub async fn hello_then_forward_hearing(
+    socket: WebSocket,
+    hello: Message,
+    feed: impl Stream<Item = Next>,
+    ping: Duration,
+    heard: Option<tokio::sync::mpsc::Sender<String>>,
+) {
     let (mut sink, mut stream) = socket.split();
     if !send_in_time(&mut sink, hello).await {
         return;
@@ -75,6 +88,12 @@ pub async fn hello_then_forward(
             },
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(Message::Text(text))) => {
+                    if let Some(heard) = &heard {
+                        let _ = heard.try_send(text.to_string());
+                    }
+                    continue;
+                }
                 Some(Ok(_)) => continue,
             },
         };

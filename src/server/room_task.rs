@@ -13,7 +13,7 @@ use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
 use crate::online::log::{Entry, Event, MAX_LINE, Proposal, Role, SealedRoll, SecretMode, now_ms};
 use crate::online::protocol::ServerMsg;
-use crate::online::room::{CastSeat, Checks, Claim, Drafted, RoomState};
+use crate::online::room::{CastSeat, Checks, Claim, Drafted, RoomError, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
 use crate::record::Gesture;
 use crate::rules::play::Move;
@@ -119,6 +119,16 @@ pub enum Command {
         of: Option<u64>,
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Vec<(u64, SealedRoll)>, ServerError>>,
+    },
+    /// The content of hidden roll `of`, not yet revealed, and who rolled it, for a page that
+    /// holds the roll's salt (a tray whose member may see it, drawing its dice).
+    Unseal {
+        /// The roll.
+        of: u64,
+        /// The salt the page holds.
+        salt: String,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<(String, SealedRoll), ServerError>>,
     },
     /// The game master seats a member.
     Seat {
@@ -451,6 +461,9 @@ async fn room_task<S: LogStore>(
             Command::Sealed { name, of, reply } => {
                 let _ = reply.send(task.sealed_for(&name, of).await);
             }
+            Command::Unseal { of, salt, reply } => {
+                let _ = reply.send(task.unsealed(of, &salt).await);
+            }
             Command::Reveal {
                 conn,
                 name,
@@ -494,6 +507,21 @@ impl<S: LogStore> Task<S> {
             }
         }
         Ok(found)
+    }
+
+    /// Hidden roll `of`'s content and who rolled it, when `salt` is its seal's: only those the
+    /// roll's mode shows it to were given the salt.
+    async fn unsealed(&mut self, of: u64, salt: &str) -> Result<(String, SealedRoll), ServerError> {
+        self.catch_up().await?;
+        let note = self.state.hidden.get(&of).ok_or(RoomError::NotHidden(of))?;
+        if note.revealed.is_some() {
+            return Err(RoomError::AlreadyRevealed(of).into());
+        }
+        let by = note.by.clone();
+        match self.store.sealed(&self.state.room, of).await? {
+            Some(content) if crate::net::auth::same(&content.salt, salt) => Ok((by, content)),
+            _ => Err(RoomError::NotShown(of).into()),
+        }
     }
 
     /// The answer to a stored entry that throws nothing: its `seq` and the connection's

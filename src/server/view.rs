@@ -9,7 +9,7 @@ use crate::dice::mesh::DieStyle;
 use crate::net::feed::{
     Byline, Explained, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
 };
-use crate::online::log::{Entry, Event, HiddenRoll, Proposal, SecretMode};
+use crate::online::log::{Entry, Event, HiddenRoll, Proposal, SealedRoll, SecretMode};
 use crate::online::room::{Checks, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
@@ -143,26 +143,52 @@ impl Watch {
         what: &Proposal,
         record: &RollRecord,
     ) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
-        let mut looks = Vec::new();
-        let recorded = |order: &ThrowOrder| -> Result<ThrowRecord, RollError> {
-            looks.push(order.tints.iter().map(|t| Tint::style(*t)).collect());
-            recorded_throw(record, order)
-        };
-        let worked = match what {
-            Proposal::Notation(text) => {
-                let notation = crate::roll::recorded_notation(text, record)?;
-                let roll = NotationRoll::start(&notation, record.seed)?;
-                drive(roll, recorded).finished()?;
-                None
-            }
+        match what {
+            Proposal::Notation(text) => Ok((notation_looks(text, record)?, None)),
             Proposal::Move(mv) => {
+                let mut looks = Vec::new();
                 let roll = MoveRoll::start(&self.room.table, mv, record.seed)?;
-                let (roll, _) = drive(roll, recorded).finished()?;
-                roll.outcome().cloned()
+                let (roll, _) = drive(roll, recording(&mut looks, record)).finished()?;
+                Ok((looks, roll.outcome().cloned()))
             }
-        };
-        Ok((looks, worked))
+        }
     }
+}
+
+/// The roll path's next throw read back from `record`, its dice's colours kept in `looks`.
+fn recording<'a>(
+    looks: &'a mut Vec<Vec<DieStyle>>,
+    record: &'a RollRecord,
+) -> impl FnMut(&ThrowOrder) -> Result<ThrowRecord, RollError> + 'a {
+    move |order| {
+        looks.push(order.tints.iter().map(|t| Tint::style(*t)).collect());
+        recorded_throw(record, order)
+    }
+}
+
+/// A free roll's dice colours, light and dark in turn, read back from its record.
+fn notation_looks(text: &str, record: &RollRecord) -> Result<Vec<Vec<DieStyle>>, RoomError> {
+    let mut looks = Vec::new();
+    let notation = crate::roll::recorded_notation(text, record)?;
+    let roll = NotationRoll::start(&notation, record.seed)?;
+    drive(roll, recording(&mut looks, record)).finished()?;
+    Ok(looks)
+}
+
+/// What a tray whose member may see hidden roll `seq` (thrown by `by`) is sent to draw it:
+/// each throw's motion, as any roll's, then `unsealed`. Its outcome stays on the member's own
+/// page: the feed never carries it.
+pub fn unsealed(seq: u64, by: &str, content: &SealedRoll) -> Result<Vec<FeedEvent>, RoomError> {
+    let hidden: HiddenRoll = serde_json::from_str(&content.payload)
+        .map_err(|e| RoomError::Mismatch(format!("entry {seq}: the sealed roll: {e}")))?;
+    let looks = notation_looks(&hidden.notation, &hidden.record)?;
+    let byline = byline(by, None, &hidden.record);
+    let mut events = motions(seq, &byline, &hidden.record, &looks);
+    events.push(FeedEvent::Unsealed {
+        roll: seq,
+        refused: None,
+    });
+    Ok(events)
 }
 
 /// Who threw and what for: the acting character's colour for a move, the thrower's own for a

@@ -11,11 +11,12 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use tokio::sync::mpsc;
+use futures_util::StreamExt;
+use tokio::sync::{mpsc, oneshot};
 
 use super::error::ServerError;
 use super::limits::FANOUT;
-use super::room_task::{RoomHandle, forward_lines, running_room};
+use super::room_task::{Command, RoomHandle, forward_lines, running_room};
 use super::store::LogStore;
 use super::view::{Watch, brought_up_to_date};
 use super::{Hub, check_room_name};
@@ -23,7 +24,7 @@ use crate::errors::ErrorCode;
 use crate::net::feed::FeedEvent;
 use crate::net::pages;
 use crate::net::runtime::{Owing, Peer};
-use crate::net::socket::{Next, hello_then_forward};
+use crate::net::socket::{Next, hello_then_forward, hello_then_forward_hearing};
 
 pub use super::view::SAMPLE_STEPS;
 
@@ -41,7 +42,8 @@ pub struct WatchQuery {
 }
 
 /// `GET /{room}/feed`: the room as the overlay's feed events (WebSocket). Read-only: a page
-/// is not a member and writes nothing to the log.
+/// is not a member and writes nothing to the log; it may ask for the dice of a hidden roll its
+/// member may see, showing the roll's salt (`unseal`).
 pub async fn feed<S: LogStore>(
     State(hub): State<Arc<Hub<S>>>,
     Path(room): Path<String>,
@@ -222,6 +224,70 @@ async fn watch_session<S: LogStore>(
         };
         Some((next, Some((new_lines, view))))
     });
-    hello_then_forward(socket, hello, feed, ping).await;
+    // The page's asks, answered in turn between the room's lines: the dice of a hidden roll
+    // its member may see (the page holds the roll's salt).
+    let (heard, asks) = mpsc::channel::<String>(ASKS_WAITING);
+    let commands = handle.commands.clone();
+    let answers = futures_util::stream::unfold(asks, move |mut asks| {
+        let commands = commands.clone();
+        async move {
+            let text = asks.recv().await?;
+            let answer = answer_unseal(&commands, peer.client(), &text).await;
+            Some((Next::Send(answer), asks))
+        }
+    });
+    // The room's lines end the page's feed; its asks never keep it open.
+    let lines_then_done = feed.chain(futures_util::stream::once(async { Next::Done }));
+    let both = futures_util::stream::select(lines_then_done, answers);
+    hello_then_forward_hearing(socket, hello, both, ping, Some(heard)).await;
     forward.abort();
+}
+
+/// Asks a page may have waiting: more are dropped until these are answered.
+const ASKS_WAITING: usize = 4;
+
+/// A tray's `{"type": "unseal", "roll": N, "salt": "…"}`: the hidden roll's motions, when the
+/// salt is its seal's (only those its mode shows it to were given it), then `unsealed`; else
+/// `unsealed` with why not. Anything else a page sends goes unanswered.
+async fn answer_unseal(
+    commands: &mpsc::Sender<Command>,
+    client: crate::work::Client,
+    text: &str,
+) -> Vec<Message> {
+    #[derive(serde::Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    enum Ask {
+        Unseal { roll: u64, salt: String },
+    }
+    let Ok(Ask::Unseal { roll, salt }) = serde_json::from_str(text) else {
+        return Vec::new();
+    };
+    let refused = |e: ServerError| {
+        vec![frame(&FeedEvent::Unsealed {
+            roll,
+            refused: Some(e.code()),
+        })]
+    };
+    let (reply, answer) = oneshot::channel();
+    let asked = Command::Unseal {
+        of: roll,
+        salt,
+        reply,
+    };
+    if commands.send(asked).await.is_err() {
+        return refused(ServerError::RoomStopped);
+    }
+    let (by, content) = match answer.await {
+        Ok(Ok(found)) => found,
+        Ok(Err(e)) => return refused(e),
+        Err(_) => return refused(ServerError::RoomStopped),
+    };
+    let drawn = crate::work::physics()
+        .run(client, move |_| super::view::unsealed(roll, &by, &content))
+        .await;
+    match drawn {
+        Ok(Ok(events)) => events.iter().map(frame).collect(),
+        Ok(Err(e)) => refused(e.into()),
+        Err(e) => refused(e.into()),
+    }
 }

@@ -627,8 +627,9 @@ fn a_moves_outcome_reads_in_full_on_a_phone_at_every_ruleset() {
 
 /// Secret rolls from three phones: Pat's roll for the game master, blind and for Pat alone, each
 /// told in full (label, result) on the pages its mode shows it to and as thrown, no label, no
-/// result, on the others; the game master may reveal each, Pat only the roll Pat alone saw;
-/// the blind roll revealed reaches Sam; axe-core finds nothing.
+/// result, on the others; its dice thrown on the trays it shows to and no other; the game
+/// master may reveal each, Pat only the roll Pat alone saw; the blind roll revealed reaches
+/// Sam; axe-core finds nothing on any page in any mode.
 #[test]
 fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
     if !browser_ready() {
@@ -638,9 +639,15 @@ fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
     let table = BrowserTable::start("secrets");
     let seen = table.browse("secrets.mjs");
     assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    let mut clean = serde_json::Map::new();
+    for mode in ["gamemaster", "blind", "self"] {
+        for who in ["pat", "sam", "gwen"] {
+            clean.insert(format!("{mode}-{who}"), serde_json::json!([]));
+        }
+    }
     assert_eq!(
         seen["violations"],
-        serde_json::json!({"pat": [], "sam": [], "gwen": []}),
+        serde_json::Value::Object(clean),
         "axe-core"
     );
     // The game master's own hidden roll has one choice: the game master alone.
@@ -694,6 +701,28 @@ fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
             } else {
                 assert_eq!(card_result, "1d20, hidden", "{mode}, {who}: {card}");
                 assert!(!card_label.contains(label), "{mode}, {who}: {card}");
+            }
+            // Its dice: thrown on the trays it shows to (asked for with its salt), never asked
+            // for elsewhere.
+            let thrown = &roll["seen"][who]["thrown"];
+            if shows {
+                assert!(
+                    thrown["motions"].as_u64() > Some(0),
+                    "{mode}, {who}: {thrown}"
+                );
+                assert_eq!(
+                    thrown["unsealed"],
+                    serde_json::json!([{"roll": roll["seq"], "refused": null}]),
+                    "{mode}, {who}"
+                );
+                assert_eq!(thrown["onTray"], 1, "1d20: {mode}, {who}");
+            } else {
+                // An empty tray: no die, not even an earlier roll's.
+                assert_eq!(
+                    thrown,
+                    &serde_json::json!({"motions": 0, "unsealed": [], "onTray": 0}),
+                    "{mode}, {who}"
+                );
             }
             let may_reveal = who == "gwen" || (who == "pat" && mode == "self");
             assert_eq!(

@@ -10,6 +10,7 @@ use dicetable::online::client::{Client, JoinAs};
 use dicetable::online::log::{HiddenRoll, Proposal, Role, SecretMode};
 use dicetable::online::room::Checks;
 use futures_util::StreamExt;
+use serde_json::Value;
 
 use super::online::{Server, as_, data_dir, gm_opens, refused, runtime};
 use super::{dicetable, stdout};
@@ -58,6 +59,44 @@ fn follow(url: String, heard: Arc<Mutex<Vec<String>>>) -> tokio::task::JoinHandl
             }
         }
     })
+}
+
+/// A tray that asks its feed for the dice of each hidden roll in `asked` (its `seq` and the salt
+/// shown), one after another: every event the feed sent from the first ask to the last answer.
+async fn unseal(url: String, asked: &[(u64, String)]) -> Vec<Value> {
+    use futures_util::SinkExt;
+    let (mut page, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .expect("a tray follows the room");
+    loop {
+        match page.next().await {
+            Some(Ok(tungstenite::Message::Text(t))) if t.contains(r#""type":"hello""#) => break,
+            Some(Ok(_)) => {}
+            other => panic!("the tray was not greeted: {other:?}"),
+        }
+    }
+    let mut events = Vec::new();
+    for (roll, salt) in asked {
+        let ask = serde_json::json!({"type": "unseal", "roll": roll, "salt": salt});
+        page.send(tungstenite::Message::Text(ask.to_string().into()))
+            .await
+            .expect("asks");
+        loop {
+            let Some(Ok(m)) = page.next().await else {
+                panic!("the feed ended before answering #{roll}: {events:?}");
+            };
+            let tungstenite::Message::Text(t) = m else {
+                continue;
+            };
+            let event: Value = serde_json::from_str(&t).expect("a feed event");
+            let answered = event["type"] == "unsealed";
+            events.push(event);
+            if answered {
+                break;
+            }
+        }
+    }
+    events
 }
 
 #[test]
@@ -209,6 +248,42 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
             "a blind roll",
         ] {
             assert!(fed.iter().any(|t| t.contains(words)), "{words}: {fed:?}");
+        }
+
+        // A tray draws a hidden roll's dice when it shows the roll's salt, which only the
+        // members its mode shows it to were given; a guessed or another roll's salt draws
+        // nothing; the first page was told none of it.
+        let [for_gm_roll, blind_roll] = [&secrets[1], &secrets[2]];
+        let asked = [
+            (for_gm_roll.seq, for_gm_roll.salt.clone()),
+            (blind_roll.seq, for_gm_roll.salt.clone()),
+            (blind_roll.seq, "00".repeat(16)),
+        ];
+        let tray = unseal(format!("{url}/feed?passcode=friends"), &asked).await;
+        let motions: Vec<&Value> = tray.iter().filter(|e| e["type"] == "motion").collect();
+        assert!(!motions.is_empty(), "{tray:?}");
+        for m in &motions {
+            assert_eq!(m["roll"], for_gm_roll.seq, "{m}");
+            assert_eq!(m["by"]["label"], for_gm_roll.label.as_str(), "{m}");
+            assert_eq!(m["dice"].as_array().map(Vec::len), Some(3), "3d20: {m}");
+            assert!(m["frames"].as_array().is_some_and(|f| f.len() > 1), "{m}");
+        }
+        let answers: Vec<(u64, Value)> = tray
+            .iter()
+            .filter(|e| e["type"] == "unsealed")
+            .map(|e| (e["roll"].as_u64().unwrap_or_default(), e["refused"].clone()))
+            .collect();
+        assert_eq!(
+            answers,
+            vec![
+                (for_gm_roll.seq, Value::Null),
+                (blind_roll.seq, Value::from("not_yours")),
+                (blind_roll.seq, Value::from("not_yours")),
+            ]
+        );
+        let fed = page.lock().expect("the feed").clone();
+        for s in &secrets {
+            assert_eq!(s.leaked_in(&fed), None, "the first page: {:?}", s.mode);
         }
 
         // Reveals: the roller its own roll that only it saw; the game master a blind one; the

@@ -5,7 +5,8 @@
 // Pat throws a free roll in each mode ("You and the game master", "The game master alone",
 // "You alone"), each with a label of its own; after each, what every page's newest history
 // line says and whether it offers a Reveal button, and a screenshot of each phone. Then Gwen
-// reveals the blind roll and Sam's page tells it. axe-core on every page. Prints one JSON line.
+// reveals the blind roll and Sam's page tells it. The roll's dice are thrown on the trays it
+// shows to, never on the others. axe-core on every page in every mode. Prints one JSON line.
 import { launch, axe } from './browser.mjs';
 import { WAIT, openRoom, joinAs, freeRoll, answered, waitAnswer, trayGreeted } from './room-page.mjs';
 import { join } from 'node:path';
@@ -70,17 +71,19 @@ try {
       const tray = page.frames().find((f) => f.url().includes('/watch'));
       await tray.waitForFunction((n) => window.overlay.hiddenShown === n, seq, WAIT);
       const mayShow = m.mode === 'gamemaster' ? who !== 'sam' : m.mode === 'blind' ? who === 'gwen' : who === 'pat';
-      if (mayShow) {
-        await tray.waitForFunction((l) => document.getElementById('label').textContent.includes(l), m.label, WAIT);
-      }
+      // Where the roll shows, its dice are thrown on the tray, then the card tells it.
+      if (mayShow) await tray.waitForFunction((n) => window.overlay.secretShown === n, seq, WAIT);
       seen[who].card = await tray.evaluate(() => ['label', 'result', 'chance']
         .map((id) => document.getElementById(id).textContent));
+      seen[who].thrown = await tray.evaluate((n) => ({
+        motions: window.overlay.motions.filter((x) => x.roll === n).length,
+        unsealed: window.overlay.unsealed.filter((x) => x.roll === n),
+        onTray: window.overlay.dice().length,
+      }), seq);
       await page.waitForFunction(() => document.getElementById('tray-hint').hidden, null, WAIT);
       await page.screenshot({ path: join(out, `secret-${m.mode}-${who}-phone.png`) });
     }
-    if (m.mode === 'gamemaster') {
-      for (const [who, page] of Object.entries({ pat, sam, gwen })) violations[who] = await axe(page);
-    }
+    for (const [who, page] of Object.entries({ pat, sam, gwen })) violations[`${m.mode}-${who}`] = await axe(page);
     rolls.push({ ...m, seq, seen });
   }
 

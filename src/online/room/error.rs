@@ -110,6 +110,11 @@ pub enum RoomError {
     /// A reveal of a roll shown already.
     #[error("the hidden roll {0} is revealed already")]
     AlreadyRevealed(u64),
+    /// A page asking for the dice of a hidden roll with a salt that is not the roll's.
+    #[error(
+        "that is not the salt of hidden roll {0}: only a page whose member sees it draws its dice"
+    )]
+    NotShown(u64),
     /// A proposal's nonce that is not 16 bytes of hex.
     #[error(transparent)]
     Hex(#[from] HexError),
@@ -161,7 +166,7 @@ impl RoomError {
             RoomError::HiddenNotNotation => ErrorCode::HiddenNotNotation,
             RoomError::Roll(e) => e.code(),
             RoomError::NotHidden(_) => ErrorCode::NotHidden,
-            RoomError::NotYours(_) => ErrorCode::NotYours,
+            RoomError::NotYours(_) | RoomError::NotShown(_) => ErrorCode::NotYours,
             RoomError::AlreadyRevealed(_) => ErrorCode::AlreadyRevealed,
             RoomError::Hex(_) => ErrorCode::BadNonce,
             RoomError::BadGesture | RoomError::OutOfReach => ErrorCode::BadGesture,
