@@ -431,6 +431,23 @@ function reveal(of) {
   }
 }
 
+/** The game master's end of a session: every hidden roll not yet revealed shown to all. */
+function revealAll() {
+  if (socket?.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: 'reveal_all', id: nextId++ }));
+  }
+}
+$('reveal-all').addEventListener('click', revealAll);
+
+/** Offers the game master "Reveal all N hidden rolls" while any is still sealed. */
+function offerRevealAll() {
+  const revealed = new Set(seat.entries.filter((x) => x.event.kind === 'revealed').map((x) => x.event.of));
+  const sealedLeft = seat.entries.filter((x) => x.event.kind === 'hidden' && !revealed.has(x.seq)).length;
+  const button = $('reveal-all');
+  button.hidden = seat.role !== 'gamemaster' || sealedLeft === 0;
+  button.textContent = `Reveal all ${sealedLeft} hidden roll${sealedLeft === 1 ? '' : 's'}`;
+}
+
 /** Shows the form of `mode` ('move' or 'notation'): what the tray throws from now on. */
 function setMode(mode) {
   seat.drafting = mode;
@@ -787,6 +804,7 @@ function tell(e) {
   if (d.title) $('heading').textContent = d.title;
   const ev = e.event;
   if (ev.kind === 'revealed') redraw(ev.of);
+  if (ev.kind === 'revealed' || ev.kind === 'hidden') offerRevealAll();
   // What the table just did, for everyone and for screen readers.
   if (d.outcome || ev.kind === 'hidden' || ev.kind === 'revealed' || ev.kind === 'played') {
     const full = inFull(explainedBy.get(e.seq));

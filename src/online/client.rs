@@ -633,6 +633,14 @@ impl Client {
         self.request(id, &ClientMsg::Reveal { id, of }, None).await
     }
 
+    /// As the game master, shows every hidden roll not yet revealed (a session's end): the
+    /// last reveal's entry.
+    pub async fn reveal_all(&mut self) -> Result<u64, ThrowError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.request(id, &ClientMsg::RevealAll { id }, None).await
+    }
+
     async fn request(
         &mut self,
         id: u64,

@@ -105,6 +105,12 @@ pub enum ClientMsg {
         /// The hidden roll's `seq`.
         of: u64,
     },
+    /// The game master shows every hidden roll not yet revealed (a session's end): each one's
+    /// reveal in the log, oldest first; the ack names the last.
+    RevealAll {
+        /// The client's number for the answer.
+        id: u64,
+    },
     /// The game master seats a member: another role, other characters (a member keeps its
     /// role otherwise).
     Seat {
@@ -319,7 +325,16 @@ pub fn decode(text: &str) -> Result<ClientMsg, DecodeError> {
         return Err(DecodeError::TooLarge(text.len()));
     }
     let msg: ClientMsg = serde_json::from_str(text).map_err(|e| {
-        const TYPES: [&str; 7] = ["create", "join", "throw", "reveal", "seat", "draft", "ping"];
+        const TYPES: [&str; 8] = [
+            "create",
+            "join",
+            "throw",
+            "reveal",
+            "reveal_all",
+            "seat",
+            "draft",
+            "ping",
+        ];
         match message_type(text) {
             Some(kind) if !TYPES.contains(&kind.as_str()) => {
                 DecodeError::UnknownType(e.to_string())

@@ -99,14 +99,14 @@ pub enum Command {
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Done, ServerError>>,
     },
-    /// Reveal a hidden roll.
+    /// Reveal a hidden roll, or every one not yet revealed.
     Reveal {
         /// The connection.
         conn: u64,
         /// Who.
         name: String,
-        /// The hidden roll's `seq`.
-        of: u64,
+        /// The hidden roll's `seq` (None: every one not yet revealed, oldest first).
+        of: Option<u64>,
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Done, ServerError>>,
     },
@@ -470,7 +470,10 @@ async fn room_task<S: LogStore>(
                 of,
                 reply,
             } => {
-                let stored = throws::reveal(&mut task, &name, of).await;
+                let stored = match of {
+                    Some(of) => throws::reveal(&mut task, &name, of).await,
+                    None => throws::reveal_all(&mut task, &name).await,
+                };
                 let result = stored.map(|seq| task.stored(conn, seq));
                 let _ = reply.send(result);
             }

@@ -344,7 +344,18 @@ async fn session<S: LogStore>(
                 let command = Command::Reveal {
                     conn,
                     name: name.clone(),
-                    of,
+                    of: Some(of),
+                    reply,
+                };
+                let sent = handle.commands.send(command).await;
+                done_reply(id, sent.is_ok(), answer, &out).await
+            }
+            Ok(ClientMsg::RevealAll { id }) => {
+                let (reply, answer) = oneshot::channel();
+                let command = Command::Reveal {
+                    conn,
+                    name: name.clone(),
+                    of: None,
                     reply,
                 };
                 let sent = handle.commands.send(command).await;

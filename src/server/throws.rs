@@ -169,6 +169,28 @@ async fn throw_next<S: LogStore>(
     Ok((seq, sealed))
 }
 
+/// Shows every hidden roll not yet revealed to everyone, oldest first (the game master, at a
+/// session's end): the last reveal's `seq`. A reveal that fails stops there; those before it
+/// stand.
+pub async fn reveal_all<S: LogStore>(task: &mut Task<S>, name: &str) -> Result<u64, ServerError> {
+    task.catch_up().await?;
+    if name != task.state.gamemaster {
+        return Err(RoomError::NotYours("the game master".into()).into());
+    }
+    let sealed: Vec<u64> = task
+        .state
+        .hidden
+        .iter()
+        .filter(|(_, h)| h.revealed.is_none())
+        .map(|(seq, _)| *seq)
+        .collect();
+    let mut last = Err(RoomError::NoneSealed.into());
+    for of in sealed {
+        last = Ok(reveal(task, name, of).await?);
+    }
+    last
+}
+
 /// Shows `name`'s hidden roll `of` to everyone: the reveal's `seq`.
 pub async fn reveal<S: LogStore>(
     task: &mut Task<S>,

@@ -83,7 +83,12 @@ impl Watch {
                 })?;
                 let what = Proposal::Notation(hidden.notation.clone());
                 let (looks, _) = self.looks(&what, &hidden.record)?;
-                let by = self.room.gamemaster.clone();
+                // The roll's thrower, whoever reveals it.
+                let by = self
+                    .room
+                    .hidden
+                    .get(&of)
+                    .map_or_else(|| self.room.gamemaster.clone(), |note| note.by.clone());
                 let mut byline = byline(&by, None, &hidden.record);
                 byline.label = Some(format!(
                     "revealed roll {of}{}",

@@ -737,9 +737,25 @@ fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
         revealed.starts_with("Pat's roll #") && revealed.contains(" revealed: zq-perception → "),
         "{revealed}"
     );
+    // The session's end: the two rolls left, revealed at once, told on every page in full.
+    assert_eq!(seen["revealAllLabel"], "Reveal all 2 hidden rolls");
+    for who in ["pat", "sam", "gwen"] {
+        let lines = seen["afterAll"][who].as_array().expect("reveals");
+        let [blind, for_gm, own] = [0, 1, 2].map(|i| lines[i].as_str().unwrap_or_default());
+        assert!(
+            blind.contains(" revealed: zq-perception → "),
+            "{who}: {blind}"
+        );
+        assert!(
+            for_gm.contains(" revealed: zq-lie-detected → "),
+            "{who}: {for_gm}"
+        );
+        assert!(own.contains(" revealed: zq-my-fate → "), "{who}: {own}");
+    }
     for check in seen["checks"].as_array().expect("checks") {
         assert_eq!(check["unchecked"], serde_json::json!([]), "{check}");
     }
+    pictures.push("secret-reveal-all-gwen-phone.png".into());
     table.keep(&pictures);
     table.close();
 }

@@ -106,7 +106,7 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
     let server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
     let rt = runtime();
-    let still_sealed = rt.block_on(async {
+    let (still_sealed, mut gwen) = rt.block_on(async {
         let mut gwen = gm_opens(&url, Checks::default()).await;
         gwen.keep_heard();
         let mut pat = join(as_(&url, "Pat", Role::Player, &["Ash"], "friends")).await;
@@ -300,6 +300,13 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
             refused(sam.reveal(own).await),
             (ErrorCode::NotYours, "only Pat can reveal that roll".into())
         );
+        assert_eq!(
+            refused(pat.reveal_all().await),
+            (
+                ErrorCode::NotYours,
+                "only the game master can reveal that roll".into()
+            )
+        );
         pat.reveal(own)
             .await
             .expect("Pat reveals the roll only Pat saw");
@@ -314,7 +321,7 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
         }
         assert!(sam.failures.is_empty(), "{:?}", sam.failures);
         following.abort();
-        for_gm
+        (for_gm, gwen)
     });
 
     // The export holds no sealed content, and `verify` names the roll still sealed.
@@ -330,6 +337,32 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
     let sealed =
         format!("; 1 hidden roll never revealed, still sealed: #{still_sealed} (gamemaster)");
     assert!(stdout(&verify).contains(&sealed), "{}", stdout(&verify));
+
+    // The session's end: the game master reveals every roll left at once; then none is left,
+    // and `verify` finds none sealed.
+    rt.block_on(async {
+        let last = gwen.reveal_all().await.expect("Gwen reveals the rest");
+        let room = gwen.room.as_ref().expect("the room");
+        assert!(room.hidden.values().all(|h| h.revealed.is_some()));
+        assert!(room.hidden[&still_sealed].revealed.is_some());
+        assert!(last > still_sealed, "the reveal comes after the roll");
+        assert_eq!(
+            refused(gwen.reveal_all().await),
+            (
+                ErrorCode::NotHidden,
+                "no hidden roll is left to reveal".into()
+            )
+        );
+    });
+    let export = dicetable(&["serve", "--export", "crypt", "--data", data_path]);
+    std::fs::write(&log, stdout(&export)).expect("writes");
+    let verify = dicetable(&["verify", log.to_str().expect("a path")]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    assert!(
+        !stdout(&verify).contains("still sealed"),
+        "{}",
+        stdout(&verify)
+    );
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }

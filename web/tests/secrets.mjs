@@ -94,11 +94,35 @@ try {
     (t) => document.querySelector('[role="status"]')?.textContent.includes(t), 'zq-perception', WAIT,
   );
   const samSawReveal = await sam.getByRole('status').first().textContent();
+
+  // The session's end: Gwen reveals the two rolls left at once; every page tells them, and
+  // the button goes.
+  const revealAll = gwen.getByRole('button', { name: /^Reveal all \d+ hidden rolls?$/ });
+  const revealAllLabel = await revealAll.textContent();
+  // Scrolled to just under the tray, which stays at the top of a phone's screen.
+  await gwen.evaluate(() => {
+    const top = document.getElementById('reveal-all').getBoundingClientRect().top;
+    window.scrollTo(0, top + window.scrollY - window.innerHeight * 0.6);
+  });
+  await gwen.screenshot({ path: join(out, 'secret-reveal-all-gwen-phone.png') });
+  await revealAll.click();
+  const revealedOn = async (page) => {
+    await page.waitForFunction(() => [...document.querySelectorAll('#history li')]
+      .filter((li) => li.textContent.includes(' revealed: ')).length === 3, null, WAIT);
+    // The reveals' history lines, oldest first.
+    return page.evaluate(() => [...document.querySelectorAll('#history li')]
+      .map((li) => li.textContent).filter((t) => t.includes(' revealed: ')).reverse());
+  };
+  const afterAll = {};
+  for (const [who, page] of Object.entries({ pat, sam, gwen })) afterAll[who] = await revealedOn(page);
+  await gwen.waitForFunction(() => document.getElementById('reveal-all').hidden, null, WAIT);
   const checks = await Promise.all([pat, sam, gwen].map((p) => p.evaluate(
     () => ({ checked: window.seat.checked, unchecked: window.seat.unchecked }),
   )));
   await context.close();
-  console.log(JSON.stringify({ gmModes, rolls, samSawReveal, checks, violations, errors }));
+  console.log(JSON.stringify({
+    gmModes, rolls, samSawReveal, revealAllLabel, afterAll, checks, violations, errors,
+  }));
 } catch (err) {
   console.error(err);
   await context.close().catch(() => {});

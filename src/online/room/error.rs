@@ -110,6 +110,9 @@ pub enum RoomError {
     /// A reveal of a roll shown already.
     #[error("the hidden roll {0} is revealed already")]
     AlreadyRevealed(u64),
+    /// A reveal of every hidden roll when none is left sealed.
+    #[error("no hidden roll is left to reveal")]
+    NoneSealed,
     /// A page asking for the dice of a hidden roll with a salt that is not the roll's.
     #[error(
         "that is not the salt of hidden roll {0}: only a page whose member sees it draws its dice"
@@ -165,7 +168,7 @@ impl RoomError {
             RoomError::NotYourSeat { .. } => ErrorCode::NotYourSeat,
             RoomError::HiddenNotNotation => ErrorCode::HiddenNotNotation,
             RoomError::Roll(e) => e.code(),
-            RoomError::NotHidden(_) => ErrorCode::NotHidden,
+            RoomError::NotHidden(_) | RoomError::NoneSealed => ErrorCode::NotHidden,
             RoomError::NotYours(_) | RoomError::NotShown(_) => ErrorCode::NotYours,
             RoomError::AlreadyRevealed(_) => ErrorCode::AlreadyRevealed,
             RoomError::Hex(_) => ErrorCode::BadNonce,
