@@ -777,6 +777,23 @@ function redraw(seq) {
 // The log is told in order, a live throw once its dice have landed on the tray (tray-queue.js).
 const telling = new TrayQueue(tell);
 
+/** Every line of the room's log this page was sent, exactly as sent: the player's own copy. */
+const lines = [];
+
+/** Saves the log this page holds as `ROOM.jsonl`: `dicetable verify ROOM.jsonl` checks it
+ * (the chain, every seed, every throw again), and a hidden roll this member may not see is in
+ * it only as its seal. */
+function saveLog() {
+  const file = new Blob(lines.map((l) => `${l}\n`), { type: 'application/x-ndjson' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(file);
+  link.download = `${room}.jsonl`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+  say(`The room's log saved: ${lines.length} entries, as ${room}.jsonl`);
+}
+$('save-log').addEventListener('click', saveLog);
+
 function entry(line, shown) {
   let e;
   try {
@@ -787,6 +804,7 @@ function entry(line, shown) {
   if (e.seq <= seat.seq) return;
   seat.seq = e.seq;
   seat.entries.push(e);
+  lines.push(line);
   seat.arrived[e.seq] = now();
   if (typeof shown === 'string') rolledText.set(e.seq, shown);
   const verdict = checkLine(line, e, (nonce) => myNonces.get(nonce));

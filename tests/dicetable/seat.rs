@@ -737,6 +737,29 @@ fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
         revealed.starts_with("Pat's roll #") && revealed.contains(" revealed: zq-perception → "),
         "{revealed}"
     );
+    // Sam's own copy of the log, saved from his page before any reveal: it verifies, holds no
+    // label of a roll he could not see, and names the three rolls still sealed.
+    assert_eq!(seen["savedAs"], "whispers.jsonl");
+    let saved = table.shots.join("sam-saved.jsonl");
+    let text = std::fs::read_to_string(&saved).expect("Sam's saved log");
+    for label in ["zq-lie-detected", "zq-perception", "zq-my-fate"] {
+        assert!(!text.contains(label), "{label} in Sam's log");
+    }
+    let verify = dicetable(&["verify", saved.to_str().expect("utf-8")]);
+    let said = stdout(&verify);
+    assert!(verify.status.success(), "{said}");
+    let sealed: Vec<String> = seen["rolls"]
+        .as_array()
+        .expect("rolls")
+        .iter()
+        .map(|r| format!("#{} ({})", r["seq"], r["mode"].as_str().unwrap_or_default()))
+        .collect();
+    let listed = format!(
+        "3 hidden rolls never revealed, still sealed: {}",
+        sealed.join(", ")
+    );
+    assert!(said.contains(&listed), "{said}");
+
     // The session's end: the two rolls left, revealed at once, told on every page in full.
     assert_eq!(seen["revealAllLabel"], "Reveal all 2 hidden rolls");
     for who in ["pat", "sam", "gwen"] {

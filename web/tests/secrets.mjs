@@ -87,6 +87,14 @@ try {
     rolls.push({ ...m, seq, seen });
   }
 
+  // Sam, a player, saves the room's log as his page holds it (Rust verifies the file).
+  const [download] = await Promise.all([
+    sam.waitForEvent('download', WAIT),
+    sam.getByRole('button', { name: "Save the room's log" }).click(),
+  ]);
+  const savedAs = download.suggestedFilename();
+  await download.saveAs(join(out, 'sam-saved.jsonl'));
+
   // Gwen reveals the blind roll; Sam's page tells it, with its label.
   const blind = rolls.find((r) => r.mode === 'blind');
   await gwen.getByRole('button', { name: `Reveal hidden roll ${blind.seq}` }).click();
@@ -121,7 +129,7 @@ try {
   )));
   await context.close();
   console.log(JSON.stringify({
-    gmModes, rolls, samSawReveal, revealAllLabel, afterAll, checks, violations, errors,
+    gmModes, rolls, savedAs, samSawReveal, revealAllLabel, afterAll, checks, violations, errors,
   }));
 } catch (err) {
   console.error(err);
