@@ -757,7 +757,9 @@ function unsealsLost() {
   for (const [roll, answer] of unsealAsked) {
     if (answer) continue;
     unsealAsked.delete(roll);
-    if (showingHidden === roll && secrets.has(roll)) showSecret(secrets.get(roll));
+    // Waiting on it, or its dice thrown and the answer lost: the card tells it.
+    const onCard = showingHidden === roll || current.roll === roll;
+    if (onCard && secrets.has(roll)) showSecret(secrets.get(roll));
   }
 }
 

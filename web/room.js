@@ -805,6 +805,9 @@ function entry(line, shown) {
   seat.seq = e.seq;
   seat.entries.push(e);
   lines.push(line);
+  // A hidden roll's content may come before its line (the two travel apart): the tray is
+  // handed it once both are here.
+  if (e.event?.kind === 'hidden' && sealed.has(e.seq)) tellTraySecret(e.seq);
   seat.arrived[e.seq] = now();
   if (typeof shown === 'string') rolledText.set(e.seq, shown);
   const verdict = checkLine(line, e, (nonce) => myNonces.get(nonce));

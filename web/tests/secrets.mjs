@@ -72,7 +72,19 @@ try {
       await tray.waitForFunction((n) => window.overlay.hiddenShown === n, seq, WAIT);
       const mayShow = m.mode === 'gamemaster' ? who !== 'sam' : m.mode === 'blind' ? who === 'gwen' : who === 'pat';
       // Where the roll shows, its dice are thrown on the tray, then the card tells it.
-      if (mayShow) await tray.waitForFunction((n) => window.overlay.secretShown === n, seq, WAIT);
+      if (mayShow) {
+        await tray.waitForFunction((n) => window.overlay.secretShown === n, seq, WAIT).catch(async (e) => {
+          // What the tray and its page had, to tell which half never came.
+          const state = await tray.evaluate(() => {
+            const { hiddenShown, secretShown, unsealed, connected, greeted } = window.overlay;
+            return { hiddenShown, secretShown, unsealed, connected, greeted };
+          });
+          const held = await page.evaluate((n) => ({
+            entry: window.seat.entries.some((x) => x.seq === n), acked: window.seat.acked,
+          }), seq);
+          throw new Error(`${who}'s tray never told the ${m.mode} roll #${seq}: ${JSON.stringify({ state, held })}: ${e}`);
+        });
+      }
       seen[who].card = await tray.evaluate(() => ['label', 'result', 'chance']
         .map((id) => document.getElementById(id).textContent));
       seen[who].thrown = await tray.evaluate((n) => ({
