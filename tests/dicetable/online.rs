@@ -614,7 +614,7 @@ fn three_clients_play_one_table_and_the_log_verifies() {
 }
 
 /// Re-links a log after an edit (as a forger would): each `prev` the hash of the line before.
-fn rechain(lines: &mut [String]) {
+pub(crate) fn rechain(lines: &mut [String]) {
     for i in 1..lines.len() {
         let mut e: serde_json::Value = serde_json::from_str(&lines[i]).expect("json");
         e["prev"] = serde_json::json!(dicetable::online::seal::line_hash(&lines[i - 1]));

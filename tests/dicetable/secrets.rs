@@ -363,6 +363,92 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
         "{}",
         stdout(&verify)
     );
+    forged_reveals_are_refused(&data, &stdout(&export));
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A forger's change to a revealed roll.
+type Change = dyn Fn(&mut Value);
+
+/// A forged reveal, in a log whose every hidden roll is revealed: the last reveal's roll with
+/// another face, then with another seed, each with the chain re-linked, and the forger's best:
+/// the hidden line's seal made to match the forged roll. `verify` and a client's room (what the
+/// protocol client and the window apply each line with) refuse every one.
+fn forged_reveals_are_refused(dir: &std::path::Path, export: &str) {
+    // The entries, without the export's head (a forged log has no signed head to keep).
+    let lines: Vec<String> = export
+        .lines()
+        .filter(|l| !l.starts_with(r#"{"head""#))
+        .map(String::from)
+        .collect();
+    let parsed: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("an entry"))
+        .collect();
+    let at = parsed
+        .iter()
+        .rposition(|e| e["event"]["kind"] == "revealed")
+        .expect("a reveal");
+    let of = parsed[at]["event"]["of"].as_u64().expect("of");
+    let hidden_at = parsed
+        .iter()
+        .position(|e| e["seq"] == of)
+        .expect("its hidden line");
+    let forge = |change: &Change, reseal: bool| -> Vec<String> {
+        let mut lines = lines.clone();
+        let mut reveal = parsed[at].clone();
+        let mut roll: Value =
+            serde_json::from_str(reveal["event"]["payload"].as_str().expect("a payload"))
+                .expect("a hidden roll");
+        change(&mut roll);
+        let payload = roll.to_string();
+        if reseal {
+            let salt = reveal["event"]["salt"].as_str().expect("a salt");
+            let salt = dicetable::online::seal::unhex(salt, salt.len() / 2, "salt").expect("hex");
+            let mut hidden = parsed[hidden_at].clone();
+            hidden["event"]["sealed"] = dicetable::online::seal::seal(&salt, &payload).into();
+            lines[hidden_at] = hidden.to_string();
+        }
+        reveal["event"]["payload"] = payload.into();
+        lines[at] = reveal.to_string();
+        super::online::rechain(&mut lines);
+        lines
+    };
+    let other_face = |roll: &mut Value| {
+        let face = &mut roll["record"]["faces"][0][0];
+        *face = Value::from(if face.as_u64() == Some(20) { 19 } else { 20 });
+    };
+    let other_seed = |roll: &mut Value| roll["record"]["seed"] = Value::from(12345);
+    let seq = &parsed[at]["seq"];
+    let unsealed =
+        format!("entry {seq}: the reveal of {of} does not match its seal (the roll was changed)");
+    let faces = format!("entry {seq}: the record's faces ");
+    let seed = format!("entry {seq}: the roll's seed 12345 is not the one its proof makes");
+    let changes: [(&str, &Change, bool, &str); 4] = [
+        ("face", &other_face, false, &unsealed),
+        ("seed", &other_seed, false, &unsealed),
+        ("face-resealed", &other_face, true, &faces),
+        ("seed-resealed", &other_seed, true, &seed),
+    ];
+    for (name, change, reseal, why) in changes {
+        let forged = forge(change, reseal);
+        let file = dir.join(format!("forged-{name}.jsonl"));
+        std::fs::write(&file, forged.join("\n")).expect("writes");
+        let out = dicetable(&["verify", file.to_str().expect("a path")]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stdout(&out));
+        assert!(
+            stdout(&out).starts_with(&format!("FAILED: {why}")),
+            "{name}: {}",
+            stdout(&out)
+        );
+        let mut room = dicetable::online::room::RoomState::open(&forged[0]).expect("opens");
+        let applied: Result<(), String> = forged[1..].iter().try_for_each(|line| {
+            room.apply_line(line, Checks::default())
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        });
+        let refused = applied.expect_err("a client takes no forged reveal");
+        assert!(refused.starts_with(why), "{name}, the client: {refused}");
+    }
 }

@@ -45,6 +45,29 @@ test('every line of a stored room log checks, and a changed one does not', () =>
     'the seed is not the hash of the secret, nonce and gesture');
 });
 
+test('a forged reveal is refused: another face, or another seed', () => {
+  const lines = readFileSync(new URL('room-d4-pool.jsonl', fixtures), 'utf8').trim().split('\n');
+  const at = lines.findIndex((l) => l.includes('"kind":"revealed"'));
+  assert.ok(at > 0, 'the stored log reveals a roll');
+  const forge = (change) => {
+    const e = JSON.parse(lines[at]);
+    const roll = JSON.parse(e.event.payload);
+    change(roll.record);
+    e.event.payload = JSON.stringify(roll);
+    return JSON.stringify(e);
+  };
+  const otherFace = (r) => { r.faces[0][0] = r.faces[0][0] === 4 ? 3 : 4; };
+  const otherSeed = (r) => { r.seed = 12345; };
+  for (const change of [otherFace, otherSeed]) {
+    const check = logChecker('ambush');
+    lines.slice(0, at).forEach((line) => check(line, JSON.parse(line)));
+    const forged = forge(change);
+    const seen = check(forged, JSON.parse(forged));
+    assert.equal(seen.ok, false);
+    assert.equal(seen.what, 'the reveal is not what was sealed');
+  }
+});
+
 test('utf8 of the vectors is what the page encodes', () => {
   assert.equal(utf8('é').length, 2);
 });
