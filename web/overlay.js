@@ -772,6 +772,12 @@ function showUnsealed(e) {
   if (!s) return;
   showingHidden = e.roll;
   showSecret(s);
+  // Each die's value beside it, as any roll's, once its dice are drawn.
+  if (e.readings?.length && meshes.length === e.readings.length) {
+    showValues(e.readings);
+    requestAnimationFrame(() => frameSettled());
+    setRatio(1);
+  }
 }
 
 /** The card of a hidden roll as the member it shows to sees it: its result, its label, who

@@ -171,6 +171,9 @@ pub enum FeedEvent {
         /// hidden); absent when its motions came.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         refused: Option<ErrorCode>,
+        /// Each die's value where it lies, as an outcome's `readings` (absent when refused).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        readings: Vec<String>,
     },
     /// The page cannot follow (a wrong passcode, a room that is not there): why.
     Error {

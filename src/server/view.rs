@@ -192,6 +192,7 @@ pub fn unsealed(seq: u64, by: &str, content: &SealedRoll) -> Result<Vec<FeedEven
     events.push(FeedEvent::Unsealed {
         roll: seq,
         refused: None,
+        readings: readings(&hidden.record),
     });
     Ok(events)
 }

@@ -266,6 +266,7 @@ async fn answer_unseal(
         vec![frame(&FeedEvent::Unsealed {
             roll,
             refused: Some(e.code()),
+            readings: Vec::new(),
         })]
     };
     let (reply, answer) = oneshot::channel();

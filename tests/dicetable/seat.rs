@@ -716,11 +716,12 @@ fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
                     "{mode}, {who}"
                 );
                 assert_eq!(thrown["onTray"], 1, "1d20: {mode}, {who}");
+                assert_eq!(thrown["values"], 1, "its value beside it: {mode}, {who}");
             } else {
                 // An empty tray: no die, not even an earlier roll's.
                 assert_eq!(
                     thrown,
-                    &serde_json::json!({"motions": 0, "unsealed": [], "onTray": 0}),
+                    &serde_json::json!({"motions": 0, "unsealed": [], "onTray": 0, "values": 0}),
                     "{mode}, {who}"
                 );
             }

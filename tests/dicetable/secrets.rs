@@ -268,6 +268,12 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
             assert_eq!(m["dice"].as_array().map(Vec::len), Some(3), "3d20: {m}");
             assert!(m["frames"].as_array().is_some_and(|f| f.len() > 1), "{m}");
         }
+        let told = tray.iter().find(|e| e["type"] == "unsealed").expect("told");
+        assert_eq!(
+            told["readings"].as_array().map(Vec::len),
+            Some(3),
+            "each die's value: {told}"
+        );
         let answers: Vec<(u64, Value)> = tray
             .iter()
             .filter(|e| e["type"] == "unsealed")

@@ -84,6 +84,8 @@ try {
           }), seq);
           throw new Error(`${who}'s tray never told the ${m.mode} roll #${seq}: ${JSON.stringify({ state, held })}: ${e}`);
         });
+        // Its die's value beside it (or listed in the card), as any roll's.
+        await tray.waitForFunction(() => window.overlay.labels.length + window.overlay.listed.length > 0, null, WAIT);
       }
       seen[who].card = await tray.evaluate(() => ['label', 'result', 'chance']
         .map((id) => document.getElementById(id).textContent));
@@ -91,6 +93,7 @@ try {
         motions: window.overlay.motions.filter((x) => x.roll === n).length,
         unsealed: window.overlay.unsealed.filter((x) => x.roll === n),
         onTray: window.overlay.dice().length,
+        values: window.overlay.labels.length + window.overlay.listed.length,
       }), seq);
       await page.waitForFunction(() => document.getElementById('tray-hint').hidden, null, WAIT);
       await page.screenshot({ path: join(out, `secret-${m.mode}-${who}-phone.png`) });
