@@ -18,6 +18,24 @@ pub fn available(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// Whether `tools` a window test needs are all here. Where one is not, the test is skipped
+/// (it says so), except in CI, whose `./check` installs them.
+pub fn window_tools(tools: &[&str]) -> bool {
+    if tools.iter().all(|t| available(t)) {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must have {}: ./check installs them",
+        tools.join(" and ")
+    );
+    eprintln!(
+        "skipped: {} missing (./check installs them)",
+        tools.join(" or ")
+    );
+    false
+}
+
 /// A process killed when the test ends, however it ends.
 pub struct Killed(pub Child);
 
@@ -265,12 +283,7 @@ fn seed(line: &str) -> String {
 
 #[test]
 fn a_player_drives_the_real_window() {
-    if !available("Xvfb") || !available("xdotool") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have Xvfb and xdotool: ./check installs them"
-        );
-        eprintln!("skipped: Xvfb or xdotool missing (./check installs them)");
+    if !window_tools(&["Xvfb", "xdotool"]) {
         return;
     }
     let _alone = crate::real_time();

@@ -1189,12 +1189,7 @@ fn bad_messages_are_answered_and_the_connection_stays_usable() {
 
 #[test]
 fn the_window_joins_a_room_over_wss_and_shows_its_throws() {
-    if !super::driven::available("Xvfb") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have Xvfb: ./check installs it"
-        );
-        eprintln!("skipped: no Xvfb");
+    if !super::driven::window_tools(&["Xvfb"]) {
         return;
     }
     // A window that only shows what it is sent (no clicks, no browser, a deadline of minutes):

@@ -1082,12 +1082,7 @@ fn a_round_is_played_at_three_rulesets_by_pages_and_a_window() {
     if !browser_ready() {
         return;
     }
-    if !super::driven::available("Xvfb") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have Xvfb: ./check installs it"
-        );
-        eprintln!("skipped: no Xvfb");
+    if !super::driven::window_tools(&["Xvfb"]) {
         return;
     }
     let _turn = super::real_time();

@@ -458,3 +458,133 @@ fn forged_reveals_are_refused(dir: &std::path::Path, export: &str) {
         assert!(refused.starts_with(why), "{name}, the client: {refused}");
     }
 }
+
+/// A streamer's window at a room (`play --join … --listen`): Pat rolls hidden in every mode
+/// between two public rolls; the window's OBS overlay feed carries both public rolls and
+/// nothing of a hidden one (no label, seed secret, salt or record), byte for byte.
+#[test]
+fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
+    if !super::driven::window_tools(&["Xvfb"]) {
+        return;
+    }
+    let _turn = crate::real_time();
+    let data = data_dir("window-secrets");
+    std::fs::create_dir_all(&data).expect("a folder");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    let rt = runtime();
+    let (mut gwen, mut pat) = rt.block_on(async {
+        let gwen = gm_opens(&url, Checks::default()).await;
+        (gwen, super::online::pat_plays_ash(&url).await)
+    });
+    let mut window = super::stream::Served::start(&[
+        "--join",
+        &url,
+        "--name",
+        "Win",
+        "--passcode",
+        "friends",
+        "--seat",
+        "Bea",
+    ]);
+    let minutes = std::time::Duration::from_secs(300);
+    let feed = format!("{}/feed", window.base.replacen("http://", "ws://", 1));
+    let fed = Arc::new(Mutex::new(Vec::new()));
+    let (secrets, last_public, following) = rt.block_on(async {
+        let following = follow(feed, fed.clone());
+        while fed.lock().expect("the feed").is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        // The window is in the room once its join is logged.
+        let deadline = tokio::time::Instant::now() + minutes;
+        while !pat
+            .room
+            .as_ref()
+            .is_some_and(|r| r.members.contains_key("Win"))
+        {
+            assert!(tokio::time::Instant::now() < deadline, "the window joins");
+            let _ = pat
+                .wait_for_more(std::time::Duration::from_millis(200))
+                .await;
+        }
+        let first = pat
+            .throw(Proposal::Notation("1d4".into()), None, false, None)
+            .await
+            .expect("a public roll");
+        let mut secrets = Vec::new();
+        for mode in [
+            SecretMode::Roller,
+            SecretMode::Gamemaster,
+            SecretMode::Blind,
+        ] {
+            let label = format!("zq-window-{}", mode.name());
+            let seq = pat
+                .throw_secret(Proposal::Notation("2d20".into()), mode, Some(label.clone()))
+                .await
+                .unwrap_or_else(|e| panic!("Pat's {mode:?} roll: {e}"));
+            secrets.push((label, seq));
+        }
+        // Each roll's content, from whoever may see it (the blind one: the game master, told
+        // on its own).
+        let deadline = tokio::time::Instant::now() + minutes;
+        let mut told = Vec::new();
+        for (label, seq) in secrets {
+            let seen = loop {
+                if let Some(seen) = pat.sealed.get(&seq).or_else(|| gwen.sealed.get(&seq)) {
+                    break seen.clone();
+                }
+                assert!(tokio::time::Instant::now() < deadline, "#{seq} told");
+                let _ = gwen
+                    .wait_for_more(std::time::Duration::from_millis(200))
+                    .await;
+            };
+            told.push((label, seq, seen));
+        }
+        let secrets = told;
+        let last = pat
+            .throw(Proposal::Notation("1d6".into()), None, false, None)
+            .await
+            .expect("a public roll after");
+        assert!(first < last);
+        (secrets, last, following)
+    });
+    let shown = format!("online entry {last_public}: ");
+    window.wait_for(|line| line.contains(&shown));
+    // Its outcome reaches the feed (the window plays it first): then nothing is left to come.
+    let deadline = std::time::Instant::now() + minutes;
+    while !fed
+        .lock()
+        .expect("the feed")
+        .iter()
+        .filter(|t| t.contains(r#""type":"outcome""#))
+        .count()
+        .ge(&2)
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "both public rolls fed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let fed = fed.lock().expect("the feed").clone();
+    for (label, seq, seen) in &secrets {
+        let roll: HiddenRoll = serde_json::from_str(&seen.payload).expect("a hidden roll");
+        let strings = [
+            label.clone(),
+            roll.proof.secret.clone(),
+            seen.salt.clone(),
+            serde_json::to_string(&roll.record).expect("JSON"),
+        ];
+        for text in &fed {
+            for s in &strings {
+                assert!(
+                    !text.contains(s.as_str()),
+                    "#{seq}: {s} in the window's feed: {text}"
+                );
+            }
+        }
+    }
+    following.abort();
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -300,15 +300,17 @@ fn the_dice_the_page_draws_are_the_tables_own() {
 }
 
 /// The table in a window of its own, serving on a free port.
-struct Served {
+pub(crate) struct Served {
     _app: Killed,
     _x: Killed,
-    base: String,
+    /// Where it serves: `http://127.0.0.1:PORT`.
+    pub(crate) base: String,
     lines: Receiver<String>,
 }
 
 impl Served {
-    fn start(args: &[&str]) -> Served {
+    /// `play --listen 127.0.0.1:0` (and `args`) under an Xvfb of its own, once it listens.
+    pub(crate) fn start(args: &[&str]) -> Served {
         let (x, display) = start_xvfb();
         let mut all = vec![
             "play",
@@ -338,7 +340,8 @@ impl Served {
         served
     }
 
-    fn wait_for(&mut self, matches: impl Fn(&str) -> bool) -> String {
+    /// The first line the window prints that `matches` (within three minutes).
+    pub(crate) fn wait_for(&mut self, matches: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(180) {
             if let Ok(line) = self.lines.recv_timeout(Duration::from_millis(200))
