@@ -773,11 +773,7 @@ function showUnsealed(e) {
   showingHidden = e.roll;
   showSecret(s);
   // Each die's value beside it, as any roll's, once its dice are drawn.
-  if (e.readings?.length && meshes.length === e.readings.length) {
-    showValues(e.readings);
-    requestAnimationFrame(() => frameSettled());
-    setRatio(1);
-  }
+  if (e.readings?.length && meshes.length === e.readings.length) showSettled(e.readings);
 }
 
 /** The card of a hidden roll as the member it shows to sees it: its result, its label, who
@@ -899,6 +895,14 @@ function cardWords(e) {
   return { total: says ? '' : total, outcome: e.outcome };
 }
 
+/** Each settled die's value beside it, and the camera drawn in to them at full sharpness. */
+function showSettled(readings) {
+  showValues(readings);
+  // The card is drawn first: the settled dice are framed clear of it.
+  requestAnimationFrame(() => frameSettled());
+  setRatio(1);
+}
+
 function showOutcome(e) {
   showingHidden = null;
   byline(e.by);
@@ -918,10 +922,7 @@ function showOutcome(e) {
   const last = e.record.throws.at(-1);
   if (last && meshes.length === last.poses.length) {
     place(last.poses.map((p) => [...p.t, ...p.r]));
-    showValues(e.readings ?? []);
-    // The card is drawn first: the settled dice are framed clear of it.
-    requestAnimationFrame(() => frameSettled());
-    setRatio(1);
+    showSettled(e.readings ?? []);
   }
   remember(e);
   tell(e);

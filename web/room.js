@@ -76,10 +76,9 @@ let commitment = null;
 let joinMsg = null;
 let nextId = 1;
 let leaving = false;
+/** Each hidden roll this member may see: its content (`roll`) and its seal's salt, which the
+ * tray shows its feed to be sent the roll's dice. */
 const sealed = new Map();
-/** Each hidden roll's salt, given with its content: the tray shows it to the feed to be sent
- * the roll's dice. */
-const salts = new Map();
 const codes = new Map();
 const items = new Map();
 const checks = new Map();
@@ -320,8 +319,7 @@ function handle(msg) {
       if (drafts.answers(msg.id)) showMoveOdds(msg);
       break;
     case 'sealed':
-      sealed.set(msg.seq, JSON.parse(msg.payload));
-      salts.set(msg.seq, msg.salt);
+      sealed.set(msg.seq, { roll: JSON.parse(msg.payload), salt: msg.salt });
       redraw(msg.seq);
       tellTraySecret(msg.seq);
       break;
@@ -663,7 +661,7 @@ function describe(e, seq) {
   return describeEntry(e, {
     rolled: rolledText.get(seq),
     explained: explainedBy.get(seq),
-    mine: sealed.get(seq),
+    mine: sealed.get(seq)?.roll,
     entries: seat.entries,
     name: seat.name,
     gamemaster: seat.role === 'gamemaster',
@@ -673,7 +671,7 @@ function describe(e, seq) {
 /** Tells the tray (its card) hidden roll `seq` as this member may see it: the feed the tray
  * follows never carries it. */
 function tellTraySecret(seq) {
-  const roll = sealed.get(seq);
+  const { roll, salt } = sealed.get(seq) ?? {};
   const entry = seat.entries.find((x) => x.seq === seq);
   if (!roll || !entry) return;
   const mode = entry.event.mode || 'self';
@@ -683,7 +681,7 @@ function tellTraySecret(seq) {
     total: roll.record.total,
     outcome: roll.record.outcome,
     label: roll.record.label,
-    salt: salts.get(seq),
+    salt,
     how: HOW[mode],
     sees: whoSees(mode, entry.event.by, { gamemaster: seat.role === 'gamemaster' }),
   }, location.origin);

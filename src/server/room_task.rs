@@ -491,11 +491,7 @@ impl<S: LogStore> Task<S> {
         self.catch_up().await?;
         let seqs = match of {
             Some(seq) => {
-                let unrevealed = self
-                    .state
-                    .hidden
-                    .get(&seq)
-                    .is_some_and(|h| h.revealed.is_none());
+                let unrevealed = self.state.still_sealed(seq).is_ok();
                 (unrevealed && self.state.may_see(name, seq))
                     .then_some(seq)
                     .into_iter()
@@ -516,11 +512,7 @@ impl<S: LogStore> Task<S> {
     /// roll's mode shows it to were given the salt.
     async fn unsealed(&mut self, of: u64, salt: &str) -> Result<(String, SealedRoll), ServerError> {
         self.catch_up().await?;
-        let note = self.state.hidden.get(&of).ok_or(RoomError::NotHidden(of))?;
-        if note.revealed.is_some() {
-            return Err(RoomError::AlreadyRevealed(of).into());
-        }
-        let by = note.by.clone();
+        let by = self.state.still_sealed(of)?.by.clone();
         match self.store.sealed(&self.state.room, of).await? {
             Some(content) if crate::net::auth::same(&content.salt, salt) => Ok((by, content)),
             _ => Err(RoomError::NotShown(of).into()),

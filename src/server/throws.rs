@@ -177,15 +177,10 @@ pub async fn reveal_all<S: LogStore>(task: &mut Task<S>, name: &str) -> Result<u
     if name != task.state.gamemaster {
         return Err(RoomError::NotYours("the game master".into()).into());
     }
-    let sealed: Vec<u64> = task
-        .state
-        .hidden
-        .iter()
-        .filter(|(_, h)| h.revealed.is_none())
-        .map(|(seq, _)| *seq)
-        .collect();
+    let sealed: Vec<u64> = task.state.unrevealed().collect();
     let mut last = Err(RoomError::NoneSealed.into());
     for of in sealed {
+        // Each reveal catches up first: another server of a cluster may append between them.
         last = Ok(reveal(task, name, of).await?);
     }
     last

@@ -47,6 +47,70 @@ async fn join(join: JoinAs) -> Client {
         .unwrap_or_else(|e| panic!("{who} joins: {e}"))
 }
 
+/// Pat throws `notation` hidden in each mode, labelled `label(mode's name)`, and waits until
+/// each roll's content has reached whoever sees it first: Pat with the ack, the game master
+/// on its own for a roll Pat does not keep to himself. The rolls, with what only their
+/// viewers may receive.
+async fn pat_rolls_each_mode(
+    pat: &mut Client,
+    gwen: &mut Client,
+    notation: &str,
+    label: impl Fn(&str) -> String,
+) -> Vec<Secret> {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut secrets = Vec::new();
+    for mode in [
+        SecretMode::Roller,
+        SecretMode::Gamemaster,
+        SecretMode::Blind,
+    ] {
+        let label = label(mode.name());
+        let seq = pat
+            .throw_secret(
+                Proposal::Notation(notation.into()),
+                mode,
+                Some(label.clone()),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("Pat's {mode:?} roll: {e}"));
+        secrets.push(Secret {
+            mode,
+            seq,
+            label,
+            secret: String::new(),
+            salt: String::new(),
+            record: String::new(),
+        });
+    }
+    for s in &mut secrets {
+        let told = if s.mode == SecretMode::Roller {
+            &*pat
+        } else {
+            while !gwen.sealed.contains_key(&s.seq) {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the game master was told"
+                );
+                let _ = gwen
+                    .wait_for_more(std::time::Duration::from_millis(200))
+                    .await;
+            }
+            &*gwen
+        };
+        let seen = &told.sealed[&s.seq];
+        let roll: HiddenRoll = serde_json::from_str(&seen.payload).expect("a hidden roll");
+        assert_eq!(
+            roll.record.label.as_deref(),
+            Some(s.label.as_str()),
+            "sealed"
+        );
+        s.secret = roll.proof.secret.clone();
+        s.salt = seen.salt.clone();
+        s.record = serde_json::to_string(&roll.record).expect("JSON");
+    }
+    secrets
+}
+
 /// What a watch page's feed (`/ROOM/feed`) is sent, kept as it comes.
 fn follow(url: String, heard: Arc<Mutex<Vec<String>>>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
@@ -119,63 +183,17 @@ fn a_secret_roll_reaches_only_whom_its_mode_shows_and_verifies_after() {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
 
-        // Pat throws a roll in each mode, each with a label no other text holds.
-        let mut secrets = Vec::new();
-        for mode in [
-            SecretMode::Roller,
-            SecretMode::Gamemaster,
-            SecretMode::Blind,
-        ] {
-            let label = format!("zq-{}-perception", mode.name());
-            let seq = pat
-                .throw_secret(Proposal::Notation("3d20".into()), mode, Some(label.clone()))
-                .await
-                .unwrap_or_else(|e| panic!("Pat's {mode:?} roll: {e}"));
-            secrets.push(Secret {
-                mode,
-                seq,
-                label,
-                secret: String::new(),
-                salt: String::new(),
-                record: String::new(),
-            });
-        }
+        // Pat throws a roll in each mode, each with a label no other text holds; whoever may
+        // see a roll receives its content (the game master's comes on its own).
+        let secrets = pat_rolls_each_mode(&mut pat, &mut gwen, "3d20", |mode| {
+            format!("zq-{mode}-perception")
+        })
+        .await;
         let last = secrets.last().map(|s| s.seq).expect("three rolls");
         for c in [&mut gwen, &mut sam, &mut vi] {
             c.sync_to(last)
                 .await
                 .expect("every member sees them thrown");
-        }
-        // Whoever may see a roll receives its content; the game master's comes on its own.
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-        while !secrets
-            .iter()
-            .filter(|s| s.mode != SecretMode::Roller)
-            .all(|s| gwen.sealed.contains_key(&s.seq))
-        {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "the game master was told"
-            );
-            let _ = gwen
-                .wait_for_more(std::time::Duration::from_millis(200))
-                .await;
-        }
-        for s in &mut secrets {
-            let seen = pat
-                .sealed
-                .get(&s.seq)
-                .or_else(|| gwen.sealed.get(&s.seq))
-                .expect("someone sees each roll");
-            let roll: HiddenRoll = serde_json::from_str(&seen.payload).expect("a hidden roll");
-            assert_eq!(
-                roll.record.label.as_deref(),
-                Some(s.label.as_str()),
-                "sealed"
-            );
-            s.secret = roll.proof.secret.clone();
-            s.salt = seen.salt.clone();
-            s.record = serde_json::to_string(&roll.record).expect("JSON");
         }
         let shows = |name: &str, s: &Secret| s.mode.shows_to(name, "Pat", "Gwen");
         let check = |who: &str, c: &Client, when: &str| {
@@ -511,36 +529,10 @@ fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
             .throw(Proposal::Notation("1d4".into()), None, false, None)
             .await
             .expect("a public roll");
-        let mut secrets = Vec::new();
-        for mode in [
-            SecretMode::Roller,
-            SecretMode::Gamemaster,
-            SecretMode::Blind,
-        ] {
-            let label = format!("zq-window-{}", mode.name());
-            let seq = pat
-                .throw_secret(Proposal::Notation("2d20".into()), mode, Some(label.clone()))
-                .await
-                .unwrap_or_else(|e| panic!("Pat's {mode:?} roll: {e}"));
-            secrets.push((label, seq));
-        }
-        // Each roll's content, from whoever may see it (the blind one: the game master, told
-        // on its own).
-        let deadline = tokio::time::Instant::now() + minutes;
-        let mut told = Vec::new();
-        for (label, seq) in secrets {
-            let seen = loop {
-                if let Some(seen) = pat.sealed.get(&seq).or_else(|| gwen.sealed.get(&seq)) {
-                    break seen.clone();
-                }
-                assert!(tokio::time::Instant::now() < deadline, "#{seq} told");
-                let _ = gwen
-                    .wait_for_more(std::time::Duration::from_millis(200))
-                    .await;
-            };
-            told.push((label, seq, seen));
-        }
-        let secrets = told;
+        let secrets = pat_rolls_each_mode(&mut pat, &mut gwen, "2d20", |mode| {
+            format!("zq-window-{mode}")
+        })
+        .await;
         let last = pat
             .throw(Proposal::Notation("1d6".into()), None, false, None)
             .await
@@ -567,22 +559,8 @@ fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let fed = fed.lock().expect("the feed").clone();
-    for (label, seq, seen) in &secrets {
-        let roll: HiddenRoll = serde_json::from_str(&seen.payload).expect("a hidden roll");
-        let strings = [
-            label.clone(),
-            roll.proof.secret.clone(),
-            seen.salt.clone(),
-            serde_json::to_string(&roll.record).expect("JSON"),
-        ];
-        for text in &fed {
-            for s in &strings {
-                assert!(
-                    !text.contains(s.as_str()),
-                    "#{seq}: {s} in the window's feed: {text}"
-                );
-            }
-        }
+    for s in &secrets {
+        assert_eq!(s.leaked_in(&fed), None, "the window's feed: {:?}", s.mode);
     }
     following.abort();
     drop(server);

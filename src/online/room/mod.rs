@@ -298,14 +298,7 @@ impl RoomState {
                 Ok(())
             }
             Event::Revealed { of, salt, payload } => {
-                let note = self
-                    .hidden
-                    .get(of)
-                    .cloned()
-                    .ok_or(RoomError::NotHidden(*of))?;
-                if note.revealed.is_some() {
-                    return Err(RoomError::AlreadyRevealed(*of));
-                }
+                let note = self.still_sealed(*of)?.clone();
                 let salt_bytes =
                     seal::unhex(salt, seal::SALT_BYTES, "the salt").map_err(checks::mismatch)?;
                 if !seal::same(&seal::seal(&salt_bytes, payload), &note.sealed) {

@@ -3,7 +3,7 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::{RoomError, RoomState};
+use super::{HiddenNote, RoomError, RoomState};
 use crate::odds::notation::Notation;
 use crate::online::log::{Proposal, Role, SecretMode};
 use crate::online::seal;
@@ -243,23 +243,34 @@ impl RoomState {
             .is_some_and(|h| h.mode.shows_to(name, &h.by, &self.gamemaster))
     }
 
-    /// The hidden rolls, not yet revealed, that `name` may see: their `seq`s, oldest first.
-    pub fn sealed_for(&self, name: &str) -> Vec<u64> {
+    /// The hidden rolls not yet revealed: their `seq`s, oldest first.
+    pub fn unrevealed(&self) -> impl Iterator<Item = u64> + '_ {
         self.hidden
             .iter()
             .filter(|(_, h)| h.revealed.is_none())
             .map(|(seq, _)| *seq)
+    }
+
+    /// The hidden rolls, not yet revealed, that `name` may see: their `seq`s, oldest first.
+    pub fn sealed_for(&self, name: &str) -> Vec<u64> {
+        self.unrevealed()
             .filter(|seq| self.may_see(name, *seq))
             .collect()
+    }
+
+    /// Hidden roll `of`, still sealed; if not, why (no hidden roll, or revealed already).
+    pub fn still_sealed(&self, of: u64) -> Result<&HiddenNote, RoomError> {
+        let note = self.hidden.get(&of).ok_or(RoomError::NotHidden(of))?;
+        if note.revealed.is_some() {
+            return Err(RoomError::AlreadyRevealed(of));
+        }
+        Ok(note)
     }
 
     /// Whether `name` may reveal hidden roll `of`: the game master any, a roller its own roll
     /// that only it sees; if not, why.
     pub fn may_reveal(&self, name: &str, of: u64) -> Result<(), RoomError> {
-        let note = self.hidden.get(&of).ok_or(RoomError::NotHidden(of))?;
-        if note.revealed.is_some() {
-            return Err(RoomError::AlreadyRevealed(of));
-        }
+        let note = self.still_sealed(of)?;
         let rollers = note.by == name && note.mode == SecretMode::Roller;
         if name == self.gamemaster || rollers {
             Ok(())
