@@ -135,8 +135,13 @@ codes! {
     GamemasterMove => "gamemaster_move",
     /// A player moving a character it does not play.
     NotYourSeat => "not_your_seat",
-    /// A hidden roll that is a move, not a free roll.
-    HiddenNotNotation => "hidden_not_notation",
+    /// A hidden move that throws no dice (nothing to seal).
+    HiddenNoDice => "hidden_no_dice",
+    /// A move while the table waits for a hidden move's reveal.
+    TableHeld => "table_held",
+    /// A player's throw in a mode the game master does not allow, or modes without their
+    /// default.
+    ModeNotAllowed => "mode_not_allowed",
     // Throws.
     /// Not the commitment the server gave.
     WrongCommitment => "wrong_commitment",

@@ -26,6 +26,14 @@ export function inFull(explained) {
   return parts.filter(Boolean).join('. ');
 }
 
+/** A roll mode in words, as the room's modes name it. */
+export const MODE_NAMES = {
+  public: 'everyone at once',
+  gamemaster: 'for the game master',
+  blind: 'blind',
+  self: 'for themselves alone',
+};
+
 /** How a hidden roll was thrown, by its mode (who sees it before the reveal). */
 export const HOW = { self: 'hidden', gamemaster: 'for the game master', blind: 'blind' };
 
@@ -73,15 +81,22 @@ export function describeEntry(e, page) {
       const shown = revealed ? JSON.parse(revealed.event.payload) : null;
       const seen = shown || page.mine;
       const mode = ev.mode || 'self';
-      // A label is sealed with the roll (a build before roll modes logged it in the open).
-      const label = ev.label || seen?.record.label;
+      // A label is sealed with the roll (a build before roll modes logged it in the open); so
+      // is a move, which the log names only as "a move".
+      const thrown = ev.label || (seen ? what(seen.record) : ev.notation || 'a move');
       return {
-        text: `${ev.by}: ${label || ev.notation}, ${HOW[mode] || 'hidden'}` +
+        text: `${ev.by}: ${thrown}, ${HOW[mode] || 'hidden'}` +
           (seen ? `${result(seen.record)} (${shown ? 'revealed' : whoSees(mode, ev.by, page)})` : ''),
         faces: seen?.record.faces,
+        ...(seen?.said ? { said: seen.said } : {}),
         reveal: !shown && (page.gamemaster === true || (ev.by === page.name && mode === 'self')),
       };
     }
+    case 'modes':
+      return {
+        text: `${ev.by} set the roll modes: ${MODE_NAMES[ev.default] || ev.default} by default; ` +
+          `players may roll ${ev.players.map((m) => MODE_NAMES[m] || m).join(', ')}`,
+      };
     case 'revealed': {
       const hidden = page.entries.find((x) => x.seq === ev.of)?.event;
       let shown = null;
@@ -92,8 +107,9 @@ export function describeEntry(e, page) {
       }
       return {
         text: `${hidden?.by || 'The game master'}'s roll #${ev.of} revealed: ` +
-          `${hidden?.label || shown?.record?.label || shown?.notation || 'a hidden roll'}${shown ? result(shown.record) : ''}`,
+          `${hidden?.label || (shown?.record ? what(shown.record) : 'a hidden roll')}${shown ? result(shown.record) : ''}`,
         faces: shown?.record.faces,
+        ...(shown?.said ? { said: shown.said } : {}),
       };
     }
     default:

@@ -272,6 +272,9 @@ function welcomed(msg) {
     if (msg.role === 'gamemaster' && (o.value === 'gamemaster' || o.value === 'blind')) o.remove();
   }
   $('mode').hidden = !thrower;
+  $('secrecy-field').hidden = !thrower;
+  $('room-modes').hidden = msg.role !== 'gamemaster';
+  applyModes();
   $('move-form').hidden = !thrower;
   $('hand').hidden = !thrower;
   $('tray-hint').textContent = HOW_TO_THROW;
@@ -377,6 +380,47 @@ function propose(what, extra = {}, gesture = null) {
 seat.propose = (move) => propose({ move });
 seat.ping = () => socket?.send(JSON.stringify({ type: 'ping', id: nextId++ }));
 
+/** The room's roll modes as its game master last set them (a `modes` entry): the mode every
+ * form starts at and those players may use. */
+const roomModes = { default: 'public', players: ['public', 'gamemaster', 'blind', 'self'] };
+
+/** The "Who sees it" choices as the room's modes allow this member: a player sees only the
+ * modes left to players, and the form starts at the room's default where the member may use
+ * it. The game master's form shows its own (everyone, or itself alone). */
+function applyModes() {
+  const gamemaster = seat.role === 'gamemaster';
+  for (const o of [...$('secrecy').options]) {
+    const allowed = gamemaster || roomModes.players.includes(o.value || 'public');
+    o.hidden = !allowed;
+    o.disabled = !allowed;
+  }
+  const start = [...$('secrecy').options].find((o) => !o.disabled && (o.value || 'public') === roomModes.default)
+    ?? [...$('secrecy').options].find((o) => !o.disabled);
+  if (start) $('secrecy').value = start.value;
+  $('modes-default').value = roomModes.default;
+  for (const box of document.querySelectorAll('input[name="players-mode"]')) {
+    box.checked = roomModes.players.includes(box.value);
+  }
+}
+
+/** The game master's "Set the roll modes": sent to the server, which logs them. */
+function setModes(event) {
+  event.preventDefault();
+  const players = [...document.querySelectorAll('input[name="players-mode"]:checked')].map((b) => b.value);
+  if (socket?.readyState !== WebSocket.OPEN) {
+    say('Not connected yet: try again in a moment.');
+    return;
+  }
+  socket.send(JSON.stringify({ type: 'modes', id: nextId++, default: $('modes-default').value, players }));
+}
+$('modes-form').addEventListener('submit', setModes);
+
+/** Who sees the next throw, as the proposal carries it: nothing for everyone at once. */
+function secrecy() {
+  const mode = $('secrecy').value;
+  return mode ? { hidden: true, mode } : {};
+}
+
 function throwNotation(gesture) {
   const notation = $('notation').value.trim();
   if (!notation) {
@@ -384,8 +428,7 @@ function throwNotation(gesture) {
     $('notation').focus();
     return;
   }
-  const mode = $('secrecy').value;
-  const extra = mode ? { hidden: true, mode } : {};
+  const extra = secrecy();
   const label = $('label').value.trim();
   if (label) extra.label = label;
   if (propose({ notation }, extra, gesture)) {
@@ -401,7 +444,7 @@ function makeMove(gesture) {
     return;
   }
   // Even a move the rules refuse goes to the server, which says why (the page never decides).
-  if (propose({ move: m.draft }, {}, gesture)) {
+  if (propose({ move: m.draft }, secrecy(), gesture)) {
     $('make-move').disabled = true;
     say(`${m.describe}…`);
   }
@@ -680,7 +723,8 @@ function tellTraySecret(seq) {
     roll: seq,
     total: roll.record.total,
     outcome: roll.record.outcome,
-    label: roll.record.label,
+    // A hidden move's card names the move (sealed with it), as a public move's does.
+    label: roll.record.label || roll.record.what?.action,
     salt,
     how: HOW[mode],
     sees: whoSees(mode, entry.event.by, { gamemaster: seat.role === 'gamemaster' }),
@@ -806,6 +850,11 @@ function entry(line, shown) {
   // A hidden roll's content may come before its line (the two travel apart): the tray is
   // handed it once both are here.
   if (e.event?.kind === 'hidden' && sealed.has(e.seq)) tellTraySecret(e.seq);
+  if (e.event?.kind === 'modes') {
+    roomModes.default = e.event.default;
+    roomModes.players = e.event.players;
+    if (seat.joined) applyModes();
+  }
   seat.arrived[e.seq] = now();
   if (typeof shown === 'string') rolledText.set(e.seq, shown);
   const verdict = checkLine(line, e, (nonce) => myNonces.get(nonce));
@@ -825,7 +874,7 @@ function tell(e) {
   if (ev.kind === 'revealed') redraw(ev.of);
   if (ev.kind === 'revealed' || ev.kind === 'hidden') offerRevealAll();
   // What the table just did, for everyone and for screen readers.
-  if (d.outcome || ev.kind === 'hidden' || ev.kind === 'revealed' || ev.kind === 'played') {
+  if (d.outcome || ['hidden', 'revealed', 'played', 'modes'].includes(ev.kind)) {
     const full = inFull(explainedBy.get(e.seq));
     seat.lastOutcome = full ? `${d.text}. ${full}` : d.text;
     say(seat.lastOutcome);
@@ -833,7 +882,8 @@ function tell(e) {
   // After this member's own move, the form offers what it may do next (a game master's End
   // turn never stays drafted); after anyone else's, the draft is asked again, giving way to one
   // the table allows. Asked once for a run of entries (a page catching up).
-  const mine = ev.by === seat.name && (ev.kind === 'played' || (ev.kind === 'thrown' && ev.what?.move));
+  const mine = ev.by === seat.name && (ev.kind === 'played' || (ev.kind === 'thrown' && ev.what?.move)
+    || (ev.kind === 'hidden' && !ev.notation));
   drafts.tableMoved(Boolean(mine));
 }
 

@@ -14,7 +14,7 @@ use tokio_tungstenite::{
     Connector, MaybeTlsStream, WebSocketStream, connect_async_tls_with_config,
 };
 
-use super::log::{Entry, Event, Proposal, Role, SealedRoll, SecretMode};
+use super::log::{Entry, Event, Proposal, Role, RollMode, SealedRoll, SecretMode};
 use super::protocol::{ClientMsg, DecodeError, PROTOCOL, ServerMsg, decode_server};
 use super::room::{Checks, RoomError, RoomState};
 use super::seal::{self, NONCE_BYTES};
@@ -622,6 +622,22 @@ impl Client {
             name: name.to_string(),
             role,
             seats: seats.to_vec(),
+        };
+        self.request(id, &msg, None).await
+    }
+
+    /// As the game master, sets the room's roll modes: the `seq` of the `modes` entry.
+    pub async fn set_modes(
+        &mut self,
+        default: RollMode,
+        players: &[RollMode],
+    ) -> Result<u64, ThrowError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let msg = ClientMsg::Modes {
+            id,
+            default,
+            players: players.to_vec(),
         };
         self.request(id, &msg, None).await
     }

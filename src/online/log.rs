@@ -167,6 +167,59 @@ impl SecretMode {
     }
 }
 
+/// How a throw is seen: in the open, or sealed in a [`SecretMode`]. What the game master sets
+/// as a room's default and lets players use.
+#[derive(
+    Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RollMode {
+    /// Everyone sees it at once.
+    Public,
+    /// Its roller and the game master.
+    Gamemaster,
+    /// The game master alone.
+    Blind,
+    /// Its roller alone.
+    #[serde(rename = "self")]
+    Roller,
+}
+
+impl RollMode {
+    /// Every mode, public first.
+    pub const ALL: [RollMode; 4] = [
+        RollMode::Public,
+        RollMode::Gamemaster,
+        RollMode::Blind,
+        RollMode::Roller,
+    ];
+
+    /// The mode of a throw sealed in `secret` (None: public).
+    pub fn of(secret: Option<SecretMode>) -> RollMode {
+        match secret {
+            None => RollMode::Public,
+            Some(SecretMode::Gamemaster) => RollMode::Gamemaster,
+            Some(SecretMode::Blind) => RollMode::Blind,
+            Some(SecretMode::Roller) => RollMode::Roller,
+        }
+    }
+
+    /// The secret mode it seals in (None: public).
+    pub fn secret(self) -> Option<SecretMode> {
+        match self {
+            RollMode::Public => None,
+            RollMode::Gamemaster => Some(SecretMode::Gamemaster),
+            RollMode::Blind => Some(SecretMode::Blind),
+            RollMode::Roller => Some(SecretMode::Roller),
+        }
+    }
+
+    /// Its name on the wire: `public`, `gamemaster`, `blind`, `self`.
+    pub fn name(self) -> &'static str {
+        self.secret().map_or("public", SecretMode::name)
+    }
+}
+
 /// A hidden roll's content, kept apart from the log until it is revealed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SealedRoll {
@@ -176,16 +229,39 @@ pub struct SealedRoll {
     pub payload: String,
 }
 
-/// A hidden roll's content, as the reveal shows it (and its seal binds it).
+/// A hidden roll's content, as the reveal shows it (and its seal binds it): a free roll's
+/// notation, or a move with what it changed at the table and the table's digest after it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct HiddenRoll {
-    /// The notation rolled.
-    pub notation: String,
+    /// The notation rolled (a free roll).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
+    /// The move made (a hidden move).
+    #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+    pub mv: Option<Move>,
     /// Its seed's proof.
     pub proof: SeedProof,
     /// The roll.
     pub record: RollRecord,
+    /// What a move changed at the table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub said: Vec<String>,
+    /// A move's table digest after it (as a public move's entry carries it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+}
+
+impl HiddenRoll {
+    /// What was thrown: the free roll's notation or the move; None when the content names
+    /// neither or both (not a roll the server seals).
+    pub fn what(&self) -> Option<Proposal> {
+        match (&self.notation, &self.mv) {
+            (Some(n), None) => Some(Proposal::Notation(n.clone())),
+            (None, Some(mv)) => Some(Proposal::Move(mv.clone())),
+            _ => None,
+        }
+    }
 }
 
 /// One thing that happened in a room.
@@ -247,13 +323,14 @@ pub enum Event {
         /// The table's digest after it.
         state: String,
     },
-    /// A hidden roll: who rolled which dice, the commitment its seed used and the seal of what
-    /// a reveal will show.
+    /// A hidden roll: who rolled which dice (a free roll's; a move's dice are sealed with it),
+    /// the commitment its seed used and the seal of what a reveal will show.
     Hidden {
         /// Who rolled.
         by: String,
-        /// The dice.
-        notation: String,
+        /// A free roll's dice; None for a move (which move, and so its dice, is sealed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notation: Option<String>,
         /// What it is for: written here by builds before roll modes; sealed in the record
         /// since (the label is the roll's own secret).
         label: Option<String>,
@@ -264,6 +341,16 @@ pub enum Event {
         commitment: String,
         /// The seal of the reveal.
         sealed: String,
+    },
+    /// The game master sets the room's roll modes: the one every member's form starts at, and
+    /// those players may use.
+    Modes {
+        /// Who set them (the game master).
+        by: String,
+        /// The room's default.
+        default: RollMode,
+        /// The modes players may use (the game master may use every one).
+        players: Vec<RollMode>,
     },
     /// A hidden roll shown: the salt and exact text the seal binds.
     Revealed {

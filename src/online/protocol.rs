@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::log::{Proposal, Role, SecretMode};
+use super::log::{Proposal, Role, RollMode, SecretMode};
 use crate::errors::ErrorCode;
 use crate::online::room::Tracker;
 use crate::record::Gesture;
@@ -85,8 +85,8 @@ pub enum ClientMsg {
         /// The hand's swing (None: drawn from the seed).
         #[serde(default)]
         gesture: Option<Gesture>,
-        /// A hidden roll (a free roll): only its roller sees it until it is revealed, unless
-        /// `mode` says who else.
+        /// A hidden roll (a move or a free roll): only its roller sees it until it is
+        /// revealed, unless `mode` says who else. A hidden move holds the table until then.
         #[serde(default)]
         hidden: bool,
         /// Who sees a hidden roll before the reveal: `self` (its roller), `gamemaster` (its
@@ -123,6 +123,16 @@ pub enum ClientMsg {
         /// The characters it plays (players).
         #[serde(default)]
         seats: Vec<String>,
+    },
+    /// The game master sets the room's roll modes: the default each member's form starts at,
+    /// and the modes players may use (a `modes` entry in the log).
+    Modes {
+        /// The client's number for the answer.
+        id: u64,
+        /// The room's default.
+        default: RollMode,
+        /// The modes players may use, each once; the default among them.
+        players: Vec<RollMode>,
     },
     /// Asks what the member may do now: the move catalogue, the fields of `what` (or of the
     /// first move it may make) and the rules' verdict; the exact odds follow in `draft_odds`.

@@ -11,7 +11,9 @@ use super::error::ServerError;
 use super::limits::{CATCH_UP_PAGE, FANOUT, Pace};
 use super::store::{LogStore, StoreError};
 use super::{Hub, throws};
-use crate::online::log::{Entry, Event, MAX_LINE, Proposal, Role, SealedRoll, SecretMode, now_ms};
+use crate::online::log::{
+    Entry, Event, MAX_LINE, Proposal, Role, RollMode, SealedRoll, SecretMode, now_ms,
+};
 use crate::online::protocol::ServerMsg;
 use crate::online::room::{CastSeat, Checks, Claim, Drafted, RoomError, RoomState};
 use crate::online::seal::{self, SECRET_BYTES};
@@ -71,6 +73,17 @@ pub struct RoomHandle {
     pub view: Arc<std::sync::Mutex<Option<super::view::SharedView>>>,
 }
 
+/// A hidden roll's content for a tray that may draw it: who rolled it, its sealed content and
+/// the table it was thrown at (a hidden move's dice are coloured by its acting character).
+pub struct Unsealed {
+    /// Who rolled.
+    pub by: String,
+    /// The sealed content.
+    pub content: SealedRoll,
+    /// The room's table (a hidden move holds it until its reveal).
+    pub table: TableState,
+}
+
 /// What a connection asks of its room's task.
 pub enum Command {
     /// Seat a member (or welcome one back).
@@ -128,7 +141,7 @@ pub enum Command {
         /// The salt the page holds.
         salt: String,
         /// Where the answer goes.
-        reply: oneshot::Sender<Result<(String, SealedRoll), ServerError>>,
+        reply: oneshot::Sender<Result<Unsealed, ServerError>>,
     },
     /// The game master seats a member.
     Seat {
@@ -142,6 +155,19 @@ pub enum Command {
         role: Role,
         /// Its characters.
         seats: Vec<String>,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<Done, ServerError>>,
+    },
+    /// The game master sets the room's roll modes.
+    Modes {
+        /// The connection.
+        conn: u64,
+        /// Who asks (the game master).
+        by: String,
+        /// The default mode.
+        default: RollMode,
+        /// The modes players may use.
+        players: Vec<RollMode>,
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Done, ServerError>>,
     },
@@ -458,6 +484,17 @@ async fn room_task<S: LogStore>(
                 let result = stored.map(|seq| task.stored(conn, seq));
                 let _ = reply.send(result);
             }
+            Command::Modes {
+                conn,
+                by,
+                default,
+                players,
+                reply,
+            } => {
+                let stored = task.set_modes(&by, default, players).await;
+                let result = stored.map(|seq| task.stored(conn, seq));
+                let _ = reply.send(result);
+            }
             Command::Sealed { name, of, reply } => {
                 let _ = reply.send(task.sealed_for(&name, of).await);
             }
@@ -510,11 +547,16 @@ impl<S: LogStore> Task<S> {
 
     /// Hidden roll `of`'s content and who rolled it, when `salt` is its seal's: only those the
     /// roll's mode shows it to were given the salt.
-    async fn unsealed(&mut self, of: u64, salt: &str) -> Result<(String, SealedRoll), ServerError> {
+    async fn unsealed(&mut self, of: u64, salt: &str) -> Result<Unsealed, ServerError> {
         self.catch_up().await?;
         let by = self.state.still_sealed(of)?.by.clone();
         match self.store.sealed(&self.state.room, of).await? {
-            Some(content) if crate::net::auth::same(&content.salt, salt) => Ok((by, content)),
+            // The table now is the one it was thrown at: a hidden move holds it until revealed.
+            Some(content) if crate::net::auth::same(&content.salt, salt) => Ok(Unsealed {
+                by,
+                content,
+                table: self.state.table.clone(),
+            }),
             _ => Err(RoomError::NotShown(of).into()),
         }
     }
@@ -609,6 +651,26 @@ impl<S: LogStore> Task<S> {
                 role,
                 seats: seats.to_vec(),
                 key: None,
+            },
+            None,
+        )
+        .await
+    }
+
+    /// Sets the room's roll modes (the game master's): a `modes` entry's `seq`.
+    async fn set_modes(
+        &mut self,
+        by: &str,
+        default: RollMode,
+        players: Vec<RollMode>,
+    ) -> Result<u64, ServerError> {
+        self.catch_up().await?;
+        self.state.may_set_modes(by, default, &players)?;
+        self.append(
+            Event::Modes {
+                by: by.into(),
+                default,
+                players,
             },
             None,
         )

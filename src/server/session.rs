@@ -339,6 +339,22 @@ async fn session<S: LogStore>(
                 let sent = handle.commands.send(command).await;
                 done_reply(id, sent.is_ok(), answer, &out).await
             }
+            Ok(ClientMsg::Modes {
+                id,
+                default,
+                players,
+            }) => {
+                let (reply, answer) = oneshot::channel();
+                let command = Command::Modes {
+                    conn,
+                    by: name.clone(),
+                    default,
+                    players,
+                    reply,
+                };
+                let sent = handle.commands.send(command).await;
+                done_reply(id, sent.is_ok(), answer, &out).await
+            }
             Ok(ClientMsg::Reveal { id, of }) => {
                 let (reply, answer) = oneshot::channel();
                 let command = Command::Reveal {

@@ -5,9 +5,9 @@
 use super::error::ServerError;
 use super::room_task::{Done, Proposed, Task};
 use super::store::LogStore;
-use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SeedProof};
-use crate::online::room::{RoomError, Simulated, Simulation, check_gesture, table_digest};
-use crate::online::seal::{self, NONCE_BYTES, SALT_BYTES, SECRET_BYTES};
+use crate::online::log::{Event, Proposal, RollMode, SealedRoll, SeedProof};
+use crate::online::room::{RoomError, Simulated, Simulation, ToSeal, check_gesture, table_digest};
+use crate::online::seal::{self, NONCE_BYTES, SECRET_BYTES};
 use crate::roll::gesture_in_reach;
 
 /// Tries to store a throw before giving up to other servers writing to the same room.
@@ -50,7 +50,8 @@ pub async fn throw<S: LogStore>(
     // Another server may take the place first: then read its entry and throw again.
     let mut tries = 0;
     let (seq, sealed) = loop {
-        task.state.may(name, &p.what, p.mode.is_some())?;
+        task.state.may(name, &p.what)?;
+        task.state.may_use_mode(name, RollMode::of(p.mode))?;
         match throw_next(task, name, &p, &secret, &nonce).await {
             Err(ServerError::Raced) if tries < RACE_TRIES => tries += 1,
             other => break other?,
@@ -110,6 +111,12 @@ async fn throw_next<S: LogStore>(
             .await??
     };
     let (event, sealed) = match simulated {
+        Simulated::Played { .. } if p.mode.is_some() => {
+            let Proposal::Move(mv) = &p.what else {
+                return Err(ServerError::Internal("a free roll throws dice".into()));
+            };
+            return Err(RoomError::HiddenNoDice(task.state.table.describe(mv)).into());
+        }
         Simulated::Played { said, table } => {
             let Proposal::Move(mv) = &p.what else {
                 return Err(ServerError::Internal("a free roll throws dice".into()));
@@ -137,31 +144,23 @@ async fn throw_next<S: LogStore>(
             };
             (event, None)
         }
-        Simulated::Throw { record, .. } => {
-            let Proposal::Notation(notation) = &p.what else {
-                return Err(ServerError::Internal("a hidden roll is a free roll".into()));
-            };
-            let payload = serde_json::to_string(&HiddenRoll {
-                notation: notation.clone(),
-                proof: proof.clone(),
-                record: *record,
-            })
-            .map_err(|e| ServerError::Internal(e.to_string()))?;
-            let salt: [u8; SALT_BYTES] = seal::random_bytes();
-            let sealed = seal::seal(&salt, &payload);
-            // The label is sealed with the record (it is the roll's own secret).
-            let event = Event::Hidden {
-                by: name.into(),
-                notation: notation.clone(),
-                label: None,
-                mode: p.mode.unwrap_or_default(),
-                commitment: proof.commitment.clone(),
-                sealed,
-            };
-            let content = SealedRoll {
-                salt: seal::hex(&salt),
-                payload,
-            };
+        Simulated::Throw {
+            record,
+            said,
+            table,
+        } => {
+            let (event, content) = task
+                .state
+                .seal_throw(ToSeal {
+                    by: name,
+                    what: &p.what,
+                    mode: p.mode.unwrap_or_default(),
+                    proof,
+                    record: *record,
+                    said,
+                    table: &table,
+                })
+                .map_err(|e| ServerError::Internal(e.to_string()))?;
             (event, Some(content))
         }
     };

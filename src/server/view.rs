@@ -15,6 +15,7 @@ use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
 use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive, recorded_throw};
 use crate::rules::Outcome;
+use crate::rules::table::TableState;
 
 /// Physics steps between two samples of a throw's motion (30 a second, as the window's feed).
 pub const SAMPLE_STEPS: u32 = 8;
@@ -57,6 +58,14 @@ impl Watch {
                 let (looks, worked) = self.looks(what, record)?;
                 (actor, Some(looks), worked)
             }
+            // A hidden move's reveal, at the table that waited for it.
+            Event::Revealed { of, payload, .. } => {
+                let hidden: HiddenRoll = serde_json::from_str(payload).map_err(|e| {
+                    RoomError::Mismatch(format!("entry {}: the revealed roll: {e}", entry.seq))
+                })?;
+                let drawn = hidden_looks(&self.room.table, &hidden, *of)?;
+                (drawn.actor, Some(drawn.looks), drawn.worked)
+            }
             _ => (None, None, None),
         };
         self.room.apply_line(line, Checks::default())?;
@@ -81,15 +90,13 @@ impl Watch {
                 let hidden: HiddenRoll = serde_json::from_str(&payload).map_err(|e| {
                     RoomError::Mismatch(format!("entry {seq}: the revealed roll: {e}"))
                 })?;
-                let what = Proposal::Notation(hidden.notation.clone());
-                let (looks, _) = self.looks(&what, &hidden.record)?;
                 // The roll's thrower, whoever reveals it.
                 let by = self
                     .room
                     .hidden
                     .get(&of)
                     .map_or_else(|| self.room.gamemaster.clone(), |note| note.by.clone());
-                let mut byline = byline(&by, None, &hidden.record);
+                let mut byline = byline(&by, actor, &hidden.record);
                 byline.label = Some(format!(
                     "revealed roll {of}{}",
                     hidden
@@ -100,13 +107,23 @@ impl Watch {
                         .unwrap_or_default()
                 ));
                 if motion {
-                    events.extend(motions(seq, &byline, &hidden.record, &looks));
+                    events.extend(motions(
+                        seq,
+                        &byline,
+                        &hidden.record,
+                        &looks.unwrap_or_default(),
+                    ));
                 }
+                let explained = Explained {
+                    lines: worked.as_ref().map(|o| o.lines.clone()).unwrap_or_default(),
+                    tags: worked.map(|o| o.tags).unwrap_or_default(),
+                    changed: hidden.said,
+                };
                 events.push(outcome(
                     seq,
                     byline,
                     Box::new(hidden.record),
-                    Explained::default(),
+                    explained,
                     entry.at_ms,
                 ));
             }
@@ -127,10 +144,13 @@ impl Watch {
                         SecretMode::Blind => "a blind roll".into(),
                     })),
                     who: Some(by),
-                    what: notation,
+                    what: notation.unwrap_or_else(|| "a move".into()),
                 },
             }),
-            Event::Created { .. } | Event::Joined { .. } | Event::Played { .. } => {}
+            Event::Created { .. }
+            | Event::Joined { .. }
+            | Event::Played { .. }
+            | Event::Modes { .. } => {}
         }
         let table = table_info(&self.room);
         if table != self.table {
@@ -140,24 +160,63 @@ impl Watch {
         Ok(events)
     }
 
-    /// Each throw's dice colours, as the window draws them: the roll path's orders read back
-    /// from the record (a move's from its plans and the acting character, a free roll's light
-    /// and dark in turn); and a move's outcome as the rules worked it out on the way.
+    /// Each throw's dice colours and a move's outcome, at the room's table now ([`looks_at`]).
     fn looks(
         &self,
         what: &Proposal,
         record: &RollRecord,
     ) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
-        match what {
-            Proposal::Notation(text) => Ok((notation_looks(text, record)?, None)),
-            Proposal::Move(mv) => {
-                let mut looks = Vec::new();
-                let roll = MoveRoll::start(&self.room.table, mv, record.seed)?;
-                let (roll, _) = drive(roll, recording(&mut looks, record)).finished()?;
-                Ok((looks, roll.outcome().cloned()))
-            }
+        looks_at(&self.room.table, what, record)
+    }
+}
+
+/// Each throw's dice colours, as the window draws them: the roll path's orders read back from
+/// the record (a move's from its plans and the acting character at `table`, a free roll's light
+/// and dark in turn); and a move's outcome as the rules worked it out on the way.
+fn looks_at(
+    table: &TableState,
+    what: &Proposal,
+    record: &RollRecord,
+) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
+    match what {
+        Proposal::Notation(text) => Ok((notation_looks(text, record)?, None)),
+        Proposal::Move(mv) => {
+            let mut looks = Vec::new();
+            let roll = MoveRoll::start(table, mv, record.seed)?;
+            let (roll, _) = drive(roll, recording(&mut looks, record)).finished()?;
+            Ok((looks, roll.outcome().cloned()))
         }
     }
+}
+
+/// A hidden roll's content as its dice are drawn, at the table it was thrown at (a hidden
+/// move's; the table waits for its reveal): what was thrown, the acting character, each
+/// throw's dice colours and a move's outcome.
+fn hidden_looks(
+    table: &TableState,
+    hidden: &HiddenRoll,
+    seq: u64,
+) -> Result<HiddenLooks, RoomError> {
+    let what = hidden.what().ok_or_else(|| {
+        RoomError::Mismatch(format!("entry {seq}: the sealed roll throws nothing"))
+    })?;
+    let actor = match &what {
+        Proposal::Move(mv) => table.actor_of(mv),
+        Proposal::Notation(_) => None,
+    };
+    let (looks, worked) = looks_at(table, &what, &hidden.record)?;
+    Ok(HiddenLooks {
+        actor,
+        looks,
+        worked,
+    })
+}
+
+/// What [`hidden_looks`] finds.
+struct HiddenLooks {
+    actor: Option<usize>,
+    looks: Vec<Vec<DieStyle>>,
+    worked: Option<Outcome>,
 }
 
 /// The roll path's next throw read back from `record`, its dice's colours kept in `looks`.
@@ -180,15 +239,20 @@ fn notation_looks(text: &str, record: &RollRecord) -> Result<Vec<Vec<DieStyle>>,
     Ok(looks)
 }
 
-/// What a tray whose member may see hidden roll `seq` (thrown by `by`) is sent to draw it:
-/// each throw's motion, as any roll's, then `unsealed`. Its outcome stays on the member's own
-/// page: the feed never carries it.
-pub fn unsealed(seq: u64, by: &str, content: &SealedRoll) -> Result<Vec<FeedEvent>, RoomError> {
+/// What a tray whose member may see hidden roll `seq` (thrown by `by` at `table`, which waits
+/// for a hidden move's reveal) is sent to draw it: each throw's motion, as any roll's, then
+/// `unsealed`. Its outcome stays on the member's own page: the feed never carries it.
+pub fn unsealed(
+    seq: u64,
+    by: &str,
+    content: &SealedRoll,
+    table: &TableState,
+) -> Result<Vec<FeedEvent>, RoomError> {
     let hidden: HiddenRoll = serde_json::from_str(&content.payload)
         .map_err(|e| RoomError::Mismatch(format!("entry {seq}: the sealed roll: {e}")))?;
-    let looks = notation_looks(&hidden.notation, &hidden.record)?;
-    let byline = byline(by, None, &hidden.record);
-    let mut events = motions(seq, &byline, &hidden.record, &looks);
+    let drawn = hidden_looks(table, &hidden, seq)?;
+    let byline = byline(by, drawn.actor, &hidden.record);
+    let mut events = motions(seq, &byline, &hidden.record, &drawn.looks);
     events.push(FeedEvent::Unsealed {
         roll: seq,
         refused: None,

@@ -278,13 +278,15 @@ async fn answer_unseal(
     if commands.send(asked).await.is_err() {
         return refused(ServerError::RoomStopped);
     }
-    let (by, content) = match answer.await {
+    let found = match answer.await {
         Ok(Ok(found)) => found,
         Ok(Err(e)) => return refused(e),
         Err(_) => return refused(ServerError::RoomStopped),
     };
     let drawn = crate::work::physics()
-        .run(client, move |_| super::view::unsealed(roll, &by, &content))
+        .run(client, move |_| {
+            super::view::unsealed(roll, &found.by, &found.content, &found.table)
+        })
         .await;
     match drawn {
         Ok(Ok(events)) => events.iter().map(frame).collect(),

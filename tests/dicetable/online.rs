@@ -436,8 +436,8 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             .cloned()
             .expect("a hidden note");
         assert_eq!(
-            (note.notation.as_str(), note.revealed.is_none()),
-            ("1d20", true)
+            (note.notation.as_deref(), note.revealed.is_none()),
+            (Some("1d20"), true)
         );
         assert!(
             gm.sealed.contains_key(&h),

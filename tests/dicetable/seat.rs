@@ -784,6 +784,90 @@ fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
     table.close();
 }
 
+/// A hidden move and the room's roll modes from three phones (`web/tests/secret-moves.mjs`):
+/// the game master's modes reach Pat's form (it starts at "You and the game master", and "You
+/// alone" is not offered); Pat's move for the game master reads in full on Pat's and Gwen's
+/// phones and as "a move" on Sam's, whose tray stays empty; the game master's move form says the
+/// table waits; the reveal tells it everywhere. Then a public roll on every phone. axe-core 0
+/// on every state; every line checked on every page.
+#[test]
+fn a_hidden_move_and_the_room_modes_from_three_phones() {
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let table = BrowserTable::start("secret-moves");
+    let seen = table.browse("secret-moves.mjs");
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    for (state, found) in seen["violations"].as_object().expect("axe runs") {
+        assert_eq!(found, &serde_json::json!([]), "axe-core: {state}");
+    }
+    assert!(
+        seen["modesLine"]
+            .as_str()
+            .is_some_and(|l| l.contains("Gwen set the roll modes: for the game master by default; players may roll everyone at once, for the game master, blind")),
+        "{}",
+        seen["modesLine"]
+    );
+    assert_eq!(
+        seen["patModes"],
+        serde_json::json!({
+            "value": "gamemaster",
+            "offered": ["Everyone, at once", "You and the game master", "The game master alone (blind: not you)"],
+        })
+    );
+    let mv = seen["move"].as_str().expect("the move");
+    for who in ["pat", "sam", "gwen"] {
+        let hidden = &seen["hidden"][who];
+        let text = hidden["text"].as_str().unwrap_or_default();
+        if who == "sam" {
+            assert!(
+                text.contains("Pat: a move, for the game master"),
+                "{who}: {text}"
+            );
+            assert!(!text.contains(mv) && !text.contains('→'), "{who}: {text}");
+            assert_eq!(hidden["onTray"], 0, "{who}: an empty tray");
+            assert_eq!(hidden["card"][1], "a move, hidden", "{who}");
+        } else {
+            assert!(
+                text.contains(&format!("Pat: {mv}, for the game master → ")),
+                "{who}: {text}"
+            );
+            assert!(hidden["onTray"].as_u64() > Some(0), "{who}: its dice");
+            assert_eq!(
+                hidden["card"][0],
+                format!("{mv} (for the game master)"),
+                "{who}"
+            );
+        }
+        assert_eq!(hidden["reveal"], who == "gwen", "{who}: a Reveal button");
+        let revealed = seen["revealed"][who].as_str().unwrap_or_default();
+        assert!(
+            revealed.contains(&format!("Pat's roll #{} revealed: {mv} → ", seen["seq"])),
+            "{who}: {revealed}"
+        );
+        let public = seen["pub"][who]["text"].as_str().unwrap_or_default();
+        assert!(public.contains("Pat: zq-in-the-open → "), "{who}: {public}");
+    }
+    let held = seen["held"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        held.starts_with(&format!("the table waits for hidden move {}", seen["seq"])),
+        "{}",
+        seen["held"]
+    );
+    assert_eq!(seen["held"]["code"], "table_held");
+    for check in seen["checks"].as_array().expect("checks") {
+        assert_eq!(check["unchecked"], serde_json::json!([]), "{check}");
+    }
+    let mut pictures = vec!["secret-modes-gwen-phone.png".to_string()];
+    for who in ["pat", "sam", "gwen"] {
+        pictures.push(format!("secret-move-{who}-phone.png"));
+        pictures.push(format!("secret-public-{who}-phone.png"));
+    }
+    table.keep(&pictures);
+    table.close();
+}
+
 /// A table server for one browser test, on a data folder of its own: the address its pages
 /// open and the folder their screenshots go to.
 struct BrowserTable {

@@ -566,3 +566,162 @@ fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// A hidden move on a real server: Pat's check for the game master reaches Pat and Gwen, never
+/// Sam (no move, label, seed secret or record in any byte Sam is sent); the table waits (Gwen's
+/// move is refused `table_held`, a free roll is not) with every member's table unchanged;
+/// Gwen's reveal makes every member's table the same new one, and the log re-simulates.
+#[test]
+fn a_hidden_move_holds_the_table_and_reaches_only_whom_its_mode_shows() {
+    at_the_crypt("secret-move", |url, mut gwen, mut pat| async move {
+        let mut sam = join(as_(&url, "Sam", Role::Player, &["Bea"], "friends")).await;
+        let room = pat.room.clone().expect("Pat holds the room");
+        let before = room.table.clone();
+        // Pat's first move that throws dice, as his page offers it.
+        let mv = room
+            .moves_with_dice("Pat")
+            .expect("Pat drafts")
+            .into_iter()
+            .next()
+            .expect("a move with dice");
+        let seq = pat
+            .throw_secret(
+                Proposal::Move(mv.clone()),
+                SecretMode::Gamemaster,
+                Some("zq-move-sneak".into()),
+            )
+            .await
+            .expect("Pat's hidden move");
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !gwen.sealed.contains_key(&seq) {
+            assert!(tokio::time::Instant::now() < deadline, "Gwen was told");
+            let _ = gwen
+                .wait_for_more(std::time::Duration::from_millis(200))
+                .await;
+        }
+        sam.sync_to(seq).await.expect("Sam sees it thrown");
+        let content = &pat.sealed[&seq];
+        let roll: HiddenRoll = serde_json::from_str(&content.payload).expect("a hidden roll");
+        assert_eq!(roll.mv.as_ref(), Some(&mv));
+        assert_eq!(roll.record.label.as_deref(), Some("zq-move-sneak"));
+        let record = serde_json::to_string(&roll.record).expect("JSON");
+        let described = room.table.describe(&mv);
+        for leak in [
+            "zq-move-sneak",
+            roll.proof.secret.as_str(),
+            content.salt.as_str(),
+            record.as_str(),
+        ] {
+            assert!(
+                !sam.heard().iter().any(|t| t.contains(leak)),
+                "Sam was sent {leak}"
+            );
+        }
+        assert!(!sam.sealed.contains_key(&seq));
+        let line = sam.lines.last().expect("the hidden line");
+        assert!(!line.contains(&described), "{line}");
+        for c in [&pat, &gwen, &sam] {
+            let r = c.room.as_ref().expect("a room");
+            assert_eq!(r.held_by(), Some(seq), "{}", c.name());
+            assert_eq!(r.table, before, "{}: the table waits", c.name());
+        }
+
+        // While it waits: no move, not even the game master's; free rolls go on.
+        let (code, reason) = refused(
+            gwen.throw(Proposal::Move(mv.clone()), None, false, None)
+                .await,
+        );
+        assert_eq!(code, ErrorCode::TableHeld, "{reason}");
+        let free = pat
+            .throw(Proposal::Notation("1d6".into()), None, false, None)
+            .await
+            .expect("a free roll goes on");
+
+        // Revealed: one new table for everyone, the move's words in every history.
+        let shown = gwen.reveal(seq).await.expect("Gwen reveals it");
+        for c in [&mut pat, &mut sam] {
+            c.sync_to(shown).await.expect("synced");
+        }
+        let after = gwen.room.as_ref().map(|r| r.table.clone()).expect("a room");
+        for c in [&pat, &gwen, &sam] {
+            let r = c.room.as_ref().expect("a room");
+            assert_eq!(r.held_by(), None, "{}", c.name());
+            assert_eq!(r.table, after, "{}", c.name());
+            let told = r.history.last().map(|h| h.text.clone()).unwrap_or_default();
+            assert!(
+                told.starts_with(&format!("Pat revealed {described}: ")),
+                "{}: {told}",
+                c.name()
+            );
+        }
+        assert!(free < shown);
+        // Sam's own copy of the log re-simulates, the revealed move's throws included.
+        let replayed = dicetable::online::room::RoomState::replay(
+            sam.lines.iter().map(String::as_str),
+            Checks { physics: true },
+        )
+        .expect("Sam's log replays");
+        assert_eq!(replayed.mismatches, Vec::<String>::new());
+        assert_eq!(replayed.table, after);
+    });
+}
+
+/// The game master's roll modes on a real server: the default and the modes players may use
+/// reach every member through the log (one who joins late included); a player's throw in
+/// another mode is refused `mode_not_allowed`, the game master's is not; a player may not set
+/// them.
+#[test]
+fn the_game_masters_roll_modes_bind_the_players() {
+    use dicetable::online::log::RollMode;
+    at_the_crypt("roll-modes", |url, mut gwen, mut pat| async move {
+        let players = [RollMode::Gamemaster, RollMode::Blind];
+        let (code, reason) = refused(pat.set_modes(RollMode::Gamemaster, &players).await);
+        assert_eq!(code, ErrorCode::NotGamemaster, "{reason}");
+        let (code, reason) = refused(gwen.set_modes(RollMode::Public, &players).await);
+        assert_eq!(code, ErrorCode::ModeNotAllowed, "{reason}");
+        let set = gwen
+            .set_modes(RollMode::Gamemaster, &players)
+            .await
+            .expect("Gwen sets the modes");
+        pat.sync_to(set).await.expect("Pat sees them");
+        let modes = |c: &Client| c.room.as_ref().map(|r| r.modes.clone()).expect("a room");
+        assert_eq!(modes(&pat).default, RollMode::Gamemaster);
+        assert_eq!(modes(&pat).players, players.to_vec());
+
+        let d20 = || Proposal::Notation("1d20".into());
+        let (code, reason) = refused(pat.throw(d20(), None, false, None).await);
+        assert_eq!(code, ErrorCode::ModeNotAllowed, "{reason}");
+        let (code, reason) = refused(pat.throw_secret(d20(), SecretMode::Roller, None).await);
+        assert_eq!(code, ErrorCode::ModeNotAllowed, "{reason}");
+        pat.throw_secret(d20(), SecretMode::Gamemaster, None)
+            .await
+            .expect("a roll for the game master");
+        let last = gwen
+            .throw(d20(), None, false, None)
+            .await
+            .expect("the game master is not bound");
+        let mut lee = join(as_(&url, "Lee", Role::Player, &[], "friends")).await;
+        lee.sync_to(last).await.expect("Lee catches up");
+        assert_eq!(modes(&lee), modes(&gwen));
+    });
+}
+
+/// Gwen's crypt on a server of its own (data folder `name`), beside the real-time lane: `play`
+/// runs with the room's address, Gwen at the table and Pat playing Ash; then the server and its
+/// data go.
+fn at_the_crypt<F: std::future::Future<Output = ()>>(
+    name: &str,
+    play: impl FnOnce(String, Client, Client) -> F,
+) {
+    let _lane = crate::beside_real_time();
+    let data = data_dir(name);
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    runtime().block_on(async {
+        let gwen = gm_opens(&url, Checks::default()).await;
+        let pat = join(as_(&url, "Pat", Role::Player, &["Ash"], "friends")).await;
+        play(url.clone(), gwen, pat).await;
+    });
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -47,6 +47,23 @@ export const trayGreeted = (page) => page.waitForFunction(
   () => document.getElementById('tray')?.contentWindow?.overlay?.greeted, null, WAIT,
 );
 
+/** A phone's page (375 x 667, touch) of `context`, its script errors kept in `errors`
+ * under `name`. */
+export async function phonePage(context, errors, name) {
+  const page = await (await context.phone()).newPage();
+  page.on('pageerror', (e) => errors.push(`${name}: ${e}`));
+  await page.setViewportSize({ width: 375, height: 667 });
+  return page;
+}
+
+/** The page's newest history line once entry `seq` is told, and whether it offers a Reveal
+ * button. */
+export const newestLine = (page, seq) => page.waitForFunction((n) => window.seat.told[n], seq, WAIT)
+  .then(() => page.evaluate(() => {
+    const li = document.querySelector('#history li');
+    return { text: li?.textContent ?? '', reveal: Boolean(li?.querySelector('button')) };
+  }));
+
 /** Shows the free-roll form: the tray throws the notation from now on. */
 export const freeRoll = (page) => page.getByRole('radio', { name: 'A free roll' }).check();
 /** Shows the move form: the tray throws the drafted move from now on. */

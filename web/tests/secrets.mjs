@@ -8,7 +8,8 @@
 // reveals the blind roll and Sam's page tells it. The roll's dice are thrown on the trays it
 // shows to, never on the others. axe-core on every page in every mode. Prints one JSON line.
 import { launch, axe } from './browser.mjs';
-import { WAIT, openRoom, joinAs, freeRoll, answered, waitAnswer, trayGreeted } from './room-page.mjs';
+import { WAIT, openRoom, joinAs, freeRoll, answered, waitAnswer, trayGreeted,
+  phonePage, newestLine as newest } from './room-page.mjs';
 import { join } from 'node:path';
 
 const [base, out] = process.argv.slice(2);
@@ -20,19 +21,7 @@ const MODES = [
   { mode: 'self', option: 'You alone', label: 'zq-my-fate' },
 ];
 
-async function phone(name) {
-  const page = await (await context.phone()).newPage();
-  page.on('pageerror', (e) => errors.push(`${name}: ${e}`));
-  await page.setViewportSize({ width: 375, height: 667 });
-  return page;
-}
-
-/** The page's newest history line and whether it offers a Reveal button. */
-const newest = (page, seq) => page.waitForFunction((n) => window.seat.told[n], seq, WAIT)
-  .then(() => page.evaluate(() => {
-    const li = document.querySelector('#history li');
-    return { text: li?.textContent ?? '', reveal: Boolean(li?.querySelector('button')) };
-  }));
+const phone = (name) => phonePage(context, errors, name);
 
 try {
   const front = await context.newPage();

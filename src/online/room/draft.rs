@@ -57,7 +57,7 @@ impl RoomState {
             return Err(RoomError::NotJoined(by.to_string()));
         }
         let seats = self.seats_moved_by(by);
-        let verdict = |m: &Move| self.may(by, &Proposal::Move(m.clone()), false).err();
+        let verdict = |m: &Move| self.may(by, &Proposal::Move(m.clone())).err();
         // A player is offered the moves the rules give a player; the game master, every move.
         let gamemaster = self
             .members
@@ -100,6 +100,21 @@ impl RoomState {
             kinds,
             draft,
         })
+    }
+}
+
+impl RoomState {
+    /// The moves of `by`'s catalogue the table allows now that throw dice, in the catalogue's
+    /// order: those `by` may make hidden (a move that throws nothing has nothing to seal).
+    pub fn moves_with_dice(&self, by: &str) -> Result<Vec<Move>, RoomError> {
+        let drafted = self.draft(by, None, false)?;
+        Ok(drafted
+            .kinds
+            .into_iter()
+            .filter(|k| k.refused.is_none())
+            .map(|k| k.template)
+            .filter(|m| self.table.plan(m).is_ok_and(|p| !p.dice.is_empty()))
+            .collect())
     }
 }
 

@@ -95,9 +95,23 @@ pub enum RoomError {
         /// The character.
         character: String,
     },
-    /// A hidden roll that is a move.
-    #[error("a hidden roll is a free roll (dice notation), not a move")]
-    HiddenNotNotation,
+    /// A hidden move that throws no dice: nothing to seal.
+    #[error("{0} throws no dice: there is nothing to hide, so it is made in the open")]
+    HiddenNoDice(String),
+    /// A player's throw in a mode the game master does not let players use.
+    #[error("players may not roll {0} in this room: the game master set the modes players may use")]
+    ModeNotAllowed(&'static str),
+    /// Roll modes without their default, or with none or one twice.
+    #[error("the default mode ({0}) must be one of the modes players may use, each listed once")]
+    DefaultNotAllowed(&'static str),
+    /// Someone other than the game master setting the roll modes.
+    #[error("only the game master sets the room's roll modes")]
+    NotModeSetter,
+    /// A move while the table waits for a hidden move's reveal.
+    #[error(
+        "the table waits for hidden move {0}: its outcome is the table's next state, so the game master (or its roller, for a roll only they see) reveals it before anyone moves; free rolls go on"
+    )]
+    TableHeld(u64),
     /// The roll path refuses (the rules, the notation, the dice, the physics).
     #[error(transparent)]
     Roll(#[from] RollError),
@@ -166,7 +180,12 @@ impl RoomError {
             RoomError::Spectator => ErrorCode::Spectator,
             RoomError::GamemasterMove(_) => ErrorCode::GamemasterMove,
             RoomError::NotYourSeat { .. } => ErrorCode::NotYourSeat,
-            RoomError::HiddenNotNotation => ErrorCode::HiddenNotNotation,
+            RoomError::HiddenNoDice(_) => ErrorCode::HiddenNoDice,
+            RoomError::TableHeld(_) => ErrorCode::TableHeld,
+            RoomError::ModeNotAllowed(_) | RoomError::DefaultNotAllowed(_) => {
+                ErrorCode::ModeNotAllowed
+            }
+            RoomError::NotModeSetter => ErrorCode::NotGamemaster,
             RoomError::Roll(e) => e.code(),
             RoomError::NotHidden(_) | RoomError::NoneSealed => ErrorCode::NotHidden,
             RoomError::NotYours(_) | RoomError::NotShown(_) => ErrorCode::NotYours,

@@ -6,18 +6,21 @@
 mod checks;
 mod draft;
 mod error;
+#[cfg(test)]
+mod hidden_moves;
 mod rights;
 mod simulate;
 
 pub use draft::{Drafted, Tracker};
 pub use error::RoomError;
 pub use rights::{CastSeat, Claim, KEY_BYTES, label_fits, normalise_name};
-pub use simulate::{Simulated, Simulation};
+pub use simulate::{Simulated, Simulation, ToSeal};
 
 use std::collections::BTreeMap;
 
 use super::log::{
-    Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, SecretMode, check_link, state_version,
+    Entry, Event, HiddenRoll, LOG_FORMAT, Proposal, Role, RollMode, SecretMode, check_link,
+    state_version,
 };
 use super::seal::{self, GENESIS};
 use crate::record::{Gesture, RollRecord};
@@ -43,8 +46,8 @@ pub struct Member {
 pub struct HiddenNote {
     /// Who rolled.
     pub by: String,
-    /// The dice.
-    pub notation: String,
+    /// A free roll's dice; None for a move (sealed with it).
+    pub notation: Option<String>,
     /// What for (as builds before roll modes logged it; sealed since).
     pub label: Option<String>,
     /// Who sees it before the reveal.
@@ -55,6 +58,27 @@ pub struct HiddenNote {
     pub sealed: String,
     /// The roll, once revealed.
     pub revealed: Option<RollRecord>,
+    /// A hidden move's mover as seated when it was sealed: its reveal's rights are checked so.
+    pub seated: Option<Member>,
+}
+
+/// The room's roll modes, as its game master set them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomModes {
+    /// The mode each member's form starts at.
+    pub default: RollMode,
+    /// The modes players may use.
+    pub players: Vec<RollMode>,
+}
+
+impl Default for RoomModes {
+    /// Every room opens public by default, every mode open to players.
+    fn default() -> Self {
+        RoomModes {
+            default: RollMode::Public,
+            players: RollMode::ALL.to_vec(),
+        }
+    }
 }
 
 /// One line of the room's history, for people.
@@ -94,6 +118,8 @@ pub struct RoomState {
     pub head: String,
     /// Hidden rolls by `seq`.
     pub hidden: BTreeMap<u64, HiddenNote>,
+    /// The roll modes the game master set.
+    pub modes: RoomModes,
     /// What happened, oldest first.
     pub history: Vec<Happened>,
     /// The build that opened the room.
@@ -163,6 +189,7 @@ impl RoomState {
             seq: 1,
             head: seal::line_hash(line),
             hidden: BTreeMap::new(),
+            modes: RoomModes::default(),
             build,
             format,
             mismatches: Vec::new(),
@@ -226,7 +253,7 @@ impl RoomState {
                 said,
                 state,
             } => {
-                self.may(by, &Proposal::Move(mv.clone()), false)?;
+                self.may(by, &Proposal::Move(mv.clone()))?;
                 let mut table = self.table.clone();
                 let now = crate::roll::play_without_dice(&mut table, mv)?;
                 self.same_effects(said, &now)?;
@@ -244,7 +271,8 @@ impl RoomState {
                 said,
                 state,
             } => {
-                self.may(by, what, false)?;
+                self.may(by, what)?;
+                self.may_use_mode(by, RollMode::Public)?;
                 self.check_proof(proof, record, seq)?;
                 if checks.physics {
                     self.resimulate(seq, record);
@@ -274,7 +302,11 @@ impl RoomState {
                 commitment,
                 sealed,
             } => {
-                self.may(by, &Proposal::Notation(notation.clone()), true)?;
+                match notation {
+                    Some(n) => self.may(by, &Proposal::Notation(n.clone()))?,
+                    None => self.may_hide_move(by)?,
+                }
+                self.may_use_mode(by, RollMode::of(Some(*mode)))?;
                 self.hidden.insert(
                     seq,
                     HiddenNote {
@@ -285,15 +317,40 @@ impl RoomState {
                         commitment: commitment.clone(),
                         sealed: sealed.clone(),
                         revealed: None,
+                        seated: notation
+                            .is_none()
+                            .then(|| self.members.get(by).cloned())
+                            .flatten(),
                     },
                 );
-                let text = match mode {
-                    SecretMode::Roller => format!("{by} rolled {notation} hidden"),
-                    SecretMode::Gamemaster => {
-                        format!("{by} rolled {notation} for the game master")
-                    }
-                    SecretMode::Blind => format!("{by} rolled {notation} blind"),
+                let did = match notation {
+                    Some(n) => format!("{by} rolled {n}"),
+                    None => format!("{by} made a move"),
                 };
+                let text = match mode {
+                    SecretMode::Roller => format!("{did} hidden"),
+                    SecretMode::Gamemaster => format!("{did} for the game master"),
+                    SecretMode::Blind => format!("{did} blind"),
+                };
+                self.note(seq, text, None);
+                Ok(())
+            }
+            Event::Modes {
+                by,
+                default,
+                players,
+            } => {
+                self.may_set_modes(by, *default, players)?;
+                self.modes = RoomModes {
+                    default: *default,
+                    players: players.clone(),
+                };
+                let names: Vec<&str> = players.iter().map(|m| m.name()).collect();
+                let text = format!(
+                    "{by} set the roll modes: {} by default; players may roll {}",
+                    default.name(),
+                    names.join(", ")
+                );
                 self.note(seq, text, None);
                 Ok(())
             }
@@ -309,26 +366,45 @@ impl RoomState {
                 let hidden: HiddenRoll = serde_json::from_str(payload).map_err(|e| {
                     RoomError::Mismatch(format!("the reveal of {of} is not a hidden roll: {e}"))
                 })?;
-                if hidden.notation != note.notation || hidden.proof.commitment != note.commitment {
-                    return Err(RoomError::Mismatch(format!(
-                        "the reveal of {of} shows another roll"
-                    )));
+                let what = hidden
+                    .what()
+                    .filter(|_| hidden.notation == note.notation)
+                    .filter(|_| hidden.proof.commitment == note.commitment)
+                    .ok_or_else(|| {
+                        RoomError::Mismatch(format!("the reveal of {of} shows another roll"))
+                    })?;
+                // A move's rights, checked now that it is shown, at the table that waited for it
+                // and with its mover seated as when it was sealed.
+                // (A free roll's rights were checked whole when it was sealed.)
+                match (&what, &note.seated) {
+                    (Proposal::Move(_), Some(member)) => self.may_as(&note.by, member, &what)?,
+                    (Proposal::Move(_), None) => {
+                        return Err(RoomError::NotJoined(note.by.clone()));
+                    }
+                    (Proposal::Notation(_), _) => {}
                 }
                 self.check_proof(&hidden.proof, &hidden.record, *of)?;
                 if checks.physics {
                     self.resimulate(seq, &hidden.record);
                 }
-                self.check_throw(
-                    &Proposal::Notation(hidden.notation.clone()),
-                    &hidden.record,
-                    &[],
-                )?;
-                let text = format!(
-                    "{} revealed {}: {}",
-                    note.by,
-                    note.notation,
+                let table = self.check_throw(&what, &hidden.record, &hidden.said)?;
+                let described = match &what {
+                    Proposal::Move(mv) => {
+                        let state = hidden.state.as_deref().ok_or_else(|| {
+                            RoomError::Mismatch(format!(
+                                "the reveal of move {of} has no table digest"
+                            ))
+                        })?;
+                        self.same_state(state, &table)?;
+                        self.table.describe(mv)
+                    }
+                    Proposal::Notation(n) => n.clone(),
+                };
+                self.table = table;
+                let shown = hidden.record.outcome.clone().unwrap_or_else(|| {
                     hidden.record.total.map_or(String::new(), |t| t.to_string())
-                );
+                });
+                let text = format!("{} revealed {described}: {shown}", note.by);
                 if let Some(n) = self.hidden.get_mut(of) {
                     n.revealed = Some(hidden.record.clone());
                 }
@@ -387,7 +463,7 @@ mod tests {
     }
 
     /// [`room_of`], opened by `build`.
-    fn room_built(file: &str, build: &str) -> RoomState {
+    pub(super) fn room_built(file: &str, build: &str) -> RoomState {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenes")
             .join(file);
@@ -426,7 +502,7 @@ mod tests {
     }
 
     /// Appends a join to the room's log: `name` as `role`, playing `seats`.
-    fn join(room: &mut RoomState, name: &str, role: Role, seats: &[&str]) {
+    pub(super) fn join(room: &mut RoomState, name: &str, role: Role, seats: &[&str]) {
         let line = Entry {
             seq: room.seq + 1,
             prev: room.head.clone(),
@@ -441,6 +517,75 @@ mod tests {
         .to_line();
         room.apply_line(&line, Checks::default())
             .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// The game master sets a default and the modes players may use: a player's throw in
+    /// another mode is refused (as the server refuses it, and as a client reading the log
+    /// refuses an entry that broke it); the game master is not bound; only the game master
+    /// sets them, with the default among the modes and each once.
+    #[test]
+    fn the_game_master_sets_the_roll_modes() {
+        use crate::errors::ErrorCode;
+        let mut room = room_built("d20-check-crypt.ron", &crate::record::build_id());
+        join(&mut room, "Gwen", Role::Gamemaster, &[]);
+        join(&mut room, "Pat", Role::Player, &["Ash"]);
+        assert_eq!(room.modes, RoomModes::default());
+        let set = |room: &mut RoomState, by: &str, default: RollMode, players: &[RollMode]| {
+            let line = Entry {
+                seq: room.seq + 1,
+                prev: room.head.clone(),
+                at_ms: 0,
+                event: Event::Modes {
+                    by: by.into(),
+                    default,
+                    players: players.to_vec(),
+                },
+            }
+            .to_line();
+            room.apply_line(&line, Checks::default())
+                .err()
+                .map(|e| e.code())
+        };
+        let (gm, blind) = (RollMode::Gamemaster, RollMode::Blind);
+        assert_eq!(
+            set(&mut room, "Pat", gm, &[gm]),
+            Some(ErrorCode::NotGamemaster)
+        );
+        assert_eq!(
+            set(&mut room, "Gwen", RollMode::Public, &[gm, blind]),
+            Some(ErrorCode::ModeNotAllowed)
+        );
+        assert_eq!(
+            set(&mut room, "Gwen", gm, &[gm, gm]),
+            Some(ErrorCode::ModeNotAllowed)
+        );
+        assert_eq!(
+            set(&mut room, "Gwen", gm, &[]),
+            Some(ErrorCode::ModeNotAllowed)
+        );
+        assert_eq!(set(&mut room, "Gwen", gm, &[blind, gm]), None);
+        assert_eq!(room.modes.default, gm);
+        assert_eq!(
+            room.history.last().map(|h| h.text.as_str()),
+            Some(
+                "Gwen set the roll modes: gamemaster by default; players may roll blind, gamemaster"
+            )
+        );
+        let code = |room: &RoomState, by: &str, mode: RollMode| {
+            room.may_use_mode(by, mode).err().map(|e| e.code())
+        };
+        assert_eq!(code(&room, "Pat", gm), None);
+        assert_eq!(code(&room, "Pat", blind), None);
+        assert_eq!(
+            code(&room, "Pat", RollMode::Public),
+            Some(ErrorCode::ModeNotAllowed)
+        );
+        assert_eq!(
+            code(&room, "Pat", RollMode::Roller),
+            Some(ErrorCode::ModeNotAllowed)
+        );
+        assert_eq!(code(&room, "Gwen", RollMode::Public), None);
+        assert_eq!(code(&room, "Gwen", RollMode::Roller), None);
     }
 
     fn parsed(ron: &str) -> crate::rules::play::Move {
@@ -460,7 +605,7 @@ mod tests {
             drafted.kinds.iter().map(|k| k.label.clone()).collect()
         };
         let code = |room: &RoomState, by: &str, mv: &crate::rules::play::Move| {
-            room.may(by, &Proposal::Move(mv.clone()), false)
+            room.may(by, &Proposal::Move(mv.clone()))
                 .err()
                 .map(|e| e.code())
         };

@@ -3,9 +3,9 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::{HiddenNote, RoomError, RoomState};
+use super::{HiddenNote, Member, RoomError, RoomState};
 use crate::odds::notation::Notation;
-use crate::online::log::{Proposal, Role, SecretMode};
+use crate::online::log::{Proposal, Role, RollMode, SecretMode};
 use crate::online::seal;
 use crate::rules::play::MadeBy;
 
@@ -281,12 +281,87 @@ impl RoomState {
         }
     }
 
-    /// Whether `by` may make a proposal, and if not, why.
-    pub fn may(&self, by: &str, what: &Proposal, hidden: bool) -> Result<(), RoomError> {
+    /// The hidden move the table waits for, if any: its `seq`. A sealed move's outcome and its
+    /// effects are the table's next state, so no other move is made before its reveal (free
+    /// rolls, hidden or not, go on).
+    pub fn held_by(&self) -> Option<u64> {
+        self.hidden
+            .iter()
+            .find(|(_, note)| note.notation.is_none() && note.revealed.is_none())
+            .map(|(seq, _)| *seq)
+    }
+
+    /// Whether `by` may throw in `mode`: players only in the modes the game master left them.
+    pub fn may_use_mode(&self, by: &str, mode: RollMode) -> Result<(), RoomError> {
+        let player = self.members.get(by).is_some_and(|m| m.role == Role::Player);
+        if player && !self.modes.players.contains(&mode) {
+            return Err(RoomError::ModeNotAllowed(mode.name()));
+        }
+        Ok(())
+    }
+
+    /// Whether `by` may set the room's roll modes to `default` and `players`: the game master
+    /// alone, with at least one mode for players, each once, the default among them.
+    pub fn may_set_modes(
+        &self,
+        by: &str,
+        default: RollMode,
+        players: &[RollMode],
+    ) -> Result<(), RoomError> {
+        if by != self.gamemaster {
+            return Err(RoomError::NotModeSetter);
+        }
+        let mut sorted = players.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if players.is_empty() || sorted.len() != players.len() || !players.contains(&default) {
+            return Err(RoomError::DefaultNotAllowed(default.name()));
+        }
+        Ok(())
+    }
+
+    /// Whether `by` may seal a move now (which move is shown by its reveal, when its rights are
+    /// checked): a member who moves characters, at a table not waiting for another hidden move.
+    pub(super) fn may_hide_move(&self, by: &str) -> Result<(), RoomError> {
+        if let Some(seq) = self.held_by() {
+            return Err(RoomError::TableHeld(seq));
+        }
+        match self.members.get(by) {
+            None => Err(RoomError::NotJoined(by.to_string())),
+            Some(m) if m.role == Role::Spectator => Err(RoomError::Spectator),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Whether `by` may make a proposal (in the open or sealed in a roll mode), and if not, why:
+    /// the proposal's own rights and rules, and no move while the table waits for a hidden
+    /// move's reveal.
+    pub fn may(&self, by: &str, what: &Proposal) -> Result<(), RoomError> {
+        if let (Proposal::Move(_), Some(seq)) = (what, self.held_by()) {
+            return Err(RoomError::TableHeld(seq));
+        }
+        self.may_now(by, what)
+    }
+
+    /// Whether `by` may make a proposal at the table as it is (a hidden move's reveal is checked
+    /// so, at the table that waited for it).
+    pub(super) fn may_now(&self, by: &str, what: &Proposal) -> Result<(), RoomError> {
         let member = self
             .members
             .get(by)
             .ok_or_else(|| RoomError::NotJoined(by.to_string()))?;
+        self.may_as(by, member, what)
+    }
+
+    /// Whether `by`, seated as `member`, may make a proposal at the table as it is: a hidden
+    /// move's reveal is checked with its mover seated as when it was sealed (the game master may
+    /// have seated them otherwise since).
+    pub(super) fn may_as(
+        &self,
+        by: &str,
+        member: &Member,
+        what: &Proposal,
+    ) -> Result<(), RoomError> {
         match member.role {
             Role::Spectator => return Err(RoomError::Spectator),
             Role::Gamemaster => {}
@@ -312,9 +387,6 @@ impl RoomState {
                     }
                 }
             }
-        }
-        if hidden && !matches!(what, Proposal::Notation(_)) {
-            return Err(RoomError::HiddenNotNotation);
         }
         match what {
             Proposal::Notation(text) => {

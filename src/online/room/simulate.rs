@@ -3,7 +3,7 @@
 
 use super::{RoomError, RoomState};
 use crate::odds::notation::Notation;
-use crate::online::log::{Proposal, SeedProof};
+use crate::online::log::{Event, HiddenRoll, Proposal, SealedRoll, SecretMode, SeedProof};
 use crate::online::seal;
 use crate::record::{Cocked, RollRecord};
 use crate::roll::headless::{play_move, record_notation};
@@ -74,7 +74,65 @@ pub fn said_for_the_log(format: u32, said: Vec<String>) -> Vec<String> {
     kept
 }
 
+/// A throw to seal in a roll mode: who threw what, its seed's proof, and what the simulation
+/// made of it.
+#[derive(Debug)]
+pub struct ToSeal<'a> {
+    /// Who threw.
+    pub by: &'a str,
+    /// A free roll or a move.
+    pub what: &'a Proposal,
+    /// Who sees it before its reveal.
+    pub mode: SecretMode,
+    /// The seed's proof.
+    pub proof: SeedProof,
+    /// The roll.
+    pub record: RollRecord,
+    /// What a move changed at the table.
+    pub said: Vec<String>,
+    /// The table after it.
+    pub table: &'a TableState,
+}
+
 impl RoomState {
+    /// A throw sealed in a roll mode: the log's `hidden` entry, which names who, the mode, the
+    /// seed's commitment and (for a free roll) the dice; and the content its reveal shows, which
+    /// holds the rest: the label, a move and its dice, the record, and for a move what it changed
+    /// and the table's digest after it.
+    pub fn seal_throw(&self, t: ToSeal<'_>) -> Result<(Event, SealedRoll), serde_json::Error> {
+        let (notation, mv, state) = match t.what {
+            Proposal::Notation(n) => (Some(n.clone()), None, None),
+            Proposal::Move(mv) => (
+                None,
+                Some(mv.clone()),
+                Some(super::table_digest(t.table, self.format)),
+            ),
+        };
+        let commitment = t.proof.commitment.clone();
+        let payload = serde_json::to_string(&HiddenRoll {
+            notation: notation.clone(),
+            mv,
+            proof: t.proof,
+            record: t.record,
+            said: t.said,
+            state,
+        })?;
+        let salt: [u8; seal::SALT_BYTES] = seal::random_bytes();
+        let event = Event::Hidden {
+            by: t.by.into(),
+            notation,
+            label: None,
+            mode: t.mode,
+            commitment,
+            sealed: seal::seal(&salt, &payload),
+        };
+        let content = SealedRoll {
+            salt: seal::hex(&salt),
+            payload,
+        };
+        Ok((event, content))
+    }
+
     /// Simulates a proposal (the server's side): the throws and what they change.
     pub fn simulate(&self, p: Simulation<'_>) -> Result<Simulated, RoomError> {
         let gesture = p.proof.gesture;

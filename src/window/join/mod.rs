@@ -457,13 +457,27 @@ fn show_next(
         .and_then(|r| r.history.last())
         .map(|h| h.text.clone())
         .unwrap_or_default();
-    let (by, record) = match &entry.event {
-        Event::Thrown { by, record, .. } => (by.clone(), record.as_ref().clone()),
+    // The move thrown, if a move (a public one, or a hidden one shown by its reveal).
+    let (by, record, moved) = match &entry.event {
+        Event::Thrown {
+            by, record, what, ..
+        } => (
+            by.clone(),
+            record.as_ref().clone(),
+            match what {
+                Proposal::Move(mv) => Some(mv.clone()),
+                Proposal::Notation(_) => None,
+            },
+        ),
         Event::Revealed { payload, .. } => {
             let Ok(hidden) = serde_json::from_str::<HiddenRoll>(payload) else {
                 return;
             };
-            (hidden.record.who.clone().unwrap_or_default(), hidden.record)
+            (
+                hidden.record.who.clone().unwrap_or_default(),
+                hidden.record,
+                hidden.mv,
+            )
         }
         _ => {
             play.log.push(said);
@@ -480,20 +494,17 @@ fn show_next(
         replay: false,
     };
     let swing = record.gesture.map(Into::into);
-    match &entry.event {
-        Event::Thrown {
-            what: Proposal::Move(mv),
-            ..
-        } => {
+    match moved {
+        Some(mv) => {
             moves.write(ActionRequest {
-                mv: mv.clone(),
+                mv,
                 seed: record.seed,
                 swing,
                 replay_of: Some(Box::new(before)),
                 caller,
             });
         }
-        _ => {
+        None => {
             let crate::record::Thrown::Notation { notation } = &record.what else {
                 return;
             };

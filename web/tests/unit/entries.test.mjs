@@ -83,3 +83,30 @@ test('a secret roll in each mode: its label sealed, told to whom it shows, revea
   assert.equal(told('blind', asGwen, { record }).reveal, true);
   assert.equal(told('self', asGwen).reveal, true);
 });
+
+test('a hidden move: "a move" to whom it does not show; the move, its outcome and what it changed to whom it does', () => {
+  const record = { what: { action: 'Ash: Check (Stealth)' }, label: null, total: 14, outcome: 'Success', faces: [[11]] };
+  const shown = { move: { D20Check: {} }, record, said: ["Ash's Stealth succeeded"] };
+  const hidden = { seq: 7, event: { kind: 'hidden', by: 'Pat', mode: 'gamemaster' } };
+  assert.deepEqual(describeEntry(hidden, { entries: [hidden], name: 'Sam', gamemaster: false }),
+    { text: 'Pat: a move, for the game master', faces: undefined, reveal: false });
+  assert.deepEqual(describeEntry(hidden, { entries: [hidden], name: 'Gwen', gamemaster: true, mine: shown }), {
+    text: 'Pat: Ash: Check (Stealth), for the game master → 14 (Success) (only you and Pat see it)',
+    faces: [[11]],
+    said: ["Ash's Stealth succeeded"],
+    reveal: true,
+  });
+  const reveal = { seq: 8, event: { kind: 'revealed', of: 7, payload: JSON.stringify(shown) } };
+  assert.deepEqual(describeEntry(reveal, { entries: [hidden, reveal], name: 'Sam' }), {
+    text: "Pat's roll #7 revealed: Ash: Check (Stealth) → 14 (Success)",
+    faces: [[11]],
+    said: ["Ash's Stealth succeeded"],
+  });
+});
+
+test("the room's roll modes in words", () => {
+  const modes = { seq: 4, event: { kind: 'modes', by: 'Gwen', default: 'gamemaster', players: ['gamemaster', 'blind'] } };
+  assert.deepEqual(describeEntry(modes, { entries: [modes], name: 'Pat' }), {
+    text: 'Gwen set the roll modes: for the game master by default; players may roll for the game master, blind',
+  });
+});
