@@ -185,8 +185,11 @@ codes! {
     Differs => "differs",
     /// Nothing to throw: no scene is seated in the window.
     NoScene => "no_scene",
-    /// The window is at a table server's room (`play --join`): its throws are the room's.
+    /// A seed asked of a window at a table server's room (`play --join`): the room's server
+    /// seeds its throws.
     AtARoom => "at_a_room",
+    /// A roll mode asked of a window at no room.
+    NotAtARoom => "not_at_a_room",
     /// The window closed.
     TableClosed => "table_closed",
     /// The window's table changed while the roll API rolled its drafted move: nothing applied.

@@ -571,6 +571,18 @@ impl Client {
         self.propose(what, None, Some(mode), label, |_| {}).await
     }
 
+    /// Proposes a throw in `mode` (None: everyone at once), with the hand's swing if any: its
+    /// `seq` (what a window at a room and its API throw).
+    pub async fn throw_in_mode(
+        &mut self,
+        what: Proposal,
+        gesture: Option<Gesture>,
+        mode: Option<SecretMode>,
+        label: Option<String>,
+    ) -> Result<u64, ThrowError> {
+        self.propose(what, gesture, mode, label, |_| {}).await
+    }
+
     /// A free roll for the load tool, hidden in `mode` if given: `sent(nonce)` is called just
     /// before it goes out.
     pub async fn throw_tracked(

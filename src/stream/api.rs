@@ -9,6 +9,7 @@ use serde::Deserialize;
 use crate::errors::ErrorCode;
 use crate::net::error::HttpError;
 use crate::odds::notation::Notation;
+use crate::online::log::RollMode;
 use crate::roll::RollError;
 use crate::rules::RulesError;
 
@@ -35,6 +36,10 @@ pub struct RollBody {
     /// The seed (default: a random one). Set it to throw a known roll again.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Who sees it, at a room (`play --join`): `public`, `gamemaster`, `blind` or `self`
+    /// (default: the room's, as its game master set it).
+    #[serde(default)]
+    pub mode: Option<RollMode>,
 }
 
 /// The body of `POST /api/move` (all optional; an empty body is fine).
@@ -53,6 +58,9 @@ pub struct MoveBody {
     /// The seed (default: the table's next).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Who sees it, at a room: as `POST /api/roll`'s.
+    #[serde(default)]
+    pub mode: Option<RollMode>,
 }
 
 /// Who asked and what for, checked.
@@ -75,6 +83,8 @@ pub struct RollOrder {
     pub asker: Asker,
     /// The seed, if given.
     pub seed: Option<u64>,
+    /// Who sees it at a room, if given.
+    pub mode: Option<RollMode>,
 }
 
 /// Why a request was refused (or could not be answered).
@@ -104,11 +114,24 @@ pub enum ApiError {
     /// No scene is seated in the window: no move to throw.
     #[error("no scene is seated: pick one in the window")]
     NoScene,
-    /// The window is at a table server's room: the room's server seeds its throws.
+    /// A seed asked of a window at a table server's room: the room's server seeds its throws.
     #[error(
-        "this window is at a table server's room (play --join), whose server seeds every throw:          throw from the window or the room's page"
+        "this window is at a table server's room (play --join), whose server seeds every throw: leave 'seed' out"
     )]
     AtARoom,
+    /// A roll mode asked of a window alone: who sees a roll is a room's to say.
+    #[error(
+        "a roll mode ('mode') is a room's: this window is at no table server's room (play --join), so every roll is shown"
+    )]
+    NotAtARoom,
+    /// The room's server refused the throw: its code and words.
+    #[error("the room refused the throw: {reason}")]
+    RoomRefused {
+        /// The server's code.
+        code: ErrorCode,
+        /// Its words.
+        reason: String,
+    },
     /// The drafted move throws no dice (ending a turn): the roll API throws dice.
     #[error("the drafted move throws no dice ({0}): make it in the window")]
     NoDice(String),
@@ -180,6 +203,8 @@ impl ApiError {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::NoScene
             | ApiError::AtARoom
+            | ApiError::NotAtARoom
+            | ApiError::RoomRefused { .. }
             | ApiError::NoDice(_)
             | ApiError::TableChanged
             | ApiError::Refused(_) => StatusCode::CONFLICT,
@@ -207,6 +232,8 @@ impl ApiError {
             ApiError::Unauthorized => ErrorCode::Unauthorized,
             ApiError::NoScene => ErrorCode::NoScene,
             ApiError::AtARoom => ErrorCode::AtARoom,
+            ApiError::NotAtARoom => ErrorCode::NotAtARoom,
+            ApiError::RoomRefused { code, .. } => *code,
             ApiError::NoDice(_) => ErrorCode::NoDice,
             ApiError::TableChanged => ErrorCode::TableChanged,
             ApiError::Refused(e) => e.code(),
@@ -304,6 +331,7 @@ pub fn roll_order(body: &[u8]) -> Result<RollOrder, ApiError> {
         notation,
         asker: asker(body.who, body.label, body.colour)?,
         seed: body.seed,
+        mode: body.mode,
     })
 }
 
@@ -391,7 +419,7 @@ mod tests {
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(
             m,
-            "no field `cheat`; the fields are `notation`, `label`, `who`, `colour`, `seed` at line 1 \
+            "no field `cheat`; the fields are `notation`, `label`, `who`, `colour`, `seed`, `mode` at line 1 \
              column 25"
         );
         let (s, m) = refused(r#"{"notaton":"3d6"}"#);

@@ -29,6 +29,7 @@ use crate::net::feed::{FeedEvent, TableInfo};
 use crate::net::pages::{self, Pages};
 use crate::net::runtime::{ConnectionLimits, NetError, Threads, in_own_thread, listen, serve};
 use crate::net::socket::{FEED_MESSAGE_MAX, Next as FeedNext, hello_then_forward, ping_every};
+use crate::online::log::RollMode;
 use crate::record::{Cocked, RollRecord};
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
@@ -99,6 +100,18 @@ pub enum Job {
         /// Ok once its dice have settled on the felt (the API answers then).
         shown: oneshot::Sender<Result<(), ApiError>>,
     },
+    /// Propose a throw to the window's room (`play --join`), in a roll mode (None: the room's
+    /// default), and say what the room logged.
+    Propose {
+        /// What to throw.
+        what: RoomThrow,
+        /// What for.
+        label: Option<String>,
+        /// Who sees it.
+        mode: Option<RollMode>,
+        /// The room's entry, or why it refused.
+        reply: oneshot::Sender<Result<Logged, ApiError>>,
+    },
     /// Say what the window's table is and which move is drafted there, for the API to roll.
     Draft {
         /// The seed asked for (None: the window's next).
@@ -106,6 +119,28 @@ pub enum Job {
         /// The table and the move, or why there is none.
         reply: oneshot::Sender<Result<Drafted, ApiError>>,
     },
+}
+
+/// What the API throws at a room: a free roll, or the move drafted in the window.
+#[derive(Clone, Debug)]
+pub enum RoomThrow {
+    /// A free roll.
+    Notation(String),
+    /// The window's drafted move.
+    DraftedMove,
+}
+
+/// A throw the room logged, as the API answers it: its entry, who sees it, and its roll where
+/// the window's member may see it (not a blind roll, whose roller sees only that it was
+/// thrown).
+#[derive(Clone, Debug)]
+pub struct Logged {
+    /// The entry's `seq`.
+    pub seq: u64,
+    /// Who sees it.
+    pub mode: RollMode,
+    /// The roll, where the member sees it (None for a move without dice).
+    pub record: Option<RollRecord>,
 }
 
 /// A move rolled on the window's table: the move, and the table's state it was rolled on
@@ -156,6 +191,8 @@ struct Shared {
     hosts: Vec<String>,
     /// Rung when a job is queued: the app may be asleep (a window whose table is still).
     bell: Mutex<Bell>,
+    /// Whether the window is at a table server's room: its throws are proposed there.
+    at_a_room: std::sync::atomic::AtomicBool,
 }
 
 /// The app's end of the server: jobs to take, events to publish.
@@ -176,6 +213,14 @@ impl TableLink {
         if let Ok(mut ours) = self.shared.bell.lock() {
             *ours = bell;
         }
+    }
+
+    /// Says the window is at a table server's room (`play --join`): the API's throws are
+    /// proposed to the room ([`Job::Propose`]), whose server seeds them.
+    pub fn at_a_room(&self) {
+        self.shared
+            .at_a_room
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Sends an event to every feed connection (and remembers outcomes and the table).
@@ -220,6 +265,7 @@ pub fn start(options: &ServerOptions) -> Result<(SocketAddr, TableLink), StartEr
         port: addr.port(),
         hosts: options.hosts.clone(),
         bell: Mutex::new(Bell::default()),
+        at_a_room: std::sync::atomic::AtomicBool::new(false),
     });
     let app = router(shared.clone()).layer(middleware::from_fn_with_state(
         Arc::new(options.headers.clone()),
@@ -384,6 +430,12 @@ async fn roll_headless(shared: &Shared, order: &RollOrder) -> Result<RollRecord,
 }
 
 fn answer(record: RollRecord) -> Response {
+    axum::Json(answer_json(record)).into_response()
+}
+
+/// A roll as the API answers it: its total (and exactly), outcome, faces, replay code and
+/// record; a free roll's dice as shown.
+fn answer_json(record: RollRecord) -> serde_json::Value {
     let code = record.code();
     let read = crate::roll::read_record(&record);
     // A fraction's total (`3d6/2`) is a number for a bot to use, and exact beside it.
@@ -405,7 +457,7 @@ fn answer(record: RollRecord) -> Response {
             out["successes"] = serde_json::json!(read.total);
         }
     }
-    axum::Json(out).into_response()
+    out
 }
 
 /// `POST /api/roll`: throws a notation on the table and answers with its record once the
@@ -423,6 +475,10 @@ async fn roll(
         .clone()
         .try_acquire_owned()
         .map_err(|_| ApiError::QueueFull(QUEUE))?;
+    if let Some(room) = at_a_room(&shared, order.seed, order.mode)? {
+        let what = RoomThrow::Notation(order.notation.source().to_string());
+        return room.propose(what, order.asker.label, order.mode).await;
+    }
     let record = roll_headless(&shared, &order).await?;
     queue_and_wait(&shared, |shown| Job::Show {
         record: Box::new(record.clone()),
@@ -484,6 +540,11 @@ async fn play_move(
         .clone()
         .try_acquire_owned()
         .map_err(|_| ApiError::QueueFull(QUEUE))?;
+    if let Some(room) = at_a_room(&shared, body.seed, body.mode)? {
+        return room
+            .propose(RoomThrow::DraftedMove, asker.label, body.mode)
+            .await;
+    }
     let drafted = queue_and_wait(&shared, |reply| Job::Draft {
         seed: body.seed,
         reply,
@@ -505,6 +566,56 @@ async fn play_move(
     })
     .await?;
     Ok(answer(record))
+}
+
+/// The window's room, where it is at one: its server seeds every throw (so no `seed`); a
+/// window alone shows every roll (so no `mode` but `public`).
+fn at_a_room<'a>(
+    shared: &'a Shared,
+    seed: Option<u64>,
+    mode: Option<RollMode>,
+) -> Result<Option<AtRoom<'a>>, ApiError> {
+    if shared.at_a_room.load(std::sync::atomic::Ordering::Relaxed) {
+        if seed.is_some() {
+            return Err(ApiError::AtARoom);
+        }
+        return Ok(Some(AtRoom(shared)));
+    }
+    if mode.is_some_and(|m| m != RollMode::Public) {
+        return Err(ApiError::NotAtARoom);
+    }
+    Ok(None)
+}
+
+/// The API of a window at a room.
+struct AtRoom<'a>(&'a Shared);
+
+impl AtRoom<'_> {
+    /// Proposes `what` to the room through the window and answers with what the room logged:
+    /// a roll its member may see as `answer` gives any roll, with its entry and mode; a blind
+    /// one as its entry, its mode and `sealed`.
+    async fn propose(
+        &self,
+        what: RoomThrow,
+        label: Option<String>,
+        mode: Option<RollMode>,
+    ) -> Result<Response, ApiError> {
+        let logged = queue_and_wait(self.0, |reply| Job::Propose {
+            what,
+            label,
+            mode,
+            reply,
+        })
+        .await?;
+        let mut out = match logged.record {
+            Some(record) => answer_json(record),
+            None => serde_json::json!({}),
+        };
+        out["seq"] = serde_json::json!(logged.seq);
+        out["mode"] = serde_json::json!(logged.mode);
+        out["sealed"] = serde_json::json!(logged.mode != RollMode::Public);
+        Ok(axum::Json(out).into_response())
+    }
 }
 
 /// `GET /api/history`: every record of the session, oldest first (`?since=N` skips the first N).
@@ -570,6 +681,11 @@ mod tests {
 
     /// The router with its own state, no socket: the jobs it queues come back here.
     fn test_router(token: Option<&str>) -> (Router, mpsc::Receiver<Job>) {
+        test_router_at(token, false)
+    }
+
+    /// [`test_router`], of a window at a room (`play --join`) when `room`.
+    fn test_router_at(token: Option<&str>, room: bool) -> (Router, mpsc::Receiver<Job>) {
         let (jobs, queue) = mpsc::channel(QUEUE);
         let (feed, _) = broadcast::channel(16);
         let shared = Arc::new(Shared {
@@ -584,6 +700,7 @@ mod tests {
             // With a token, the table is reached by this name too (`play --host dicetable.lan`).
             hosts: vec!["dicetable.lan".into()],
             bell: Mutex::new(Bell::default()),
+            at_a_room: std::sync::atomic::AtomicBool::new(room),
         });
         (router(shared), queue)
     }
@@ -741,9 +858,68 @@ mod tests {
                         assert!(on.is_some_and(|on| on.state == table.canonical_state()));
                         let _ = tx.send(shown());
                     }
+                    Job::Propose { .. } => panic!("a window alone proposes nothing"),
                 }
             }
         });
+    }
+
+    fn roll_request(body: &'static str) -> Request<Body> {
+        Request::post("/api/roll")
+            .header("host", "127.0.0.1:7470")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .expect("request")
+    }
+
+    /// At a room the API proposes to it through the window, in the mode asked (or the room's
+    /// default), and answers what the room logged: a blind roll its entry alone. The room's
+    /// server seeds its throws: a seed is refused. A window alone shows every roll: a mode is
+    /// refused.
+    #[tokio::test]
+    async fn at_a_room_the_api_proposes_and_answers_what_the_room_logged() {
+        let (router, mut queue) = test_router_at(None, true);
+        tokio::spawn(async move {
+            while let Some(job) = queue.recv().await {
+                let Job::Propose {
+                    what, mode, reply, ..
+                } = job
+                else {
+                    panic!("at a room, the API proposes");
+                };
+                assert!(matches!(what, RoomThrow::Notation(ref n) if n == "1d20"));
+                let _ = reply.send(Ok(Logged {
+                    seq: 9,
+                    mode: mode.unwrap_or(RollMode::Gamemaster),
+                    record: None,
+                }));
+            }
+        });
+        let (got, body) = answer(
+            router.clone(),
+            roll_request(r#"{"notation":"1d20","mode":"blind"}"#),
+        )
+        .await;
+        assert_eq!(got, StatusCode::OK, "{body}");
+        assert_eq!(
+            body,
+            serde_json::json!({"seq": 9, "mode": "blind", "sealed": true})
+        );
+        // No mode: the room's default (the stand-in's is the game master's).
+        let (_, body) = answer(router.clone(), roll_request(r#"{"notation":"1d20"}"#)).await;
+        assert_eq!(body["mode"], "gamemaster", "{body}");
+        let (got, body) = answer(router, roll_request(r#"{"notation":"1d20","seed":4}"#)).await;
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (StatusCode::CONFLICT, Some("at_a_room"))
+        );
+        let (router, _queue) = test_router(None);
+        let (got, body) =
+            answer(router, roll_request(r#"{"notation":"1d20","mode":"self"}"#)).await;
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (StatusCode::CONFLICT, Some("not_at_a_room"))
+        );
     }
 
     fn move_request(body: &'static str) -> Request<Body> {

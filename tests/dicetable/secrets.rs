@@ -573,6 +573,7 @@ fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
 /// Gwen's reveal makes every member's table the same new one, and the log re-simulates.
 #[test]
 fn a_hidden_move_holds_the_table_and_reaches_only_whom_its_mode_shows() {
+    let _lane = crate::beside_real_time();
     at_the_crypt("secret-move", |url, mut gwen, mut pat| async move {
         let mut sam = join(as_(&url, "Sam", Role::Player, &["Bea"], "friends")).await;
         let room = pat.room.clone().expect("Pat holds the room");
@@ -672,6 +673,7 @@ fn a_hidden_move_holds_the_table_and_reaches_only_whom_its_mode_shows() {
 /// them.
 #[test]
 fn the_game_masters_roll_modes_bind_the_players() {
+    let _lane = crate::beside_real_time();
     use dicetable::online::log::RollMode;
     at_the_crypt("roll-modes", |url, mut gwen, mut pat| async move {
         let players = [RollMode::Gamemaster, RollMode::Blind];
@@ -706,14 +708,12 @@ fn the_game_masters_roll_modes_bind_the_players() {
     });
 }
 
-/// Gwen's crypt on a server of its own (data folder `name`), beside the real-time lane: `play`
-/// runs with the room's address, Gwen at the table and Pat playing Ash; then the server and its
-/// data go.
-fn at_the_crypt<F: std::future::Future<Output = ()>>(
+/// Gwen's crypt on a server of its own (data folder `name`): `play` runs with the room's
+/// address, Gwen at the table and Pat playing Ash; then the server and its data go.
+fn at_the_crypt<F: Future<Output = ()>>(
     name: &str,
     play: impl FnOnce(String, Client, Client) -> F,
 ) {
-    let _lane = crate::beside_real_time();
     let data = data_dir(name);
     let server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
@@ -722,6 +722,184 @@ fn at_the_crypt<F: std::future::Future<Output = ()>>(
         let pat = join(as_(&url, "Pat", Role::Player, &["Ash"], "friends")).await;
         play(url.clone(), gwen, pat).await;
     });
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A room where every mode is used by a member's client (Pat, as a page throws), by a joined
+/// window's API (`POST /api/roll` and `/api/move` with `mode`) and by the game master: each
+/// answer says what its roller may see (a blind roll: only its entry); nothing of a hidden roll
+/// reaches Pat or the window's OBS feed; then two of them revealed, and the exported log passes
+/// `verify --key`, naming the rolls still sealed.
+#[test]
+fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
+    if !super::driven::window_tools(&["Xvfb"]) {
+        return;
+    }
+    let _turn = crate::real_time();
+    let data = data_dir("window-api-modes");
+    std::fs::create_dir_all(&data).expect("a folder");
+    let server = Server::start(&data, "127.0.0.1:0");
+    let url = server.url("crypt");
+    let rt = runtime();
+    // The window plays Ash, the character its drafted move is for; Pat plays Bea.
+    let (mut gwen, mut pat) = rt.block_on(async {
+        let gwen = gm_opens(&url, Checks::default()).await;
+        (
+            gwen,
+            join(as_(&url, "Pat", Role::Player, &["Bea"], "friends")).await,
+        )
+    });
+    let window = super::stream::Served::start(&[
+        "--join",
+        &url,
+        "--name",
+        "Win",
+        "--passcode",
+        "friends",
+        "--seat",
+        "Ash",
+    ]);
+    let feed = format!("{}/feed", window.base.replacen("http://", "ws://", 1));
+    let fed = Arc::new(Mutex::new(Vec::new()));
+    let following = {
+        let _in_the_runtime = rt.enter();
+        follow(feed, fed.clone())
+    };
+    rt.block_on(async {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
+        while !pat
+            .room
+            .as_ref()
+            .is_some_and(|r| r.members.contains_key("Win"))
+        {
+            assert!(tokio::time::Instant::now() < deadline, "the window joins");
+            let _ = pat
+                .wait_for_more(std::time::Duration::from_millis(200))
+                .await;
+        }
+    });
+    // The window's API, in each mode: its answer is what its roller may see.
+    let post = |path: &str, body: Value| {
+        super::stream::send(
+            "POST",
+            &format!("{}{path}", window.base),
+            Some(body.to_string().as_bytes()),
+            None,
+        )
+    };
+    let mut by_api = Vec::new();
+    for mode in ["public", "gamemaster", "blind", "self"] {
+        let label = format!("zq-api-{mode}");
+        let (status, answer) = post(
+            "/api/roll",
+            serde_json::json!({"notation": "1d20", "label": label, "mode": mode}),
+        );
+        assert_eq!(status, 200, "{mode}: {answer}");
+        assert_eq!(answer["mode"], mode, "{answer}");
+        assert_eq!(answer["sealed"], mode != "public", "{answer}");
+        assert_eq!(
+            answer["total"].is_number(),
+            mode != "blind",
+            "{mode}: {answer}"
+        );
+        by_api.push((mode, label, answer["seq"].as_u64().expect("its entry")));
+    }
+    let (status, answer) = post("/api/move", serde_json::json!({"mode": "gamemaster"}));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["sealed"], true, "{answer}");
+    assert!(answer["total"].is_number(), "{answer}");
+    let hidden_move = answer["seq"].as_u64().expect("its entry");
+    let (status, answer) = post(
+        "/api/roll",
+        serde_json::json!({"notation": "1d4", "seed": 5}),
+    );
+    assert_eq!(
+        (status, &answer["code"]),
+        (409, &serde_json::json!("at_a_room"))
+    );
+
+    rt.block_on(async {
+        // Pat (as a page throws) in each mode; the game master's own.
+        let pats =
+            pat_rolls_each_mode(&mut pat, &mut gwen, "2d20", |mode| format!("zq-pat-{mode}")).await;
+        let own = gwen
+            .throw_secret(
+                Proposal::Notation("1d8".into()),
+                SecretMode::Roller,
+                Some("zq-gm-own".into()),
+            )
+            .await
+            .expect("Gwen's own");
+        pat.sync_to(own).await.expect("Pat sees every entry");
+        for (mode, label, seq) in &by_api {
+            let shown_to_gwen = *mode == "gamemaster" || *mode == "blind";
+            assert_eq!(gwen.sealed.contains_key(seq), shown_to_gwen, "{mode}");
+            assert!(!pat.sealed.contains_key(seq), "{mode}");
+            if *mode != "public" {
+                assert!(
+                    !pat.heard().iter().any(|t| t.contains(label.as_str())),
+                    "Pat was sent {label}"
+                );
+            }
+        }
+        assert!(gwen.sealed.contains_key(&hidden_move));
+        for s in &pats {
+            assert_eq!(
+                s.leaked_in(&fed.lock().expect("the feed").clone()),
+                None,
+                "the window's feed: Pat's {:?}",
+                s.mode
+            );
+        }
+        // The hidden move holds the table until the game master reveals it; so is the API's
+        // blind roll. The rest stay sealed.
+        gwen.reveal(hidden_move).await.expect("the move revealed");
+        let blind = by_api[2].2;
+        gwen.reveal(blind).await.expect("the blind roll revealed");
+    });
+    let fed = fed.lock().expect("the feed").clone();
+    for (mode, label, _) in &by_api {
+        if *mode != "public" {
+            assert!(
+                !fed.iter().any(|t| t.contains(label.as_str())),
+                "the window's feed carried {label}"
+            );
+        }
+    }
+    following.abort();
+
+    // The log, exported and checked against the server's key.
+    let export = dicetable(&[
+        "serve",
+        "--data",
+        data.to_str().expect("path"),
+        "--export",
+        "crypt",
+    ]);
+    assert!(export.status.success(), "{export:?}");
+    let file = data.join("crypt.jsonl");
+    std::fs::write(&file, stdout(&export)).expect("writes");
+    let printed = dicetable(&[
+        "serve",
+        "--data",
+        data.to_str().expect("path"),
+        "--print-key",
+    ]);
+    let key = stdout(&printed).trim().to_string();
+    let verified = dicetable(&["verify", "--key", &key, file.to_str().expect("path")]);
+    let said = stdout(&verified);
+    assert_eq!(verified.status.code(), Some(0), "{said}");
+    let (_, _, gm_roll) = by_api[1];
+    let (_, _, self_roll) = by_api[3];
+    assert!(
+        said.contains(&format!("#{gm_roll} (gamemaster)"))
+            && said.contains(&format!("#{self_roll} (self)"))
+            && !said.contains(&format!("#{hidden_move} ("))
+            && said.contains("; whole: its head is its last entry, signed by the server key"),
+        "{said}"
+    );
+    drop(window);
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }

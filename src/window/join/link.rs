@@ -7,15 +7,18 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use tokio::sync::mpsc as tokio_mpsc;
+use tokio::sync::oneshot;
 
 use super::Connection;
 use crate::net::bell::Bell;
 use crate::net::runtime::{Threads, in_own_thread};
 use crate::online::client::{Client, ClientError, JoinAs, ThrowError};
 use crate::online::keys;
-use crate::online::log::{Proposal, Role};
+use crate::online::log::{Entry, Event, HiddenRoll, Proposal, Role, RollMode, SecretMode};
 use crate::online::room::Checks;
-use crate::record::Gesture;
+use crate::record::{Gesture, RollRecord};
+use crate::stream::api::ApiError;
+use crate::stream::server::Logged;
 
 /// `play --join`: where and as whom.
 #[derive(Clone, Debug)]
@@ -53,6 +56,10 @@ pub(super) enum ToServer {
         what: Proposal,
         gesture: Option<Gesture>,
         label: Option<String>,
+        /// Who sees it (None: everyone at once).
+        mode: Option<SecretMode>,
+        /// Where the API waits for what the room logged (None: the window's own throw).
+        reply: Option<oneshot::Sender<Result<Logged, ApiError>>>,
     },
 }
 
@@ -67,6 +74,8 @@ pub(super) enum FromServer {
     Logged,
     /// A proposal refused (or lost with the connection), with why.
     Refused(String),
+    /// A hidden roll this member may see: its `seq` and its roll.
+    Sealed(u64, Box<RollRecord>),
 }
 
 /// Both ends, held by the window.
@@ -164,6 +173,7 @@ async fn run(
     keep_key(keys_dir.as_deref(), &join, &client);
     let mut sent = 0;
     let mut logged = 0;
+    let mut told_sealed = std::collections::HashSet::new();
     loop {
         // The lines first, then that a proposal was logged: the window never sees a gap.
         for line in &client.lines[sent..] {
@@ -172,6 +182,15 @@ async fn run(
             }
         }
         sent = client.lines.len();
+        // The hidden rolls this member may see, each once.
+        for (seq, content) in &client.sealed {
+            if told_sealed.insert(*seq)
+                && let Ok(hidden) = serde_json::from_str::<HiddenRoll>(&content.payload)
+                && !say(FromServer::Sealed(*seq, Box::new(hidden.record)))
+            {
+                return;
+            }
+        }
         for _ in 0..std::mem::take(&mut logged) {
             say(FromServer::Logged);
         }
@@ -179,11 +198,24 @@ async fn run(
         tokio::select! {
             msg = inbox.recv() => match msg {
                 None => return,
-                Some(ToServer::Throw { what, gesture, label }) => {
-                    match client.throw(what, gesture, false, label).await {
-                        Ok(_) => logged += 1,
-                        Err(ThrowError::Refused { reason, .. }) => { say(FromServer::Refused(reason)); }
-                        Err(e) => { say(FromServer::Refused(e.to_string())); }
+                Some(ToServer::Throw { what, gesture, label, mode, reply }) => {
+                    let answer = match client.throw_in_mode(what, gesture, mode, label).await {
+                        Ok(seq) => {
+                            logged += 1;
+                            let record = logged_roll(&client, seq);
+                            Ok(Logged { seq, mode: RollMode::of(mode), record })
+                        }
+                        Err(ThrowError::Refused { code, reason, .. }) => {
+                            say(FromServer::Refused(reason.clone()));
+                            Err(ApiError::RoomRefused { code, reason })
+                        }
+                        Err(e) => {
+                            say(FromServer::Refused(e.to_string()));
+                            Err(ApiError::Failed(e.to_string()))
+                        }
+                    };
+                    if let Some(reply) = reply {
+                        let _ = reply.send(answer);
                     }
                 }
             },
@@ -198,6 +230,26 @@ async fn run(
             say(FromServer::Connection(Connection::Connected));
         }
     }
+}
+
+/// The roll of entry `seq`, as this member may see it: a public throw's from its line, a
+/// hidden one's from its content (None for a blind roll, and for a move without dice).
+fn logged_roll(client: &Client, seq: u64) -> Option<RollRecord> {
+    if let Some(content) = client.sealed.get(&seq) {
+        return serde_json::from_str::<HiddenRoll>(&content.payload)
+            .ok()
+            .map(|h| h.record);
+    }
+    client
+        .lines
+        .iter()
+        .rev()
+        .filter_map(|line| Entry::parse(line).ok())
+        .find(|e| e.seq == seq)
+        .and_then(|e| match e.event {
+            Event::Thrown { record, .. } => Some(*record),
+            _ => None,
+        })
 }
 
 /// Keeps the key to the name the room gave (a key lost is the name lost).

@@ -15,11 +15,13 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub use link::JoinOptions;
 use link::{FromServer, Link, ToServer};
 
-use crate::online::log::{Entry, Event, HiddenRoll, Proposal};
+use crate::online::log::{Entry, Event, HiddenRoll, Proposal, Role, RollMode};
 use crate::online::room::{Checks, RoomState};
 use crate::record::RollRecord;
+use crate::stream::api::ApiError;
 use crate::window::table::{
-    ActionRequest, Caller, RemoteDriven, TablePlay, TableRoll, TableSimulator, ThrowNotation,
+    ActionRequest, Caller, RemoteDriven, RoomProposals, TablePlay, TableRoll, TableSimulator,
+    ThrowNotation,
 };
 use crate::window::{AppSystems, PlayOptions};
 
@@ -37,7 +39,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            forward_own_throws.in_set(AppSystems::ReadInput),
+            (forward_own_throws, forward_api_throws).in_set(AppSystems::ReadInput),
             (take_news, finish_showing, show_next)
                 .chain()
                 .in_set(AppSystems::Present),
@@ -77,6 +79,8 @@ struct Online {
     notices: Vec<String>,
     /// Own proposals not yet logged or refused.
     outstanding: usize,
+    /// Who sees the window's own throws, as chosen in it (None: the room's default).
+    mode: Option<RollMode>,
 }
 
 /// A throw on the felt: the record it must match.
@@ -113,6 +117,7 @@ fn go_online(
     match Link::start(join, bell) {
         Ok(link) => {
             commands.insert_resource(RemoteDriven { catching_up: true });
+            commands.init_resource::<RoomProposals>();
             commands.insert_resource(Online {
                 link,
                 who,
@@ -123,6 +128,7 @@ fn go_online(
                 shown: 0,
                 notices: Vec::new(),
                 outstanding: 0,
+                mode: None,
             });
             Ok(())
         }
@@ -153,7 +159,7 @@ pub struct JoinDialog {
     url: String,
     name: String,
     passcode: String,
-    role: crate::online::log::Role,
+    role: Role,
     seats: String,
     error: Option<String>,
 }
@@ -165,7 +171,7 @@ impl Default for JoinDialog {
             url: "ws://127.0.0.1:7480/".into(),
             name: String::new(),
             passcode: String::new(),
-            role: crate::online::log::Role::Player,
+            role: Role::Player,
             seats: String::new(),
             error: None,
         }
@@ -206,7 +212,6 @@ fn draw_join_dialog(
     mut play: ResMut<TablePlay>,
     wake: Option<Res<crate::window::wake::WakeBell>>,
 ) -> Result {
-    use crate::online::log::Role;
     let bell = crate::window::wake::bell(wake.as_deref());
     let ctx = contexts.ctx_mut()?;
     if !dialog.open {
@@ -281,18 +286,25 @@ fn draw_join_dialog(
     Ok(())
 }
 
-/// The window's own throws become proposals (the table throws only what the server logged).
+/// The window's own throws become proposals (the table throws only what the server logged), in
+/// the room's default mode.
 fn forward_own_throws(
     mut online: ResMut<Online>,
     mut moves: MessageReader<ActionRequest>,
     mut notations: MessageReader<ThrowNotation>,
 ) {
+    let mode = online
+        .room
+        .as_ref()
+        .and_then(|r| online.mode.unwrap_or(r.modes.default).secret());
     for r in moves.read().filter(|r| !r.caller.shown_only) {
         online.outstanding += 1;
         online.link.send(ToServer::Throw {
             what: Proposal::Move(r.mv.clone()),
             gesture: r.swing.map(Into::into),
             label: r.caller.label.clone(),
+            mode,
+            reply: None,
         });
     }
     for r in notations.read().filter(|r| !r.caller.shown_only) {
@@ -301,6 +313,27 @@ fn forward_own_throws(
             what: Proposal::Notation(r.notation.source().to_string()),
             gesture: r.swing.map(Into::into),
             label: r.caller.label.clone(),
+            mode,
+            reply: None,
+        });
+    }
+}
+
+/// The API's throws go to the room as proposals, in the mode asked or the room's default; the
+/// API answers with what the room logged.
+fn forward_api_throws(mut online: ResMut<Online>, mut proposals: ResMut<RoomProposals>) {
+    for p in proposals.0.drain(..) {
+        let Some(default) = online.room.as_ref().map(|r| r.modes.default) else {
+            let _ = p.reply.send(Err(ApiError::NoScene));
+            continue;
+        };
+        online.outstanding += 1;
+        online.link.send(ToServer::Throw {
+            what: p.what,
+            gesture: None,
+            label: p.label,
+            mode: p.mode.unwrap_or(default).secret(),
+            reply: Some(p.reply),
         });
     }
 }
@@ -321,6 +354,14 @@ fn take_news(
             }
             FromServer::Line(line) => online.waiting.push_back(line),
             FromServer::Logged => online.outstanding = online.outstanding.saturating_sub(1),
+            FromServer::Sealed(seq, record) => {
+                // A hidden roll this member may see, told here alone: the felt (and so the OBS
+                // overlay's feed) shows only what everyone may see.
+                let line = hidden_roll_told(seq, &record);
+                println!("{line}");
+                play.log.push(line.clone());
+                online.notices.push(line);
+            }
             FromServer::Refused(reason) => {
                 online.outstanding = online.outstanding.saturating_sub(1);
                 println!("refused: {reason}");
@@ -333,6 +374,21 @@ fn take_news(
         || !online.waiting.is_empty()
         || online.showing.is_some()
         || online.outstanding > 0;
+}
+
+/// A hidden roll this member may see, in words: its entry, what was thrown, what it came to.
+fn hidden_roll_told(seq: u64, record: &RollRecord) -> String {
+    let what = record.label.clone().unwrap_or_else(|| match &record.what {
+        crate::record::Thrown::Notation { notation } => notation.clone(),
+        crate::record::Thrown::Move { action, .. } => action.clone(),
+    });
+    let total = record.total.map(|t| t.to_string()).unwrap_or_default();
+    let outcome = record
+        .outcome
+        .as_ref()
+        .map(|o| format!(" ({o})"))
+        .unwrap_or_default();
+    format!("hidden roll {seq}: {what} → {total}{outcome} (sealed: the room sees it was thrown)")
 }
 
 /// True while the felt is busy with a throw.
@@ -532,8 +588,33 @@ fn show_next(
     });
 }
 
-/// The connection indicator: the room, who you are, connected or not, and any notice.
-fn draw_indicator(mut contexts: EguiContexts, online: Res<Online>) -> Result {
+/// The modes a member may throw in, by its role: the game master everyone or itself alone
+/// (its hidden roll), a player those the game master left players.
+fn modes_for(room: &RoomState, who: &str) -> Vec<RollMode> {
+    if room
+        .members
+        .get(who)
+        .is_some_and(|m| m.role == Role::Gamemaster)
+    {
+        vec![RollMode::Public, RollMode::Roller]
+    } else {
+        room.modes.players.clone()
+    }
+}
+
+/// A roll mode as the window's choice names it (the room page's words).
+fn mode_words(mode: RollMode) -> &'static str {
+    match mode {
+        RollMode::Public => "Everyone, at once",
+        RollMode::Gamemaster => "You and the game master",
+        RollMode::Blind => "The game master alone (blind: not you)",
+        RollMode::Roller => "You alone",
+    }
+}
+
+/// The connection indicator: the room, who you are, connected or not, and any notice; and who
+/// sees the window's own throws.
+fn draw_indicator(mut contexts: EguiContexts, mut online: ResMut<Online>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (dot, colour, state) = match &online.connection {
         Connection::Connected => (
@@ -560,6 +641,29 @@ fn draw_indicator(mut contexts: EguiContexts, online: Res<Online>) -> Result {
                 if let Some(n) = online.notices.last() {
                     ui.colored_label(egui::Color32::from_rgb(230, 150, 80), n);
                 }
+                let choice = online.room.as_ref().map(|room| {
+                    let offered = modes_for(room, &online.who);
+                    let now = online.mode.filter(|m| offered.contains(m));
+                    (
+                        offered,
+                        now.unwrap_or(room.modes.default),
+                        room.modes.default,
+                    )
+                });
+                if let Some((offered, mut chosen, default)) = choice {
+                    egui::ComboBox::from_label("Who sees your throws")
+                        .selected_text(mode_words(chosen))
+                        .show_ui(ui, |ui| {
+                            for m in offered {
+                                ui.selectable_value(&mut chosen, m, mode_words(m));
+                            }
+                        });
+                    // Left at the room's default, the window follows it when the game master
+                    // changes it.
+                    if chosen != default || online.mode.is_some() {
+                        online.mode = Some(chosen);
+                    }
+                }
             });
         });
     Ok(())
@@ -568,7 +672,6 @@ fn draw_indicator(mut contexts: EguiContexts, online: Res<Online>) -> Result {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::online::log::Role;
 
     #[test]
     fn the_dialog_makes_the_same_options_as_the_command_line() {

@@ -13,12 +13,13 @@ use bevy::prelude::*;
 
 use crate::net::feed::{self, Byline, Chance, FeedDie, FeedEvent, TableInfo};
 use crate::odds::dist::Prob;
+use crate::online::log::Proposal;
 use crate::record::RollRecord;
 use crate::stream::api::{ApiError, Asker};
-use crate::stream::server::{self, Job, ServerOptions, TableLink};
+use crate::stream::server::{self, Job, RoomThrow, ServerOptions, TableLink};
 use crate::window::table::{
-    ActionRequest, Caller, HistoryEntry, RemoteDriven, Replay, RollHistory, TablePlay, TableRoll,
-    TableSimulator, ThrowEvent, ThrowNotation,
+    ActionRequest, Caller, HistoryEntry, RemoteDriven, Replay, RollHistory, RoomProposal,
+    RoomProposals, TablePlay, TableRoll, TableSimulator, ThrowEvent, ThrowNotation,
 };
 use crate::window::ui::MoveDraft;
 use crate::window::{AppSystems, PlayOptions};
@@ -124,6 +125,9 @@ fn start_server(
             println!("listening on {scheme}://{addr} (overlay: {scheme}://{addr}/overlay)");
             physics.keep_log();
             link.ring_on_jobs(crate::window::wake::bell(wake.as_deref()));
+            if options.join.is_some() {
+                link.at_a_room();
+            }
             commands.insert_resource(Link(link));
             commands.insert_resource(Listening(addr));
         }
@@ -176,6 +180,8 @@ struct TableForJobs<'w> {
     draft: Res<'w, MoveDraft>,
     /// Present when the table is a room's (`play --join`).
     remote: Option<Res<'w, RemoteDriven>>,
+    /// The API's throws for the room, when at one.
+    proposals: Option<ResMut<'w, RoomProposals>>,
     notations: MessageWriter<'w, ThrowNotation>,
     moves: MessageWriter<'w, ActionRequest>,
 }
@@ -188,6 +194,7 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
         mut play,
         draft,
         remote,
+        proposals,
         mut notations,
         mut moves,
     } = table;
@@ -196,7 +203,8 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
     }
     let Some(job) = link.0.next_job() else { return };
     if remote.is_some() {
-        // A room's throws are seeded by its server, never by this window or its API.
+        // A room's throws are seeded by its server, never by this window or its API: the API's
+        // are proposed to it.
         match job {
             Job::Show { shown, .. } => {
                 let _ = shown.send(Err(ApiError::AtARoom));
@@ -204,10 +212,42 @@ fn take_job(mut link: ResMut<Link>, mut relay: ResMut<Relay>, table: TableForJob
             Job::Draft { reply, .. } => {
                 let _ = reply.send(Err(ApiError::AtARoom));
             }
+            Job::Propose {
+                what,
+                label,
+                mode,
+                reply,
+            } => {
+                let what = match what {
+                    RoomThrow::Notation(n) => Proposal::Notation(n),
+                    RoomThrow::DraftedMove => match draft.mv.clone() {
+                        Some(mv) => Proposal::Move(mv),
+                        None => {
+                            let _ = reply.send(Err(ApiError::NoScene));
+                            return;
+                        }
+                    },
+                };
+                let proposal = RoomProposal {
+                    what,
+                    label,
+                    mode,
+                    reply,
+                };
+                match proposals {
+                    Some(mut waiting) => waiting.0.push(proposal),
+                    None => {
+                        let _ = proposal.reply.send(Err(ApiError::AtARoom));
+                    }
+                }
+            }
         }
         return;
     }
     match job {
+        Job::Propose { reply, .. } => {
+            let _ = reply.send(Err(ApiError::NotAtARoom));
+        }
         Job::Show {
             record,
             asker,

@@ -51,6 +51,25 @@ pub struct RemoteDriven {
     pub catching_up: bool,
 }
 
+/// The API's throws for the window's room (`play --join`), waiting for the room's link to
+/// propose them: the glue of the API puts them here, the room's link takes them.
+#[derive(Resource, Default)]
+pub struct RoomProposals(pub Vec<RoomProposal>);
+
+/// A throw the API asks of the window's room.
+pub struct RoomProposal {
+    /// What to throw.
+    pub what: crate::online::log::Proposal,
+    /// What for.
+    pub label: Option<String>,
+    /// Who sees it (None: the room's default).
+    pub mode: Option<crate::online::log::RollMode>,
+    /// What the room logged, or why it refused.
+    pub reply: tokio::sync::oneshot::Sender<
+        Result<crate::stream::server::Logged, crate::stream::api::ApiError>,
+    >,
+}
+
 /// The table's logic, which needs no window: the felt's physics, moves and free rolls through
 /// the roll path, replays, demos, the history.
 pub(super) fn logic_plugin(app: &mut App) {
