@@ -733,7 +733,7 @@ fn at_the_crypt<F: Future<Output = ()>>(
 /// `verify --key`, naming the rolls still sealed.
 #[test]
 fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
-    if !super::driven::window_tools(&["Xvfb"]) {
+    if !super::driven::window_tools(&["Xvfb"]) || !super::stream::browser_ready() {
         return;
     }
     let _turn = crate::real_time();
@@ -742,12 +742,13 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
     let server = Server::start(&data, "127.0.0.1:0");
     let url = server.url("crypt");
     let rt = runtime();
-    // The window plays Ash, the character its drafted move is for; Pat plays Bea.
+    // The window plays Ash, the character its drafted move is for; the phone plays Bea; Pat,
+    // a player of no character, throws free rolls.
     let (mut gwen, mut pat) = rt.block_on(async {
         let gwen = gm_opens(&url, Checks::default()).await;
         (
             gwen,
-            join(as_(&url, "Pat", Role::Player, &["Bea"], "friends")).await,
+            join(as_(&url, "Pat", Role::Player, &[], "friends")).await,
         )
     });
     let window = super::stream::Served::start(&[
@@ -810,6 +811,32 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
     assert_eq!(answer["sealed"], true, "{answer}");
     assert!(answer["total"].is_number(), "{answer}");
     let hidden_move = answer["seq"].as_u64().expect("its entry");
+
+    // A phone page in the same room: Ria, playing Bea, throws in each mode.
+    let shots = data.join("shots");
+    std::fs::create_dir_all(&shots).expect("a folder");
+    let phone = super::stream::browser_half(
+        "every-mode.mjs",
+        &[
+            &format!("http://{}/crypt", server.addr),
+            shots.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(phone["errors"], serde_json::json!([]), "no script errors");
+    assert_eq!(phone["violations"], serde_json::json!([]), "axe-core");
+    let by_phone: Vec<(String, u64)> = phone["rolls"]
+        .as_array()
+        .expect("the phone's rolls")
+        .iter()
+        .map(|r| {
+            assert_eq!(r["refused"], serde_json::json!([]), "{r}");
+            (
+                r["mode"].as_str().unwrap_or_default().to_string(),
+                r["seq"].as_u64().expect("its entry"),
+            )
+        })
+        .collect();
+    assert_eq!(by_phone.len(), 4);
     let (status, answer) = post(
         "/api/roll",
         serde_json::json!({"notation": "1d4", "seed": 5}),
@@ -844,6 +871,18 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
             }
         }
         assert!(gwen.sealed.contains_key(&hidden_move));
+        for (mode, seq) in &by_phone {
+            let shown_to_gwen = mode == "gamemaster" || mode == "blind";
+            assert_eq!(gwen.sealed.contains_key(seq), shown_to_gwen, "Ria's {mode}");
+            assert!(!pat.sealed.contains_key(seq), "Ria's {mode}");
+            if mode != "public" {
+                let label = format!("zq-phone-{mode}");
+                assert!(
+                    !pat.heard().iter().any(|t| t.contains(&label)),
+                    "Pat was sent {label}"
+                );
+            }
+        }
         for s in &pats {
             assert_eq!(
                 s.leaked_in(&fed.lock().expect("the feed").clone()),
@@ -859,13 +898,20 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
         gwen.reveal(blind).await.expect("the blind roll revealed");
     });
     let fed = fed.lock().expect("the feed").clone();
-    for (mode, label, _) in &by_api {
-        if *mode != "public" {
-            assert!(
-                !fed.iter().any(|t| t.contains(label.as_str())),
-                "the window's feed carried {label}"
-            );
-        }
+    let hidden_labels = by_api
+        .iter()
+        .filter(|(mode, _, _)| *mode != "public")
+        .map(|(_, label, _)| label.clone())
+        .chain(
+            ["gamemaster", "blind", "self"]
+                .iter()
+                .map(|m| format!("zq-phone-{m}")),
+        );
+    for label in hidden_labels {
+        assert!(
+            !fed.iter().any(|t| t.contains(&label)),
+            "the window's feed carried {label}"
+        );
     }
     following.abort();
 
@@ -892,9 +938,16 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
     assert_eq!(verified.status.code(), Some(0), "{said}");
     let (_, _, gm_roll) = by_api[1];
     let (_, _, self_roll) = by_api[3];
+    let phone_sealed = |mode: &str| {
+        let seq = by_phone.iter().find(|(m, _)| m == mode).map(|(_, s)| *s);
+        format!("#{} ({mode})", seq.unwrap_or_default())
+    };
     assert!(
         said.contains(&format!("#{gm_roll} (gamemaster)"))
             && said.contains(&format!("#{self_roll} (self)"))
+            && said.contains(&phone_sealed("gamemaster"))
+            && said.contains(&phone_sealed("blind"))
+            && said.contains(&phone_sealed("self"))
             && !said.contains(&format!("#{hidden_move} ("))
             && said.contains("; whole: its head is its last entry, signed by the server key"),
         "{said}"
