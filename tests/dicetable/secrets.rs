@@ -576,6 +576,12 @@ fn a_hidden_move_holds_the_table_and_reaches_only_whom_its_mode_shows() {
     let _lane = crate::beside_real_time();
     at_the_crypt("secret-move", |url, mut gwen, mut pat| async move {
         let mut sam = join(as_(&url, "Sam", Role::Player, &["Bea"], "friends")).await;
+        let mut vi = join(as_(&url, "Vi", Role::Spectator, &[], "friends")).await;
+        let page = Arc::new(Mutex::new(Vec::new()));
+        let following = follow(format!("{url}/feed?passcode=friends"), page.clone());
+        while page.lock().expect("the feed").is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
         let room = pat.room.clone().expect("Pat holds the room");
         let before = room.table.clone();
         // Pat's first move that throws dice, as his page offers it.
@@ -600,7 +606,18 @@ fn a_hidden_move_holds_the_table_and_reaches_only_whom_its_mode_shows() {
                 .wait_for_more(std::time::Duration::from_millis(200))
                 .await;
         }
-        sam.sync_to(seq).await.expect("Sam sees it thrown");
+        // Sam back after a dropped connection, a spectator, a player who joins late and the
+        // watch page: each is sent that it was thrown, nothing of it.
+        sam.drop_connection();
+        sam.reconnect(&dicetable::online::client::ClientError::Connection(
+            "test".into(),
+        ))
+        .await
+        .expect("Sam is back");
+        let mut lee = join(as_(&url, "Lee", Role::Player, &[], "friends")).await;
+        for c in [&mut sam, &mut vi, &mut lee] {
+            c.sync_to(seq).await.expect("sees it thrown");
+        }
         let content = &pat.sealed[&seq];
         let roll: HiddenRoll = serde_json::from_str(&content.payload).expect("a hidden roll");
         assert_eq!(roll.mv.as_ref(), Some(&mv));
@@ -613,13 +630,29 @@ fn a_hidden_move_holds_the_table_and_reaches_only_whom_its_mode_shows() {
             content.salt.as_str(),
             record.as_str(),
         ] {
+            for c in [&sam, &vi, &lee] {
+                assert!(
+                    !c.heard().iter().any(|t| t.contains(leak)),
+                    "{} was sent {leak}",
+                    c.name()
+                );
+                assert!(!c.sealed.contains_key(&seq), "{}", c.name());
+            }
             assert!(
-                !sam.heard().iter().any(|t| t.contains(leak)),
-                "Sam was sent {leak}"
+                !page
+                    .lock()
+                    .expect("the feed")
+                    .iter()
+                    .any(|t| t.contains(leak)),
+                "the watch page was sent {leak}"
             );
         }
-        assert!(!sam.sealed.contains_key(&seq));
-        let line = sam.lines.last().expect("the hidden line");
+        following.abort();
+        let line = sam
+            .lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{{\"seq\":{seq},")))
+            .expect("the hidden line");
         assert!(!line.contains(&described), "{line}");
         for c in [&pat, &gwen, &sam] {
             let r = c.room.as_ref().expect("a room");
