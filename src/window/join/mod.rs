@@ -296,7 +296,7 @@ fn forward_own_throws(
     let mode = online
         .room
         .as_ref()
-        .and_then(|r| online.mode.unwrap_or(r.modes.default).secret());
+        .and_then(|r| own_mode(r, &online.who, online.mode).secret());
     for r in moves.read().filter(|r| !r.caller.shown_only) {
         online.outstanding += 1;
         online.link.send(ToServer::Throw {
@@ -602,6 +602,19 @@ fn modes_for(room: &RoomState, who: &str) -> Vec<RollMode> {
     }
 }
 
+/// The mode the window's own throws go in: the one chosen in it, else the room's default,
+/// where the member may use them; else the first it may (a game master's own throws when the
+/// room's default is a player's mode).
+fn own_mode(room: &RoomState, who: &str, chosen: Option<RollMode>) -> RollMode {
+    let offered = modes_for(room, who);
+    [chosen, Some(room.modes.default)]
+        .into_iter()
+        .flatten()
+        .find(|m| offered.contains(m))
+        .or(offered.first().copied())
+        .unwrap_or(RollMode::Public)
+}
+
 /// A roll mode as the window's choice names it (the room page's words).
 fn mode_words(mode: RollMode) -> &'static str {
     match mode {
@@ -642,11 +655,9 @@ fn draw_indicator(mut contexts: EguiContexts, mut online: ResMut<Online>) -> Res
                     ui.colored_label(egui::Color32::from_rgb(230, 150, 80), n);
                 }
                 let choice = online.room.as_ref().map(|room| {
-                    let offered = modes_for(room, &online.who);
-                    let now = online.mode.filter(|m| offered.contains(m));
                     (
-                        offered,
-                        now.unwrap_or(room.modes.default),
+                        modes_for(room, &online.who),
+                        own_mode(room, &online.who, online.mode),
                         room.modes.default,
                     )
                 });
@@ -672,6 +683,70 @@ fn draw_indicator(mut contexts: EguiContexts, mut online: ResMut<Online>) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The window's own throws go in the mode chosen in it, else the room's default, where the
+    /// member may use it: a game master never in a player's mode, a player never in one the game
+    /// master took from players.
+    #[test]
+    fn the_windows_own_throws_take_a_mode_its_member_may_use() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/d20-check-crypt.ron");
+        let (_, scene) =
+            crate::rules::scene::Scene::load_text(&path).unwrap_or_else(|e| panic!("{e}"));
+        let line = |seq: u64, prev: &str, event: Event| {
+            Entry {
+                seq,
+                prev: prev.into(),
+                at_ms: 0,
+                event,
+            }
+            .to_line()
+        };
+        let first = line(
+            1,
+            crate::online::seal::GENESIS,
+            Event::Created {
+                format: crate::online::log::LOG_FORMAT,
+                room: "crypt".into(),
+                gamemaster: "Gwen".into(),
+                scene,
+                table_seed: 1,
+                build: crate::record::build_id(),
+            },
+        );
+        let mut room = RoomState::open(&first).unwrap_or_else(|e| panic!("{e}"));
+        for event in [
+            Event::Joined {
+                name: "Pat".into(),
+                role: Role::Player,
+                seats: vec!["Ash".into()],
+                key: None,
+            },
+            Event::Modes {
+                by: "Gwen".into(),
+                default: RollMode::Gamemaster,
+                players: vec![RollMode::Gamemaster, RollMode::Blind],
+            },
+        ] {
+            let next = line(room.seq + 1, &room.head, event);
+            room.apply_line(&next, Checks::default())
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(own_mode(&room, "Pat", None), RollMode::Gamemaster);
+        assert_eq!(
+            own_mode(&room, "Pat", Some(RollMode::Blind)),
+            RollMode::Blind
+        );
+        assert_eq!(
+            own_mode(&room, "Pat", Some(RollMode::Roller)),
+            RollMode::Gamemaster
+        );
+        assert_eq!(own_mode(&room, "Gwen", None), RollMode::Public);
+        assert_eq!(
+            own_mode(&room, "Gwen", Some(RollMode::Roller)),
+            RollMode::Roller
+        );
+    }
 
     #[test]
     fn the_dialog_makes_the_same_options_as_the_command_line() {
