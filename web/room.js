@@ -874,7 +874,7 @@ function tell(e) {
   if (ev.kind === 'revealed') redraw(ev.of);
   if (ev.kind === 'revealed' || ev.kind === 'hidden') offerRevealAll();
   // What the table just did, for everyone and for screen readers.
-  if (d.outcome || ['hidden', 'revealed', 'played', 'modes'].includes(ev.kind)) {
+  if (d.outcome || ['hidden', 'revealed', 'played'].includes(ev.kind)) {
     const full = inFull(explainedBy.get(e.seq));
     seat.lastOutcome = full ? `${d.text}. ${full}` : d.text;
     say(seat.lastOutcome);
