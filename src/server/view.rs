@@ -49,6 +49,8 @@ impl Watch {
         let entry = Entry::parse(line)?;
         // The acting character, the dice's colours and the rules' working come from the table
         // before the move, read back once.
+        // A reveal's content, read once.
+        let mut revealed = None;
         let (actor, looks, worked) = match &entry.event {
             Event::Thrown { what, record, .. } => {
                 let actor = match what {
@@ -64,6 +66,7 @@ impl Watch {
                     RoomError::Mismatch(format!("entry {}: the revealed roll: {e}", entry.seq))
                 })?;
                 let drawn = hidden_looks(&self.room.table, &hidden, *of)?;
+                revealed = Some(hidden);
                 (drawn.actor, Some(drawn.looks), drawn.worked)
             }
             _ => (None, None, None),
@@ -86,9 +89,9 @@ impl Watch {
                 };
                 events.push(outcome(seq, byline, record, explained, entry.at_ms));
             }
-            Event::Revealed { of, payload, .. } => {
-                let hidden: HiddenRoll = serde_json::from_str(&payload).map_err(|e| {
-                    RoomError::Mismatch(format!("entry {seq}: the revealed roll: {e}"))
+            Event::Revealed { of, .. } => {
+                let hidden = revealed.ok_or_else(|| {
+                    RoomError::Mismatch(format!("entry {seq}: the revealed roll was not read"))
                 })?;
                 // The roll's thrower, whoever reveals it.
                 let by = self

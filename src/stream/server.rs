@@ -864,14 +864,6 @@ mod tests {
         });
     }
 
-    fn roll_request(body: &'static str) -> Request<Body> {
-        Request::post("/api/roll")
-            .header("host", "127.0.0.1:7470")
-            .header("content-type", "application/json")
-            .body(Body::from(body))
-            .expect("request")
-    }
-
     /// At a room the API proposes to it through the window, in the mode asked (or the room's
     /// default), and answers what the room logged: a blind roll its entry alone. The room's
     /// server seeds its throws: a seed is refused. A window alone shows every roll: a mode is
@@ -897,7 +889,7 @@ mod tests {
         });
         let (got, body) = answer(
             router.clone(),
-            roll_request(r#"{"notation":"1d20","mode":"blind"}"#),
+            roll(r#"{"notation":"1d20","mode":"blind"}"#),
         )
         .await;
         assert_eq!(got, StatusCode::OK, "{body}");
@@ -906,16 +898,15 @@ mod tests {
             serde_json::json!({"seq": 9, "mode": "blind", "sealed": true})
         );
         // No mode: the room's default (the stand-in's is the game master's).
-        let (_, body) = answer(router.clone(), roll_request(r#"{"notation":"1d20"}"#)).await;
+        let (_, body) = answer(router.clone(), roll(r#"{"notation":"1d20"}"#)).await;
         assert_eq!(body["mode"], "gamemaster", "{body}");
-        let (got, body) = answer(router, roll_request(r#"{"notation":"1d20","seed":4}"#)).await;
+        let (got, body) = answer(router, roll(r#"{"notation":"1d20","seed":4}"#)).await;
         assert_eq!(
             (got, body["code"].as_str()),
             (StatusCode::CONFLICT, Some("at_a_room"))
         );
         let (router, _queue) = test_router(None);
-        let (got, body) =
-            answer(router, roll_request(r#"{"notation":"1d20","mode":"self"}"#)).await;
+        let (got, body) = answer(router, roll(r#"{"notation":"1d20","mode":"self"}"#)).await;
         assert_eq!(
             (got, body["code"].as_str()),
             (StatusCode::CONFLICT, Some("not_at_a_room"))

@@ -4,7 +4,7 @@
 //! table's next state exactly as the same move made in the open (`docs/systems.md`, "Hidden
 //! moves").
 
-use super::tests::{join, room_built};
+use super::tests::{append, join, room_built};
 use super::*;
 use crate::errors::ErrorCode;
 use crate::online::log::{SealedRoll, SeedProof};
@@ -78,18 +78,6 @@ fn thrown(room: &RoomState, mv: &Move) -> (SeedProof, RollRecord, Vec<String>, T
     let mut table = room.table.clone();
     let said = roll.apply_to(&mut table).unwrap_or_else(|e| panic!("{e}"));
     (proof, record, said, table)
-}
-
-/// Appends `event` to the room's log.
-fn append(room: &mut RoomState, event: Event) -> Result<String, RoomError> {
-    let line = Entry {
-        seq: room.seq + 1,
-        prev: room.head.clone(),
-        at_ms: 0,
-        event,
-    }
-    .to_line();
-    room.apply_line(&line, Checks::default()).map(|_| line)
 }
 
 /// The move made in the open and the same move hidden then revealed come to the same table,

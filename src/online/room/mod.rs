@@ -501,22 +501,27 @@ mod tests {
         assert_eq!(success(room_of("step-dice-vault.ron")), Some(true));
     }
 
-    /// Appends a join to the room's log: `name` as `role`, playing `seats`.
-    pub(super) fn join(room: &mut RoomState, name: &str, role: Role, seats: &[&str]) {
+    /// Appends `event` to the room's log: the line, or why the room refused it.
+    pub(super) fn append(room: &mut RoomState, event: Event) -> Result<String, RoomError> {
         let line = Entry {
             seq: room.seq + 1,
             prev: room.head.clone(),
             at_ms: 0,
-            event: Event::Joined {
-                name: name.into(),
-                role,
-                seats: seats.iter().map(|s| s.to_string()).collect(),
-                key: None,
-            },
+            event,
         }
         .to_line();
-        room.apply_line(&line, Checks::default())
-            .unwrap_or_else(|e| panic!("{e}"));
+        room.apply_line(&line, Checks::default()).map(|_| line)
+    }
+
+    /// Appends a join to the room's log: `name` as `role`, playing `seats`.
+    pub(super) fn join(room: &mut RoomState, name: &str, role: Role, seats: &[&str]) {
+        let joined = Event::Joined {
+            name: name.into(),
+            role,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            key: None,
+        };
+        append(room, joined).unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// The game master sets a default and the modes players may use: a player's throw in
@@ -531,20 +536,12 @@ mod tests {
         join(&mut room, "Pat", Role::Player, &["Ash"]);
         assert_eq!(room.modes, RoomModes::default());
         let set = |room: &mut RoomState, by: &str, default: RollMode, players: &[RollMode]| {
-            let line = Entry {
-                seq: room.seq + 1,
-                prev: room.head.clone(),
-                at_ms: 0,
-                event: Event::Modes {
-                    by: by.into(),
-                    default,
-                    players: players.to_vec(),
-                },
-            }
-            .to_line();
-            room.apply_line(&line, Checks::default())
-                .err()
-                .map(|e| e.code())
+            let modes = Event::Modes {
+                by: by.into(),
+                default,
+                players: players.to_vec(),
+            };
+            append(room, modes).err().map(|e| e.code())
         };
         let (gm, blind) = (RollMode::Gamemaster, RollMode::Blind);
         assert_eq!(
