@@ -36,9 +36,9 @@ export async function joinAs(page, link, { name, role, passcode, seats = [] }) {
     for (const s of seats) await page.getByRole('checkbox', { name: s, exact: true }).check();
   }
   await page.getByRole('button', { name: 'Join' }).click();
-  await page.waitForFunction(
-    () => document.querySelector('[role="status"]')?.textContent.includes('You are at the table'), null, WAIT,
-  );
+  // Welcomed (the status says "You are at the table" until the first entry it catches up on
+  // is told there: a room with hidden rolls or moves tells them at once).
+  await page.waitForFunction(() => window.seat.joined, null, WAIT);
 }
 
 /** Waits until the page's tray is followed by its room's feed: a throw made before would
