@@ -39,6 +39,10 @@ const seat = {
   acked: 0,
   refused: [],
   reconnects: 0,
+  // The log's head when this page first joined: what it held then is the room's past, told in
+  // the history but not announced (a screen reader hears "You are at the table", then what
+  // happens live).
+  joinedAt: Infinity,
   // Joins the server answered busy, sent again after the wait it named.
   busy: 0,
   lastOutcome: null,
@@ -256,6 +260,7 @@ function welcomed(msg) {
     return;
   }
   seat.joined = true;
+  seat.joinedAt = msg.head;
   seat.name = msg.name;
   seat.role = msg.role;
   seat.seats = msg.seats;
@@ -877,7 +882,7 @@ function tell(e) {
   if (d.outcome || ['hidden', 'revealed', 'played'].includes(ev.kind)) {
     const full = inFull(explainedBy.get(e.seq));
     seat.lastOutcome = full ? `${d.text}. ${full}` : d.text;
-    say(seat.lastOutcome);
+    if (e.seq > seat.joinedAt) say(seat.lastOutcome);
   }
   // After this member's own move, the form offers what it may do next (a game master's End
   // turn never stays drafted); after anyone else's, the draft is asked again, giving way to one

@@ -477,9 +477,11 @@ fn forged_reveals_are_refused(dir: &std::path::Path, export: &str) {
     }
 }
 
-/// A streamer's window at a room (`play --join … --listen`): Pat rolls hidden in every mode
-/// between two public rolls; the window's OBS overlay feed carries both public rolls and
-/// nothing of a hidden one (no label, seed secret, salt or record), byte for byte.
+/// A streaming game master's window at a room (`play --join … --role gamemaster --listen`):
+/// Pat rolls hidden in every mode between two public rolls; the window throws on its felt the
+/// two its game master may see (for the game master, blind), never Pat's own; its OBS overlay
+/// feed carries both public rolls and nothing of a hidden one (no label, seed secret, salt or
+/// record), byte for byte.
 #[test]
 fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
     if !super::driven::window_tools(&["Xvfb"]) {
@@ -495,15 +497,22 @@ fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
         let gwen = gm_opens(&url, Checks::default()).await;
         (gwen, super::online::pat_plays_ash(&url).await)
     });
+    let shot = data.join("window-gm-hidden.png");
     let mut window = super::stream::Served::start(&[
         "--join",
         &url,
         "--name",
-        "Win",
+        "Gwen",
+        "--role",
+        "gamemaster",
         "--passcode",
-        "friends",
-        "--seat",
-        "Bea",
+        "gm-secret",
+        "--width",
+        "1280",
+        "--height",
+        "800",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
     ]);
     let minutes = std::time::Duration::from_secs(300);
     let feed = format!("{}/feed", window.base.replacen("http://", "ws://", 1));
@@ -512,18 +521,6 @@ fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
         let following = follow(feed, fed.clone());
         while fed.lock().expect("the feed").is_empty() {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
-        // The window is in the room once its join is logged.
-        let deadline = tokio::time::Instant::now() + minutes;
-        while !pat
-            .room
-            .as_ref()
-            .is_some_and(|r| r.members.contains_key("Win"))
-        {
-            assert!(tokio::time::Instant::now() < deadline, "the window joins");
-            let _ = pat
-                .wait_for_more(std::time::Duration::from_millis(200))
-                .await;
         }
         let first = pat
             .throw(Proposal::Notation("1d4".into()), None, false, None)
@@ -540,8 +537,40 @@ fn a_windows_overlay_feed_never_carries_a_hidden_roll() {
         assert!(first < last);
         (secrets, last, following)
     });
+    // The felt throws the rolls its game master may see, after their entries: Pat's for the
+    // game master and blind ones, not Pat's own.
+    let seen_here: Vec<u64> = secrets
+        .iter()
+        .filter(|s| s.mode != SecretMode::Roller)
+        .map(|s| s.seq)
+        .collect();
+    let mut thrown_here = Vec::new();
     let shown = format!("online entry {last_public}: ");
-    window.wait_for(|line| line.contains(&shown));
+    loop {
+        let line = window.wait_for(|l| l.starts_with("hidden entry ") || l.contains(&shown));
+        if line.contains(&shown) {
+            break;
+        }
+        assert!(line.ends_with(" as logged"), "{line}");
+        thrown_here.push(
+            line.trim_start_matches("hidden entry ")
+                .split(':')
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .expect("an entry's number"),
+        );
+    }
+    assert_eq!(thrown_here, seen_here);
+    // What the game master's window shows: the hidden rolls marked in its history, its choice
+    // of who sees its throws (for the docs, where DICETABLE_SHOTS is set).
+    window.screenshot();
+    if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
+        std::fs::copy(
+            &shot,
+            std::path::Path::new(&keep).join("window-gm-hidden.png"),
+        )
+        .expect("the screenshot kept");
+    }
     // Its outcome reaches the feed (the window plays it first): then nothing is left to come.
     let deadline = std::time::Instant::now() + minutes;
     while !fed
@@ -761,8 +790,9 @@ fn at_the_crypt<F: Future<Output = ()>>(
 
 /// A room where every mode is used by a member's client (Pat, as a page throws), by a joined
 /// window's API (`POST /api/roll` and `/api/move` with `mode`) and by the game master: each
-/// answer says what its roller may see (a blind roll: only its entry); nothing of a hidden roll
-/// reaches Pat or the window's OBS feed; then two of them revealed, and the exported log passes
+/// answer says what its roller may see (a blind roll: only its entry); the window throws on its
+/// felt the hidden rolls its member may see; nothing of a hidden roll reaches Pat or the
+/// window's OBS feed; then two of them revealed, and the exported log passes
 /// `verify --key`, naming the rolls still sealed.
 #[test]
 fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
@@ -784,7 +814,7 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
             join(as_(&url, "Pat", Role::Player, &[], "friends")).await,
         )
     });
-    let window = super::stream::Served::start(&[
+    let mut window = super::stream::Served::start(&[
         "--join",
         &url,
         "--name",
@@ -814,10 +844,11 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
         }
     });
     // The window's API, in each mode: its answer is what its roller may see.
+    let base = window.base.clone();
     let post = |path: &str, body: Value| {
         super::stream::send(
             "POST",
-            &format!("{}{path}", window.base),
+            &format!("{base}{path}"),
             Some(body.to_string().as_bytes()),
             None,
         )
@@ -844,6 +875,21 @@ fn a_joined_windows_api_throws_in_every_mode_and_the_room_verifies() {
     assert_eq!(answer["sealed"], true, "{answer}");
     assert!(answer["total"].is_number(), "{answer}");
     let hidden_move = answer["seq"].as_u64().expect("its entry");
+    // The window throws on its felt, after their entries, the hidden rolls its member may see
+    // (its game master's and its self roll, its hidden move), with the room's faces; never the
+    // blind one (thrown between them).
+    let thrown_hidden: Vec<u64> = (0..3)
+        .map(|_| {
+            let line = window.wait_for(|l| l.starts_with("hidden entry "));
+            assert!(line.ends_with(" as logged"), "{line}");
+            line.trim_start_matches("hidden entry ")
+                .split(':')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("an entry's number")
+        })
+        .collect();
+    assert_eq!(thrown_hidden, vec![by_api[1].2, by_api[3].2, hidden_move]);
 
     // A phone page in the same room: Ria, playing Bea, throws in each mode.
     let shots = data.join("shots");

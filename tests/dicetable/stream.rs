@@ -306,22 +306,19 @@ pub(crate) struct Served {
     /// Where it serves: `http://127.0.0.1:PORT`.
     pub(crate) base: String,
     lines: Receiver<String>,
+    /// Its X display.
+    display: String,
 }
 
 impl Served {
-    /// `play --listen 127.0.0.1:0` (and `args`) under an Xvfb of its own, once it listens.
+    /// `play --listen 127.0.0.1:0` (and `args`; 640×400 unless they say `--width`) under an Xvfb
+    /// of its own, once it listens.
     pub(crate) fn start(args: &[&str]) -> Served {
         let (x, display) = start_xvfb();
-        let mut all = vec![
-            "play",
-            "--listen",
-            "127.0.0.1:0",
-            "--mute",
-            "--width",
-            "640",
-            "--height",
-            "400",
-        ];
+        let mut all = vec!["play", "--listen", "127.0.0.1:0", "--mute"];
+        if !args.contains(&"--width") {
+            all.extend_from_slice(&["--width", "640", "--height", "400"]);
+        }
         all.extend_from_slice(args);
         let (app, lines) = spawn_window(&display, &std::env::temp_dir(), &all);
         let mut served = Served {
@@ -329,6 +326,7 @@ impl Served {
             _x: x,
             base: String::new(),
             lines,
+            display,
         };
         let line = served.wait_for(|l| l.starts_with("listening on http://"));
         served.base = line
@@ -338,6 +336,26 @@ impl Served {
             .unwrap_or_default()
             .to_string();
         served
+    }
+
+    /// Presses F12 in the window, which saves its screenshot to the `--screenshot` path it was
+    /// started with, once saved.
+    pub(crate) fn screenshot(&mut self) {
+        let xdotool = |args: &[&str]| {
+            let out = Command::new("xdotool")
+                .args(args)
+                .env("DISPLAY", &self.display)
+                .output()
+                .expect("run xdotool");
+            assert!(out.status.success(), "xdotool {args:?}");
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let found = xdotool(&["search", "--sync", "--name", "dicetable"]);
+        let window = found.lines().next().unwrap_or_default().to_string();
+        // No window manager on the test's server: the window is given the keyboard.
+        xdotool(&["windowfocus", "--sync", &window]);
+        xdotool(&["key", "--window", &window, "F12"]);
+        self.wait_for(|l| l.starts_with("saved screenshot "));
     }
 
     /// The first line the window prints that `matches` (within three minutes).

@@ -36,9 +36,11 @@ export async function joinAs(page, link, { name, role, passcode, seats = [] }) {
     for (const s of seats) await page.getByRole('checkbox', { name: s, exact: true }).check();
   }
   await page.getByRole('button', { name: 'Join' }).click();
-  // Welcomed (the status says "You are at the table" until the first entry it catches up on
-  // is told there: a room with hidden rolls or moves tells them at once).
+  // Welcomed (the status says "You are at the table"), and its tray (the room's watch page in
+  // a frame, opened on the welcome) loaded: `page.frames()` holds it from then on.
   await page.waitForFunction(() => window.seat.joined, null, WAIT);
+  const tray = await (await page.waitForSelector('#tray', { state: 'attached' })).contentFrame();
+  await tray.waitForURL(/\/watch/, WAIT);
 }
 
 /** Waits until the page's tray is followed by its room's feed: a throw made before would

@@ -74,8 +74,8 @@ pub(super) enum FromServer {
     Logged,
     /// A proposal refused (or lost with the connection), with why.
     Refused(String),
-    /// A hidden roll this member may see: its `seq` and its roll.
-    Sealed(u64, Box<RollRecord>),
+    /// A hidden roll this member may see: its `seq` and its content.
+    Sealed(u64, Box<HiddenRoll>),
 }
 
 /// Both ends, held by the window.
@@ -186,7 +186,7 @@ async fn run(
         for (seq, content) in &client.sealed {
             if told_sealed.insert(*seq)
                 && let Ok(hidden) = serde_json::from_str::<HiddenRoll>(&content.payload)
-                && !say(FromServer::Sealed(*seq, Box::new(hidden.record)))
+                && !say(FromServer::Sealed(*seq, Box::new(hidden)))
             {
                 return;
             }

@@ -9,6 +9,7 @@ mod link;
 
 use std::collections::VecDeque;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -18,6 +19,8 @@ use link::{FromServer, Link, ToServer};
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal, Role, RollMode};
 use crate::online::room::{Checks, RoomState};
 use crate::record::RollRecord;
+use crate::rules::play::Move;
+use crate::rules::table::TableState;
 use crate::stream::api::ApiError;
 use crate::window::table::{
     ActionRequest, Caller, RemoteDriven, RoomProposals, TablePlay, TableRoll, TableSimulator,
@@ -81,6 +84,11 @@ struct Online {
     outstanding: usize,
     /// Who sees the window's own throws, as chosen in it (None: the room's default).
     mode: Option<RollMode>,
+    /// Hidden rolls this member may see, thrown on the felt once their entry is shown.
+    sealed: VecDeque<(u64, HiddenRoll)>,
+    /// Whether the window shows what a hidden roll holds: not in stream mode, where the window
+    /// itself is captured for a stream.
+    shows_sealed: bool,
 }
 
 /// A throw on the felt: the record it must match.
@@ -88,6 +96,8 @@ struct Showing {
     seq: u64,
     record: RollRecord,
     started: bool,
+    /// A hidden roll this member may see, thrown here alone.
+    hidden: bool,
 }
 
 fn connect(
@@ -101,6 +111,7 @@ fn connect(
     if let Err(e) = go_online(
         &mut commands,
         join,
+        options.stream.is_none(),
         crate::window::wake::bell(wake.as_deref()),
     ) {
         eprintln!("error: {e}");
@@ -111,6 +122,7 @@ fn connect(
 fn go_online(
     commands: &mut Commands,
     join: JoinOptions,
+    shows_sealed: bool,
     bell: crate::net::bell::Bell,
 ) -> Result<(), link::LinkError> {
     let who = join.name.clone();
@@ -129,6 +141,8 @@ fn go_online(
                 notices: Vec::new(),
                 outstanding: 0,
                 mode: None,
+                sealed: VecDeque::new(),
+                shows_sealed,
             });
             Ok(())
         }
@@ -270,7 +284,7 @@ fn draw_join_dialog(
     if join {
         match dialog
             .options()
-            .and_then(|o| Ok(go_online(&mut commands, o, bell.clone())?))
+            .and_then(|o| Ok(go_online(&mut commands, o, true, bell.clone())?)) // not in stream mode
         {
             Ok(()) => {
                 dialog.open = false;
@@ -354,13 +368,13 @@ fn take_news(
             }
             FromServer::Line(line) => online.waiting.push_back(line),
             FromServer::Logged => online.outstanding = online.outstanding.saturating_sub(1),
-            FromServer::Sealed(seq, record) => {
-                // A hidden roll this member may see, told here alone: the felt (and so the OBS
-                // overlay's feed) shows only what everyone may see.
-                let line = hidden_roll_told(seq, &record);
-                println!("{line}");
-                play.log.push(line.clone());
-                online.notices.push(line);
+            FromServer::Sealed(seq, hidden) => {
+                // A hidden roll this member may see: told, and thrown on the felt after its
+                // entry (never on the OBS feed). A window captured for a stream shows none of it.
+                println!("{}", hidden_roll_told(seq, &hidden.record));
+                if online.shows_sealed {
+                    online.sealed.push_back((seq, *hidden));
+                }
             }
             FromServer::Refused(reason) => {
                 online.outstanding = online.outstanding.saturating_sub(1);
@@ -388,7 +402,7 @@ fn hidden_roll_told(seq: u64, record: &RollRecord) -> String {
         .as_ref()
         .map(|o| format!(" ({o})"))
         .unwrap_or_default();
-    format!("hidden roll {seq}: {what} → {total}{outcome} (sealed: the room sees it was thrown)")
+    format!("hidden roll {seq}: {what} -> {total}{outcome} (sealed: the room sees it was thrown)")
 }
 
 /// True while the felt is busy with a throw.
@@ -423,7 +437,7 @@ fn finish_showing(
     if table_busy(&physics, &roll, &play) {
         return;
     }
-    let (seq, expected) = (showing.seq, showing.record.faces.clone());
+    let (seq, expected, hidden) = (showing.seq, showing.record.faces.clone(), showing.hidden);
     let here: Vec<Vec<u32>> = match &showing.record.what {
         crate::record::Thrown::Notation { .. } => roll.chains().to_vec(),
         crate::record::Thrown::Move { .. } => play
@@ -433,7 +447,8 @@ fn finish_showing(
             .unwrap_or_default(),
     };
     println!(
-        "online entry {seq}: faces {here:?} {}",
+        "{} entry {seq}: faces {here:?} {}",
+        if hidden { "hidden" } else { "online" },
         if here == expected {
             "as logged".to_string()
         } else {
@@ -454,16 +469,13 @@ fn finish_showing(
 }
 
 /// Shows the next logged entry when the felt is free: a throw is thrown again with the
-/// server's seed and gesture; anything else updates the table at once.
-fn show_next(
-    mut online: ResMut<Online>,
-    mut play: ResMut<TablePlay>,
-    roll: Res<TableRoll>,
-    physics: NonSend<TableSimulator>,
-    mut moves: MessageWriter<ActionRequest>,
-    mut notations: MessageWriter<ThrowNotation>,
-) {
-    if online.showing.is_some() || table_busy(&physics, &roll, &play) {
+/// server's seed and gesture; anything else updates the table at once. A hidden roll this
+/// member may see is thrown right after its entry, on the felt alone.
+fn show_next(mut online: ResMut<Online>, mut play: ResMut<TablePlay>, mut felt: Felt) {
+    if online.showing.is_some() || table_busy(&felt.physics, &felt.roll, &play) {
+        return;
+    }
+    if show_sealed(&mut online, &mut play, &mut felt) {
         return;
     }
     let Some(line) = online.waiting.pop_front() else {
@@ -543,16 +555,106 @@ fn show_next(
             return;
         }
     };
+    let thrown = Thrown {
+        seq: entry.seq,
+        by,
+        record,
+        moved,
+        before,
+        hidden: false,
+    };
+    match throw_again(thrown, &mut felt) {
+        Ok(showing) => online.showing = Some(showing),
+        Err(e) => online.notices.push(e),
+    }
+}
+
+/// Throws the next hidden roll this member may see whose entry is shown (one revealed since is
+/// left to its reveal), told in the table log after its entry; true if it threw one.
+fn show_sealed(online: &mut Online, play: &mut TablePlay, felt: &mut Felt) -> bool {
+    let shown = online.shown;
+    let Some(at) = online.sealed.iter().position(|(seq, _)| *seq <= shown) else {
+        return false;
+    };
+    let Some((seq, hidden)) = online.sealed.remove(at) else {
+        return false;
+    };
+    let Some(room) = online.room.as_ref() else {
+        return false;
+    };
+    if room
+        .hidden
+        .get(&seq)
+        .is_none_or(|note| note.revealed.is_some())
+    {
+        return false;
+    }
+    let told = hidden_roll_told(seq, &hidden.record);
+    play.log.push(told.clone());
+    online.notices.push(told);
+    let thrown = Thrown {
+        seq,
+        by: hidden.record.who.clone().unwrap_or_default(),
+        // A hidden move holds the table until its reveal: it was rolled on the table as it is.
+        before: room.table.clone(),
+        record: hidden.record,
+        moved: hidden.mv,
+        hidden: true,
+    };
+    match throw_again(thrown, felt) {
+        Ok(showing) => {
+            online.showing = Some(showing);
+            true
+        }
+        Err(e) => {
+            online.notices.push(e);
+            false
+        }
+    }
+}
+
+/// Where a logged roll is thrown again: the felt's state and its two kinds of request.
+#[derive(SystemParam)]
+struct Felt<'w> {
+    roll: Res<'w, TableRoll>,
+    physics: NonSend<'w, TableSimulator>,
+    moves: MessageWriter<'w, ActionRequest>,
+    notations: MessageWriter<'w, ThrowNotation>,
+}
+
+/// A logged roll to throw again: its entry, its roller, its record, its move (None: a free
+/// roll), the table it was rolled on, and whether it is a hidden roll seen here alone.
+struct Thrown {
+    seq: u64,
+    by: String,
+    record: RollRecord,
+    moved: Option<Move>,
+    before: TableState,
+    hidden: bool,
+}
+
+/// Asks the felt to throw `thrown` again with its seed and gesture (a move on the table it was
+/// rolled on, never applied there: the room's table follows the log); what it must match.
+fn throw_again(thrown: Thrown, felt: &mut Felt) -> Result<Showing, String> {
+    let Thrown {
+        seq,
+        by,
+        record,
+        moved,
+        before,
+        hidden,
+    } = thrown;
     let caller = Caller {
         who: Some(by),
         label: record.label.clone(),
         shown_only: true,
         replay: false,
+        withheld: hidden,
     };
     let swing = record.gesture.map(Into::into);
     match moved {
         Some(mv) => {
-            moves.write(ActionRequest {
+            felt.moves.write(ActionRequest {
                 mv,
                 seed: record.seed,
                 swing,
@@ -562,30 +664,25 @@ fn show_next(
         }
         None => {
             let crate::record::Thrown::Notation { notation } = &record.what else {
-                return;
+                return Err(format!("entry {seq}: a free roll without its notation"));
             };
-            match crate::roll::recorded_notation(notation, &record) {
-                Ok(notation) => {
-                    notations.write(ThrowNotation {
-                        notation,
-                        seed: record.seed,
-                        swing,
-                        cocked: record.cocked,
-                        caller,
-                    });
-                }
-                Err(e) => {
-                    online.notices.push(format!("entry {}: {e}", entry.seq));
-                    return;
-                }
-            }
+            let notation = crate::roll::recorded_notation(notation, &record)
+                .map_err(|e| format!("entry {seq}: {e}"))?;
+            felt.notations.write(ThrowNotation {
+                notation,
+                seed: record.seed,
+                swing,
+                cocked: record.cocked,
+                caller,
+            });
         }
     }
-    online.showing = Some(Showing {
-        seq: entry.seq,
+    Ok(Showing {
+        seq,
         record,
         started: false,
-    });
+        hidden,
+    })
 }
 
 /// The modes a member may throw in, by its role: the game master everyone or itself alone
@@ -629,14 +726,13 @@ fn mode_words(mode: RollMode) -> &'static str {
 /// sees the window's own throws.
 fn draw_indicator(mut contexts: EguiContexts, mut online: ResMut<Online>) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let (dot, colour, state) = match &online.connection {
+    let (colour, state) = match &online.connection {
         Connection::Connected => (
-            "●",
             egui::Color32::from_rgb(90, 200, 110),
             "connected".to_string(),
         ),
-        Connection::Connecting(s) => ("●", egui::Color32::from_rgb(230, 180, 60), s.clone()),
-        Connection::Failed(e) => ("●", egui::Color32::from_rgb(230, 90, 80), e.clone()),
+        Connection::Connecting(s) => (egui::Color32::from_rgb(230, 180, 60), s.clone()),
+        Connection::Failed(e) => (egui::Color32::from_rgb(230, 90, 80), e.clone()),
     };
     let room = online
         .room
@@ -648,7 +744,10 @@ fn draw_indicator(mut contexts: EguiContexts, mut online: ResMut<Online>) -> Res
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.colored_label(colour, dot);
+                    // Painted: the window's fonts have no round dot.
+                    let (dot, _) =
+                        ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                    ui.painter().circle_filled(dot.center(), 4.5, colour);
                     ui.label(format!("{room} · {} · {state}", online.who));
                 });
                 if let Some(n) = online.notices.last() {

@@ -61,6 +61,9 @@ struct Relay {
     pending: Option<Pending>,
     /// Who the throws in the air are for.
     byline: Option<Byline>,
+    /// The roll in the air is a room's hidden roll: its throws, poses and outcome stay off
+    /// the feed.
+    withheld: bool,
     /// Rolls started since the table opened.
     roll: u64,
     /// The throw in the air within its roll.
@@ -367,7 +370,18 @@ fn byline_now(relay: &Relay, table_roll: &TableRoll, play: &TablePlay) -> Byline
     byline(&Asker::default(), what)
 }
 
-/// Throws starting, their poses, and their dice settling, as they happened.
+/// Whether the roll in the air (the same one `byline_now` names) is a room's hidden roll.
+fn withheld_now(table_roll: &TableRoll, play: &TablePlay) -> bool {
+    match (&table_roll.current, &play.current) {
+        (Some(n), _) if table_roll.in_flight() => n.caller.withheld,
+        (_, Some(m)) => m.request.caller.withheld,
+        (Some(n), None) => n.caller.withheld,
+        (None, None) => false,
+    }
+}
+
+/// Throws starting, their poses, and their dice settling, as they happened; a room's hidden
+/// roll's not at all.
 fn relay_throws(
     link: Res<Link>,
     mut relay: ResMut<Relay>,
@@ -383,8 +397,15 @@ fn relay_throws(
                 poses,
             } => {
                 if throw.request.tag == 0 {
+                    relay.withheld = withheld_now(&table_roll, &play);
+                    if relay.withheld {
+                        continue;
+                    }
                     relay.roll += 1;
                     relay.byline = Some(byline_now(&relay, &table_roll, &play));
+                }
+                if relay.withheld {
+                    continue;
                 }
                 relay.throw = throw.request.tag;
                 relay.sent = poses.iter().map(feed::rounded).collect();
@@ -404,6 +425,7 @@ fn relay_throws(
                     poses: poses.iter().map(feed::flat).collect(),
                 }
             }
+            ThrowEvent::Frame(_) | ThrowEvent::Settled { .. } if relay.withheld => continue,
             ThrowEvent::Frame(frame) => {
                 let (mut dice, mut poses) = (Vec::new(), Vec::new());
                 for (i, pose) in frame.poses.iter().map(feed::rounded).enumerate() {
@@ -437,7 +459,8 @@ fn relay_throws(
     }
 }
 
-/// Each finished roll: its outcome on the feed, and its record to the API job that asked.
+/// Each finished roll: its outcome on the feed (a room's hidden roll's never), and its record
+/// to the API job that asked.
 fn relay_outcomes(
     link: Res<Link>,
     mut relay: ResMut<Relay>,
@@ -448,6 +471,9 @@ fn relay_outcomes(
     while relay.history_seen < history.entries.len() {
         let entry = &history.entries[relay.history_seen];
         relay.history_seen += 1;
+        if entry.withheld {
+            continue;
+        }
         let record = entry.record.clone();
         let by = match &relay.pending {
             Some(p) if p.awaits(&record) => p.byline.clone(),

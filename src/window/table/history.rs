@@ -70,6 +70,9 @@ pub struct HistoryEntry {
     /// Whose roll it was: a move's acting character, a free roll's caller (None: the
     /// window's own free roll).
     pub character: Option<String>,
+    /// A room's hidden roll this window's member may see: kept off the OBS feed and out of
+    /// the lasting history, so no stream and no later replay shows it.
+    pub withheld: bool,
 }
 
 /// Who asked for a roll from outside the window (the roll API), named in its record and on the
@@ -86,6 +89,9 @@ pub struct Caller {
     pub shown_only: bool,
     /// A replay from the history (not a new roll of anyone's).
     pub replay: bool,
+    /// A room's hidden roll this window's member may see: thrown on its felt, never on its
+    /// OBS feed.
+    pub withheld: bool,
 }
 
 /// The lasting history of this window: the database and this session's number in it.
@@ -122,7 +128,7 @@ impl RollHistory {
     pub fn push(&mut self, entry: HistoryEntry) {
         let n = self.entries.len() as i64 + 1;
         let mut failure = None;
-        if let Some(lasting) = &self.lasting {
+        if let Some(lasting) = self.lasting.as_ref().filter(|_| !entry.withheld) {
             let store = lasting.store();
             let roll = NewRoll {
                 who: entry.character.as_deref(),

@@ -216,6 +216,7 @@ fn finish(table: &mut TableRoll, history: &mut RollHistory) {
         record,
         luck: None,
         is_replay: current.caller.replay,
+        withheld: current.caller.withheld,
         character: current.caller.who.clone(),
     });
     println!(

@@ -337,6 +337,7 @@ fn finish(play: &mut TablePlay, current: &mut MoveInPlay, history: &mut RollHist
         },
         luck: move_luck(current.odds.as_ref(), roll.charted()),
         is_replay: current.request.caller.replay,
+        withheld: current.request.caller.withheld,
         character: current
             .request
             .caller

@@ -101,8 +101,10 @@ fn this_session(
             .as_ref()
             .map(|l| format!("   percentile {:.0}", l.percentile))
             .unwrap_or_default();
+        // A room's hidden roll, seen here because this member may: marked, as on the room page.
+        let sealed = if entry.withheld { " (hidden)" } else { "" };
         let label = format!(
-            "{}. {} -> {}   seed {}{percentile}",
+            "{}. {}{sealed} -> {}   seed {}{percentile}",
             i + 1,
             entry.what,
             result_text(&entry.result, &entry.record),
@@ -126,6 +128,7 @@ fn this_session(
                     label: entry.record.label.clone(),
                     shown_only: true,
                     replay: true,
+                    withheld: entry.withheld,
                 },
             ));
         }
