@@ -97,6 +97,14 @@ export function describeEntry(e, page) {
         text: `${ev.by} set the roll modes: ${MODE_NAMES[ev.default] || ev.default} by default; ` +
           `players may roll ${ev.players.map((m) => MODE_NAMES[m] || m).join(', ')}`,
       };
+    case 'dice': {
+      const whose = ev.character ? ` for ${ev.character}` : '';
+      return {
+        text: ev.look
+          ? `${ev.by} chose ${ev.look.material || 'plastic'} dice${whose}: ${ev.look.body} with ${ev.look.ink} numerals`
+          : `${ev.by} went back to the room's dice${whose}`,
+      };
+    }
     case 'revealed': {
       const hidden = page.entries.find((x) => x.seq === ev.of)?.event;
       let shown = null;

@@ -94,8 +94,19 @@ const overlay = {
   error: null,
   // The dice's atlases: asked for, come, the busy answers waited out, and any that failed.
   atlases: { asked: 0, loaded: 0, retried: 0, failed: [] },
-  // The dice on the tray now: each one's kind and whether it is drawn with its numerals.
-  dice: () => meshes.map((m) => ({ kind: m.userData.die?.kind, numbered: Boolean(m.material.map) })),
+  // The dice on the tray now: each one's kind, whether it is drawn with its numerals, its
+  // colours and its material as drawn.
+  dice: () => meshes.map((m) => ({
+    kind: m.userData.die?.kind,
+    numbered: Boolean(m.material.map),
+    body: m.userData.die?.body,
+    ink: m.userData.die?.ink,
+    material: m.userData.die?.material ?? 'plastic',
+    roughness: m.material.roughness ?? null,
+    metalness: m.material.metalness ?? null,
+    opacity: m.material.opacity,
+    drawnAs: m.material.type,
+  })),
 };
 window.overlay = overlay;
 
@@ -411,15 +422,20 @@ function resize() {
 }
 
 // A die is drawn in its body colour until its numbered atlas has come (never black for want
-// of it); a server that is busy for a moment is asked again after the wait it names.
+// of it); a server that is busy for a moment is asked again after the wait it names. Its
+// material's surface comes with it from the server (plastic when none does).
 function material(die) {
-  const key = `${die.kind}/${die.body}/${die.ink}`;
+  const key = `${die.kind}/${die.body}/${die.ink}/${die.material ?? 'plastic'}`;
   if (!materials.has(key)) {
     const color = die.body;
+    const surface = die.surface ?? { roughness: 0.18, metalness: 0, opacity: 1 };
+    const see = surface.opacity < 1 ? { transparent: true, opacity: surface.opacity } : {};
     // Light quality lights the dice more cheaply (no specular reflections).
     const made = overlay.quality === 'light'
-      ? new THREE.MeshLambertMaterial({ color })
-      : new THREE.MeshStandardMaterial({ color, roughness: 0.18, metalness: 0 });
+      ? new THREE.MeshLambertMaterial({ color, ...see })
+      : new THREE.MeshStandardMaterial({
+        color, roughness: surface.roughness, metalness: surface.metalness, ...see,
+      });
     materials.set(key, made);
     overlay.atlases.asked += 1;
     loadAtlas(die, made);
@@ -461,6 +477,7 @@ function showDice(dice, poses) {
     scene.add(mesh);
     return mesh;
   });
+
   blobs = blobMaterial ? meshes.map(() => {
     const blob = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), blobMaterial);
     blob.rotation.x = -Math.PI / 2;

@@ -279,6 +279,8 @@ function welcomed(msg) {
   $('mode').hidden = !thrower;
   $('secrecy-field').hidden = !thrower;
   $('room-modes').hidden = msg.role !== 'gamemaster';
+  $('my-dice').hidden = !thrower;
+  if (msg.role === 'player') offerDiceFor(msg.seats);
   applyModes();
   $('move-form').hidden = !thrower;
   $('hand').hidden = !thrower;
@@ -419,6 +421,39 @@ function setModes(event) {
   socket.send(JSON.stringify({ type: 'modes', id: nextId++, default: $('modes-default').value, players }));
 }
 $('modes-form').addEventListener('submit', setModes);
+
+/** "Whose dice": the member's own, and each character it may choose dice for. */
+function offerDiceFor(names) {
+  const select = $('dice-for');
+  const have = [...select.options].map((o) => o.value).slice(1);
+  if (have.join('\n') === names.join('\n')) return;
+  const chosen = select.value;
+  select.replaceChildren(select.options[0], ...names.map((name) => {
+    const o = document.createElement('option');
+    o.value = name;
+    o.textContent = `${name}'s (their moves)`;
+    return o;
+  }));
+  select.value = names.includes(chosen) ? chosen : '';
+}
+
+/** "Use these dice" (or, with `look` null, "Back to the room's dice"): sent to the server,
+ * which logs the choice; every page draws the member's dice so from then on. */
+function chooseDice(look) {
+  if (socket?.readyState !== WebSocket.OPEN) {
+    say('Not connected yet: try again in a moment.');
+    return;
+  }
+  const character = $('dice-for').value;
+  socket.send(JSON.stringify({
+    type: 'dice', id: nextId++, ...(character ? { character } : {}), look,
+  }));
+}
+$('dice-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  chooseDice({ body: $('dice-body').value, ink: $('dice-ink').value, material: $('dice-material').value });
+});
+$('room-dice').addEventListener('click', () => chooseDice(null));
 
 /** Who sees the next throw, as the proposal carries it: nothing for everyone at once. */
 function secrecy() {
@@ -581,6 +616,8 @@ function mineOf(acting) {
 
 function showTracker(t) {
   if (!t) return;
+  // The game master chooses dice for any character of the scene.
+  if (seat.role === 'gamemaster') offerDiceFor(t.rows.map((r) => r.name));
   $('turn').textContent = t.heading;
   $('turn-badge').textContent = t.heading;
   $('turn-badge').hidden = !t.heading;

@@ -5,6 +5,7 @@ pub mod geometry;
 mod glyphs;
 pub mod looks;
 pub mod mesh;
+pub mod style;
 
 pub use glyphs::Canvas;
 

@@ -4,21 +4,44 @@
 
 use serde::Serialize;
 
+use crate::dice::DieKind;
+use crate::dice::mesh::DieStyle;
+use crate::dice::style::{Material, Rgb, Surface};
 use crate::errors::ErrorCode;
 use crate::record::{Pose, RollRecord};
 
 /// The feed's version: a change that breaks a reader raises it.
 pub const FEED_VERSION: u32 = 1;
 
-/// One die as the page draws it: its kind and colours.
+/// One die as the page draws it: its kind, colours and material.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct FeedDie {
     /// [`crate::dice::DieKind::id`].
     pub kind: &'static str,
     /// Body colour, "#rrggbb".
     pub body: String,
-    /// Numbers' colour, "#rrggbb".
+    /// Numbers' colour, "#rrggbb" (readable on the body: [`crate::dice::style`]).
     pub ink: String,
+    /// What it is made of (absent: plastic, as pages drew every die before materials).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
+    /// How the page draws that material (with `material`): the numbers every client uses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub surface: Option<Surface>,
+}
+
+impl FeedDie {
+    /// A die of `kind` as `style` draws it.
+    pub fn of(kind: DieKind, style: DieStyle) -> FeedDie {
+        let made_of = Some(style.material).filter(|m| *m != Material::Plastic);
+        FeedDie {
+            kind: kind.id(),
+            body: hex(style.body),
+            ink: hex(style.ink),
+            material: made_of,
+            surface: made_of.map(Material::surface),
+        }
+    }
 }
 
 /// The exact chance of success of what is about to be thrown.
@@ -280,17 +303,12 @@ pub fn rounded(pose: &Pose) -> [f32; 7] {
 
 /// "#rrggbb" of an sRGB colour.
 pub fn hex(rgb: [u8; 3]) -> String {
-    format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2])
+    Rgb(rgb).hex()
 }
 
 /// The sRGB colour of "#rrggbb" (or "rrggbb"): the inverse of [`hex`].
 pub fn parse_hex(text: &str) -> Option<[u8; 3]> {
-    let digits = text.strip_prefix('#').unwrap_or(text);
-    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let byte = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
-    Some([byte(0)?, byte(2)?, byte(4)?])
+    Rgb::parse(text).map(|c| c.0)
 }
 
 /// A colour for a name that has none: the same name, the same colour.

@@ -145,7 +145,11 @@ async fn atlas(
         )
         .into_response();
     };
-    let style = DieStyle { body, ink };
+    let style = DieStyle {
+        body,
+        ink,
+        material: crate::dice::style::Material::Plastic,
+    };
     let Ok(cell) = pages.atlases.lock().map(|mut m| {
         // Bounded: a page asking for every colour there is makes each of them once, and the
         // cache keeps the latest few.

@@ -654,6 +654,23 @@ impl Client {
         self.request(id, &msg, None).await
     }
 
+    /// Chooses your own dice (`character` None), or a character's you play (the game master any
+    /// character's); `look` None goes back to the room's own: the `seq` of the `dice` entry.
+    pub async fn choose_dice(
+        &mut self,
+        character: Option<&str>,
+        look: Option<crate::dice::style::DiceLook>,
+    ) -> Result<u64, ThrowError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let msg = ClientMsg::Dice {
+            id,
+            character: character.map(str::to_string),
+            look,
+        };
+        self.request(id, &msg, None).await
+    }
+
     /// Reveals one of your hidden rolls: the `seq` of the reveal.
     pub async fn reveal(&mut self, of: u64) -> Result<u64, ThrowError> {
         let id = self.next_id;

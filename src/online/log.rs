@@ -352,6 +352,17 @@ pub enum Event {
         /// The modes players may use (the game master may use every one).
         players: Vec<RollMode>,
     },
+    /// A member chooses its own dice, or a character's it plays (the game master any
+    /// character's): every client draws that member's or character's dice so from here on.
+    Dice {
+        /// Who chose.
+        by: String,
+        /// The character whose dice these are (None: the member's own).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        character: Option<String>,
+        /// The look (None: back to the room's own dice).
+        look: Option<crate::dice::style::DiceLook>,
+    },
     /// A hidden roll shown: the salt and exact text the seal binds.
     Revealed {
         /// The `seq` of the hidden roll.

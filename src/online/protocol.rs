@@ -134,6 +134,17 @@ pub enum ClientMsg {
         /// The modes players may use, each once; the default among them.
         players: Vec<RollMode>,
     },
+    /// The member chooses its own dice, or a character's it plays (the game master any
+    /// character's): a `dice` entry in the log.
+    Dice {
+        /// The client's number for the answer.
+        id: u64,
+        /// The character whose dice these are (absent: the member's own).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        character: Option<String>,
+        /// The look (null: back to the room's own dice).
+        look: Option<crate::dice::style::DiceLook>,
+    },
     /// Asks what the member may do now: the move catalogue, the fields of `what` (or of the
     /// first move it may make) and the rules' verdict; the exact odds follow in `draft_odds`.
     Draft {

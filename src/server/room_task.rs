@@ -82,6 +82,8 @@ pub struct Unsealed {
     pub content: SealedRoll,
     /// The room's table (a hidden move holds it until its reveal).
     pub table: TableState,
+    /// How the roller's dice look in the room now.
+    pub painter: crate::online::room::DicePainter,
 }
 
 /// What a connection asks of its room's task.
@@ -155,6 +157,19 @@ pub enum Command {
         role: Role,
         /// Its characters.
         seats: Vec<String>,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<Done, ServerError>>,
+    },
+    /// A member chooses dice.
+    Dice {
+        /// The connection.
+        conn: u64,
+        /// Who asks.
+        by: String,
+        /// The character whose dice these are (None: the member's own).
+        character: Option<String>,
+        /// The look (None: the room's own dice).
+        look: Option<crate::dice::style::DiceLook>,
         /// Where the answer goes.
         reply: oneshot::Sender<Result<Done, ServerError>>,
     },
@@ -495,6 +510,17 @@ async fn room_task<S: LogStore>(
                 let result = stored.map(|seq| task.stored(conn, seq));
                 let _ = reply.send(result);
             }
+            Command::Dice {
+                conn,
+                by,
+                character,
+                look,
+                reply,
+            } => {
+                let stored = task.choose_dice(&by, character, look).await;
+                let result = stored.map(|seq| task.stored(conn, seq));
+                let _ = reply.send(result);
+            }
             Command::Sealed { name, of, reply } => {
                 let _ = reply.send(task.sealed_for(&name, of).await);
             }
@@ -553,6 +579,7 @@ impl<S: LogStore> Task<S> {
         match self.store.sealed(&self.state.room, of).await? {
             // The table now is the one it was thrown at: a hidden move holds it until revealed.
             Some(content) if crate::net::auth::same(&content.salt, salt) => Ok(Unsealed {
+                painter: self.state.painter(&by),
                 by,
                 content,
                 table: self.state.table.clone(),
@@ -651,6 +678,26 @@ impl<S: LogStore> Task<S> {
                 role,
                 seats: seats.to_vec(),
                 key: None,
+            },
+            None,
+        )
+        .await
+    }
+
+    /// A member's choice of dice: a `dice` entry's `seq`.
+    async fn choose_dice(
+        &mut self,
+        by: &str,
+        character: Option<String>,
+        look: Option<crate::dice::style::DiceLook>,
+    ) -> Result<u64, ServerError> {
+        self.catch_up().await?;
+        self.state.may_choose_dice(by, character.as_deref())?;
+        self.append(
+            Event::Dice {
+                by: by.into(),
+                character,
+                look,
             },
             None,
         )

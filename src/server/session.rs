@@ -355,6 +355,22 @@ async fn session<S: LogStore>(
                 let sent = handle.commands.send(command).await;
                 done_reply(id, sent.is_ok(), answer, &out).await
             }
+            Ok(ClientMsg::Dice {
+                id,
+                character,
+                look,
+            }) => {
+                let (reply, answer) = oneshot::channel();
+                let command = Command::Dice {
+                    conn,
+                    by: name.clone(),
+                    character,
+                    look,
+                    reply,
+                };
+                let sent = handle.commands.send(command).await;
+                done_reply(id, sent.is_ok(), answer, &out).await
+            }
             Ok(ClientMsg::Reveal { id, of }) => {
                 let (reply, answer) = oneshot::channel();
                 let command = Command::Reveal {

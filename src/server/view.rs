@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use crate::dice::looks::{Tint, character_style};
+use crate::dice::looks::character_style;
 use crate::dice::mesh::DieStyle;
 use crate::net::feed::{
     Byline, Explained, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
 };
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal, SealedRoll, SecretMode};
-use crate::online::room::{Checks, RoomError, RoomState};
+use crate::online::room::{Checks, DicePainter, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
 use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive, recorded_throw};
@@ -52,12 +52,14 @@ impl Watch {
         // A reveal's content, read once.
         let mut revealed = None;
         let (actor, looks, worked) = match &entry.event {
-            Event::Thrown { what, record, .. } => {
+            Event::Thrown {
+                by, what, record, ..
+            } => {
                 let actor = match what {
                     Proposal::Move(mv) => self.room.table.actor_of(mv),
                     Proposal::Notation(_) => None,
                 };
-                let (looks, worked) = self.looks(what, record)?;
+                let (looks, worked) = self.looks(by, what, record)?;
                 (actor, Some(looks), worked)
             }
             // A hidden move's reveal, at the table that waited for it.
@@ -65,7 +67,9 @@ impl Watch {
                 let hidden: HiddenRoll = serde_json::from_str(payload).map_err(|e| {
                     RoomError::Mismatch(format!("entry {}: the revealed roll: {e}", entry.seq))
                 })?;
-                let drawn = hidden_looks(&self.room.table, &hidden, *of)?;
+                let by = self.room.hidden.get(of).map(|note| note.by.as_str());
+                let painter = self.room.painter(by.unwrap_or_default());
+                let drawn = hidden_looks(&self.room.table, &painter, &hidden, *of)?;
                 revealed = Some(hidden);
                 (drawn.actor, Some(drawn.looks), drawn.worked)
             }
@@ -153,7 +157,8 @@ impl Watch {
             Event::Created { .. }
             | Event::Joined { .. }
             | Event::Played { .. }
-            | Event::Modes { .. } => {}
+            | Event::Modes { .. }
+            | Event::Dice { .. } => {}
         }
         let table = table_info(&self.room);
         if table != self.table {
@@ -163,30 +168,35 @@ impl Watch {
         Ok(events)
     }
 
-    /// Each throw's dice colours and a move's outcome, at the room's table now ([`looks_at`]).
+    /// Each throw's dice looks (`by`'s, as the room's dice make them) and a move's outcome, at
+    /// the room's table now ([`looks_at`]).
     fn looks(
         &self,
+        by: &str,
         what: &Proposal,
         record: &RollRecord,
     ) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
-        looks_at(&self.room.table, what, record)
+        looks_at(&self.room.table, &self.room.painter(by), what, record)
     }
 }
 
-/// Each throw's dice colours, as the window draws them: the roll path's orders read back from
+/// Each throw's dice looks, as the window draws them: the roll path's orders read back from
 /// the record (a move's from its plans and the acting character at `table`, a free roll's light
-/// and dark in turn); and a move's outcome as the rules worked it out on the way.
+/// and dark in turn), painted with the dice the room's members chose; and a move's outcome as
+/// the rules worked it out on the way.
 fn looks_at(
     table: &TableState,
+    painter: &DicePainter,
     what: &Proposal,
     record: &RollRecord,
 ) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
     match what {
-        Proposal::Notation(text) => Ok((notation_looks(text, record)?, None)),
+        Proposal::Notation(text) => Ok((notation_looks(text, painter, record)?, None)),
         Proposal::Move(mv) => {
             let mut looks = Vec::new();
             let roll = MoveRoll::start(table, mv, record.seed)?;
-            let (roll, _) = drive(roll, recording(&mut looks, record)).finished()?;
+            let (roll, _) =
+                drive(roll, recording(&mut looks, painter, false, record)).finished()?;
             Ok((looks, roll.outcome().cloned()))
         }
     }
@@ -197,6 +207,7 @@ fn looks_at(
 /// throw's dice colours and a move's outcome.
 fn hidden_looks(
     table: &TableState,
+    painter: &DicePainter,
     hidden: &HiddenRoll,
     seq: u64,
 ) -> Result<HiddenLooks, RoomError> {
@@ -207,7 +218,7 @@ fn hidden_looks(
         Proposal::Move(mv) => table.actor_of(mv),
         Proposal::Notation(_) => None,
     };
-    let (looks, worked) = looks_at(table, &what, &hidden.record)?;
+    let (looks, worked) = looks_at(table, painter, &what, &hidden.record)?;
     Ok(HiddenLooks {
         actor,
         looks,
@@ -222,23 +233,37 @@ struct HiddenLooks {
     worked: Option<Outcome>,
 }
 
-/// The roll path's next throw read back from `record`, its dice's colours kept in `looks`.
+/// The roll path's next throw read back from `record`, its dice's looks (a free roll's when
+/// `free`) kept in `looks`.
 fn recording<'a>(
     looks: &'a mut Vec<Vec<DieStyle>>,
+    painter: &'a DicePainter,
+    free: bool,
     record: &'a RollRecord,
 ) -> impl FnMut(&ThrowOrder) -> Result<ThrowRecord, RollError> + 'a {
     move |order| {
-        looks.push(order.tints.iter().map(|t| Tint::style(*t)).collect());
+        looks.push(
+            order
+                .tints
+                .iter()
+                .map(|t| painter.paint(*t, free))
+                .collect(),
+        );
         recorded_throw(record, order)
     }
 }
 
-/// A free roll's dice colours, light and dark in turn, read back from its record.
-fn notation_looks(text: &str, record: &RollRecord) -> Result<Vec<Vec<DieStyle>>, RoomError> {
+/// A free roll's dice looks (its thrower's own dice, else light and dark in turn), read back
+/// from its record.
+fn notation_looks(
+    text: &str,
+    painter: &DicePainter,
+    record: &RollRecord,
+) -> Result<Vec<Vec<DieStyle>>, RoomError> {
     let mut looks = Vec::new();
     let notation = crate::roll::recorded_notation(text, record)?;
     let roll = NotationRoll::start(&notation, record.seed)?;
-    drive(roll, recording(&mut looks, record)).finished()?;
+    drive(roll, recording(&mut looks, painter, true, record)).finished()?;
     Ok(looks)
 }
 
@@ -250,10 +275,11 @@ pub fn unsealed(
     by: &str,
     content: &SealedRoll,
     table: &TableState,
+    painter: &DicePainter,
 ) -> Result<Vec<FeedEvent>, RoomError> {
     let hidden: HiddenRoll = serde_json::from_str(&content.payload)
         .map_err(|e| RoomError::Mismatch(format!("entry {seq}: the sealed roll: {e}")))?;
-    let drawn = hidden_looks(table, &hidden, seq)?;
+    let drawn = hidden_looks(table, painter, &hidden, seq)?;
     let byline = byline(by, drawn.actor, &hidden.record);
     let mut events = motions(seq, &byline, &hidden.record, &drawn.looks);
     events.push(FeedEvent::Unsealed {
@@ -353,11 +379,7 @@ fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DieStyle>]) 
                     .dice
                     .iter()
                     .enumerate()
-                    .map(|(i, kind)| FeedDie {
-                        kind: kind.id(),
-                        body: hex(style(i).body),
-                        ink: hex(style(i).ink),
-                    })
+                    .map(|(i, kind)| FeedDie::of(*kind, style(i)))
                     .collect(),
                 hz: crate::roll::headless::samples_per_second(SAMPLE_STEPS),
                 frames,
@@ -559,6 +581,73 @@ mod tests {
             },
         }
         .to_line()
+    }
+
+    /// The dice a member chose are those a page draws, from the log alone: the game master
+    /// chose stone dice for Ash, and Ash's check (her default move) comes in them, numerals and
+    /// material as chosen; a page that replays the log from its start draws the same.
+    #[test]
+    fn a_page_draws_the_dice_the_log_chose() {
+        use crate::dice::style::{DiceLook, Material, Rgb};
+        let mut lines = opened("d20-check-crypt.ron");
+        let mut watch = Watch::open(&lines[0]).unwrap_or_else(|e| panic!("{e}"));
+        watch
+            .see(&lines[1], false)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stone = DiceLook {
+            body: Rgb([30, 64, 170]),
+            ink: Rgb([255, 255, 255]),
+            material: Material::Stone,
+        };
+        let chosen = Entry {
+            seq: watch.room.seq + 1,
+            prev: watch.room.head.clone(),
+            at_ms: 0,
+            event: Event::Dice {
+                by: "Gwen".into(),
+                character: Some("Ash".into()),
+                look: Some(stone),
+            },
+        }
+        .to_line();
+        watch.see(&chosen, true).unwrap_or_else(|e| panic!("{e}"));
+        lines.push(chosen);
+        let move_line = thrown(&watch.room);
+        let drawn = |events: Vec<FeedEvent>| -> Vec<FeedDie> {
+            events
+                .into_iter()
+                .filter_map(|e| match e {
+                    FeedEvent::Motion { dice, .. } => Some(dice),
+                    _ => None,
+                })
+                .flatten()
+                .collect()
+        };
+        let dice = drawn(
+            watch
+                .see(&move_line, true)
+                .unwrap_or_else(|e| panic!("{e}")),
+        );
+        assert_eq!(dice.len(), 1, "{dice:?}");
+        assert_eq!(
+            dice[0],
+            FeedDie::of(crate::dice::DieKind::D20, stone.drawn())
+        );
+        assert_eq!(
+            (dice[0].body.as_str(), dice[0].material),
+            ("#1e40aa", Some(Material::Stone))
+        );
+        assert_eq!(dice[0].surface, Some(Material::Stone.surface()));
+        // Replayed from the log's start by a page of its own.
+        lines.push(move_line);
+        let mut again = Watch::open(&lines[0]).unwrap_or_else(|e| panic!("{e}"));
+        let mut replayed = Vec::new();
+        for line in &lines[1..] {
+            replayed.extend(drawn(
+                again.see(line, true).unwrap_or_else(|e| panic!("{e}")),
+            ));
+        }
+        assert_eq!(replayed, dice);
     }
 
     /// A page's outcome of a move holds what the window's holds: the rules' working (each step,

@@ -285,7 +285,13 @@ async fn answer_unseal(
     };
     let drawn = crate::work::physics()
         .run(client, move |_| {
-            super::view::unsealed(roll, &found.by, &found.content, &found.table)
+            super::view::unsealed(
+                roll,
+                &found.by,
+                &found.content,
+                &found.table,
+                &found.painter,
+            )
         })
         .await;
     match drawn {

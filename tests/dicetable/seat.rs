@@ -786,6 +786,155 @@ fn a_secret_roll_reads_in_full_only_on_the_pages_it_shows_to() {
     table.close();
 }
 
+/// Dice of one's own (#67): three members pick three looks on the room page (Pat stone, Sam
+/// metal with yellow numerals on white, Gwen translucent for Bea); every tray, the OBS page and a
+/// window that joins afterwards draw each roll in its thrower's dice (a move's die in its
+/// character's), numerals drawn readable; the history tells each choice; axe-core finds
+/// nothing on the picker; every line checks.
+#[test]
+fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
+    use dicetable::dice::style::{MIN_CONTRAST, Rgb};
+    if !browser_ready() || !super::driven::window_tools(&["Xvfb"]) {
+        return;
+    }
+    let _turn = super::real_time();
+    let table = BrowserTable::start("own-dice");
+    let seen = table.browse("own-dice.mjs");
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    assert_eq!(
+        seen["violations"]["picker"],
+        serde_json::json!([]),
+        "axe-core"
+    );
+    let line = |who: &str| seen["lines"][who].as_str().unwrap_or_default().to_string();
+    assert!(
+        line("pat").contains("Pat chose stone dice: #1e40aa with #ffffff numerals"),
+        "{}",
+        line("pat")
+    );
+    assert!(
+        line("sam").contains("Sam chose metal dice: #ffffff with #ffff00 numerals"),
+        "{}",
+        line("sam")
+    );
+    assert!(
+        line("gwen").contains("Gwen chose translucent dice for Bea: #2e8b57 with #ffffff numerals"),
+        "{}",
+        line("gwen")
+    );
+    for check in seen["checks"].as_array().expect("checks") {
+        assert_eq!(check["unchecked"], serde_json::json!([]), "{check}");
+    }
+    // What each die must look like: (body, material), and its numerals readable.
+    let stone = ("#1e40aa", "stone");
+    let metal = ("#ffffff", "metal");
+    let glass = ("#2e8b57", "translucent");
+    let readable = |die: &serde_json::Value| {
+        let colour = |k: &str| Rgb::parse(die[k].as_str().unwrap_or_default()).expect("a colour");
+        colour("body").contrast(colour("ink")) >= MIN_CONTRAST
+    };
+    let expect = |what: &str, who: &str, look: Option<(&str, &str)>| {
+        let roll = &seen[what][who];
+        for (page, dice) in roll["seen"].as_object().expect("pages") {
+            let dice = dice.as_array().expect("dice");
+            assert!(!dice.is_empty(), "{what} {who} on {page}");
+            for die in dice {
+                match look {
+                    Some((body, material)) => {
+                        assert_eq!(
+                            (die["body"].as_str(), die["material"].as_str()),
+                            (Some(body), Some(material)),
+                            "{what} {who} on {page}: {die}"
+                        );
+                        assert_ne!(die["opacity"], serde_json::Value::Null, "{die}");
+                    }
+                    None => assert_eq!(die["material"], "plastic", "{what} {who} on {page}: {die}"),
+                }
+                assert!(readable(die), "{what} {who} on {page}: {die}");
+            }
+        }
+    };
+    expect("rolls", "pat", Some(stone));
+    expect("rolls", "sam", Some(metal));
+    expect("rolls", "gwen", None);
+    expect("moves", "pat", Some(stone));
+    expect("moves", "sam", Some(glass));
+    // Sam's yellow numerals did not read on white: drawn darker, still yellow.
+    let sams = &seen["rolls"]["sam"]["seen"]["obs"][0];
+    assert_ne!(sams["ink"], "#ffff00", "{sams}");
+    // Metal is drawn as metal where a page draws at full quality; a page on a slow GPU (these
+    // run on SwiftShader) draws every die matte. Translucent dice let light through on both.
+    let metal_drawn = (sams["drawnAs"].as_str(), &sams["metalness"]);
+    assert!(
+        metal_drawn == (Some("MeshStandardMaterial"), &serde_json::json!(1.0))
+            || metal_drawn.0 == Some("MeshLambertMaterial"),
+        "{sams}"
+    );
+    let beas = &seen["moves"]["sam"]["seen"]["obs"][0];
+    assert_eq!(beas["opacity"], 0.78, "{beas}");
+
+    // A window that joins afterwards throws the room's log again on its felt: its OBS feed
+    // carries each throw's dice as the felt drew them.
+    let url = table.server.url("colours");
+    let mut window = super::stream::Served::start(&[
+        "--join",
+        &url,
+        "--name",
+        "Vic",
+        "--role",
+        "spectator",
+        "--passcode",
+        "friends",
+    ]);
+    let feed = format!("{}/feed", window.base.replacen("http://", "ws://", 1));
+    let fed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let rt = super::online::runtime();
+    let following = {
+        let _in = rt.enter();
+        super::secrets::follow(feed, fed.clone())
+    };
+    let last = seen["moves"]["sam"]["seq"].as_u64().expect("the last roll");
+    window.wait_for(|l| l.starts_with(&format!("online entry {last}: faces ")));
+    following.abort();
+    let throws: Vec<serde_json::Value> = fed
+        .lock()
+        .expect("the feed")
+        .iter()
+        .filter_map(|t| serde_json::from_str::<serde_json::Value>(t).ok())
+        .filter(|e| e["type"] == "throw" && e["throw"] == 0)
+        .collect();
+    let looks: Vec<(String, Option<String>, Option<String>)> = throws
+        .iter()
+        .map(|t| {
+            let die = &t["dice"][0];
+            (
+                t["by"]["who"].as_str().unwrap_or_default().to_string(),
+                die["body"].as_str().map(str::to_string),
+                die["material"].as_str().map(str::to_string),
+            )
+        })
+        .collect();
+    let own = |who: &str, (body, material): (&str, &str)| {
+        (
+            who.to_string(),
+            Some(body.to_string()),
+            Some(material.to_string()),
+        )
+    };
+    assert_eq!(looks.len(), 5, "{looks:?}");
+    // In the log's order: Gwen's, Pat's and Sam's free rolls, then Ash's and Bea's checks.
+    assert_eq!((looks[0].0.as_str(), looks[0].2.as_deref()), ("Gwen", None));
+    assert_eq!(looks[1], own("Pat", stone), "{looks:?}");
+    assert_eq!(looks[2], own("Sam", metal), "{looks:?}");
+    assert_eq!(looks[3], own("Pat", stone), "{looks:?}");
+    assert_eq!(looks[4], own("Sam", glass), "{looks:?}");
+    table.keep(&[
+        "own-dice-picker-pat-phone.png",
+        "own-dice-pat-phone.png",
+        "own-dice-sam-phone.png",
+    ]);
+}
+
 /// A hidden move and the room's roll modes from three phones (`web/tests/secret-moves.mjs`):
 /// the game master's modes reach Pat's form (it starts at "You and the game master", and "You
 /// alone" is not offered); Pat's move for the game master reads in full on Pat's and Gwen's

@@ -112,7 +112,7 @@ async fn pat_rolls_each_mode(
 }
 
 /// What a watch page's feed (`/ROOM/feed`) is sent, kept as it comes.
-fn follow(url: String, heard: Arc<Mutex<Vec<String>>>) -> tokio::task::JoinHandle<()> {
+pub(crate) fn follow(url: String, heard: Arc<Mutex<Vec<String>>>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let (mut page, _) = tokio_tungstenite::connect_async(url.as_str())
             .await

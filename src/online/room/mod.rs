@@ -23,6 +23,9 @@ use super::log::{
     state_version,
 };
 use super::seal::{self, GENESIS};
+use crate::dice::looks::Tint;
+use crate::dice::mesh::DieStyle;
+use crate::dice::style::DiceLook;
 use crate::record::{Gesture, RollRecord};
 use crate::roll::replay::check_record;
 use crate::rules::engine::Rulebook;
@@ -60,6 +63,53 @@ pub struct HiddenNote {
     pub revealed: Option<RollRecord>,
     /// A hidden move's mover as seated when it was sealed: its reveal's rights are checked so.
     pub seated: Option<Member>,
+}
+
+/// The dice members chose: a member's own, and a character's (by the character's name).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RoomDice {
+    /// Each member's own dice, by name.
+    pub members: BTreeMap<String, DiceLook>,
+    /// Each character's dice, by its name at the table.
+    pub characters: BTreeMap<String, DiceLook>,
+}
+
+impl RoomDice {
+    /// The look of dice thrown by `member` for `character` (None: a free roll, or a move of
+    /// nobody's): the character's own, else the member's, else None (the room's own dice).
+    pub fn of(&self, member: &str, character: Option<&str>) -> Option<DiceLook> {
+        character
+            .and_then(|c| self.characters.get(c))
+            .or_else(|| self.members.get(member))
+            .copied()
+    }
+}
+
+/// How one member's throws look in a room: its own dice for its free rolls, and each
+/// character's dice (the character's own, else those of the player who plays it) for a move's
+/// character dice. The game master's and the challenge dice keep the room's look.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DicePainter {
+    /// The thrower's own dice.
+    own: Option<DiceLook>,
+    /// Each seat's dice, by seat.
+    seats: Vec<Option<DiceLook>>,
+}
+
+impl DicePainter {
+    /// A die of `tint` in a free roll (`free`) or a move: its colours (numerals made readable)
+    /// and material.
+    pub fn paint(&self, tint: Tint, free: bool) -> DieStyle {
+        let look = if free {
+            self.own
+        } else {
+            match tint {
+                Tint::Character(seat) => self.seats.get(seat).copied().flatten(),
+                _ => None,
+            }
+        };
+        look.map_or_else(|| tint.style(), DiceLook::drawn)
+    }
 }
 
 /// The room's roll modes, as its game master set them.
@@ -120,6 +170,8 @@ pub struct RoomState {
     pub hidden: BTreeMap<u64, HiddenNote>,
     /// The roll modes the game master set.
     pub modes: RoomModes,
+    /// The dice members chose, for themselves and for characters.
+    pub dice: RoomDice,
     /// What happened, oldest first.
     pub history: Vec<Happened>,
     /// The build that opened the room.
@@ -139,6 +191,35 @@ pub fn table_digest(table: &TableState, format: u32) -> String {
 }
 
 impl RoomState {
+    /// How `by`'s throws look now: its own dice, and each seat's (the character's own, else
+    /// its player's: `by` where `by` plays it, else the first player who does).
+    pub fn painter(&self, by: &str) -> DicePainter {
+        let names = self.table.names();
+        let player_of = |seat: usize| {
+            let plays = |m: &Member| m.role == Role::Player && m.seats.contains(&seat);
+            if self.members.get(by).is_some_and(plays) {
+                return Some(by);
+            }
+            self.members
+                .iter()
+                .find(|(_, m)| plays(m))
+                .map(|(name, _)| name.as_str())
+        };
+        let seats = (0..names.len())
+            .map(|seat| {
+                self.dice
+                    .characters
+                    .get(names[seat])
+                    .copied()
+                    .or_else(|| player_of(seat).and_then(|p| self.dice.members.get(p).copied()))
+            })
+            .collect();
+        DicePainter {
+            own: self.dice.members.get(by).copied(),
+            seats,
+        }
+    }
+
     /// A room from its first line (a `created` entry).
     pub fn open(line: &str) -> Result<RoomState, RoomError> {
         let entry = Entry::parse(line)?;
@@ -190,6 +271,7 @@ impl RoomState {
             head: seal::line_hash(line),
             hidden: BTreeMap::new(),
             modes: RoomModes::default(),
+            dice: RoomDice::default(),
             build,
             format,
             mismatches: Vec::new(),
@@ -351,6 +433,36 @@ impl RoomState {
                     default.name(),
                     names.join(", ")
                 );
+                self.note(seq, text, None);
+                Ok(())
+            }
+            Event::Dice {
+                by,
+                character,
+                look,
+            } => {
+                self.may_choose_dice(by, character.as_deref())?;
+                let chosen = match character {
+                    Some(_) => &mut self.dice.characters,
+                    None => &mut self.dice.members,
+                };
+                let whose = character.clone().unwrap_or_else(|| by.clone());
+                match look {
+                    Some(look) => chosen.insert(whose, *look),
+                    None => chosen.remove(&whose),
+                };
+                let whose = character
+                    .as_ref()
+                    .map(|c| format!(" for {c}"))
+                    .unwrap_or_default();
+                let text = match look {
+                    Some(look) => format!(
+                        "{by} chose {} dice{whose}: {}",
+                        look.material.name(),
+                        look.colours()
+                    ),
+                    None => format!("{by} went back to the room's dice{whose}"),
+                };
                 self.note(seq, text, None);
                 Ok(())
             }
@@ -583,6 +695,96 @@ mod tests {
         );
         assert_eq!(code(&room, "Gwen", RollMode::Public), None);
         assert_eq!(code(&room, "Gwen", RollMode::Roller), None);
+    }
+
+    /// A member chooses its own dice and a character's it plays (the game master any
+    /// character's); a spectator, a player for another's character and a character the scene
+    /// lacks are refused. The room paints a thrower's free roll in its own dice, a move's
+    /// character dice in the character's own (else its player's), numerals made readable; the
+    /// challenge dice and dice nobody chose keep the room's look.
+    #[test]
+    fn members_choose_their_dice_and_the_room_paints_throws_with_them() {
+        use crate::dice::looks::character_style;
+        use crate::dice::style::{MIN_CONTRAST, Material, Rgb};
+        use crate::errors::ErrorCode;
+        let mut room = room_built("d20-check-crypt.ron", &crate::record::build_id());
+        join(&mut room, "Gwen", Role::Gamemaster, &[]);
+        join(&mut room, "Pat", Role::Player, &["Ash"]);
+        join(&mut room, "Sam", Role::Player, &["Bea"]);
+        join(&mut room, "Vi", Role::Spectator, &[]);
+        assert_eq!(room.table.names()[..2], ["Ash", "Bea"]);
+        let look = |body: &str, ink: &str, material| DiceLook {
+            body: Rgb::parse(body).expect("a colour"),
+            ink: Rgb::parse(ink).expect("a colour"),
+            material,
+        };
+        let stone = look("#1e40aa", "#ffffff", Material::Stone);
+        let gold = look("#ffffff", "#ffff00", Material::Metal);
+        let wood = look("#6b3e1f", "#f0e0c0", Material::Wood);
+        let choose = |room: &mut RoomState, by: &str, character: Option<&str>, look| {
+            let chosen = Event::Dice {
+                by: by.into(),
+                character: character.map(str::to_string),
+                look,
+            };
+            append(room, chosen).err().map(|e| e.code())
+        };
+        assert_eq!(
+            choose(&mut room, "Vi", None, Some(stone)),
+            Some(ErrorCode::Spectator)
+        );
+        assert_eq!(
+            choose(&mut room, "Pat", Some("Bea"), Some(stone)),
+            Some(ErrorCode::NotYourSeat)
+        );
+        assert_eq!(
+            choose(&mut room, "Pat", Some("Nobody"), Some(stone)),
+            Some(ErrorCode::NoCharacter)
+        );
+        assert_eq!(choose(&mut room, "Pat", None, Some(stone)), None);
+        assert_eq!(
+            room.history.last().map(|h| h.text.as_str()),
+            Some("Pat chose stone dice: #1e40aa with #ffffff numerals")
+        );
+        assert_eq!(choose(&mut room, "Gwen", Some("Bea"), Some(gold)), None);
+        assert_eq!(
+            room.history.last().map(|h| h.text.as_str()),
+            Some("Gwen chose metal dice for Bea: #ffffff with #ffff00 numerals")
+        );
+        assert_eq!(choose(&mut room, "Sam", None, Some(wood)), None);
+
+        let pat = room.painter("Pat");
+        // Pat's free roll: every die Pat's own, light or dark.
+        assert_eq!(pat.paint(Tint::Light, true), stone.drawn());
+        assert_eq!(pat.paint(Tint::Dark, true), stone.drawn());
+        // A move: Ash (Pat's) in Pat's dice; Bea in her own, over Sam's, yellow numerals on
+        // white drawn dark enough to read.
+        assert_eq!(pat.paint(Tint::Character(0), false), stone.drawn());
+        let bea = pat.paint(Tint::Character(1), false);
+        assert_eq!((bea.body, bea.material), ([255, 255, 255], Material::Metal));
+        assert!(
+            Rgb(bea.body).contrast(Rgb(bea.ink)) >= MIN_CONTRAST,
+            "{bea:?}"
+        );
+        // The challenge dice, and a character nobody chose for, keep the room's look.
+        assert_eq!(pat.paint(Tint::Dark, false), DieStyle::ONYX);
+        assert_eq!(pat.paint(Tint::Character(2), false), character_style(2));
+        // Sam's free roll in wood; the game master chose no dice of her own.
+        assert_eq!(room.painter("Sam").paint(Tint::Light, true), wood.drawn());
+        assert_eq!(
+            room.painter("Gwen").paint(Tint::Light, true),
+            DieStyle::IVORY
+        );
+        // Back to the room's dice.
+        assert_eq!(choose(&mut room, "Pat", None, None), None);
+        assert_eq!(
+            room.history.last().map(|h| h.text.as_str()),
+            Some("Pat went back to the room's dice")
+        );
+        assert_eq!(
+            room.painter("Pat").paint(Tint::Light, true),
+            DieStyle::IVORY
+        );
     }
 
     fn parsed(ron: &str) -> crate::rules::play::Move {

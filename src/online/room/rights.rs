@@ -320,6 +320,29 @@ impl RoomState {
         Ok(())
     }
 
+    /// Whether `by` may choose dice: a member who throws chooses its own, and a character's it
+    /// plays; the game master any character's.
+    pub fn may_choose_dice(&self, by: &str, character: Option<&str>) -> Result<(), RoomError> {
+        let member = self
+            .members
+            .get(by)
+            .ok_or_else(|| RoomError::NotJoined(by.to_string()))?;
+        if member.role == Role::Spectator {
+            return Err(RoomError::Spectator);
+        }
+        let Some(character) = character else {
+            return Ok(());
+        };
+        let at = self.seats_of(&[character.to_string()])?;
+        if member.role == Role::Player && !at.iter().all(|seat| member.seats.contains(seat)) {
+            return Err(RoomError::NotYourSeat {
+                by: by.to_string(),
+                character: character.to_string(),
+            });
+        }
+        Ok(())
+    }
+
     /// Whether `by` may seal a move now (which move is shown by its reveal, when its rights are
     /// checked): a member who moves characters, at a table not waiting for another hidden move.
     pub(super) fn may_hide_move(&self, by: &str) -> Result<(), RoomError> {

@@ -17,7 +17,7 @@ pub use link::JoinOptions;
 use link::{FromServer, Link, ToServer};
 
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal, Role, RollMode};
-use crate::online::room::{Checks, RoomState};
+use crate::online::room::{Checks, DicePainter, RoomState};
 use crate::record::RollRecord;
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
@@ -555,6 +555,7 @@ fn show_next(mut online: ResMut<Online>, mut play: ResMut<TablePlay>, mut felt: 
             return;
         }
     };
+    let painter = online.room.as_ref().map(|r| r.painter(&by));
     let thrown = Thrown {
         seq: entry.seq,
         by,
@@ -562,6 +563,7 @@ fn show_next(mut online: ResMut<Online>, mut play: ResMut<TablePlay>, mut felt: 
         moved,
         before,
         hidden: false,
+        painter,
     };
     match throw_again(thrown, &mut felt) {
         Ok(showing) => online.showing = Some(showing),
@@ -592,8 +594,10 @@ fn show_sealed(online: &mut Online, play: &mut TablePlay, felt: &mut Felt) -> bo
     let told = hidden_roll_told(seq, &hidden.record);
     play.log.push(told.clone());
     online.notices.push(told);
+    let by = room.hidden.get(&seq).map(|note| note.by.clone());
     let thrown = Thrown {
         seq,
+        painter: by.as_deref().map(|by| room.painter(by)),
         by: hidden.record.who.clone().unwrap_or_default(),
         // A hidden move holds the table until its reveal: it was rolled on the table as it is.
         before: room.table.clone(),
@@ -631,6 +635,8 @@ struct Thrown {
     moved: Option<Move>,
     before: TableState,
     hidden: bool,
+    /// How the room paints its thrower's dice.
+    painter: Option<DicePainter>,
 }
 
 /// Asks the felt to throw `thrown` again with its seed and gesture (a move on the table it was
@@ -643,6 +649,7 @@ fn throw_again(thrown: Thrown, felt: &mut Felt) -> Result<Showing, String> {
         moved,
         before,
         hidden,
+        painter,
     } = thrown;
     let caller = Caller {
         who: Some(by),
@@ -650,6 +657,7 @@ fn throw_again(thrown: Thrown, felt: &mut Felt) -> Result<Showing, String> {
         shown_only: true,
         replay: false,
         withheld: hidden,
+        painter,
     };
     let swing = record.gesture.map(Into::into);
     match moved {

@@ -361,13 +361,25 @@ fn byline_now(relay: &Relay, table_roll: &TableRoll, play: &TablePlay) -> Byline
     if let Some(p) = &relay.pending {
         return p.byline.clone();
     }
-    let what = match (&table_roll.current, &play.current) {
-        (Some(n), _) if table_roll.in_flight() => n.notation.source().to_string(),
-        (_, Some(m)) => m.title.clone(),
-        (Some(n), None) => n.notation.source().to_string(),
-        (None, None) => String::new(),
+    let (what, caller) = match (&table_roll.current, &play.current) {
+        (Some(n), _) if table_roll.in_flight() => {
+            (n.notation.source().to_string(), Some(&n.caller))
+        }
+        (_, Some(m)) => (m.title.clone(), Some(&m.request.caller)),
+        (Some(n), None) => (n.notation.source().to_string(), Some(&n.caller)),
+        (None, None) => (String::new(), None),
     };
-    byline(&Asker::default(), what)
+    // A throw of a room's log is its member's: named, as the room's pages name it.
+    let who = caller
+        .filter(|c| c.shown_only && !c.replay)
+        .and_then(|c| c.who.clone());
+    byline(
+        &Asker {
+            who,
+            ..Asker::default()
+        },
+        what,
+    )
 }
 
 /// Whether the roll in the air (the same one `byline_now` names) is a room's hidden roll.
@@ -416,11 +428,7 @@ fn relay_throws(
                     dice: throw
                         .dice
                         .iter()
-                        .map(|(kind, style)| FeedDie {
-                            kind: kind.id(),
-                            body: feed::hex(style.body),
-                            ink: feed::hex(style.ink),
-                        })
+                        .map(|(kind, style)| FeedDie::of(*kind, *style))
                         .collect(),
                     poses: poses.iter().map(feed::flat).collect(),
                 }

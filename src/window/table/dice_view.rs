@@ -61,14 +61,22 @@ impl DiceLook {
             .materials
             .entry((kind, style))
             .or_insert_with(|| {
+                // Plastic is polished acrylic: smooth and fairly reflective, so the key light
+                // and the environment leave sharp highlights on the faces and edges. (A clear
+                // coat layer looked the same at this size and doubled the dice's shading cost
+                // under software rendering.) Every material as `Material::surface` says.
+                let surface = style.material.surface();
                 materials.add(StandardMaterial {
+                    base_color: Color::srgba(1.0, 1.0, 1.0, surface.opacity),
                     base_color_texture: Some(images.add(die_atlas(kind, style))),
-                    // Polished acrylic: smooth and fairly reflective, so the key light and the
-                    // environment leave sharp highlights on the faces and edges. (A clear coat
-                    // layer looked the same at this size and doubled the dice's shading cost
-                    // under software rendering.)
-                    perceptual_roughness: 0.18,
+                    perceptual_roughness: surface.roughness,
+                    metallic: surface.metalness,
                     reflectance: 0.55,
+                    alpha_mode: if surface.opacity < 1.0 {
+                        AlphaMode::Blend
+                    } else {
+                        AlphaMode::Opaque
+                    },
                     ..default()
                 })
             })

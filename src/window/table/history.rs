@@ -92,6 +92,9 @@ pub struct Caller {
     /// A room's hidden roll this window's member may see: thrown on its felt, never on its
     /// OBS feed.
     pub withheld: bool,
+    /// A room's dice for this throw (its thrower's own and its characters'), where a room
+    /// drives the table; None: the table's own looks.
+    pub painter: Option<crate::online::room::DicePainter>,
 }
 
 /// The lasting history of this window: the database and this session's number in it.

@@ -118,7 +118,11 @@ fn go_on(table: &mut TableRoll, physics: &mut TableSimulator, history: &mut Roll
     if let Some(order) = driving.order() {
         start_throw(
             physics,
-            &DiceThrow::of(&order, current.swing, current.cocked, Thrower::FreeRoll),
+            &DiceThrow::of(&order, current.swing, current.cocked, Thrower::FreeRoll).painted(
+                &order,
+                current.caller.painter.as_ref(),
+                true,
+            ),
         );
         return;
     }

@@ -283,7 +283,8 @@ fn go_on(
             current.request.swing,
             Cocked::default(),
             Thrower::Scene,
-        );
+        )
+        .painted(&order, current.request.caller.painter.as_ref(), false);
         start_throw(physics, &throw);
         return;
     }

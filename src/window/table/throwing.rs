@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use crate::dice::DieKind;
 use crate::dice::mesh::DieStyle;
+use crate::online::room::DicePainter;
 use crate::physics::headless::{DiePose, Simulator};
 use crate::physics::throw::Swing;
 use crate::physics::{RollResult, STEP_HZ, ThrowRequest, tray};
@@ -71,6 +72,25 @@ impl DiceThrow {
             cocked,
             thrower,
         }
+    }
+
+    /// Its dice painted as a room's members chose them (`free`: a free roll's), where a room
+    /// drives the table.
+    pub fn painted(
+        mut self,
+        order: &ThrowOrder,
+        painter: Option<&DicePainter>,
+        free: bool,
+    ) -> Self {
+        if let Some(painter) = painter {
+            self.dice = order
+                .dice
+                .iter()
+                .zip(&order.tints)
+                .map(|(kind, tint)| (*kind, painter.paint(*tint, free)))
+                .collect();
+        }
+        self
     }
 }
 

@@ -129,6 +129,7 @@ fn this_session(
                     shown_only: true,
                     replay: true,
                     withheld: entry.withheld,
+                    painter: None,
                 },
             ));
         }

@@ -110,3 +110,13 @@ test("the room's roll modes in words", () => {
     text: 'Gwen set the roll modes: for the game master by default; players may roll for the game master, blind',
   });
 });
+
+test("a member's dice in words, as the room's history tells them", () => {
+  const mine = { seq: 5, event: { kind: 'dice', by: 'Pat', look: { body: '#1e40aa', ink: '#ffffff', material: 'stone' } } };
+  const bea = { seq: 6, event: { kind: 'dice', by: 'Gwen', character: 'Bea', look: { body: '#ffffff', ink: '#ffff00' } } };
+  const back = { seq: 7, event: { kind: 'dice', by: 'Pat', look: null } };
+  const page = { entries: [mine, bea, back], name: 'Sam' };
+  assert.equal(describeEntry(mine, page).text, 'Pat chose stone dice: #1e40aa with #ffffff numerals');
+  assert.equal(describeEntry(bea, page).text, 'Gwen chose plastic dice for Bea: #ffffff with #ffff00 numerals');
+  assert.equal(describeEntry(back, page).text, "Pat went back to the room's dice");
+});
