@@ -4,7 +4,7 @@
 //! nothing here knows the rules.
 
 use super::DieKind;
-use super::mesh::DieStyle;
+use super::style::{DiceLook, DieStyle};
 
 /// The palette of characters' dice, by seat.
 pub const CHARACTER_DICE: [DieStyle; 6] = [
@@ -52,6 +52,39 @@ pub fn notation_tint(kind: DieKind, index: usize) -> Tint {
     match (kind, index % 2) {
         (DieKind::D10Tens, _) | (_, 1) => Tint::Dark,
         _ => Tint::Light,
+    }
+}
+
+/// How one member's throws look in a room: its own dice for its free rolls, and each
+/// character's dice (the character's own, else those of the player who plays it) for a move's
+/// character dice. The game master's and the challenge dice keep the room's look.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DicePainter {
+    /// The thrower's own dice.
+    own: Option<DiceLook>,
+    /// Each seat's dice, by seat.
+    seats: Vec<Option<DiceLook>>,
+}
+
+impl DicePainter {
+    /// A painter of `own` dice for a thrower's free rolls and `seats` (each seat's dice, by
+    /// seat) for a move's character dice.
+    pub fn new(own: Option<DiceLook>, seats: Vec<Option<DiceLook>>) -> DicePainter {
+        DicePainter { own, seats }
+    }
+
+    /// A die of `tint` in a free roll (`free`) or a move: its colours (numerals made readable)
+    /// and material.
+    pub fn paint(&self, tint: Tint, free: bool) -> DieStyle {
+        let look = if free {
+            self.own
+        } else {
+            match tint {
+                Tint::Character(seat) => self.seats.get(seat).copied().flatten(),
+                _ => None,
+            }
+        };
+        look.map_or_else(|| tint.style(), DiceLook::drawn)
     }
 }
 

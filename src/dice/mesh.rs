@@ -14,69 +14,13 @@ use glam::Vec3;
 use super::Canvas;
 use super::DieKind;
 use super::geometry::{Face, Polyhedron};
-use super::style::Material;
+use super::style::DieStyle;
 
 /// Pixels per face cell of the atlas: large enough that a numeral stays sharp when the die
 /// fills the screen (its mipmaps keep it clean when the die is small).
 const CELL: usize = 256;
 /// How much of a cell's half-width a face's farthest vertex reaches.
 const FILL: f32 = 0.47;
-
-/// How a die looks: body and ink colours (sRGB) and what it is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DieStyle {
-    /// The body.
-    pub body: [u8; 3],
-    /// The numbers.
-    pub ink: [u8; 3],
-    /// What it is made of (the atlas is the same for every material).
-    pub material: Material,
-}
-
-impl DieStyle {
-    /// Ivory with dark numbers: the light (positive) die.
-    pub const IVORY: DieStyle = DieStyle {
-        body: [236, 228, 210],
-        ink: [30, 28, 40],
-        material: Material::Plastic,
-    };
-    /// Near-black with white numbers: the dark (negative) die.
-    pub const ONYX: DieStyle = DieStyle {
-        body: [34, 32, 38],
-        ink: [240, 236, 226],
-        material: Material::Plastic,
-    };
-    /// Deep red with white numbers.
-    pub const RUBY: DieStyle = DieStyle {
-        body: [150, 24, 36],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
-    /// Blue with white numbers.
-    pub const SAPPHIRE: DieStyle = DieStyle {
-        body: [30, 64, 150],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
-    /// Green with white numbers.
-    pub const EMERALD: DieStyle = DieStyle {
-        body: [22, 110, 70],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
-    /// Warm yellow with dark numbers.
-    pub const AMBER: DieStyle = DieStyle {
-        body: [226, 162, 40],
-        ink: [40, 26, 10],
-        material: Material::Plastic,
-    };
-    /// Purple with white numbers.
-    pub const VIOLET: DieStyle = DieStyle {
-        body: [96, 44, 140],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
-}
 
 fn grid(faces: usize) -> (usize, usize) {
     let cols = (faces as f32).sqrt().ceil() as usize;

@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::mesh::DieStyle;
-
 /// The least contrast a numeral has with its face, as drawn (WCAG 2's ratio for body text).
 pub const MIN_CONTRAST: f64 = 4.5;
 
@@ -84,6 +82,62 @@ impl Material {
             grain,
         }
     }
+}
+
+/// How a die looks: body and ink colours (sRGB) and what it is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DieStyle {
+    /// The body.
+    pub body: [u8; 3],
+    /// The numbers.
+    pub ink: [u8; 3],
+    /// What it is made of (the atlas is the same for every material).
+    pub material: Material,
+}
+
+impl DieStyle {
+    /// Ivory with dark numbers: the light (positive) die.
+    pub const IVORY: DieStyle = DieStyle {
+        body: [236, 228, 210],
+        ink: [30, 28, 40],
+        material: Material::Plastic,
+    };
+    /// Near-black with white numbers: the dark (negative) die.
+    pub const ONYX: DieStyle = DieStyle {
+        body: [34, 32, 38],
+        ink: [240, 236, 226],
+        material: Material::Plastic,
+    };
+    /// Deep red with white numbers.
+    pub const RUBY: DieStyle = DieStyle {
+        body: [150, 24, 36],
+        ink: [250, 244, 236],
+        material: Material::Plastic,
+    };
+    /// Blue with white numbers.
+    pub const SAPPHIRE: DieStyle = DieStyle {
+        body: [30, 64, 150],
+        ink: [250, 244, 236],
+        material: Material::Plastic,
+    };
+    /// Green with white numbers.
+    pub const EMERALD: DieStyle = DieStyle {
+        body: [22, 110, 70],
+        ink: [250, 244, 236],
+        material: Material::Plastic,
+    };
+    /// Warm yellow with dark numbers.
+    pub const AMBER: DieStyle = DieStyle {
+        body: [226, 162, 40],
+        ink: [40, 26, 10],
+        material: Material::Plastic,
+    };
+    /// Purple with white numbers.
+    pub const VIOLET: DieStyle = DieStyle {
+        body: [96, 44, 140],
+        ink: [250, 244, 236],
+        material: Material::Plastic,
+    };
 }
 
 /// A colour as the log writes it: `#rrggbb`.

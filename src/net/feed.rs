@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::dice::DieKind;
-use crate::dice::mesh::DieStyle;
+use crate::dice::style::DieStyle;
 use crate::dice::style::{Material, Rgb, Surface};
 use crate::errors::ErrorCode;
 use crate::record::{Pose, RollRecord};

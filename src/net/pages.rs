@@ -16,7 +16,8 @@ use super::assets::{self, Asset, Keep};
 use super::error::HttpError;
 use super::feed::parse_hex;
 use crate::dice::DieKind;
-use crate::dice::mesh::{DieStyle, MeshArrays, atlas_png, die_mesh_arrays};
+use crate::dice::mesh::{MeshArrays, atlas_png, die_mesh_arrays};
+use crate::dice::style::DieStyle;
 use crate::errors::ErrorCode;
 
 /// The first path segments the pages take (a room may not be named so).

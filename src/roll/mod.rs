@@ -25,7 +25,7 @@ pub use moves::{MoveRoll, end_turn, play_without_dice};
 pub use notation::{NotationRoll, notation_dice, read_record, recorded_notation};
 
 use crate::dice::looks::Tint;
-use crate::dice::mesh::DieStyle;
+use crate::dice::style::DieStyle;
 use crate::dice::{DieKind, NoPhysicalDie};
 use crate::errors::ErrorCode;
 use crate::odds::notation::{FacesError, NotationError};

@@ -37,6 +37,10 @@ pub struct Scene {
     /// The rules it plays by, where they are not the shipped `assets/rules/<ruleset>.ron`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<SceneRules>,
+    /// Its characters' own dice, by name (a character not named keeps the room's look, or
+    /// takes its player's); a room's members may choose others.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub dice: std::collections::BTreeMap<String, crate::dice::style::DiceLook>,
 }
 
 impl SceneRules {
@@ -251,6 +255,14 @@ impl Scene {
                     self.ruleset()
                 ));
             }
+        }
+        let names = self.names();
+        if let Some(stranger) = self.dice.keys().find(|n| !names.contains(&n.as_str())) {
+            return Err(refuse!(
+                Scene,
+                "dice: {stranger} is not in the cast ({})",
+                names.join(", ")
+            ));
         }
         let reads = for_ruleset!(self.ruleset(), |R| R::SETUP);
         if let Some(field) = self

@@ -83,7 +83,7 @@ pub struct Unsealed {
     /// The room's table (a hidden move holds it until its reveal).
     pub table: TableState,
     /// How the roller's dice look in the room now.
-    pub painter: crate::online::room::DicePainter,
+    pub painter: crate::dice::looks::DicePainter,
 }
 
 /// What a connection asks of its room's task.

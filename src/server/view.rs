@@ -4,13 +4,14 @@
 
 use std::sync::Arc;
 
+use crate::dice::looks::DicePainter;
 use crate::dice::looks::character_style;
-use crate::dice::mesh::DieStyle;
+use crate::dice::style::DieStyle;
 use crate::net::feed::{
     Byline, Explained, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
 };
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal, SealedRoll, SecretMode};
-use crate::online::room::{Checks, DicePainter, RoomError, RoomState};
+use crate::online::room::{Checks, RoomError, RoomState};
 use crate::record::{Cocked, Gesture, Pose, RollRecord, ThrowRecord, Thrown};
 use crate::roll::headless::{Motion, trace};
 use crate::roll::{MoveRoll, NotationRoll, RollError, ThrowOrder, drive, recorded_throw};

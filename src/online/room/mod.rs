@@ -23,8 +23,7 @@ use super::log::{
     state_version,
 };
 use super::seal::{self, GENESIS};
-use crate::dice::looks::Tint;
-use crate::dice::mesh::DieStyle;
+use crate::dice::looks::DicePainter;
 use crate::dice::style::DiceLook;
 use crate::record::{Gesture, RollRecord};
 use crate::roll::replay::check_record;
@@ -82,33 +81,6 @@ impl RoomDice {
             .and_then(|c| self.characters.get(c))
             .or_else(|| self.members.get(member))
             .copied()
-    }
-}
-
-/// How one member's throws look in a room: its own dice for its free rolls, and each
-/// character's dice (the character's own, else those of the player who plays it) for a move's
-/// character dice. The game master's and the challenge dice keep the room's look.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DicePainter {
-    /// The thrower's own dice.
-    own: Option<DiceLook>,
-    /// Each seat's dice, by seat.
-    seats: Vec<Option<DiceLook>>,
-}
-
-impl DicePainter {
-    /// A die of `tint` in a free roll (`free`) or a move: its colours (numerals made readable)
-    /// and material.
-    pub fn paint(&self, tint: Tint, free: bool) -> DieStyle {
-        let look = if free {
-            self.own
-        } else {
-            match tint {
-                Tint::Character(seat) => self.seats.get(seat).copied().flatten(),
-                _ => None,
-            }
-        };
-        look.map_or_else(|| tint.style(), DiceLook::drawn)
     }
 }
 
@@ -191,8 +163,9 @@ pub fn table_digest(table: &TableState, format: u32) -> String {
 }
 
 impl RoomState {
-    /// How `by`'s throws look now: its own dice, and each seat's (the character's own, else
-    /// its player's: `by` where `by` plays it, else the first player who does).
+    /// How `by`'s throws look now: its own dice, and each seat's (the character's own, chosen
+    /// in the room or given by the scene, else its player's: `by` where `by` plays it, else the
+    /// first player who does).
     pub fn painter(&self, by: &str) -> DicePainter {
         let names = self.table.names();
         let player_of = |seat: usize| {
@@ -210,14 +183,12 @@ impl RoomState {
                 self.dice
                     .characters
                     .get(names[seat])
+                    .or_else(|| self.scene.dice.get(names[seat]))
                     .copied()
                     .or_else(|| player_of(seat).and_then(|p| self.dice.members.get(p).copied()))
             })
             .collect();
-        DicePainter {
-            own: self.dice.members.get(by).copied(),
-            seats,
-        }
+        DicePainter::new(self.dice.members.get(by).copied(), seats)
     }
 
     /// A room from its first line (a `created` entry).
@@ -576,10 +547,20 @@ mod tests {
 
     /// [`room_of`], opened by `build`.
     pub(super) fn room_built(file: &str, build: &str) -> RoomState {
+        room_of_text(&scene_text(file), build)
+    }
+
+    /// The text of shipped scene `file`.
+    fn scene_text(file: &str) -> String {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenes")
             .join(file);
-        let (_, text) = Scene::load_text(&path).unwrap_or_else(|e| panic!("{e}"));
+        Scene::load_text(&path).unwrap_or_else(|e| panic!("{e}")).1
+    }
+
+    /// A room opened by Gwen with the scene `text`.
+    fn room_of_text(text: &str, build: &str) -> RoomState {
+        let text = text.to_string();
         let line = Entry {
             seq: 1,
             prev: GENESIS.into(),
@@ -704,7 +685,8 @@ mod tests {
     /// challenge dice and dice nobody chose keep the room's look.
     #[test]
     fn members_choose_their_dice_and_the_room_paints_throws_with_them() {
-        use crate::dice::looks::character_style;
+        use crate::dice::looks::{Tint, character_style};
+        use crate::dice::style::DieStyle;
         use crate::dice::style::{MIN_CONTRAST, Material, Rgb};
         use crate::errors::ErrorCode;
         let mut room = room_built("d20-check-crypt.ron", &crate::record::build_id());
@@ -784,6 +766,57 @@ mod tests {
         assert_eq!(
             room.painter("Pat").paint(Tint::Light, true),
             DieStyle::IVORY
+        );
+    }
+
+    /// A scene gives its characters dice: the room draws Bea's move in them, over her player's
+    /// own, until a member chooses others for her; a scene naming a character it lacks is
+    /// refused.
+    #[test]
+    fn a_scenes_dice_are_its_characters_until_the_room_chooses_others() {
+        use crate::dice::looks::Tint;
+        use crate::dice::style::{Material, Rgb};
+        let crypt = scene_text("d20-check-crypt.ron");
+        let end = crypt.rfind(')').expect("a scene's closing parenthesis");
+        let with = |dice: &str| format!("{}    dice: {{{dice}}},\n)", &crypt[..end]);
+        let text = with(r##""Bea": (body: "#2e8b57", ink: "#ffffff", material: translucent)"##);
+        let mut room = room_of_text(&text, &crate::record::build_id());
+        join(&mut room, "Gwen", Role::Gamemaster, &[]);
+        join(&mut room, "Sam", Role::Player, &["Bea"]);
+        let glass = DiceLook {
+            body: Rgb([46, 139, 87]),
+            ink: Rgb([255, 255, 255]),
+            material: Material::Translucent,
+        };
+        let wood = DiceLook {
+            body: Rgb([107, 62, 31]),
+            ink: Rgb([240, 224, 192]),
+            material: Material::Wood,
+        };
+        let sams_own = Event::Dice {
+            by: "Sam".into(),
+            character: None,
+            look: Some(wood),
+        };
+        append(&mut room, sams_own).unwrap_or_else(|e| panic!("{e}"));
+        let bea = Tint::Character(1);
+        assert_eq!(room.painter("Sam").paint(bea, false), glass.drawn());
+        assert_eq!(room.painter("Sam").paint(Tint::Light, true), wood.drawn());
+        let chosen = Event::Dice {
+            by: "Gwen".into(),
+            character: Some("Bea".into()),
+            look: Some(wood),
+        };
+        append(&mut room, chosen).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(room.painter("Sam").paint(bea, false), wood.drawn());
+
+        let stranger = with(r##""Nobody": (body: "#000000", ink: "#ffffff")"##);
+        let refused = Scene::parse("crypt.ron", &stranger).expect_err("a stranger's dice");
+        assert!(
+            refused
+                .to_string()
+                .contains("dice: Nobody is not in the cast (Ash, Bea"),
+            "{refused}"
         );
     }
 

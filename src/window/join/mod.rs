@@ -16,8 +16,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub use link::JoinOptions;
 use link::{FromServer, Link, ToServer};
 
+use crate::dice::looks::DicePainter;
 use crate::online::log::{Entry, Event, HiddenRoll, Proposal, Role, RollMode};
-use crate::online::room::{Checks, DicePainter, RoomState};
+use crate::online::room::{Checks, RoomState};
 use crate::record::RollRecord;
 use crate::rules::play::Move;
 use crate::rules::table::TableState;

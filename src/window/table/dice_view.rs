@@ -7,7 +7,8 @@ use bevy::prelude::*;
 
 use super::throwing::TableSimulator;
 use crate::dice::DieKind;
-use crate::dice::mesh::{DieStyle, die_atlas, die_mesh};
+use crate::dice::mesh::{die_atlas, die_mesh};
+use crate::dice::style::DieStyle;
 use crate::window::AppSystems;
 
 pub(super) fn plugin(app: &mut App) {

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use super::dice_view::{DiceAssets, DiceLook, DieOnTable};
 use crate::dice::DieKind;
-use crate::dice::mesh::DieStyle;
+use crate::dice::style::DieStyle;
 use crate::physics::throw::hand_offset;
 use crate::window::AppSystems;
 

@@ -94,7 +94,7 @@ pub struct Caller {
     pub withheld: bool,
     /// A room's dice for this throw (its thrower's own and its characters'), where a room
     /// drives the table; None: the table's own looks.
-    pub painter: Option<crate::online::room::DicePainter>,
+    pub painter: Option<crate::dice::looks::DicePainter>,
 }
 
 /// The lasting history of this window: the database and this session's number in it.

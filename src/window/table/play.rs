@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use super::history::Caller;
 use super::history::{HistoryEntry, Replay, RollHistory, move_luck};
 use super::throwing::{DiceThrow, TableSimulator, ThrowSettled, Thrower, start_throw};
+use crate::dice::looks::DicePainter;
 use crate::physics::throw::Swing;
 use crate::record::Cocked;
 use crate::roll::{Driving, MoveRoll, RollError};
@@ -117,6 +118,8 @@ pub struct TablePlay {
     pub log: Vec<String>,
     /// The seed of the next move.
     pub next_seed: u64,
+    /// The dice the seated scene gives its characters (a room's throws bring their own).
+    pub dice: DicePainter,
 }
 
 impl Default for TablePlay {
@@ -128,6 +131,7 @@ impl Default for TablePlay {
             current: None,
             log: Vec::new(),
             next_seed: rand::random(),
+            dice: DicePainter::default(),
         }
     }
 }
@@ -141,7 +145,15 @@ impl TablePlay {
     /// Seats a scene: a fresh table (ties the rules leave to chance are broken with `seed`).
     pub fn seat(&mut self, scene: &Scene, seed: u64) -> Result<(), DataError> {
         let book = self.book.as_ref().map_err(Clone::clone)?;
-        self.state = Some(TableState::new(scene, book, seed));
+        let table = TableState::new(scene, book, seed);
+        // The dice the scene gives its characters (a table no room drives).
+        let seats = table
+            .names()
+            .iter()
+            .map(|n| scene.dice.get(*n).copied())
+            .collect();
+        self.dice = DicePainter::new(None, seats);
+        self.state = Some(table);
         self.scene = Some(scene.name.clone());
         self.current = None;
         self.log
@@ -284,7 +296,18 @@ fn go_on(
             Cocked::default(),
             Thrower::Scene,
         )
-        .painted(&order, current.request.caller.painter.as_ref(), false);
+        .painted(
+            &order,
+            Some(
+                current
+                    .request
+                    .caller
+                    .painter
+                    .as_ref()
+                    .unwrap_or(&play.dice),
+            ),
+            false,
+        );
         start_throw(physics, &throw);
         return;
     }

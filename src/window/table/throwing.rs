@@ -7,8 +7,8 @@
 use bevy::prelude::*;
 
 use crate::dice::DieKind;
-use crate::dice::mesh::DieStyle;
-use crate::online::room::DicePainter;
+use crate::dice::looks::DicePainter;
+use crate::dice::style::DieStyle;
 use crate::physics::headless::{DiePose, Simulator};
 use crate::physics::throw::Swing;
 use crate::physics::{RollResult, STEP_HZ, ThrowRequest, tray};

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use crate::dice::mesh::DieStyle;
+use crate::dice::style::DieStyle;
 use crate::physics::RollResult;
 use crate::window::table::{DiceShown, TableSimulator, TableView, ViewSettings, outline_on_screen};
 

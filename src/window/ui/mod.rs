@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::dice::DieKind;
-use crate::dice::mesh::DieStyle;
+use crate::dice::style::DieStyle;
 use crate::physics::throw::Swing;
 use crate::roll::{MoveRoll, NotationRoll, ThrowOrder};
 use crate::window::join::JoinDialog;
