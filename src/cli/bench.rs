@@ -41,6 +41,10 @@ pub struct BenchArgs {
     /// Only this case of `--settle` (as it prints its name: 100d4, mixed 100).
     #[arg(long, requires = "settle")]
     pub case: Option<String>,
+    /// The cost of a new dice look: each die kind's atlas (the pages' PNG) made for colours no
+    /// cache holds yet, its time and its bytes.
+    #[arg(long, conflicts_with_all = ["odds_only", "physics_only", "notations", "settle"])]
+    pub atlases: bool,
 }
 
 /// Throughput of one physics case.
@@ -378,10 +382,67 @@ fn session_luck_benchmarks(budget: Duration) -> Result<Vec<Timing>, String> {
         .collect())
 }
 
+/// `bench --atlases`: what a member's new dice look costs the server, die kind by die kind
+/// (the pages ask for an atlas per kind thrown, made once in the pictures pool and cached).
+fn atlas_costs(as_json: bool) -> ExitCode {
+    use crate::dice::mesh::atlas_png;
+    use crate::dice::style::{DiceLook, Material, Rgb};
+    let look = DiceLook {
+        body: Rgb([30, 64, 170]),
+        ink: Rgb([255, 255, 255]),
+        material: Material::Stone,
+    }
+    .drawn();
+    let mut rows = Vec::new();
+    for kind in DieKind::ALL {
+        let bytes = match atlas_png(kind, look) {
+            Ok(png) => png.len(),
+            Err(e) => {
+                eprintln!("error: the {} atlas: {e}", kind.id());
+                return ExitCode::FAILURE;
+            }
+        };
+        let timing = measure(kind.id(), Duration::from_millis(500), || {
+            black_box(atlas_png(kind, look).ok());
+        });
+        rows.push((timing, bytes));
+    }
+    let made: Duration = rows.iter().map(|(t, _)| t.mean).sum();
+    let bytes: usize = rows.iter().map(|(_, b)| b).sum();
+    if as_json {
+        let kinds: Vec<_> = rows
+            .iter()
+            .map(|(t, b)| json!({"kind": t.name, "mean_ms": t.mean.as_secs_f64() * 1e3, "best_ms": t.best.as_secs_f64() * 1e3, "bytes": b}))
+            .collect();
+        println!(
+            "{}",
+            json!({"atlases": kinds, "every_kind_ms": made.as_secs_f64() * 1e3, "every_kind_bytes": bytes})
+        );
+    } else {
+        println!("a new dice look's atlases (the pages' PNG), one core:");
+        for (t, b) in &rows {
+            println!(
+                "  {:<6} mean {:>7.2} ms  best {:>7.2} ms  {b:>7} bytes",
+                t.name,
+                t.mean.as_secs_f64() * 1e3,
+                t.best.as_secs_f64() * 1e3
+            );
+        }
+        println!(
+            "  every kind: {:.1} ms, {bytes} bytes",
+            made.as_secs_f64() * 1e3
+        );
+    }
+    ExitCode::SUCCESS
+}
+
 /// Runs `bench`.
 pub fn run(args: &BenchArgs) -> ExitCode {
     if args.settle {
         return super::settle::run(args.seeds, args.case.as_deref(), args.json);
+    }
+    if args.atlases {
+        return atlas_costs(args.json);
     }
     let odds = if args.physics_only {
         Vec::new()

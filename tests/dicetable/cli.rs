@@ -226,3 +226,24 @@ fn the_table_servers_benchmarks_run_and_print_their_figures() {
         "{nats}"
     );
 }
+
+#[test]
+fn the_atlas_benchmark_makes_every_kinds_atlas_for_a_new_look() {
+    // What a member's new dice cost the server (docs/performance.md): run here so that it still
+    // runs on the day it is next measured; its times are the measurement's, not this test's.
+    let _lane = crate::beside_real_time();
+    let out = dicetable(&["bench", "--atlases", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let figures: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let kinds = figures["atlases"].as_array().expect("atlases");
+    let names: Vec<&str> = kinds.iter().filter_map(|k| k["kind"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "d4", "d6", "d8", "d10", "d10t", "d12", "d20", "d2", "d3", "dF"
+        ]
+    );
+    let bytes: u64 = kinds.iter().filter_map(|k| k["bytes"].as_u64()).sum();
+    assert_eq!(figures["every_kind_bytes"].as_u64(), Some(bytes));
+    assert!(kinds.iter().all(|k| k["bytes"].as_u64() > Some(1000)));
+}
