@@ -96,48 +96,29 @@ pub struct DieStyle {
 }
 
 impl DieStyle {
+    /// A plastic die of these colours (the room's own dice).
+    pub const fn plastic(body: [u8; 3], ink: [u8; 3]) -> DieStyle {
+        DieStyle {
+            body,
+            ink,
+            material: Material::Plastic,
+        }
+    }
+
     /// Ivory with dark numbers: the light (positive) die.
-    pub const IVORY: DieStyle = DieStyle {
-        body: [236, 228, 210],
-        ink: [30, 28, 40],
-        material: Material::Plastic,
-    };
+    pub const IVORY: DieStyle = DieStyle::plastic([236, 228, 210], [30, 28, 40]);
     /// Near-black with white numbers: the dark (negative) die.
-    pub const ONYX: DieStyle = DieStyle {
-        body: [34, 32, 38],
-        ink: [240, 236, 226],
-        material: Material::Plastic,
-    };
+    pub const ONYX: DieStyle = DieStyle::plastic([34, 32, 38], [240, 236, 226]);
     /// Deep red with white numbers.
-    pub const RUBY: DieStyle = DieStyle {
-        body: [150, 24, 36],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
+    pub const RUBY: DieStyle = DieStyle::plastic([150, 24, 36], [250, 244, 236]);
     /// Blue with white numbers.
-    pub const SAPPHIRE: DieStyle = DieStyle {
-        body: [30, 64, 150],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
+    pub const SAPPHIRE: DieStyle = DieStyle::plastic([30, 64, 150], [250, 244, 236]);
     /// Green with white numbers.
-    pub const EMERALD: DieStyle = DieStyle {
-        body: [22, 110, 70],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
+    pub const EMERALD: DieStyle = DieStyle::plastic([22, 110, 70], [250, 244, 236]);
     /// Warm yellow with dark numbers.
-    pub const AMBER: DieStyle = DieStyle {
-        body: [226, 162, 40],
-        ink: [40, 26, 10],
-        material: Material::Plastic,
-    };
+    pub const AMBER: DieStyle = DieStyle::plastic([226, 162, 40], [40, 26, 10]);
     /// Purple with white numbers.
-    pub const VIOLET: DieStyle = DieStyle {
-        body: [96, 44, 140],
-        ink: [250, 244, 236],
-        material: Material::Plastic,
-    };
+    pub const VIOLET: DieStyle = DieStyle::plastic([96, 44, 140], [250, 244, 236]);
 }
 
 /// A colour as the log writes it: `#rrggbb`.

@@ -146,11 +146,8 @@ async fn atlas(
         )
         .into_response();
     };
-    let style = DieStyle {
-        body,
-        ink,
-        material: crate::dice::style::Material::Plastic,
-    };
+    // An atlas is the same for every material: the client draws the surface.
+    let style = DieStyle::plastic(body, ink);
     let Ok(cell) = pages.atlases.lock().map(|mut m| {
         // Bounded: a page asking for every colour there is makes each of them once, and the
         // cache keeps the latest few.
