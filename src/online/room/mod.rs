@@ -73,17 +73,6 @@ pub struct RoomDice {
     pub characters: BTreeMap<String, DiceLook>,
 }
 
-impl RoomDice {
-    /// The look of dice thrown by `member` for `character` (None: a free roll, or a move of
-    /// nobody's): the character's own, else the member's, else None (the room's own dice).
-    pub fn of(&self, member: &str, character: Option<&str>) -> Option<DiceLook> {
-        character
-            .and_then(|c| self.characters.get(c))
-            .or_else(|| self.members.get(member))
-            .copied()
-    }
-}
-
 /// The room's roll modes, as its game master set them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoomModes {
@@ -417,10 +406,10 @@ impl RoomState {
                     Some(_) => &mut self.dice.characters,
                     None => &mut self.dice.members,
                 };
-                let whose = character.clone().unwrap_or_else(|| by.clone());
+                let key = character.clone().unwrap_or_else(|| by.clone());
                 match look {
-                    Some(look) => chosen.insert(whose, *look),
-                    None => chosen.remove(&whose),
+                    Some(look) => chosen.insert(key, *look),
+                    None => chosen.remove(&key),
                 };
                 let whose = character
                     .as_ref()
