@@ -26,6 +26,15 @@ pub fn plural(count: impl Into<i64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Items in a sentence: "a", "a and b", "a, b and c".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The longest label of a throw, bytes: a room's and the window's API's alike.
 pub const LABEL_BYTES: usize = 200;
 

@@ -46,6 +46,18 @@ export function whoSees(mode, by, page) {
   return 'only you see it';
 }
 
+/** The scene's name in its RON text, its escapes read (`\'`, `\"`, `\u{2019}`). */
+export function sceneName(text) {
+  const written = /name:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  if (written === undefined) return '';
+  // One pass, so an escaped backslash before "u{" stays a backslash.
+  return written.replace(/\\(?:u\{([0-9a-fA-F]{1,6})\}|(.))/g, (_, hex, c) => {
+    if (hex === undefined) return { n: '\n', t: '\t' }[c] ?? c;
+    const code = Number.parseInt(hex, 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+  });
+}
+
 /**
  * Entry `e` of the log in words: `{ text, title?, rolled?, faces?, said?, working?, outcome?,
  * reveal? }`. `page` is what the page knows: `rolled` (this throw written out, if the server
@@ -57,7 +69,7 @@ export function describeEntry(e, page) {
   const ev = e.event;
   switch (ev.kind) {
     case 'created': {
-      const title = /name:\s*"([^"]*)"/.exec(ev.scene)?.[1] || 'a scene';
+      const title = sceneName(ev.scene) || 'a scene';
       return { text: `${ev.gamemaster} opened the room: ${title}`, title };
     }
     case 'joined':

@@ -106,6 +106,10 @@ const overlay = {
     metalness: m.material.metalness ?? null,
     opacity: m.material.opacity,
     drawnAs: m.material.type,
+    // A game's own die: its faces' marks as its atlas was asked for (null: numbers).
+    marks: m.userData.die?.marks ?? null,
+    // ... and each face read in words, face 1 first (null: numbers).
+    reads: m.userData.die?.reads ?? null,
   })),
 };
 window.overlay = overlay;
@@ -425,7 +429,7 @@ function resize() {
 // of it); a server that is busy for a moment is asked again after the wait it names. Its
 // material's surface comes with it from the server (plastic when none does).
 function material(die) {
-  const key = `${die.kind}/${die.body}/${die.ink}/${die.material ?? 'plastic'}`;
+  const key = `${die.kind}/${die.body}/${die.ink}/${die.material ?? 'plastic'}/${die.marks ?? ''}`;
   if (!materials.has(key)) {
     const color = die.body;
     const surface = die.surface ?? { roughness: 0.18, metalness: 0, opacity: 1 };
@@ -445,7 +449,9 @@ function material(die) {
 
 /** Fetches a die's atlas and puts it on `made` once it has come. */
 async function loadAtlas(die, made) {
-  const url = `/dice/atlas/${die.kind}?body=${die.body.slice(1)}&ink=${die.ink.slice(1)}`;
+  // A game's own die asks for its marks instead of numbers.
+  const marks = die.marks ? `&marks=${encodeURIComponent(die.marks)}` : '';
+  const url = `/dice/atlas/${die.kind}?body=${die.body.slice(1)}&ink=${die.ink.slice(1)}${marks}`;
   try {
     const answer = await patientFetch(url, {}, { waiting: () => { overlay.atlases.retried += 1; } });
     if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
@@ -509,9 +515,15 @@ function place(poses, which = null) {
 
 // ---- The values over the settled dice ----
 
+/** What a settled die shows: a game's own die its face's mark, others their reading. */
+function markOf(die, reading) {
+  const face = Number(reading);
+  return die?.reads && Number.isInteger(face) ? (die.reads[face - 1] ?? reading) : reading;
+}
+
 function showValues(readings) {
   values = opts.values && meshes.length === readings.length
-    ? readings.map((text, i) => ({ text, die: meshes[i].userData.die }))
+    ? readings.map((text, i) => ({ text: markOf(meshes[i].userData.die, text), die: meshes[i].userData.die }))
     : [];
   listValues([]);
   const layer = $('values');

@@ -395,7 +395,7 @@ fn atlas_costs(as_json: bool) -> ExitCode {
     .drawn();
     let mut rows = Vec::new();
     for kind in DieKind::ALL {
-        let bytes = match atlas_png(kind, look) {
+        let bytes = match atlas_png(kind, look, None) {
             Ok(png) => png.len(),
             Err(e) => {
                 eprintln!("error: the {} atlas: {e}", kind.id());
@@ -403,7 +403,7 @@ fn atlas_costs(as_json: bool) -> ExitCode {
             }
         };
         let timing = measure(kind.id(), Duration::from_millis(500), || {
-            black_box(atlas_png(kind, look).ok());
+            black_box(atlas_png(kind, look, None).ok());
         });
         rows.push((timing, bytes));
     }

@@ -8,7 +8,7 @@ use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 
 /// The typeface of the numerals: bold and condensed, so "18" fits a d20's face at a size that
 /// reads, and its 6 and 9 are open and distinct.
-const TYPEFACE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
+pub const TYPEFACE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
 
 /// The parsed typeface (None only if the embedded file were broken: then dice have no numbers
 /// and a test fails, rather than the table panicking).
@@ -16,6 +16,11 @@ fn typeface() -> Option<&'static FontRef<'static>> {
     static FONT: OnceLock<Option<FontRef<'static>>> = OnceLock::new();
     FONT.get_or_init(|| FontRef::try_from_slice(TYPEFACE).ok())
         .as_ref()
+}
+
+/// Whether the typeface the dice carry draws `c` (a game's own marks may only use such glyphs).
+pub fn has_glyph(c: char) -> bool {
+    typeface().is_some_and(|font| font.glyph_id(c).0 != 0)
 }
 
 /// An RGBA8 image being drawn.
@@ -183,6 +188,34 @@ impl Canvas {
                 let dy = py as f32 + 0.5 - centre.1;
                 let (ux, uy) = (dx * cos - dy * sin, dx * sin + dy * cos);
                 let coverage = mask.sample(ux + mx, uy + my);
+                if coverage > 0.0 {
+                    let i = (py * self.width + px) * 4;
+                    for (channel, ink) in self.rgba[i..i + 4].iter_mut().zip(color) {
+                        let old = f32::from(*channel);
+                        *channel = (old + (f32::from(ink) - old) * coverage).round() as u8;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Canvas {
+    /// Draws a filled disc (a pip) of `radius` pixels centred at `centre`, its edge smoothed.
+    pub fn draw_disc(&mut self, centre: (f32, f32), radius: f32, color: [u8; 4]) {
+        let (x_lo, x_hi) = (
+            (centre.0 - radius - 1.0).max(0.0) as usize,
+            ((centre.0 + radius + 1.0).max(0.0) as usize).min(self.width),
+        );
+        let (y_lo, y_hi) = (
+            (centre.1 - radius - 1.0).max(0.0) as usize,
+            ((centre.1 + radius + 1.0).max(0.0) as usize).min(self.height),
+        );
+        for py in y_lo..y_hi {
+            for px in x_lo..x_hi {
+                let dx = px as f32 + 0.5 - centre.0;
+                let dy = py as f32 + 0.5 - centre.1;
+                let coverage = (radius + 0.5 - (dx * dx + dy * dy).sqrt()).clamp(0.0, 1.0);
                 if coverage > 0.0 {
                     let i = (py * self.width + px) * 4;
                     for (channel, ink) in self.rgba[i..i + 4].iter_mut().zip(color) {

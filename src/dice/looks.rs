@@ -27,6 +27,8 @@ pub enum Tint {
     Dark,
     /// A die that reads a special result (a friction check).
     Special,
+    /// A game's own die, in the colours its system file gives it (kept whoever throws it).
+    Game(DieStyle),
 }
 
 impl Tint {
@@ -37,6 +39,7 @@ impl Tint {
             Tint::Light => DieStyle::IVORY,
             Tint::Dark => DieStyle::ONYX,
             Tint::Special => DieStyle::AMBER,
+            Tint::Game(style) => style,
         }
     }
 }

@@ -14,6 +14,7 @@ use glam::Vec3;
 use super::Canvas;
 use super::DieKind;
 use super::geometry::{Face, Polyhedron};
+use super::marks::{FaceMarks, Mark};
 use super::style::DieStyle;
 
 /// Pixels per face cell of the atlas: large enough that a numeral stays sharp when the die
@@ -179,8 +180,12 @@ pub fn die_mesh(kind: DieKind) -> Mesh {
 /// the atlas's own colours where it has at most 256 or else the 256 blends of its body and ink
 /// (a numeral's edges are such blends; no pixel moves more than [`BLEND_ERROR`]), about half
 /// the bytes of RGB; opaque RGB where neither fits.
-pub fn atlas_png(kind: DieKind, style: DieStyle) -> Result<Vec<u8>, String> {
-    let canvas = atlas_pixels(kind, style);
+pub fn atlas_png(
+    kind: DieKind,
+    style: DieStyle,
+    marks: Option<&FaceMarks>,
+) -> Result<Vec<u8>, String> {
+    let canvas = atlas_pixels(kind, style, marks);
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, canvas.width as u32, canvas.height as u32);
     encoder.set_depth(png::BitDepth::Eight);
@@ -259,8 +264,42 @@ fn indexed(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
     Some((palette.concat(), indices))
 }
 
-/// Draws the atlas of a die in a style, as RGBA8 pixels with its size.
-pub fn atlas_pixels(kind: DieKind, style: DieStyle) -> Canvas {
+/// Draws a game's own mark centred at `centre` (atlas pixels) on face `index`, `height`
+/// pixels tall for text, turned by `angle`; pips spread over a square face.
+fn draw_mark(
+    canvas: &mut Canvas,
+    kind: DieKind,
+    index: usize,
+    mark: &Mark,
+    (centre, height, angle): ((f32, f32), f32, f32),
+    ink: [u8; 4],
+) {
+    match mark {
+        Mark::Blank => {}
+        Mark::Pips(n) => {
+            let radius = CELL as f32 * if *n > 6 { 0.055 } else { 0.07 };
+            for (x, y) in Mark::pip_places(*n) {
+                canvas.draw_disc(atlas_px(kind, index, (x, y)), radius, ink);
+            }
+        }
+        Mark::Symbol(text) | Mark::Word(text) => {
+            // A word of several letters is drawn smaller so that it keeps inside its face.
+            let letters = text.chars().count() as f32;
+            let squeeze = if matches!(mark, Mark::Word(_)) && letters > 2.0 {
+                2.0 / letters.sqrt().max(1.0) / 1.2
+            } else if letters > 1.0 {
+                0.85
+            } else {
+                1.0
+            };
+            canvas.draw_text(text, centre, height * squeeze, angle, ink, false);
+        }
+    }
+}
+
+/// Draws the atlas of a die in a style, as RGBA8 pixels with its size: its numbers, or the
+/// marks of a game's own die where `marks` gives them.
+pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -> Canvas {
     let shape = kind.shape();
     let (cols, rows) = grid(kind.faces() as usize);
     let rgba = |c: [u8; 3]| [c[0], c[1], c[2], 255];
@@ -275,6 +314,11 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle) -> Canvas {
                 let (x, y) = frame.local(shape.vertices[v]);
                 let angle = y.atan2(x) - std::f32::consts::FRAC_PI_2;
                 let at = atlas_px(kind, i, (x * 0.52, y * 0.52));
+                if let Some(marks) = marks {
+                    let mark = marks.of(shape.vertex_values[v]);
+                    draw_mark(&mut canvas, kind, i, &mark, (at, cell * 0.19, angle), ink);
+                    continue;
+                }
                 canvas.draw_text(
                     &shape.vertex_values[v].to_string(),
                     at,
@@ -309,6 +353,11 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle) -> Canvas {
             3 => atlas_px(kind, i, (0.0, -0.05)),
             _ => atlas_px(kind, i, (0.0, 0.0)),
         };
+        if let Some(marks) = marks {
+            let mark = marks.of(face.value);
+            draw_mark(&mut canvas, kind, i, &mark, (centre, height, 0.0), ink);
+            continue;
+        }
         let underline = matches!(face.value, 6 | 9) && kind != DieKind::D10Tens;
         canvas.draw_text(&label, centre, height, 0.0, ink, underline);
     }
@@ -368,8 +417,8 @@ pub fn mip_chain(canvas: &Canvas) -> (Vec<u8>, u32) {
 
 /// The atlas as a Bevy image, mipmapped and sampled anisotropically (faces are seen at a slant).
 #[cfg(feature = "window")]
-pub fn die_atlas(kind: DieKind, style: DieStyle) -> Image {
-    mipmapped_image(&atlas_pixels(kind, style), false)
+pub fn die_atlas(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -> Image {
+    mipmapped_image(&atlas_pixels(kind, style, marks), false)
 }
 
 /// A drawn canvas as a mipmapped sRGB image: anisotropically filtered (a die's faces are seen
@@ -410,13 +459,13 @@ mod tests {
     fn the_web_atlas_is_the_drawn_atlas_within_a_blend_step_in_fewer_bytes() {
         for kind in DieKind::ALL {
             let style = DieStyle::IVORY;
-            let png = atlas_png(kind, style).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            let png = atlas_png(kind, style, None).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
             let mut decoder = png::Decoder::new(std::io::Cursor::new(&png));
             decoder.set_transformations(png::Transformations::EXPAND);
             let mut reader = decoder.read_info().expect("a header");
             let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
             let info = reader.next_frame(&mut buf).expect("a frame");
-            let drawn = atlas_pixels(kind, style);
+            let drawn = atlas_pixels(kind, style, None);
             assert_eq!(
                 (info.width as usize, info.height as usize),
                 (drawn.width, drawn.height)
@@ -474,7 +523,7 @@ mod tests {
     #[test]
     fn every_face_cell_carries_ink() {
         for kind in DieKind::ALL {
-            let canvas = atlas_pixels(kind, DieStyle::IVORY);
+            let canvas = atlas_pixels(kind, DieStyle::IVORY, None);
             for i in 0..kind.faces() as usize {
                 let (ox, oy) = cell_origin(kind, i);
                 let mut inked = 0;
@@ -511,7 +560,7 @@ mod look {
             return;
         };
         for kind in DieKind::ALL {
-            let canvas = atlas_pixels(kind, DieStyle::IVORY);
+            let canvas = atlas_pixels(kind, DieStyle::IVORY, None);
             let path = std::path::Path::new(&dir).join(format!("{kind:?}.png"));
             let file = std::fs::File::create(path).expect("create");
             let mut encoder = png::Encoder::new(file, canvas.width as u32, canvas.height as u32);

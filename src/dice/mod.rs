@@ -4,10 +4,11 @@
 pub mod geometry;
 mod glyphs;
 pub mod looks;
+pub mod marks;
 pub mod mesh;
 pub mod style;
 
-pub use glyphs::Canvas;
+pub use glyphs::{Canvas, TYPEFACE};
 
 use std::sync::OnceLock;
 

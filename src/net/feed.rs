@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::dice::DieKind;
+use crate::dice::marks::{FaceMarks, Mark};
 use crate::dice::style::DieStyle;
 use crate::dice::style::{Material, Rgb, Surface};
 use crate::errors::ErrorCode;
@@ -28,6 +29,13 @@ pub struct FeedDie {
     /// How the page draws that material (with `material`): the numbers every client uses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub surface: Option<Surface>,
+    /// A game's own die: its faces' marks, as the atlas address takes them
+    /// ([`FaceMarks::key`]: each face's mark and a '|'; absent: numbers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marks: Option<String>,
+    /// A game's own die: each face's mark in words, face 1 first (for what a page announces).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reads: Option<Vec<String>>,
 }
 
 impl FeedDie {
@@ -40,7 +48,16 @@ impl FeedDie {
             ink: hex(style.ink),
             material: made_of,
             surface: made_of.map(Material::surface),
+            marks: None,
+            reads: None,
         }
+    }
+
+    /// The die with a game's own marks on its faces (none: numbers).
+    pub fn marked(mut self, marks: Option<&FaceMarks>) -> FeedDie {
+        self.marks = marks.map(FaceMarks::key);
+        self.reads = marks.map(|m| m.0.iter().map(Mark::shown).collect());
+        self
     }
 }
 

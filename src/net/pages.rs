@@ -16,6 +16,7 @@ use super::assets::{self, Asset, Keep};
 use super::error::HttpError;
 use super::feed::parse_hex;
 use crate::dice::DieKind;
+use crate::dice::marks::FaceMarks;
 use crate::dice::mesh::{MeshArrays, atlas_png, die_mesh_arrays};
 use crate::dice::style::DieStyle;
 use crate::errors::ErrorCode;
@@ -39,7 +40,8 @@ pub const ATLASES_KEPT: usize = 64;
 
 /// Each die's atlas PNG in each style, made once: pages asking for one being made wait for it
 /// (a streamer's OBS page, desktop and phone ask for the same dice at the same moment).
-type AtlasCache = HashMap<(DieKind, DieStyle), Arc<tokio::sync::OnceCell<Arc<Vec<u8>>>>>;
+type AtlasCache =
+    HashMap<(DieKind, DieStyle, Option<FaceMarks>), Arc<tokio::sync::OnceCell<Arc<Vec<u8>>>>>;
 
 /// What the pages serve besides the compiled-in files: the atlases made so far.
 pub struct Pages {
@@ -123,9 +125,13 @@ async fn geometry(headers: HeaderMap) -> Response {
 struct AtlasQuery {
     body: String,
     ink: String,
+    /// A game's own die: its faces' marks, each followed by '|' ([`FaceMarks::key`]).
+    #[serde(default)]
+    marks: Option<String>,
 }
 
-/// A die's numbered atlas in a body and ink colour (`?body=rrggbb&ink=rrggbb`), as PNG.
+/// A die's numbered atlas in a body and ink colour (`?body=rrggbb&ink=rrggbb`), as PNG; a
+/// game's own die with `&marks=` its faces' marks instead of numbers.
 async fn atlas(
     State(pages): State<Arc<Pages>>,
     peer: crate::net::runtime::Peer,
@@ -135,9 +141,32 @@ async fn atlas(
     let Some(kind) = DieKind::from_id(kind.trim_end_matches(".png")) else {
         return HttpError::not_found(format!("no die '{kind}'")).into_response();
     };
-    let colours = query
-        .ok()
-        .and_then(|Query(q)| Some((parse_hex(&q.body)?, parse_hex(&q.ink)?)));
+    let Ok(Query(query)) = query else {
+        return HttpError::new(
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::Invalid,
+            "give the colours as ?body=rrggbb&ink=rrggbb",
+        )
+        .into_response();
+    };
+    let marks = match query.marks.as_deref() {
+        None => None,
+        Some(key) => match FaceMarks::from_key(key, kind) {
+            Some(marks) => Some(marks),
+            None => {
+                return HttpError::new(
+                    axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    ErrorCode::Invalid,
+                    format!(
+                        "marks: one mark per face of a {}, each followed by '|' (a glyph of the dice's typeface, :n for pips, nothing for a blank)",
+                        kind.name()
+                    ),
+                )
+                .into_response();
+            }
+        },
+    };
+    let colours = parse_hex(&query.body).zip(parse_hex(&query.ink));
     let Some((body, ink)) = colours else {
         return HttpError::new(
             axum::http::StatusCode::UNPROCESSABLE_ENTITY,
@@ -151,10 +180,11 @@ async fn atlas(
     let Ok(cell) = pages.atlases.lock().map(|mut m| {
         // Bounded: a page asking for every colour there is makes each of them once, and the
         // cache keeps the latest few.
-        if m.len() >= ATLASES_KEPT && !m.contains_key(&(kind, style)) {
+        let key = (kind, style, marks.clone());
+        if m.len() >= ATLASES_KEPT && !m.contains_key(&key) {
             m.clear();
         }
-        m.entry((kind, style)).or_default().clone()
+        m.entry(key).or_default().clone()
     }) else {
         return failed("the atlases' cache is broken".into()).into_response();
     };
@@ -163,7 +193,9 @@ async fn atlas(
     let made = cell
         .get_or_try_init(|| async move {
             match crate::work::pictures()
-                .run(peer.client(), move |_| atlas_png(kind, style))
+                .run(peer.client(), move |_| {
+                    atlas_png(kind, style, marks.as_ref())
+                })
                 .await
             {
                 Ok(Ok(png)) => Ok(Arc::new(png)),

@@ -391,7 +391,15 @@ mod tests {
             pinned_logs_verify("v2", |f| crate::rules::play::reworded(f));
         assert_eq!(formats.into_iter().collect::<Vec<_>>(), [2]);
         assert_eq!(rulesets, all, "a format-2 log of every ruleset");
-        assert_eq!(scenes, shipped, "a format-2 log of every demo's scene");
+        // Every scene shipped while logs were written in format 2 (the games' own dice came
+        // with format 3).
+        let since_format_3 = ["The smugglers' moon", "Under the barrow"];
+        let of_format_2: std::collections::BTreeSet<String> = shipped
+            .iter()
+            .filter(|s| !since_format_3.contains(&s.as_str()))
+            .cloned()
+            .collect();
+        assert_eq!(scenes, of_format_2, "a format-2 log of every demo's scene");
     }
 
     #[test]

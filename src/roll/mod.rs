@@ -25,6 +25,7 @@ pub use moves::{MoveRoll, end_turn, play_without_dice};
 pub use notation::{NotationRoll, notation_dice, read_record, recorded_notation};
 
 use crate::dice::looks::Tint;
+use crate::dice::marks::FaceMarks;
 use crate::dice::style::DieStyle;
 use crate::dice::{DieKind, NoPhysicalDie};
 use crate::errors::ErrorCode;
@@ -155,6 +156,8 @@ pub struct ThrowOrder {
     pub dice: Vec<DieKind>,
     /// How each physical die looks.
     pub tints: Vec<Tint>,
+    /// What each physical die's faces show, for a game's own die (none: its numbers).
+    pub marks: Vec<Option<FaceMarks>>,
     /// Why the dice are thrown, in words.
     pub purpose: String,
 }
@@ -207,10 +210,24 @@ impl ThrowOrder {
             seed: throw_seed(roll_seed, n),
             sides,
             of,
+            marks: vec![None; dice.len()],
             dice,
             tints: looks,
             purpose,
         })
+    }
+
+    /// The order with each rules die's marks (a game's own dice) on its physical dice.
+    pub(crate) fn marked(mut self, marks: Vec<Option<FaceMarks>>) -> ThrowOrder {
+        let mut physical = 0;
+        for (s, m) in self.sides.iter().zip(marks) {
+            let count = crate::dice::physical_dice(*s).map_or(1, |k| k.len());
+            for slot in self.marks.iter_mut().skip(physical).take(count) {
+                *slot = m.clone();
+            }
+            physical += count;
+        }
+        self
     }
 
     /// Each physical die with its colours, in throw order (what the hand holds and the felt
@@ -221,6 +238,11 @@ impl ThrowOrder {
             .zip(&self.tints)
             .map(|(k, t)| (*k, t.style()))
             .collect()
+    }
+
+    /// Each physical die's marks, in throw order (none: its numbers).
+    pub fn marks(&self) -> Vec<Option<FaceMarks>> {
+        self.marks.clone()
     }
 
     /// The gesture applies to the first throw of a roll only; follow-ups come from the seed.

@@ -4,6 +4,7 @@
 //! outcome applied to the turn economy.
 
 use super::{MAX_THROWS, RollError, ThrowOrder, tint_of};
+use crate::dice::looks::Tint;
 use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowRecord, Thrown};
 use crate::rules::play::Move;
 use crate::rules::table::TableState;
@@ -88,9 +89,13 @@ impl MoveRoll {
             self.faces.len() as u32,
             self.seed,
             plan.dice.iter().map(|d| d.sides).collect(),
-            |i, _, _| tint_of(plan.dice[i].role, actor),
+            |i, _, _| match plan.dice[i].look {
+                Some(look) => Tint::Game(look.drawn()),
+                None => tint_of(plan.dice[i].role, actor),
+            },
             plan.purpose.clone(),
         )
+        .map(|o| o.marked(plan.dice.iter().map(|d| d.marks.clone()).collect()))
     }
 
     /// Feeds the rules' faces of the throw asked for (a script's given faces): checked against

@@ -44,6 +44,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dice::marks::FaceMarks;
+use crate::dice::style::DiceLook;
 use crate::errors::ErrorCode;
 use crate::odds::{Dist, Prob};
 pub use refusal::{Refusal, RefusalKind};
@@ -247,6 +249,12 @@ pub struct PlannedDie {
     pub role: DieRole,
     /// A short label for the overlay ("weapon d8", "Peter's dark die").
     pub label: String,
+    /// What its faces show, for a game's own die (none: its numbers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marks: Option<FaceMarks>,
+    /// Its own colours, for a game's own die that has them (none: its role's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<DiceLook>,
 }
 
 impl PlannedDie {
@@ -256,7 +264,21 @@ impl PlannedDie {
             sides,
             role,
             label: label.into(),
+            marks: None,
+            look: None,
         }
+    }
+
+    /// The die in its own colours (a game's own die that has them).
+    pub fn in_look(mut self, look: Option<DiceLook>) -> Self {
+        self.look = look;
+        self
+    }
+
+    /// The die with its faces' marks (a game's own die).
+    pub fn marked(mut self, marks: FaceMarks) -> Self {
+        self.marks = Some(marks);
+        self
     }
 }
 

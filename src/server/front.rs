@@ -443,18 +443,20 @@ mod tests {
                 "open-d6-fred-and-peter",
                 "step-dice-vault-dangerous",
                 "step-dice-vault",
+                "system-bone-dice",
                 "system-challenge-dice",
                 "system-count-sixes",
                 "system-d20-advantage",
                 "system-highest-d6",
                 "system-moves-2d6",
+                "system-narrative-dice",
             ]
         );
         assert_eq!(
             (
-                scenes[8].title.as_str(),
-                scenes[8].ruleset.as_str(),
-                scenes[8].rules.as_str()
+                scenes[9].title.as_str(),
+                scenes[9].ruleset.as_str(),
+                scenes[9].rules.as_str()
             ),
             (
                 "The toll bridge",

@@ -434,6 +434,55 @@ mod tests {
         assert_eq!(body["code"], ErrorCode::NotFound.as_str());
     }
 
+    /// A game's own die's atlas is drawn with its marks (a skull and pips here, the bone die's),
+    /// unlike the numbered one; marks that are no marks, or do not fit the die, are refused.
+    #[tokio::test]
+    async fn a_games_own_die_has_an_atlas_of_its_marks() {
+        let get = |query: &str| {
+            Request::get(format!("/dice/atlas/d6?body=f0e8d8&ink=201810{query}"))
+                .body(Body::empty())
+                .expect("request")
+        };
+        let bytes = |response: axum::response::Response| async move {
+            axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .expect("a body")
+        };
+        let numbered = test_router()
+            .oneshot(get(""))
+            .await
+            .unwrap_or_else(|e| match e {});
+        assert_eq!(numbered.status(), StatusCode::OK);
+        // ☠|:2|:3|:4|:5|:6|
+        let bone = "&marks=%E2%98%A0%7C%3A2%7C%3A3%7C%3A4%7C%3A5%7C%3A6%7C";
+        let marked = test_router()
+            .oneshot(get(bone))
+            .await
+            .unwrap_or_else(|e| match e {});
+        assert_eq!(marked.status(), StatusCode::OK);
+        let (numbered, marked) = (bytes(numbered).await, bytes(marked).await);
+        assert!(marked.starts_with(b"\x89PNG"), "a PNG");
+        assert_ne!(numbered, marked);
+        // Five marks for six faces; pips on a d8; a glyph the typeface lacks.
+        for (kind, marks) in [
+            ("d6", "%3A2%7C%3A3%7C%3A4%7C%3A5%7C%3A6%7C"),
+            (
+                "d8",
+                "%3A1%7C%3A2%7C%3A3%7C%3A4%7C%3A5%7C%3A6%7C%3A7%7C%3A8%7C",
+            ),
+            ("d6", "%F0%9F%90%89%7C%7C%7C%7C%7C%7C"),
+        ] {
+            let request = Request::get(format!(
+                "/dice/atlas/{kind}?body=ffffff&ink=000000&marks={marks}"
+            ))
+            .body(Body::empty())
+            .expect("request");
+            let (status, body) = answer(test_router(), request).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{marks}");
+            assert_eq!(body["code"], ErrorCode::Invalid.as_str());
+        }
+    }
+
     #[test]
     fn room_names_are_path_segments_and_not_the_pages_names() {
         assert!(check_room_name("crypt-2.b_c").is_ok());

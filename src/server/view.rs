@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::dice::looks::DicePainter;
 use crate::dice::looks::character_style;
+use crate::dice::marks::FaceMarks;
 use crate::dice::style::DieStyle;
 use crate::net::feed::{
     Byline, Explained, FeedDie, FeedEvent, TableInfo, colour_of, flat, hex, readings, rounded,
@@ -176,7 +177,7 @@ impl Watch {
         by: &str,
         what: &Proposal,
         record: &RollRecord,
-    ) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
+    ) -> Result<(Vec<Vec<DrawnDie>>, Option<Outcome>), RoomError> {
         looks_at(&self.room.table, &self.room.painter(by), what, record)
     }
 }
@@ -190,7 +191,7 @@ fn looks_at(
     painter: &DicePainter,
     what: &Proposal,
     record: &RollRecord,
-) -> Result<(Vec<Vec<DieStyle>>, Option<Outcome>), RoomError> {
+) -> Result<(Vec<Vec<DrawnDie>>, Option<Outcome>), RoomError> {
     match what {
         Proposal::Notation(text) => Ok((notation_looks(text, painter, record)?, None)),
         Proposal::Move(mv) => {
@@ -230,14 +231,17 @@ fn hidden_looks(
 /// What [`hidden_looks`] finds.
 struct HiddenLooks {
     actor: Option<usize>,
-    looks: Vec<Vec<DieStyle>>,
+    looks: Vec<Vec<DrawnDie>>,
     worked: Option<Outcome>,
 }
+
+/// How a die of a throw is drawn: its colours and material, and a game's own die's marks.
+type DrawnDie = (DieStyle, Option<FaceMarks>);
 
 /// The roll path's next throw read back from `record`, its dice's looks (a free roll's when
 /// `free`) kept in `looks`.
 fn recording<'a>(
-    looks: &'a mut Vec<Vec<DieStyle>>,
+    looks: &'a mut Vec<Vec<DrawnDie>>,
     painter: &'a DicePainter,
     free: bool,
     record: &'a RollRecord,
@@ -247,7 +251,8 @@ fn recording<'a>(
             order
                 .tints
                 .iter()
-                .map(|t| painter.paint(*t, free))
+                .zip(&order.marks)
+                .map(|(t, marks)| (painter.paint(*t, free), marks.clone()))
                 .collect(),
         );
         recorded_throw(record, order)
@@ -260,7 +265,7 @@ fn notation_looks(
     text: &str,
     painter: &DicePainter,
     record: &RollRecord,
-) -> Result<Vec<Vec<DieStyle>>, RoomError> {
+) -> Result<Vec<Vec<DrawnDie>>, RoomError> {
     let mut looks = Vec::new();
     let notation = crate::roll::recorded_notation(text, record)?;
     let roll = NotationRoll::start(&notation, record.seed)?;
@@ -341,7 +346,7 @@ fn shared_trace(throw: &ThrowRecord, gesture: Option<Gesture>, cocked: Cocked) -
 
 /// Every throw of a roll with its motion. A throw that does not re-simulate to its record here
 /// (another platform or build) is shown at rest where the record says, and the server says so.
-fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DieStyle>]) -> Vec<FeedEvent> {
+fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DrawnDie>]) -> Vec<FeedEvent> {
     record
         .throws
         .iter()
@@ -365,12 +370,12 @@ fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DieStyle>]) 
                     vec![sample(&throw.poses, true)]
                 }
             };
-            let style = |i: usize| {
+            let drawn = |i: usize| {
                 looks
                     .get(n)
                     .and_then(|l| l.get(i))
-                    .copied()
-                    .unwrap_or(DieStyle::IVORY)
+                    .cloned()
+                    .unwrap_or((DieStyle::IVORY, None))
             };
             FeedEvent::Motion {
                 roll: seq,
@@ -380,7 +385,10 @@ fn motions(seq: u64, by: &Byline, record: &RollRecord, looks: &[Vec<DieStyle>]) 
                     .dice
                     .iter()
                     .enumerate()
-                    .map(|(i, kind)| FeedDie::of(*kind, style(i)))
+                    .map(|(i, kind)| {
+                        let (style, marks) = drawn(i);
+                        FeedDie::of(*kind, style).marked(marks.as_ref())
+                    })
                     .collect(),
                 hz: crate::roll::headless::samples_per_second(SAMPLE_STEPS),
                 frames,
@@ -649,6 +657,93 @@ mod tests {
             ));
         }
         assert_eq!(replayed, dice);
+    }
+
+    /// A game's own dice reach a page with their marks, from the log alone: the narrative
+    /// dice in their own colours with their symbols, the bone dice in the thrower's with pips
+    /// and a skull; the outcome reads each face in words, a page that replays the log from its
+    /// start draws the same dice, and the log verifies.
+    #[test]
+    fn a_games_own_dice_reach_a_page_with_their_marks_and_the_log_verifies() {
+        let games = [
+            (
+                "system-narrative-dice.ron",
+                ["d8", "d8", "d12", "d8", "d8"].as_slice(),
+                "|✶|✶|✶✶|▲|▲|✶▲|▲▲|",
+                "#1f7a3a",
+                "2d{Ability}+1d{Proficiency}+2d{Difficulty}: Ability ",
+            ),
+            (
+                "system-bone-dice.ron",
+                ["d6", "d6", "d6"].as_slice(),
+                "☠|:2|:3|:4|:5|:6|",
+                "#961824",
+                "3d{Bone}: Bone ",
+            ),
+        ];
+        for (file, kinds, first_marks, first_body, line_starts) in games {
+            let mut lines = opened(file);
+            let mut watch = Watch::open(&lines[0]).unwrap_or_else(|e| panic!("{e}"));
+            watch
+                .see(&lines[1], false)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let move_line = thrown(&watch.room);
+            let drawn = |events: &[FeedEvent]| -> Vec<FeedDie> {
+                events
+                    .iter()
+                    .filter_map(|e| match e {
+                        FeedEvent::Motion { dice, .. } => Some(dice.clone()),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect()
+            };
+            let events = watch
+                .see(&move_line, true)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let dice = drawn(&events);
+            let drawn_kinds: Vec<&str> = dice.iter().map(|d| d.kind).collect();
+            assert_eq!(drawn_kinds, kinds, "{file}");
+            assert_eq!(dice[0].marks.as_deref(), Some(first_marks), "{file}");
+            assert_eq!(dice[0].body, first_body, "{file}");
+            assert!(
+                dice.iter()
+                    .all(|d| d.reads.as_ref().map(Vec::len) == Some(kind_faces(d.kind))),
+                "{file}: {dice:?}"
+            );
+            let Some(explained) = events.iter().find_map(|e| match e {
+                FeedEvent::Outcome { explained, .. } => Some(explained),
+                _ => None,
+            }) else {
+                panic!("{file}: an outcome");
+            };
+            assert!(
+                explained.lines[0].starts_with(line_starts),
+                "{file}: {:?}",
+                explained.lines
+            );
+            lines.push(move_line);
+            let mut again = Watch::open(&lines[0]).unwrap_or_else(|e| panic!("{e}"));
+            let mut replayed = Vec::new();
+            for line in &lines[1..] {
+                let events = again.see(line, true).unwrap_or_else(|e| panic!("{e}"));
+                replayed.extend(drawn(&events));
+            }
+            assert_eq!(replayed, dice, "{file}");
+            let log = lines.join("\n") + "\n";
+            let verdict = crate::online::verify::verify_text(&log);
+            assert!(
+                matches!(
+                    verdict,
+                    crate::online::verify::Verdict::Verified { rolls: 1, .. }
+                ),
+                "{file}: {verdict:?}"
+            );
+        }
+    }
+
+    fn kind_faces(id: &str) -> usize {
+        crate::dice::DieKind::from_id(id).map_or(0, |k| k.faces() as usize)
     }
 
     /// A page's outcome of a move holds what the window's holds: the rules' working (each step,

@@ -1069,6 +1069,82 @@ impl BrowserTable {
     }
 }
 
+/// A game's own dice from a phone (`web/tests/game-dice.mjs`): Pat makes the first move of the
+/// narrative-dice scene and of the bone-dice scene; Pat's tray and an OBS page draw every die
+/// with its marks (the narrative dice in their own colours), and the value over each die is
+/// the mark of the face the room's log says it settled on. axe-core finds nothing.
+#[test]
+fn a_games_own_dice_are_drawn_with_their_marks_and_read_as_the_log_says() {
+    use dicetable::online::log::{Entry, Event};
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let table = BrowserTable::start("game-dice");
+    let seen = table.browse("game-dice.mjs");
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    for (room, written, first_body) in [
+        (
+            "smugglers",
+            "2d{Ability}+1d{Proficiency}+2d{Difficulty}",
+            "#1f7a3a",
+        ),
+        ("barrow", "3d{Bone}", "#961824"),
+    ] {
+        let game = &seen["games"][room];
+        assert_eq!(
+            game["violations"],
+            serde_json::json!([]),
+            "axe-core: {room}"
+        );
+        assert!(
+            game["history"]
+                .as_str()
+                .is_some_and(|l| l.contains(written)),
+            "{room}: {}",
+            game["history"]
+        );
+        // The faces the room's log holds for the move.
+        let export = dicetable(&[
+            "serve",
+            "--data",
+            table.data.to_str().expect("a path"),
+            "--export",
+            room,
+        ]);
+        let seq = game["seq"].as_u64().expect("a seq");
+        let faces: Vec<u32> = stdout(&export)
+            .lines()
+            .filter_map(|l| Entry::parse(l).ok())
+            .find_map(|e| match e.event {
+                Event::Thrown { record, .. } if e.seq == seq => record.faces.first().cloned(),
+                _ => None,
+            })
+            .expect("the move's faces in the log");
+        for page in ["tray", "obs"] {
+            let dice = game[page]["dice"].as_array().expect("dice");
+            let values = game[page]["values"].as_array().expect("values");
+            assert_eq!(dice.len(), faces.len(), "{room} {page}");
+            assert_eq!(values.len(), faces.len(), "{room} {page}: {values:?}");
+            assert_eq!(dice[0]["body"], first_body, "{room} {page}");
+            for ((die, value), face) in dice.iter().zip(values).zip(&faces) {
+                assert!(die["marks"].is_string(), "{room} {page}: {die}");
+                let reads = die["reads"].as_array().expect("marks read in words");
+                assert_eq!(&reads[*face as usize - 1], value, "{room} {page}: {die}");
+            }
+        }
+        assert_eq!(
+            game["tray"], game["obs"],
+            "{room}: the OBS page draws what the tray does"
+        );
+    }
+    table.keep(&[
+        "game-dice-smugglers-phone.png",
+        "game-dice-barrow-phone.png",
+    ]);
+    table.close();
+}
+
 #[test]
 fn every_page_from_one_address_draws_every_die_with_its_numerals() {
     if !browser_ready() {

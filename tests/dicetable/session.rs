@@ -69,6 +69,8 @@ fn every_ruleset_script_meets_its_expectations() {
         ("system-count-sixes.ron", "system-count-sixes.ron", 15),
         ("system-d20-advantage.ron", "system-d20-advantage.ron", 16),
         ("system-challenge-dice.ron", "system-challenge-dice.ron", 14),
+        ("system-narrative-dice.ron", "system-narrative-dice.ron", 15),
+        ("system-bone-dice.ron", "system-bone-dice.ron", 12),
     ] {
         let j = json_session(scene, script);
         assert_eq!(j["steps"].as_array().map(Vec::len), Some(steps), "{script}");
@@ -203,6 +205,8 @@ fn every_demo_checks_green() {
         "system-count-sixes",
         "system-d20-advantage",
         "system-challenge-dice",
+        "system-narrative-dice",
+        "system-bone-dice",
     ] {
         let out = dicetable(&["demo", ruleset, "--check"]);
         let text = stdout(&out);

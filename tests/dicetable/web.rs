@@ -39,6 +39,6 @@ fn the_pages_pure_parts_pass_their_unit_tests() {
     );
     assert!(out.status.success(), "{text}");
     // Every file ran: the two suites' tests, none skipped.
-    assert!(text.contains("# pass 52"), "{text}");
+    assert!(text.contains("# pass 53"), "{text}");
     assert!(text.contains("# fail 0"), "{text}");
 }

@@ -117,6 +117,8 @@ pub fn system(s: &Unchecked) -> Result<(), Refusal> {
             .chain(s.resources.iter().map(|r| r.name.as_str())),
     )?;
     unique("moves", s.moves.iter().map(|m| m.name.as_str()))?;
+    at_most("dice of the game's own", s.dice.len(), MOST_PER_MOVE)?;
+    unique("dice", s.dice.iter().map(|d| d.name.as_str()))?;
     for m in &s.moves {
         a_move(s, m).map_err(|e| refuse!(Scene, "move \"{}\": {e}", m.name))?;
     }
@@ -243,13 +245,17 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
                         b.name
                     ));
                 }
-                Condition::Match | Condition::WithDice => {}
+                Condition::Match
+                | Condition::WithDice
+                | Condition::Count { .. }
+                | Condition::CountAtMost { .. } => {}
             }
         }
     }
     if let Some(cap) = m.cap {
         number("its cap", cap)?;
     }
+    own_dice_move(s, m)?;
     if let Some(p) = &m.push {
         name("its push", &p.label)?;
         if p.keep_at_least == 0 || p.keep_at_least > 100 {
@@ -289,6 +295,80 @@ fn a_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
         }
     }
     throws(s, m)
+}
+
+/// A move throwing the game's own dice reads what their faces count, and nothing else: its
+/// result is a value they count; it has no dice against it, cap or push, and no band reads
+/// faces by number. A move of numbered dice counts no values.
+fn own_dice_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
+    let counted = |value: &str| {
+        s.dice
+            .iter()
+            .any(|d| d.faces.iter().any(|f| f.counts.contains_key(value)))
+    };
+    let own = m.throw.contains("d{");
+    let conditions = m.bands.iter().flat_map(|b| b.when.iter().map(move |c| (b, c)));
+    if !own {
+        if let Some(r) = &m.result {
+            return Err(refuse!(
+                Scene,
+                "its result is \"{r}\", and it throws none of the game's own dice (write them 2d{{Name}})"
+            ));
+        }
+        for (b, c) in conditions {
+            if let Condition::Count { value, .. } | Condition::CountAtMost { value, .. } = c {
+                return Err(refuse!(
+                    Scene,
+                    "band \"{}\" counts {value}, and the move throws none of the game's own dice",
+                    b.name
+                ));
+            }
+        }
+        return Ok(());
+    }
+    match &m.result {
+        None => {
+            return Err(refuse!(
+                Scene,
+                "it throws the game's own dice and names no result: say which value it is (result: Some(\"success\"))"
+            ));
+        }
+        Some(r) if !counted(r) => {
+            return Err(refuse!(
+                Scene,
+                "its result is \"{r}\", which no face of the game's dice counts"
+            ));
+        }
+        Some(_) => {}
+    }
+    if m.against.is_some() || m.cap.is_some() || m.push.is_some() {
+        return Err(refuse!(
+            Scene,
+            "a throw of the game's own dice is read by what its faces count: it has no against, cap or push"
+        ));
+    }
+    for (b, c) in conditions {
+        match c {
+            Condition::Faces { .. } | Condition::Match => {
+                return Err(refuse!(
+                    Scene,
+                    "band \"{}\" reads faces by number, and the move throws the game's own dice: count values instead (Count(value: \"success\", at_least: 1))",
+                    b.name
+                ));
+            }
+            Condition::Count { value, .. } | Condition::CountAtMost { value, .. }
+                if !counted(value) =>
+            {
+                return Err(refuse!(
+                    Scene,
+                    "band \"{}\" counts \"{value}\", which no face of the game's dice counts",
+                    b.name
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// What a name in a move is: a number (true) or an option's words (false).
@@ -373,7 +453,7 @@ fn throws(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
                 s.resource(n)
                     .map(|r| Filled::Number(if most { r.most } else { r.least }))
             };
-            let t = super::seat::throw_of(m, &lookup)?;
+            let t = super::seat::throw_of(s, m, &lookup)?;
             t.within_reach()?;
         }
     }

@@ -138,10 +138,10 @@ impl Catalogue for Table {
                 let throws = self
                     .filling(*actor, def, choices)
                     .ok()
-                    .and_then(|f| super::seat::throw_of(def, &|n| f.lookup(n)).ok())
+                    .and_then(|f| super::seat::throw_of(&self.rules, def, &|n| f.lookup(n)).ok())
                     .map(|t| match &t.against {
-                        Some(a) => format!("{} against {}", t.main.source(), a.source()),
-                        None => t.main.source().to_string(),
+                        Some(a) => format!("{} against {}", t.written, a.source()),
+                        None => t.written,
                     })
                     .unwrap_or_else(|| def.throw.clone());
                 f.note(format!("Throws {throws} · {}", bands.join(" / ")));

@@ -21,6 +21,9 @@ mod template;
 #[cfg(test)]
 mod tests;
 
+use crate::dice::DieKind;
+use crate::dice::marks::{FaceMarks, Mark};
+use crate::dice::style::DiceLook;
 use crate::rules::Refusal;
 use std::collections::BTreeMap;
 
@@ -82,6 +85,10 @@ pub struct Unchecked {
     /// What characters (or the scene) keep and spend: stress, harm, momentum, a clock.
     #[serde(default)]
     pub resources: Vec<ResourceDef>,
+    /// The game's own dice, whose faces carry marks and count for named values (none: the
+    /// game throws numbered dice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<DieDef>,
     /// Every move a character can make.
     pub moves: Vec<MoveDef>,
     /// How turns pass.
@@ -134,6 +141,146 @@ pub struct ResourceDef {
     pub start: i64,
 }
 
+/// A die of the game's own: a shape dicetable throws, and what each face shows and counts for.
+/// Checked when it is read (its error lands at the die in the file): a face for each face of
+/// the shape, each mark fitting it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "WrittenDie")]
+pub struct DieDef {
+    /// Its name, as a move's throw writes it (`2d{Ability}`).
+    pub name: String,
+    /// The physical die it is: D4, D6, D8, D10, D12 or D20.
+    pub shape: DieKind,
+    /// Each face, face 1 first: what it shows and counts for.
+    pub faces: Vec<FaceDef>,
+    /// Its own colours and material, whoever throws it (none: the thrower's dice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<DiceLook>,
+}
+
+/// A [`DieDef`] as written, before its checks.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenDie {
+    name: String,
+    shape: DieKind,
+    faces: Vec<FaceDef>,
+    #[serde(default)]
+    look: Option<DiceLook>,
+}
+
+impl TryFrom<WrittenDie> for DieDef {
+    type Error = String;
+    fn try_from(w: WrittenDie) -> Result<DieDef, String> {
+        if w.name.trim().is_empty() || w.name.chars().count() > 40 || w.name.contains(['{', '}'])
+        {
+            return Err(format!(
+                "die \"{}\": a die's name has 1 to 40 characters and no braces",
+                w.name
+            ));
+        }
+        if !DieKind::SINGLES.contains(&w.shape) {
+            return Err(format!(
+                "die \"{}\" is a {}: a game's own die is a D4, D6, D8, D10, D12 or D20",
+                w.name,
+                w.shape.name()
+            ));
+        }
+        if w.faces.len() != w.shape.faces() as usize {
+            return Err(format!(
+                "die \"{}\" writes {} faces for a {} of {}",
+                w.name,
+                w.faces.len(),
+                w.shape.name(),
+                w.shape.faces()
+            ));
+        }
+        for (i, f) in w.faces.iter().enumerate() {
+            f.mark
+                .fits(w.shape)
+                .map_err(|e| format!("die \"{}\", face {}: {e}", w.name, i + 1))?;
+            if f.counts.len() > 8 {
+                return Err(format!(
+                    "die \"{}\", face {}: a face counts for at most 8 values",
+                    w.name,
+                    i + 1
+                ));
+            }
+            for (value, n) in &f.counts {
+                if value.trim().is_empty()
+                    || value.chars().count() > 40
+                    || !value.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '_')
+                {
+                    return Err(format!(
+                        "die \"{}\", face {}: \"{value}\" is no value's name (letters, digits, spaces, 1 to 40)",
+                        w.name,
+                        i + 1
+                    ));
+                }
+                within_bounds::<serde::de::value::Error>(*n).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(DieDef {
+            name: w.name,
+            shape: w.shape,
+            faces: w.faces,
+            look: w.look,
+        })
+    }
+}
+
+/// One face of a game's own die.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaceDef {
+    /// What it shows.
+    #[serde(default)]
+    pub mark: Mark,
+    /// What it counts for, by value ("success": 1, "advantage": 1); a value may be negative
+    /// (a failure cancels a success: "success": -1).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counts: BTreeMap<String, i64>,
+    /// How a screen reader and the history say it, where its counts do not say it well.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reads: String,
+}
+
+impl FaceDef {
+    /// The face in words: its `reads`, or its counts ("success and advantage", "2 threat"),
+    /// or its mark ("blank").
+    pub fn words(&self) -> String {
+        if !self.reads.is_empty() {
+            return self.reads.clone();
+        }
+        let counted: Vec<String> = self
+            .counts
+            .iter()
+            .filter(|(_, n)| **n != 0)
+            .map(|(v, n)| match n {
+                1 => v.clone(),
+                n => format!("{n} {v}"),
+            })
+            .collect();
+        if counted.is_empty() {
+            self.mark.words()
+        } else {
+            crate::text::and_list(&counted)
+        }
+    }
+}
+
+impl DieDef {
+    /// The face of a value the die settled on (1 for the first face).
+    pub fn face(&self, value: u32) -> Option<&FaceDef> {
+        value.checked_sub(1).and_then(|i| self.faces.get(i as usize))
+    }
+
+    /// Its faces' marks, for the atlases.
+    pub fn marks(&self) -> FaceMarks {
+        FaceMarks(self.faces.iter().map(|f| f.mark.clone()).collect())
+    }
+}
+
 /// A move: what it throws, the choices its form offers, how its faces are read, its bands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -153,6 +300,10 @@ pub struct MoveDef {
     /// them the throw's total beats (`2d10` challenge dice).
     #[serde(default)]
     pub against: Option<String>,
+    /// For a throw of the game's own dice: the value its result is (the sum of that value
+    /// over the faces thrown: "success").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
     /// The most the throw's total counts for before it is read against `against` (an
     /// action score of at most 10).
     #[serde(default, deserialize_with = "bounded_cap")]
@@ -294,6 +445,22 @@ pub enum Condition {
     Match,
     /// The throw had dice of its own (not the `if_no_dice` throw).
     WithDice,
+    /// The faces of the game's own dice count `value` at least `at_least` times in all.
+    Count {
+        /// The value ("success").
+        value: String,
+        /// How many at least.
+        #[serde(deserialize_with = "bounded")]
+        at_least: i64,
+    },
+    /// The faces of the game's own dice count `value` at most `at_most` times in all.
+    CountAtMost {
+        /// The value ("threat").
+        value: String,
+        /// How many at most.
+        #[serde(deserialize_with = "bounded")]
+        at_most: i64,
+    },
 }
 
 /// A number in a condition: written out, or a trait or number choice of the move.
@@ -403,6 +570,11 @@ impl Unchecked {
         self.traits
             .iter()
             .filter(move |t| of.is_empty() || of.contains(&t.name))
+    }
+
+    /// The game's own die of this name.
+    pub fn die_named(&self, name: &str) -> Option<&DieDef> {
+        self.dice.iter().find(|d| d.name == name)
     }
 
     /// The trait of this name.

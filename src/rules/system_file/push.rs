@@ -46,6 +46,10 @@ impl Table {
             with_dice: last.with_dice,
             against: last.against.as_deref().map(parse).transpose()?,
             cap: def.cap,
+            // A throw of the game's own dice is never pushed (its file is refused).
+            own: Vec::new(),
+            result: None,
+            written: last.main.clone(),
         })
     }
 
@@ -87,6 +91,7 @@ impl Table {
             band,
             numbers: last.numbers.clone(),
             main: last.main.clone(),
+            written: last.main.clone(),
             against: last.against.clone(),
             costs: push.costs.clone(),
         })

@@ -14,7 +14,7 @@ use crate::odds::notation::Notation;
 use crate::odds::{Dist, Prob};
 use crate::rules::{DieRole, RollPlan};
 
-use super::{Amount, Band, Condition, MOST_OUTCOMES};
+use super::{Amount, Band, Condition, DieDef, MOST_OUTCOMES};
 
 /// A move's throw for one actor and one set of choices: notation filled in and parsed.
 #[derive(Clone, Debug)]
@@ -27,6 +27,13 @@ pub struct Throw {
     pub against: Option<Notation>,
     /// The most the main total counts for.
     pub cap: Option<i64>,
+    /// The game's own die each die of `main` is, in order (empty: numbered dice, read by
+    /// the notation).
+    pub own: Vec<DieDef>,
+    /// For the game's own dice: the value the result is.
+    pub result: Option<String>,
+    /// The throw as the file writes it, its own dice by name (`2d{Ability}`).
+    pub written: String,
 }
 
 /// What a throw came to.
@@ -40,6 +47,8 @@ pub struct Reading {
     pub main_faces: Vec<u32>,
     /// The faces of the dice read against.
     pub against_faces: Vec<u32>,
+    /// What the game's own dice count for, by value, over the whole throw.
+    pub counts: BTreeMap<String, i64>,
     /// Whether the main throw was the move's own.
     pub with_dice: bool,
     /// The main throw written out (`(4+5)+1 = 10`).
@@ -80,6 +89,9 @@ impl Throw {
 
     /// The plan of the throw: the main dice for `purpose`, the dice read against beside them.
     pub fn plan(&self, purpose: String, actor: &str) -> Result<RollPlan, Refusal> {
+        if !self.own.is_empty() {
+            return Ok(self.own_plan(purpose, actor));
+        }
         let mut plan = RollPlan::new(purpose);
         for sides in plain_dice(&self.main)? {
             plan = plan.with(1, sides, DieRole::Pool, &format!("{actor}'s d{sides}"));
@@ -97,8 +109,141 @@ impl Throw {
         Ok(plan)
     }
 
+    /// The plan of a throw of the game's own dice: each die with its name and marks.
+    fn own_plan(&self, purpose: String, actor: &str) -> RollPlan {
+        let mut plan = RollPlan::new(purpose);
+        for die in &self.own {
+            plan.dice.push(
+                crate::rules::PlannedDie::new(
+                    die.shape.faces(),
+                    DieRole::Pool,
+                    format!("{actor}'s {}", die.name),
+                )
+                .marked(die.marks())
+                .in_look(die.look),
+            );
+        }
+        plan
+    }
+
+    /// Reads a throw of the game's own dice: what its faces count for, the result the value
+    /// the move names.
+    fn read_own(&self, faces: &[u32]) -> Result<Reading, Refusal> {
+        if faces.len() != self.own.len() {
+            return Err(refuse!(
+                Faces,
+                "{} faces for a throw of {} dice",
+                faces.len(),
+                self.own.len()
+            ));
+        }
+        let mut counts: BTreeMap<String, i64> = BTreeMap::new();
+        let mut said = Vec::new();
+        for (die, value) in self.own.iter().zip(faces) {
+            let face = die.face(*value).ok_or_else(|| {
+                refuse!(
+                    Faces,
+                    "face {value} of a {} ({}), which has {}",
+                    die.name,
+                    die.shape.name(),
+                    die.faces.len()
+                )
+            })?;
+            for (v, n) in &face.counts {
+                *counts.entry(v.clone()).or_default() += n;
+            }
+            said.push(format!("{} {}", die.name, face.words()));
+        }
+        for die in &self.own {
+            for face in &die.faces {
+                for v in face.counts.keys() {
+                    counts.entry(v.clone()).or_default();
+                }
+            }
+        }
+        let value = self
+            .result
+            .as_ref()
+            .and_then(|r| counts.get(r))
+            .copied()
+            .unwrap_or(0);
+        let tally: Vec<String> = counts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+        Ok(Reading {
+            total: value,
+            value,
+            main_faces: faces.to_vec(),
+            against_faces: Vec::new(),
+            counts,
+            with_dice: self.with_dice,
+            shown: format!("{} = {}", said.join(", "), tally.join(", ")),
+        })
+    }
+
+    /// The exact odds of a throw of the game's own dice: each die's faces added into what
+    /// they count for, value by value (the throws that count alike are read once).
+    fn exact_own(
+        &self,
+        bands: &[Band],
+        amount: &impl Fn(&Amount) -> i64,
+    ) -> Result<(Dist, Vec<Prob>), Refusal> {
+        let names: Vec<String> = self
+            .own
+            .iter()
+            .flat_map(|d| d.faces.iter().flat_map(|f| f.counts.keys().cloned()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut sums: BTreeMap<Vec<i64>, u128> = BTreeMap::from([(vec![0; names.len()], 1)]);
+        let mut denom: u128 = 1;
+        for die in &self.own {
+            let mut next: BTreeMap<Vec<i64>, u128> = BTreeMap::new();
+            for (sum, w) in &sums {
+                for face in &die.faces {
+                    let mut s = sum.clone();
+                    for (k, name) in names.iter().enumerate() {
+                        s[k] += face.counts.get(name).copied().unwrap_or(0);
+                    }
+                    *next.entry(s).or_default() += w;
+                }
+            }
+            sums = next;
+            denom = denom.saturating_mul(die.faces.len() as u128);
+            if sums.len() as u64 > MOST_OUTCOMES {
+                return Err(refuse!(
+                    Faces,
+                    "its exact odds would read over {MOST_OUTCOMES} different tallies; a system move reads at most {MOST_OUTCOMES}"
+                ));
+            }
+        }
+        let result = self.result.as_deref().unwrap_or_default();
+        let mut values: BTreeMap<i64, u128> = BTreeMap::new();
+        let mut band_weights = vec![0u128; bands.len()];
+        for (sum, w) in sums {
+            let counts: BTreeMap<String, i64> = names.iter().cloned().zip(sum).collect();
+            let value = counts.get(result).copied().unwrap_or(0);
+            let r = Reading {
+                total: value,
+                value,
+                main_faces: Vec::new(),
+                against_faces: Vec::new(),
+                counts,
+                with_dice: self.with_dice,
+                shown: String::new(),
+            };
+            *values.entry(value).or_default() += w;
+            if let Some(b) = band_weights.get_mut(band_of(bands, &r, amount)) {
+                *b += w;
+            }
+        }
+        let bands = band_weights.into_iter().map(|w| chance(w, denom)).collect();
+        Ok((weighed(values, denom), bands))
+    }
+
     /// Reads the faces of the whole throw (main, then against).
     pub fn read(&self, faces: &[u32]) -> Result<Reading, Refusal> {
+        if !self.own.is_empty() {
+            return self.read_own(faces);
+        }
         let main_count = self.main.dice().len();
         let against_count = self.against.as_ref().map_or(0, |a| a.dice().len());
         if faces.len() != main_count + against_count {
@@ -136,6 +281,7 @@ impl Throw {
             value,
             main_faces: main_faces.to_vec(),
             against_faces: against_faces.to_vec(),
+            counts: BTreeMap::new(),
             with_dice: self.with_dice,
             shown: result.shown,
         })
@@ -144,6 +290,10 @@ impl Throw {
     /// Whether the throw's exact odds can be worked out (at most [`MOST_OUTCOMES`] throws
     /// to read), and if not, why.
     pub fn within_reach(&self) -> Result<(), Refusal> {
+        if !self.own.is_empty() {
+            // Read by tallies, not throw by throw: worked out once to see it fits.
+            return self.exact_own(&[], &|_| 0).map(|_| ());
+        }
         let sides = self.sides()?;
         let count = outcomes(&sides, &self.blocks(), &vec![None; sides.len()]);
         if count > MOST_OUTCOMES {
@@ -184,6 +334,12 @@ pub fn holds(c: &Condition, r: &Reading, amount: &impl Fn(&Amount) -> i64) -> bo
             r.against_faces.len() >= 2 && r.against_faces.iter().all(|f| *f == r.against_faces[0])
         }
         Condition::WithDice => r.with_dice,
+        Condition::Count { value, at_least } => {
+            r.counts.get(value).copied().unwrap_or(0) >= *at_least
+        }
+        Condition::CountAtMost { value, at_most } => {
+            r.counts.get(value).copied().unwrap_or(0) <= *at_most
+        }
     }
 }
 
@@ -272,6 +428,9 @@ pub fn exact(
     bands: &[Band],
     amount: &impl Fn(&Amount) -> i64,
 ) -> Result<(Dist, Vec<Prob>), Refusal> {
+    if !throw.own.is_empty() {
+        return throw.exact_own(bands, amount);
+    }
     let sides = throw.sides()?;
     let blocks = throw.blocks();
     if fixed.len() != sides.len() {

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::read::{self, Reading, Throw};
 use super::template::{self, Filled};
-use super::{Amount, Change, Character, ChoiceDef, Holder, MoveDef, Rules, Turn};
+use super::{
+    Amount, Change, Character, ChoiceDef, DieDef, Holder, MoveDef, Rules, Turn, Unchecked,
+};
 use crate::odds::notation::Notation;
 use crate::rules::bounds::Bounded;
 use crate::rules::play::{MadeBy, Seat, TrackerRow, name_at, no_roll, seat_of, single};
@@ -129,8 +131,10 @@ pub(super) fn amount_in(numbers: &BTreeMap<String, i64>, a: &Amount) -> i64 {
     }
 }
 
-/// A move's throw from its templates, with `lookup` filling them in.
+/// A move's throw from its templates, with `lookup` filling them in; the game's own dice
+/// (`2d{Ability}`) from `rules`.
 pub(super) fn throw_of(
+    rules: &Unchecked,
     m: &MoveDef,
     lookup: &impl Fn(&str) -> Option<Filled>,
 ) -> Result<Throw, Refusal> {
@@ -139,6 +143,35 @@ pub(super) fn throw_of(
     };
     let parse_template = |template: &str| parse(&template::fill(template, lookup)?);
     let text = template::fill(&m.throw, lookup)?;
+    if let Some(own) = own_dice(rules, &text)? {
+        let with_dice = !own.is_empty();
+        let (text, own) = match (with_dice, &m.if_no_dice) {
+            (false, Some(instead)) => {
+                let instead = template::fill(instead, lookup)?;
+                let dice = own_dice(rules, &instead)?.unwrap_or_default();
+                (instead, dice)
+            }
+            _ => (text, own),
+        };
+        if own.is_empty() {
+            return Err(refuse!(Choice, "\"{text}\" throws no dice"));
+        }
+        let plain: Vec<String> = own.iter().map(|d| format!("1d{}", d.shape.faces())).collect();
+        return Ok(Throw {
+            main: parse(&plain.join("+"))?,
+            with_dice,
+            against: None,
+            cap: None,
+            own,
+            result: m.result.clone(),
+            // Written as thrown: the kinds of die with none in the pool left out.
+            written: text
+                .split('+')
+                .filter(|t| !t.trim().starts_with("0d"))
+                .collect::<Vec<_>>()
+                .join("+"),
+        });
+    }
     // A pool of no dice is thrown as `if_no_dice` says: one the notation refuses (`0d6kh1`
     // keeps 1 of 0), or one that throws nothing.
     let zero_pool = text.starts_with("0d")
@@ -159,11 +192,55 @@ pub(super) fn throw_of(
     };
     let against = m.against.as_deref().map(parse_template).transpose()?;
     Ok(Throw {
+        written: main.source().to_string(),
         main,
         with_dice,
         against,
         cap: m.cap,
+        own: Vec::new(),
+        result: None,
     })
+}
+
+/// The game's own dice a filled-in throw names, die by die (`2d{Ability}+1d{Difficulty}`:
+/// two Ability dice, one Difficulty die); None for a throw of numbered dice. A throw naming
+/// the game's dice is only such dice added up.
+pub(super) fn own_dice(rules: &Unchecked, text: &str) -> Result<Option<Vec<DieDef>>, Refusal> {
+    if !text.contains("d{") {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for term in text.split('+') {
+        let term = term.trim();
+        let parsed = term
+            .split_once("d{")
+            .and_then(|(count, rest)| Some((count.trim(), rest.strip_suffix('}')?)));
+        let Some((count, name)) = parsed else {
+            return Err(refuse!(
+                Choice,
+                "\"{text}\": a throw of the game's own dice adds up such dice only (2d{{Ability}}+1d{{Difficulty}}); \"{term}\" is not one"
+            ));
+        };
+        let count: u32 = if count.is_empty() {
+            1
+        } else {
+            count
+                .parse()
+                .map_err(|_| refuse!(Choice, "\"{term}\": \"{count}\" is not a count of dice"))?
+        };
+        let die = rules
+            .die_named(name)
+            .ok_or_else(|| refuse!(Choice, "\"{term}\": the game has no die named \"{name}\""))?;
+        if count > crate::dice::MOST_IN_A_THROW as u32 {
+            return Err(refuse!(
+                Choice,
+                "\"{term}\" is more dice than the tray holds ({})",
+                crate::dice::MOST_IN_A_THROW
+            ));
+        }
+        out.extend(std::iter::repeat_n(die.clone(), count as usize));
+    }
+    Ok(Some(out))
 }
 
 /// A move read: its throw, its reading, its band.
@@ -172,6 +249,8 @@ pub(super) struct Read {
     pub(super) band: usize,
     pub(super) numbers: BTreeMap<String, i64>,
     pub(super) main: String,
+    /// The throw as the file writes it (its own dice by name), for the outcome's lines.
+    pub(super) written: String,
     pub(super) against: Option<String>,
     /// What the move (its options, or its push) costs.
     pub(super) costs: Vec<Change>,
@@ -378,13 +457,14 @@ impl Table {
         faces: &[u32],
     ) -> Result<Read, Refusal> {
         let f = self.filling(actor, def, choices)?;
-        let throw = throw_of(def, &|n| f.lookup(n))?;
+        let throw = throw_of(&self.rules, def, &|n| f.lookup(n))?;
         let reading = throw.read(faces).map_err(|e| refuse!(Faces, "{e}"))?;
         let band = read::band_of(&def.bands, &reading, &|a| amount_in(&f.numbers, a));
         Ok(Read {
             reading,
             band,
             main: throw.main.source().to_string(),
+            written: throw.written.clone(),
             against: throw.against.as_ref().map(|a| a.source().to_string()),
             numbers: f.numbers,
             costs: f.costs,
@@ -393,7 +473,7 @@ impl Table {
 
     fn outcome(&self, def: &MoveDef, r: &Read) -> Outcome {
         let band = &def.bands[r.band.min(def.bands.len() - 1)];
-        let mut lines = vec![format!("{}: {}", r.main, r.reading.shown)];
+        let mut lines = vec![format!("{}: {}", r.written, r.reading.shown)];
         if let Some(a) = &r.against {
             let faces: Vec<String> = r.reading.against_faces.iter().map(u32::to_string).collect();
             lines.push(format!(
@@ -413,6 +493,12 @@ impl Table {
                     tags.push(format!("{at_least} or more dice show {face}"))
                 }
                 super::Condition::Match => tags.push("a match".to_string()),
+                super::Condition::Count { value, at_least } => {
+                    tags.push(format!("{value} {at_least} or more"))
+                }
+                super::Condition::CountAtMost { value, at_most } => {
+                    tags.push(format!("{value} {at_most} or less"))
+                }
                 _ => {}
             }
         }
@@ -448,10 +534,13 @@ impl Table {
                 let main =
                     Notation::parse(&text).map_err(|e| refuse!(Choice, "\"{text}\": {e}"))?;
                 Ok(Throw {
+                    written: main.source().to_string(),
                     main,
                     with_dice: true,
                     against: None,
                     cap: None,
+                    own: Vec::new(),
+                    result: None,
                 })
             })
             .collect()
@@ -487,10 +576,10 @@ impl Table {
         numbers: &BTreeMap<String, i64>,
     ) -> Result<Odds, Refusal> {
         let (dist, bands) = read::exact(throw, fixed, &def.bands, &|a| amount_in(numbers, a))?;
-        let measure = if throw.against.is_some() {
-            "dice beaten"
-        } else {
-            "result"
+        let measure = match (&throw.against, &throw.result) {
+            (Some(_), _) => "dice beaten",
+            (None, Some(value)) if !throw.own.is_empty() => value.as_str(),
+            (None, _) => "result",
         };
         let mut odds = Odds::of(measure, dist);
         let mut success: Option<crate::odds::Prob> = None;
@@ -727,7 +816,7 @@ impl Seat for Table {
                 let def = self.move_def(name)?;
                 self.turn_allows(*actor)?;
                 let f = self.filling(*actor, def, choices)?;
-                throw_of(def, &|n| f.lookup(n))?;
+                throw_of(&self.rules, def, &|n| f.lookup(n))?;
                 self.costs_fit(Some(*actor), &f.costs)
             }
             Move::Push { actor } => {
@@ -788,7 +877,7 @@ impl Seat for Table {
             } => {
                 let def = self.move_def(name)?;
                 let f = self.filling(*actor, def, choices)?;
-                let throw = throw_of(def, &|n| f.lookup(n))?;
+                let throw = throw_of(&self.rules, def, &|n| f.lookup(n))?;
                 throw.plan(self.describe(m), &self.name(*actor))
             }
             Move::Push { actor } => {
@@ -837,7 +926,7 @@ impl Seat for Table {
             } => {
                 let def = self.move_def(name)?;
                 let f = self.filling(*actor, def, choices)?;
-                let throw = throw_of(def, &|n| f.lookup(n))?;
+                let throw = throw_of(&self.rules, def, &|n| f.lookup(n))?;
                 let fixed = vec![None; throw.sides()?.len()];
                 self.odds_of(&throw, &fixed, def, &f.numbers).map(Some)
             }

@@ -349,6 +349,8 @@ fn every_shipped_system_file_reads() {
         include_str!("../../../scenes/rules/count-sixes.ron"),
         include_str!("../../../scenes/rules/d20-advantage.ron"),
         include_str!("../../../scenes/rules/challenge-dice.ron"),
+        include_str!("../../../scenes/rules/narrative-dice.ron"),
+        include_str!("../../../scenes/rules/bone-dice.ron"),
     ] {
         let rules: super::Rules = parse_ron("system file", text).unwrap_or_else(|e| panic!("{e}"));
         assert!(
@@ -357,4 +359,259 @@ fn every_shipped_system_file_reads() {
             rules.name
         );
     }
+}
+
+/// A narrative die's faces as the published dice have them, written here apart from the
+/// system file: (successes, failures, advantages, threats, triumphs, despairs) per face.
+type Symbols = (i64, i64, i64, i64, i64, i64);
+const ABILITY: [Symbols; 8] = [
+    (0, 0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0, 0),
+    (2, 0, 0, 0, 0, 0),
+    (0, 0, 1, 0, 0, 0),
+    (0, 0, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0, 0),
+    (0, 0, 2, 0, 0, 0),
+];
+const PROFICIENCY: [Symbols; 12] = [
+    (0, 0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0, 0),
+    (2, 0, 0, 0, 0, 0),
+    (2, 0, 0, 0, 0, 0),
+    (0, 0, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0, 0),
+    (0, 0, 2, 0, 0, 0),
+    (0, 0, 2, 0, 0, 0),
+    (1, 0, 0, 0, 1, 0),
+];
+const BOOST: [Symbols; 6] = [
+    (0, 0, 0, 0, 0, 0),
+    (0, 0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0, 0),
+    (1, 0, 1, 0, 0, 0),
+    (0, 0, 2, 0, 0, 0),
+    (0, 0, 1, 0, 0, 0),
+];
+const DIFFICULTY: [Symbols; 8] = [
+    (0, 0, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0, 0),
+    (0, 2, 0, 0, 0, 0),
+    (0, 0, 0, 1, 0, 0),
+    (0, 0, 0, 1, 0, 0),
+    (0, 0, 0, 1, 0, 0),
+    (0, 0, 0, 2, 0, 0),
+    (0, 1, 0, 1, 0, 0),
+];
+const CHALLENGE: [Symbols; 12] = [
+    (0, 0, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0, 0),
+    (0, 2, 0, 0, 0, 0),
+    (0, 2, 0, 0, 0, 0),
+    (0, 0, 0, 1, 0, 0),
+    (0, 0, 0, 1, 0, 0),
+    (0, 1, 0, 1, 0, 0),
+    (0, 1, 0, 1, 0, 0),
+    (0, 0, 0, 2, 0, 0),
+    (0, 0, 0, 2, 0, 0),
+    (0, 1, 0, 0, 0, 1),
+];
+const SETBACK: [Symbols; 6] = [
+    (0, 0, 0, 0, 0, 0),
+    (0, 0, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0, 0),
+    (0, 0, 0, 1, 0, 0),
+    (0, 0, 0, 1, 0, 0),
+];
+
+#[test]
+fn narrative_dice_bands_are_the_counted_chances() {
+    let scene = "system-narrative-dice.ron";
+    // (ability, proficiency, boost, difficulty, challenge, setback)
+    for pool in [(2, 1, 0, 2, 0, 0), (1, 0, 1, 1, 1, 1), (1, 2, 0, 0, 2, 0)] {
+        let (a, p, b, d, c, s) = pool;
+        let kinds: Vec<&[Symbols]> = [
+            (a, &ABILITY[..]),
+            (p, &PROFICIENCY[..]),
+            (b, &BOOST[..]),
+            (d, &DIFFICULTY[..]),
+            (c, &CHALLENGE[..]),
+            (s, &SETBACK[..]),
+        ]
+        .into_iter()
+        .flat_map(|(n, faces)| std::iter::repeat_n(faces, n))
+        .collect();
+        let sides: Vec<u32> = kinds.iter().map(|k| k.len() as u32).collect();
+        let counted = count(&sides, |f| {
+            let (mut net, mut adv, mut triumph, mut despair) = (0, 0, 0, 0);
+            for (face, kind) in f.iter().zip(&kinds) {
+                let (su, fa, ad, th, tr, de) = kind[*face as usize - 1];
+                net += su - fa;
+                adv += ad - th;
+                triumph += tr;
+                despair += de;
+            }
+            match (net >= 1, adv, triumph >= 1, despair >= 1) {
+                (true, _, true, _) => "success with a triumph",
+                (true, 1.., _, _) => "success with advantage",
+                (true, ..=-1, _, _) => "success with threat",
+                (true, ..) => "success",
+                (false, _, _, true) => "failure with a despair",
+                (false, 1.., _, _) => "failure with advantage",
+                (false, ..=-1, _, _) => "failure with threat",
+                (false, ..) => "failure",
+            }
+        });
+        let m = make(
+            0,
+            "Check",
+            &[
+                ("ability", Picked::Number(a as i64)),
+                ("proficiency", Picked::Number(p as i64)),
+                ("boost", Picked::Number(b as i64)),
+                ("difficulty", Picked::Number(d as i64)),
+                ("challenge", Picked::Number(c as i64)),
+                ("setback", Picked::Number(s as i64)),
+            ],
+        );
+        agree(&bands(scene, &m), &counted);
+    }
+    // Catching a breath counts advantages left after a setback die's threat.
+    let counted = count(&[8, 8, 6], |f| {
+        let adv: i64 = ABILITY[f[0] as usize - 1].2 + ABILITY[f[1] as usize - 1].2
+            - SETBACK[f[2] as usize - 1].3;
+        match adv {
+            2.. => "a long breath",
+            1 => "a breath",
+            _ => "no rest",
+        }
+    });
+    let m = make(1, "Catch your breath", &[]);
+    agree(&bands(scene, &m), &counted);
+}
+
+#[test]
+fn bone_dice_bands_are_the_counted_chances() {
+    let scene = "system-bone-dice.ron";
+    // Hild has Grit 3, Tamsin Grit 2; pressing on recklessly adds 2 dice.
+    for (actor, press, depth, dice) in [(0, "carefully", 10, 3), (1, "recklessly (2 more dice, 1 harm)", 14, 4), (0, "recklessly (2 more dice, 1 harm)", 4, 5)] {
+        let counted = count(&vec![6; dice], |f| {
+            let skulls = f.iter().filter(|x| **x == 1).count();
+            let pips: u32 = f.iter().filter(|x| **x > 1).sum();
+            match (skulls, pips >= depth) {
+                (3.., _) => "cursed",
+                (0, true) => "clean find",
+                (_, true) => "scratched find",
+                _ => "nothing yet",
+            }
+        });
+        let m = make(
+            actor,
+            "Delve",
+            &[("press", name(press)), ("depth", Picked::Number(i64::from(depth)))],
+        );
+        agree(&bands(scene, &m), &counted);
+    }
+}
+
+#[test]
+fn a_game_dies_faces_are_read_in_their_symbols_and_words() {
+    let mut t = table("system-narrative-dice.ron");
+    // Two ability dice (✶▲, blank), a proficiency die (★), two difficulty dice (▼, ✖).
+    let m = make(0, "Check", &[]);
+    let (outcome, said) = play(&mut t, &m, &[&[7, 1, 12, 4, 2]]);
+    assert_eq!(outcome.class, "success with a triumph");
+    assert_eq!(outcome.total, 1);
+    assert_eq!(
+        outcome.lines[0],
+        "2d{Ability}+1d{Proficiency}+2d{Difficulty}: Ability advantage and success, Ability blank, \
+         Proficiency triumph (a success), Difficulty threat, Difficulty failure = advantage 0, \
+         success 1, triumph 1"
+    );
+    assert!(said.is_empty(), "{said:?}");
+    let plan = t.plan(&m).expect("a plan");
+    let labels: Vec<(&str, u32, Option<String>)> = plan
+        .dice
+        .iter()
+        .map(|d| (d.label.as_str(), d.sides, d.marks.as_ref().map(|m| m.of(7).words())))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ("Vessa's Ability", 8, Some("✶▲".into())),
+            ("Vessa's Ability", 8, Some("✶▲".into())),
+            ("Vessa's Proficiency", 12, Some("✶▲".into())),
+            ("Vessa's Difficulty", 8, Some("▼▼".into())),
+            ("Vessa's Difficulty", 8, Some("▼▼".into())),
+        ]
+    );
+    // A bone die's one is a skull; the rest count their pips.
+    let mut t = table("system-bone-dice.ron");
+    let m = make(0, "Delve", &[("depth", Picked::Number(8))]);
+    let (outcome, said) = play(&mut t, &m, &[&[1, 5, 4]]);
+    assert_eq!((outcome.class.as_str(), outcome.total), ("scratched find", 9));
+    assert_eq!(
+        outcome.lines[0],
+        "3d{Bone}: Bone a skull, Bone 5 pips, Bone 4 pips = pips 9, skull 1"
+    );
+    assert_eq!(said, ["Hild's gold from 0 to 1", "Hild's harm from 0 to 1"]);
+}
+
+#[test]
+fn a_game_die_that_does_not_fit_is_refused_at_its_line_and_column() {
+    let text = include_str!("../../../scenes/rules/bone-dice.ron");
+    let at = |needle: &str| text.lines().position(|l| l.contains(needle)).expect("there") + 1;
+    // Pips on a d8: the die is refused where it is written.
+    let wrong = text.replacen("shape: D6", "shape: D8", 1);
+    let e = parse_ron::<super::Rules>("bone-dice.ron", &wrong).expect_err("must fail");
+    assert!(e.message.contains("die \"Bone\" writes 6 faces for a d8 of 8"), "{e}");
+    // Reported where the die's entry ends.
+    assert_eq!(e.line, at("(mark: Pips(6)") + 1, "{e}");
+    // A glyph the dice's typeface lacks, at its own line.
+    let dragon = text.replacen("Symbol(\"☠\")", "Symbol(\"🐉\")", 1);
+    let e = parse_ron::<super::Rules>("bone-dice.ron", &dragon).expect_err("must fail");
+    assert_eq!(e.line, at("Symbol(\"☠\")"), "{e}");
+    assert!(e.message.contains("has no glyph for '🐉' (U+1F409)"), "{e}");
+    // A word too wide for its face, a value no die counts, a push on the game's own dice.
+    let wide = text.replacen("Symbol(\"☠\")", "Word(\"skulls\")", 1);
+    assert!(parse_ron::<super::Rules>("bone-dice.ron", &wide).is_ok());
+    let d12 = include_str!("../../../scenes/rules/narrative-dice.ron")
+        .replacen("Symbol(\"★\")", "Word(\"great\")", 1);
+    let e = parse_ron::<super::Rules>("narrative-dice.ron", &d12).expect_err("must fail");
+    assert!(e.message.contains("word \"great\" does not fit a d12's face"), "{e}");
+    let unknown = text.replacen("value: \"skull\", at_least: 3", "value: \"skul\", at_least: 3", 1);
+    let e = parse_ron::<super::Rules>("bone-dice.ron", &unknown).expect_err("must fail");
+    assert!(e.message.contains("band \"cursed\" counts \"skul\", which no face of the game's dice counts"), "{e}");
+    let numbered = text.replacen("$(Grit + press)d{Bone}", "$(Grit + press)d6", 1);
+    let e = parse_ron::<super::Rules>("bone-dice.ron", &numbered).expect_err("must fail");
+    assert!(e.message.contains("its result is \"pips\", and it throws none of the game's own dice"), "{e}");
+    let stranger = text.replacen("$(Grit + press)d{Bone}", "$(Grit + press)d{Bones}", 1);
+    let e = parse_ron::<super::Rules>("bone-dice.ron", &stranger).expect_err("must fail");
+    assert!(e.message.contains("the game has no die named \"Bones\""), "{e}");
+}
+
+#[test]
+fn the_docs_figures_of_the_games_own_dice_are_the_programs() {
+    let t = table("system-narrative-dice.ron");
+    let odds = t.odds(&make(0, "Check", &[])).ok().flatten().expect("odds");
+    assert_eq!(
+        odds.p_success.map(|p| p.exact()),
+        Some("7997/12288".to_string())
+    );
+    let b = bands("system-bone-dice.ron", &make(0, "Delve", &[]));
+    let exact: Vec<(String, String)> = b.into_iter().map(|(k, p)| (k, p.exact())).collect();
+    assert_eq!(
+        exact,
+        [
+            ("clean find".to_string(), "35/72".to_string()),
+            ("cursed".to_string(), "1/216".to_string()),
+            ("nothing yet".to_string(), "23/54".to_string()),
+            ("scratched find".to_string(), "1/12".to_string()),
+        ]
+    );
 }

@@ -428,7 +428,11 @@ fn relay_throws(
                     dice: throw
                         .dice
                         .iter()
-                        .map(|(kind, style)| FeedDie::of(*kind, *style))
+                        .enumerate()
+                        .map(|(i, (kind, style))| {
+                            let marks = throw.marks.get(i).and_then(Option::as_ref);
+                            FeedDie::of(*kind, *style).marked(marks)
+                        })
                         .collect(),
                     poses: poses.iter().map(feed::flat).collect(),
                 }

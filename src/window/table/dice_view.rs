@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use super::throwing::TableSimulator;
 use crate::dice::DieKind;
+use crate::dice::marks::FaceMarks;
 use crate::dice::mesh::{die_atlas, die_mesh};
 use crate::dice::style::DieStyle;
 use crate::window::AppSystems;
@@ -40,15 +41,16 @@ struct DiceOnScreen {
 #[derive(Resource, Default)]
 pub struct DiceLook {
     meshes: HashMap<DieKind, Handle<Mesh>>,
-    materials: HashMap<(DieKind, DieStyle), Handle<StandardMaterial>>,
+    materials: HashMap<(DieKind, DieStyle, Option<FaceMarks>), Handle<StandardMaterial>>,
 }
 
 impl DiceLook {
-    /// The render parts of a die in a style (made on first use).
+    /// The render parts of a die in a style, its faces numbered or marked (made on first use).
     pub fn parts(
         &mut self,
         kind: DieKind,
         style: DieStyle,
+        marks: Option<&FaceMarks>,
         meshes: &mut Assets<Mesh>,
         images: &mut Assets<Image>,
         materials: &mut Assets<StandardMaterial>,
@@ -60,7 +62,7 @@ impl DiceLook {
             .clone();
         let material = self
             .materials
-            .entry((kind, style))
+            .entry((kind, style, marks.cloned()))
             .or_insert_with(|| {
                 // Plastic is polished acrylic: smooth and fairly reflective, so the key light
                 // and the environment leave sharp highlights on the faces and edges. (A clear
@@ -69,7 +71,7 @@ impl DiceLook {
                 let surface = style.material.surface();
                 materials.add(StandardMaterial {
                     base_color: Color::srgba(1.0, 1.0, 1.0, surface.opacity),
-                    base_color_texture: Some(images.add(die_atlas(kind, style))),
+                    base_color_texture: Some(images.add(die_atlas(kind, style, marks))),
                     perceptual_roughness: surface.roughness,
                     metallic: surface.metalness,
                     reflectance: 0.55,
@@ -140,8 +142,15 @@ fn show_new_throw(
         .zip(poses)
         .enumerate()
         .map(|(index, (&(kind, style), pose))| {
-            let (mesh, material) =
-                look.parts(kind, style, &mut assets.0, &mut assets.1, &mut assets.2);
+            let marks = throw.marks.get(index).and_then(Option::as_ref);
+            let (mesh, material) = look.parts(
+                kind,
+                style,
+                marks,
+                &mut assets.0,
+                &mut assets.1,
+                &mut assets.2,
+            );
             let die = DieOnTable {
                 index,
                 kind,

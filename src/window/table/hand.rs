@@ -9,6 +9,7 @@ use bevy::prelude::*;
 
 use super::dice_view::{DiceAssets, DiceLook, DieOnTable};
 use crate::dice::DieKind;
+use crate::dice::marks::FaceMarks;
 use crate::dice::style::DieStyle;
 use crate::physics::throw::hand_offset;
 use crate::window::AppSystems;
@@ -24,7 +25,7 @@ pub struct Hand {
     /// Holding the dice.
     pub holding: bool,
     /// The dice held (what the throw will launch), in throw order.
-    pub dice: Vec<(DieKind, DieStyle)>,
+    pub dice: Vec<(DieKind, DieStyle, Option<FaceMarks>)>,
     /// Recent positions over the tray, with the time in seconds.
     pub path: VecDeque<(f64, Vec3)>,
 }
@@ -70,9 +71,15 @@ fn carry_dice_in_hand(
         for mut visibility in &mut on_table {
             *visibility = Visibility::Hidden;
         }
-        for (index, (kind, style)) in hand.dice.iter().enumerate() {
-            let (mesh, material) =
-                look.parts(*kind, *style, &mut assets.0, &mut assets.1, &mut assets.2);
+        for (index, (kind, style, marks)) in hand.dice.iter().enumerate() {
+            let (mesh, material) = look.parts(
+                *kind,
+                *style,
+                marks.as_ref(),
+                &mut assets.0,
+                &mut assets.1,
+                &mut assets.2,
+            );
             commands.spawn((
                 Name::new(format!("{} in the hand", kind.name())),
                 HeldDie { index },

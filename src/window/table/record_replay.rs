@@ -65,6 +65,8 @@ fn launch(physics: &mut TableSimulator, replay: &ReplayStored, i: usize) -> bool
             .enumerate()
             .map(|(j, &k)| (k, notation_tint(k, j).style()))
             .collect(),
+        // A stored roll is a notation's: numbered dice.
+        marks: Vec::new(),
         request: crate::roll::headless::recorded_request(t, replay.record.gesture),
         // Its own cocked-dice policy: a nudged roll settles as it did.
         cocked: replay.record.cocked,

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use crate::dice::DieKind;
 use crate::dice::looks::DicePainter;
+use crate::dice::marks::FaceMarks;
 use crate::dice::style::DieStyle;
 use crate::physics::headless::{DiePose, Simulator};
 use crate::physics::throw::Swing;
@@ -50,6 +51,8 @@ pub enum Thrower {
 pub struct DiceThrow {
     /// Each physical die and how it looks, in throw order.
     pub dice: Vec<(DieKind, DieStyle)>,
+    /// What each die's faces show, for a game's own die (none, or a shorter list: numbers).
+    pub marks: Vec<Option<FaceMarks>>,
     /// Its seed, its tag (the number of the throw within its roll), its dice and swing.
     pub request: ThrowRequest,
     /// What a die that lands cocked gets.
@@ -68,6 +71,7 @@ impl DiceThrow {
     ) -> DiceThrow {
         DiceThrow {
             dice: order.styled(),
+            marks: order.marks(),
             request: order.request(swing.map(Into::into)),
             cocked,
             thrower,

@@ -14,6 +14,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins(EguiPlugin::default());
     app.init_resource::<PanelSpace>();
     app.add_systems(Startup, spawn_overlay_camera);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, add_the_dice_typeface);
     app.add_systems(PostUpdate, fit_table_viewport);
     app.add_systems(
         PreUpdate,
@@ -45,6 +46,26 @@ fn drop_unchanged_modifiers(
             _ => true,
         });
     }
+}
+
+/// The dice's typeface as egui's last fallback: a game's own dice show symbols (✶ ▲ ☠) that
+/// egui's own fonts lack, and their values over the dice are drawn in it.
+fn add_the_dice_typeface(mut contexts: bevy_egui::EguiContexts, mut added: Local<bool>) {
+    if *added {
+        return;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    ctx.add_font(egui::epaint::text::FontInsert::new(
+        "DejaVu Sans Condensed Bold",
+        egui::FontData::from_static(crate::dice::TYPEFACE),
+        vec![egui::epaint::text::InsertFontFamily {
+            family: egui::FontFamily::Proportional,
+            priority: egui::epaint::text::FontPriority::Lowest,
+        }],
+    ));
+    *added = true;
 }
 
 /// Pixels (logical) the side panels take from the window, written by the overlays each frame.

@@ -52,6 +52,7 @@ pub fn shown_dice(physics: &TableSimulator, dice: &DiceShown, camera: &TableView
         return Vec::new();
     };
     let view = camera.single().ok();
+    let marks = physics.shown().map(|t| t.marks.clone()).unwrap_or_default();
     let mut shown: Vec<ShownDie> = dice
         .iter()
         .filter_map(|(transform, die)| {
@@ -70,7 +71,10 @@ pub fn shown_dice(physics: &TableSimulator, dice: &DiceShown, camera: &TableView
             Some(ShownDie {
                 index: die.index,
                 name: die.kind.name(),
-                label: die.kind.reading(settled.value),
+                label: marks.get(die.index).and_then(Option::as_ref).map_or_else(
+                    || die.kind.reading(settled.value),
+                    |m| m.of(settled.value).shown(),
+                ),
                 style: die.style,
                 centre,
                 outline,

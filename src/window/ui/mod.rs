@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::dice::DieKind;
+use crate::dice::marks::FaceMarks;
 use crate::dice::style::DieStyle;
 use crate::physics::throw::Swing;
 use crate::roll::{MoveRoll, NotationRoll, ThrowOrder};
@@ -203,7 +204,7 @@ impl ThrowControls<'_> {
 
     /// The dice the first throw of what has the focus would launch, with their looks (none if
     /// it cannot be thrown now): the roll path's own first order.
-    pub fn dice_to_pick_up(&self) -> Vec<(DieKind, DieStyle)> {
+    pub fn dice_to_pick_up(&self) -> Vec<(DieKind, DieStyle, Option<FaceMarks>)> {
         let order: Option<ThrowOrder> = match *self.focus {
             Focus::Scene => {
                 let (Some(mv), Some(state)) = (
@@ -220,7 +221,15 @@ impl ThrowControls<'_> {
                 .and_then(|n| NotationRoll::start(n, 0).ok())
                 .and_then(|r| r.order()),
         };
-        order.map(|o| o.styled()).unwrap_or_default()
+        order
+            .map(|o| {
+                o.styled()
+                    .into_iter()
+                    .zip(o.marks)
+                    .map(|((kind, style), marks)| (kind, style, marks))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 

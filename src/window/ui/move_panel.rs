@@ -108,7 +108,11 @@ fn outcome(ui: &mut egui::Ui, play: &TablePlay) {
             .iter()
             .enumerate()
             .map(|(k, d)| match faces.and_then(|f| f.get(k)) {
-                Some(face) => format!("{} {face}", d.label),
+                // A game's own die shows its face's mark, not the face's number.
+                Some(face) => match &d.marks {
+                    Some(marks) => format!("{} {}", d.label, marks.of(*face).shown()),
+                    None => format!("{} {face}", d.label),
+                },
                 None => format!("{} …", d.label),
             })
             .collect();

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describeEntry, inFull, result } from '../../entries.js';
+import { describeEntry, inFull, result, sceneName } from '../../entries.js';
 
 const log = readFileSync(new URL('../../../tests/fixtures/room-d4-pool.jsonl', import.meta.url), 'utf8')
   .trim().split('\n').map((line) => JSON.parse(line));
@@ -119,4 +119,11 @@ test("a member's dice in words, as the room's history tells them", () => {
   assert.equal(describeEntry(mine, page).text, 'Pat chose stone dice: #1e40aa with #ffffff numerals');
   assert.equal(describeEntry(bea, page).text, 'Gwen chose plastic dice for Bea: #ffffff with #ffff00 numerals');
   assert.equal(describeEntry(back, page).text, "Pat went back to the room's dice");
+});
+
+test("a scene's name is read with its RON escapes", () => {
+  assert.equal(sceneName('(name: "The smugglers\\\' moon", cast: D20Check([]))'), "The smugglers' moon");
+  assert.equal(sceneName('(name: "A \\"quoted\\" \\u{2019}name\\u{1F409}")'), 'A "quoted" \u2019name\u{1F409}');
+  assert.equal(sceneName('(name: "back\\\\u{41}")'), 'back\\u{41}');
+  assert.equal(sceneName('(cast: D20Check([]))'), '');
 });
