@@ -307,7 +307,10 @@ fn own_dice_move(s: &Unchecked, m: &MoveDef) -> Result<(), Refusal> {
             .any(|d| d.faces.iter().any(|f| f.counts.contains_key(value)))
     };
     let own = m.throw.contains("d{");
-    let conditions = m.bands.iter().flat_map(|b| b.when.iter().map(move |c| (b, c)));
+    let conditions = m
+        .bands
+        .iter()
+        .flat_map(|b| b.when.iter().map(move |c| (b, c)));
     if !own {
         if let Some(r) = &m.result {
             return Err(refuse!(

@@ -172,8 +172,7 @@ struct WrittenDie {
 impl TryFrom<WrittenDie> for DieDef {
     type Error = String;
     fn try_from(w: WrittenDie) -> Result<DieDef, String> {
-        if w.name.trim().is_empty() || w.name.chars().count() > 40 || w.name.contains(['{', '}'])
-        {
+        if w.name.trim().is_empty() || w.name.chars().count() > 40 || w.name.contains(['{', '}']) {
             return Err(format!(
                 "die \"{}\": a die's name has 1 to 40 characters and no braces",
                 w.name
@@ -209,7 +208,9 @@ impl TryFrom<WrittenDie> for DieDef {
             for (value, n) in &f.counts {
                 if value.trim().is_empty()
                     || value.chars().count() > 40
-                    || !value.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '_')
+                    || !value
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == ' ' || c == '_')
                 {
                     return Err(format!(
                         "die \"{}\", face {}: \"{value}\" is no value's name (letters, digits, spaces, 1 to 40)",
@@ -272,7 +273,9 @@ impl FaceDef {
 impl DieDef {
     /// The face of a value the die settled on (1 for the first face).
     pub fn face(&self, value: u32) -> Option<&FaceDef> {
-        value.checked_sub(1).and_then(|i| self.faces.get(i as usize))
+        value
+            .checked_sub(1)
+            .and_then(|i| self.faces.get(i as usize))
     }
 
     /// Its faces' marks, for the atlases.

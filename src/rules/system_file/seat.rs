@@ -156,7 +156,10 @@ pub(super) fn throw_of(
         if own.is_empty() {
             return Err(refuse!(Choice, "\"{text}\" throws no dice"));
         }
-        let plain: Vec<String> = own.iter().map(|d| format!("1d{}", d.shape.faces())).collect();
+        let plain: Vec<String> = own
+            .iter()
+            .map(|d| format!("1d{}", d.shape.faces()))
+            .collect();
         return Ok(Throw {
             main: parse(&plain.join("+"))?,
             with_dice,

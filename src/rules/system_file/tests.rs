@@ -499,7 +499,11 @@ fn narrative_dice_bands_are_the_counted_chances() {
 fn bone_dice_bands_are_the_counted_chances() {
     let scene = "system-bone-dice.ron";
     // Hild has Grit 3, Tamsin Grit 2; pressing on recklessly adds 2 dice.
-    for (actor, press, depth, dice) in [(0, "carefully", 10, 3), (1, "recklessly (2 more dice, 1 harm)", 14, 4), (0, "recklessly (2 more dice, 1 harm)", 4, 5)] {
+    for (actor, press, depth, dice) in [
+        (0, "carefully", 10, 3),
+        (1, "recklessly (2 more dice, 1 harm)", 14, 4),
+        (0, "recklessly (2 more dice, 1 harm)", 4, 5),
+    ] {
         let counted = count(&vec![6; dice], |f| {
             let skulls = f.iter().filter(|x| **x == 1).count();
             let pips: u32 = f.iter().filter(|x| **x > 1).sum();
@@ -513,7 +517,10 @@ fn bone_dice_bands_are_the_counted_chances() {
         let m = make(
             actor,
             "Delve",
-            &[("press", name(press)), ("depth", Picked::Number(i64::from(depth)))],
+            &[
+                ("press", name(press)),
+                ("depth", Picked::Number(i64::from(depth))),
+            ],
         );
         agree(&bands(scene, &m), &counted);
     }
@@ -538,7 +545,13 @@ fn a_game_dies_faces_are_read_in_their_symbols_and_words() {
     let labels: Vec<(&str, u32, Option<String>)> = plan
         .dice
         .iter()
-        .map(|d| (d.label.as_str(), d.sides, d.marks.as_ref().map(|m| m.of(7).words())))
+        .map(|d| {
+            (
+                d.label.as_str(),
+                d.sides,
+                d.marks.as_ref().map(|m| m.of(7).words()),
+            )
+        })
         .collect();
     assert_eq!(
         labels,
@@ -554,7 +567,10 @@ fn a_game_dies_faces_are_read_in_their_symbols_and_words() {
     let mut t = table("system-bone-dice.ron");
     let m = make(0, "Delve", &[("depth", Picked::Number(8))]);
     let (outcome, said) = play(&mut t, &m, &[&[1, 5, 4]]);
-    assert_eq!((outcome.class.as_str(), outcome.total), ("scratched find", 9));
+    assert_eq!(
+        (outcome.class.as_str(), outcome.total),
+        ("scratched find", 9)
+    );
     assert_eq!(
         outcome.lines[0],
         "3d{Bone}: Bone a skull, Bone 5 pips, Bone 4 pips = pips 9, skull 1"
@@ -565,11 +581,20 @@ fn a_game_dies_faces_are_read_in_their_symbols_and_words() {
 #[test]
 fn a_game_die_that_does_not_fit_is_refused_at_its_line_and_column() {
     let text = include_str!("../../../scenes/rules/bone-dice.ron");
-    let at = |needle: &str| text.lines().position(|l| l.contains(needle)).expect("there") + 1;
+    let at = |needle: &str| {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .expect("there")
+            + 1
+    };
     // Pips on a d8: the die is refused where it is written.
     let wrong = text.replacen("shape: D6", "shape: D8", 1);
     let e = parse_ron::<super::Rules>("bone-dice.ron", &wrong).expect_err("must fail");
-    assert!(e.message.contains("die \"Bone\" writes 6 faces for a d8 of 8"), "{e}");
+    assert!(
+        e.message
+            .contains("die \"Bone\" writes 6 faces for a d8 of 8"),
+        "{e}"
+    );
     // Reported where the die's entry ends.
     assert_eq!(e.line, at("(mark: Pips(6)") + 1, "{e}");
     // A glyph the dice's typeface lacks, at its own line.
@@ -580,19 +605,41 @@ fn a_game_die_that_does_not_fit_is_refused_at_its_line_and_column() {
     // A word too wide for its face, a value no die counts, a push on the game's own dice.
     let wide = text.replacen("Symbol(\"☠\")", "Word(\"skulls\")", 1);
     assert!(parse_ron::<super::Rules>("bone-dice.ron", &wide).is_ok());
-    let d12 = include_str!("../../../scenes/rules/narrative-dice.ron")
-        .replacen("Symbol(\"★\")", "Word(\"great\")", 1);
+    let d12 = include_str!("../../../scenes/rules/narrative-dice.ron").replacen(
+        "Symbol(\"★\")",
+        "Word(\"great\")",
+        1,
+    );
     let e = parse_ron::<super::Rules>("narrative-dice.ron", &d12).expect_err("must fail");
-    assert!(e.message.contains("word \"great\" does not fit a d12's face"), "{e}");
-    let unknown = text.replacen("value: \"skull\", at_least: 3", "value: \"skul\", at_least: 3", 1);
+    assert!(
+        e.message
+            .contains("word \"great\" does not fit a d12's face"),
+        "{e}"
+    );
+    let unknown = text.replacen(
+        "value: \"skull\", at_least: 3",
+        "value: \"skul\", at_least: 3",
+        1,
+    );
     let e = parse_ron::<super::Rules>("bone-dice.ron", &unknown).expect_err("must fail");
-    assert!(e.message.contains("band \"cursed\" counts \"skul\", which no face of the game's dice counts"), "{e}");
+    assert!(
+        e.message
+            .contains("band \"cursed\" counts \"skul\", which no face of the game's dice counts"),
+        "{e}"
+    );
     let numbered = text.replacen("$(Grit + press)d{Bone}", "$(Grit + press)d6", 1);
     let e = parse_ron::<super::Rules>("bone-dice.ron", &numbered).expect_err("must fail");
-    assert!(e.message.contains("its result is \"pips\", and it throws none of the game's own dice"), "{e}");
+    assert!(
+        e.message
+            .contains("its result is \"pips\", and it throws none of the game's own dice"),
+        "{e}"
+    );
     let stranger = text.replacen("$(Grit + press)d{Bone}", "$(Grit + press)d{Bones}", 1);
     let e = parse_ron::<super::Rules>("bone-dice.ron", &stranger).expect_err("must fail");
-    assert!(e.message.contains("the game has no die named \"Bones\""), "{e}");
+    assert!(
+        e.message.contains("the game has no die named \"Bones\""),
+        "{e}"
+    );
 }
 
 #[test]
