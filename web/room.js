@@ -451,7 +451,12 @@ function chooseDice(look) {
 }
 $('dice-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  chooseDice({ body: $('dice-body').value, ink: $('dice-ink').value, material: $('dice-material').value });
+  chooseDice({
+    body: $('dice-body').value,
+    ink: $('dice-ink').value,
+    material: $('dice-material').value,
+    ...($('dice-pips').checked ? { pips: true } : {}),
+  });
 });
 $('room-dice').addEventListener('click', () => chooseDice(null));
 

@@ -391,6 +391,7 @@ fn atlas_costs(as_json: bool) -> ExitCode {
         body: Rgb([30, 64, 170]),
         ink: Rgb([255, 255, 255]),
         material: Material::Stone,
+        pips: false,
     }
     .drawn();
     let mut rows = Vec::new();

@@ -143,6 +143,43 @@ pub struct WindowArgs {
     /// Keep this session's rolls in memory only.
     #[arg(long, conflicts_with = "history_dir")]
     pub no_history: bool,
+    /// The window's own dice for this run: body colour, numeral colour, a material (plastic,
+    /// translucent, metal, stone or wood) and `pips` for pips on the d6:
+    /// `#1e40aa,#ffffff,stone,pips`. Without it, the dice chosen in the window last (kept in
+    /// the data folder).
+    #[arg(long, value_name = "BODY,INK[,MATERIAL[,pips]]", value_parser = parse_dice)]
+    pub dice: Option<crate::dice::style::DiceLook>,
+}
+
+/// A window's own dice as `--dice` writes them: `#rrggbb,#rrggbb[,material[,pips]]`.
+#[cfg(feature = "window")]
+fn parse_dice(text: &str) -> Result<crate::dice::style::DiceLook, String> {
+    use crate::dice::style::{DiceLook, Material, Rgb};
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let colour =
+        |t: &str| Rgb::parse(t).ok_or_else(|| format!("'{t}' is not a colour: write #rrggbb"));
+    match parts.as_slice() {
+        [body, ink, rest @ ..] if rest.len() <= 2 => Ok(DiceLook {
+            body: colour(body)?,
+            ink: colour(ink)?,
+            material: match rest.first() {
+                None => Material::Plastic,
+                Some(m) => Material::named(m).ok_or_else(|| {
+                    format!("'{m}' is no material: plastic, translucent, metal, stone or wood")
+                })?,
+            },
+            pips: match rest.get(1) {
+                None => false,
+                Some(&"pips") => true,
+                Some(other) => {
+                    return Err(format!("'{other}': the fourth part is 'pips' or nothing"));
+                }
+            },
+        }),
+        _ => Err(format!(
+            "'{text}': write BODY,INK[,MATERIAL[,pips]] (#1e40aa,#ffffff,stone,pips)"
+        )),
+    }
 }
 
 #[cfg(feature = "window")]
@@ -171,6 +208,7 @@ impl WindowArgs {
                 true => None,
                 false => self.history_dir.or_else(crate::folders::data_dir),
             },
+            dice: self.dice,
             ..PlayOptions::default()
         }
     }
@@ -271,6 +309,8 @@ fn play(args: PlayArgs) -> ExitCode {
         role: args.role,
         seats: args.seats,
         trust: args.trust_cert,
+        // The window's own dice, once it has read them.
+        dice: None,
     });
     if let Some(j) = &join
         && let Err(e) = crate::online::client::room_of(&j.url)

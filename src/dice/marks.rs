@@ -189,6 +189,11 @@ impl Mark {
 pub struct FaceMarks(pub Vec<Mark>);
 
 impl FaceMarks {
+    /// A common d6's pips, one to six.
+    pub fn pips() -> FaceMarks {
+        FaceMarks((1..=6).map(Mark::Pips).collect())
+    }
+
     /// The mark of a face value (blank past the list).
     pub fn of(&self, value: u32) -> Mark {
         value

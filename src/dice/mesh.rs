@@ -300,6 +300,9 @@ fn draw_mark(
 /// Draws the atlas of a die in a style, as RGBA8 pixels with its size: its numbers, or the
 /// marks of a game's own die where `marks` gives them.
 pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -> Canvas {
+    // A style with pips puts them on its d6 (a game's own marks come first).
+    let pips = style.marks_for(kind);
+    let marks = marks.or(pips.as_ref());
     let shape = kind.shape();
     let (cols, rows) = grid(kind.faces() as usize);
     let rgba = |c: [u8; 3]| [c[0], c[1], c[2], 255];

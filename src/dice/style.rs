@@ -5,6 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::DieKind;
+use super::marks::FaceMarks;
+
 /// The least contrast a numeral has with its face, as drawn (WCAG 2's ratio for body text).
 pub const MIN_CONTRAST: f64 = 4.5;
 
@@ -93,15 +96,24 @@ pub struct DieStyle {
     pub ink: [u8; 3],
     /// What it is made of (the atlas is the same for every material).
     pub material: Material,
+    /// A d6 with pips instead of numerals.
+    pub pips: bool,
 }
 
 impl DieStyle {
+    /// The marks its dice of `kind` carry instead of numerals: pips on a d6 of a style with
+    /// them, else none.
+    pub fn marks_for(self, kind: DieKind) -> Option<FaceMarks> {
+        (self.pips && kind == DieKind::D6).then(FaceMarks::pips)
+    }
+
     /// A plastic die of these colours (the room's own dice).
     pub const fn plastic(body: [u8; 3], ink: [u8; 3]) -> DieStyle {
         DieStyle {
             body,
             ink,
             material: Material::Plastic,
+            pips: false,
         }
     }
 
@@ -213,12 +225,17 @@ pub struct DiceLook {
     /// What the dice are made of.
     #[serde(default)]
     pub material: Material,
+    /// Pips on the d6 instead of numerals, as on a common die (absent: numerals).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pips: bool,
 }
 
 impl DiceLook {
-    /// Its colours in words, for a history line: "#1e40aa with #ffffff numerals".
+    /// Its colours in words, for a history line: "#1e40aa with #ffffff numerals", and ", pips
+    /// on the d6" where it has them.
     pub fn colours(self) -> String {
-        format!("{} with {} numerals", self.body.hex(), self.ink.hex())
+        let pips = if self.pips { ", pips on the d6" } else { "" };
+        format!("{} with {} numerals{pips}", self.body.hex(), self.ink.hex())
     }
 
     /// The colours drawn: the body as chosen, the ink as chosen where it reads at
@@ -229,6 +246,7 @@ impl DiceLook {
             body: self.body.0,
             ink: readable_ink(self.body, self.ink).0,
             material: self.material,
+            pips: self.pips,
         }
     }
 }
@@ -297,6 +315,7 @@ mod tests {
                 body: rgb(body),
                 ink: rgb(ink),
                 material: Material::Plastic,
+                pips: false,
             };
             let drawn = look.drawn();
             let ratio = Rgb(drawn.body).contrast(Rgb(drawn.ink));
@@ -311,6 +330,7 @@ mod tests {
             body: rgb("#96182a"),
             ink: rgb("#faf4ec"),
             material: Material::Metal,
+            pips: true,
         };
         assert_eq!(kept.drawn().ink, rgb("#faf4ec").0);
     }
@@ -332,7 +352,17 @@ mod tests {
         );
         let plain: DiceLook =
             serde_json::from_str(r##"{"body":"#000000","ink":"#ffffff"}"##).expect("a look");
-        assert_eq!(plain.material, Material::Plastic);
+        assert_eq!((plain.material, plain.pips), (Material::Plastic, false));
+        let pips: DiceLook =
+            serde_json::from_str(r##"{"body":"#000000","ink":"#ffffff","pips":true}"##)
+                .expect("a look");
+        assert_eq!(
+            (serde_json::to_string(&pips).expect("json"), pips.colours()),
+            (
+                r##"{"body":"#000000","ink":"#ffffff","material":"plastic","pips":true}"##.into(),
+                "#000000 with #ffffff numerals, pips on the d6".into()
+            )
+        );
         assert!(
             serde_json::from_str::<DiceLook>(
                 r##"{"body":"#000000","ink":"#ffffff","material":"jelly"}"##

@@ -51,12 +51,16 @@ impl FeedDie {
             marks: None,
             reads: None,
         }
+        .marked(style.marks_for(kind).as_ref())
     }
 
-    /// The die with a game's own marks on its faces (none: numbers).
+    /// The die with a game's own marks on its faces (none: as it is, numbers or its style's
+    /// pips).
     pub fn marked(mut self, marks: Option<&FaceMarks>) -> FeedDie {
-        self.marks = marks.map(FaceMarks::key);
-        self.reads = marks.map(|m| m.0.iter().map(Mark::shown).collect());
+        if let Some(marks) = marks {
+            self.marks = Some(marks.key());
+            self.reads = Some(marks.0.iter().map(Mark::shown).collect());
+        }
         self
     }
 }

@@ -607,6 +607,7 @@ mod tests {
             body: Rgb([30, 64, 170]),
             ink: Rgb([255, 255, 255]),
             material: Material::Stone,
+            pips: false,
         };
         let chosen = Entry {
             seq: watch.room.seq + 1,

@@ -98,8 +98,11 @@ pub struct PlayOptions {
     pub stream: Option<[u8; 3]>,
     /// A table server's room to join (the room drives the table).
     pub join: Option<JoinOptions>,
-    /// Where the lasting history is kept (None: this session's rolls stay in memory).
+    /// Where the lasting history is kept (None: this session's rolls stay in memory), and the
+    /// window's own dice beside it.
     pub history_dir: Option<PathBuf>,
+    /// The window's own dice for this run (`--dice`), whatever it keeps.
+    pub dice: Option<crate::dice::style::DiceLook>,
 }
 
 /// `dicetable demo`: which demo the window opens with.

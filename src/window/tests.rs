@@ -410,3 +410,47 @@ fn the_free_roll_odds_are_worked_out_off_the_frame() {
         "3d6 of 10 or more: 135 of 216"
     );
 }
+
+/// The window's own dice, kept in its data folder, come down for its free rolls (a roll of
+/// the history's replays keeps the look it had); with none kept, the table's plain dice.
+#[test]
+fn a_free_roll_comes_in_the_windows_own_dice_kept_between_runs() {
+    use crate::dice::style::{DiceLook, Material, Rgb};
+    let dir = std::env::temp_dir().join(format!("dicetable-window-dice-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stone = DiceLook {
+        body: Rgb([30, 64, 170]),
+        ink: Rgb([255, 255, 255]),
+        material: Material::Stone,
+        pips: false,
+    };
+    super::table::own_dice_file(&dir, Some(stone)).expect("kept");
+    let looks = |history_dir: Option<std::path::PathBuf>| {
+        let mut app = app_with(PlayOptions {
+            history_dir,
+            ..PlayOptions::default()
+        });
+        app.world_mut().write_message(ThrowNotation {
+            notation: Notation::parse("2d6").expect("notation"),
+            seed: 5,
+            swing: None,
+            cocked: Cocked::Rethrow,
+            caller: Default::default(),
+        });
+        app.update();
+        let physics = app.world().non_send::<TableSimulator>();
+        physics
+            .shown()
+            .map(|t| t.dice.iter().map(|(_, style)| *style).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    assert_eq!(looks(Some(dir.clone())), vec![stone.drawn(); 2]);
+    assert_eq!(
+        looks(None),
+        vec![
+            crate::dice::style::DieStyle::IVORY,
+            crate::dice::style::DieStyle::ONYX
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

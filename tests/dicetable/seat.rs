@@ -63,11 +63,13 @@ fn a_room_is_opened_and_played_from_the_browser() {
             "Fred tags Peter (open-d6)",
             "The vault, dangerous (step-dice, own rules)",
             "The vault under the exchange (step-dice)",
+            "Under the barrow (system-file, own rules)",
             "The iron vow (system-file, own rules)",
             "The derelict (system-file, own rules)",
             "The toll bridge (system-file, own rules)",
             "The canal job (system-file, own rules)",
             "The dust market (system-file)",
+            "The smugglers' moon (system-file, own rules)",
             "A file from this computer…"
         ])
     );
@@ -108,7 +110,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
         page["badSystems"],
         serde_json::json!([
             "the scene:7:74: Unexpected variant named `AtLest` in enum `Condition`, expected one \
-             of `AtLeast`, `AtMost`, `Faces`, `Match`, or `WithDice` instead",
+             of `AtLeast`, `AtMost`, `Faces`, `Match`, `WithDice`, `Count`, or `CountAtMost` instead",
             "the scene:7:60: 99999 is out of bounds: a system file's numbers are within ±1000"
         ])
     );

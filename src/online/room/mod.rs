@@ -688,6 +688,7 @@ mod tests {
             body: Rgb::parse(body).expect("a colour"),
             ink: Rgb::parse(ink).expect("a colour"),
             material,
+            pips: false,
         };
         let stone = look("#1e40aa", "#ffffff", Material::Stone);
         let gold = look("#ffffff", "#ffff00", Material::Metal);
@@ -776,11 +777,13 @@ mod tests {
             body: Rgb([46, 139, 87]),
             ink: Rgb([255, 255, 255]),
             material: Material::Translucent,
+            pips: false,
         };
         let wood = DiceLook {
             body: Rgb([107, 62, 31]),
             ink: Rgb([240, 224, 192]),
             material: Material::Wood,
+            pips: false,
         };
         let sams_own = Event::Dice {
             by: "Sam".into(),

@@ -35,6 +35,9 @@ pub struct JoinOptions {
     pub seats: Vec<String>,
     /// Over `wss://`, a certificate to trust beside the system's.
     pub trust: Option<std::path::PathBuf>,
+    /// The window's own dice: chosen for the member once it is in, where the room does not
+    /// have them already.
+    pub dice: Option<crate::dice::style::DiceLook>,
 }
 
 /// Why the client could not start.
@@ -50,6 +53,10 @@ pub enum LinkError {
 
 /// From the window to the client.
 #[derive(Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a handful of messages wait at a time: boxing a proposal would save nothing"
+)]
 pub(super) enum ToServer {
     /// Propose a throw.
     Throw {
@@ -61,6 +68,8 @@ pub(super) enum ToServer {
         /// Where the API waits for what the room logged (None: the window's own throw).
         reply: Option<oneshot::Sender<Result<Logged, ApiError>>>,
     },
+    /// Choose the member's own dice (None: the room's own).
+    Dice(Option<crate::dice::style::DiceLook>),
 }
 
 /// From the client to the window.
@@ -171,6 +180,17 @@ async fn run(
     };
     say(FromServer::Connection(Connection::Connected));
     keep_key(keys_dir.as_deref(), &join, &client);
+    // The window's own dice, where the room does not have them for this member yet.
+    let in_room = client
+        .room
+        .as_ref()
+        .and_then(|r| r.dice.members.get(&join.name).copied());
+    if join.dice.is_some()
+        && join.dice != in_room
+        && let Err(e) = client.choose_dice(None, join.dice).await
+    {
+        say(FromServer::Refused(e.to_string()));
+    }
     let mut sent = 0;
     let mut logged = 0;
     let mut told_sealed = std::collections::HashSet::new();
@@ -216,6 +236,11 @@ async fn run(
                     };
                     if let Some(reply) = reply {
                         let _ = reply.send(answer);
+                    }
+                }
+                Some(ToServer::Dice(look)) => {
+                    if let Err(e) = client.choose_dice(None, look).await {
+                        say(FromServer::Refused(e.to_string()));
                     }
                 }
             },

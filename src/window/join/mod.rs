@@ -31,7 +31,8 @@ use crate::window::{AppSystems, PlayOptions};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<JoinDialog>();
-    app.add_systems(Startup, connect);
+    // Joined once the window's own dice are known: they are chosen for its member.
+    app.add_systems(Startup, connect.after(crate::window::table::OwnDiceLoaded));
     app.add_systems(
         EguiPrimaryContextPass,
         draw_join_dialog.run_if(
@@ -43,7 +44,8 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (forward_own_throws, forward_api_throws).in_set(AppSystems::ReadInput),
+            (forward_own_throws, forward_api_throws, forward_dice_chosen)
+                .in_set(AppSystems::ReadInput),
             (take_news, finish_showing, show_next)
                 .chain()
                 .in_set(AppSystems::Present),
@@ -105,10 +107,12 @@ fn connect(
     mut commands: Commands,
     options: Res<PlayOptions>,
     wake: Option<Res<crate::window::wake::WakeBell>>,
+    own: Res<crate::window::table::OwnDice>,
 ) {
-    let Some(join) = options.join.clone() else {
+    let Some(mut join) = options.join.clone() else {
         return;
     };
+    join.dice = own.look;
     if let Err(e) = go_online(
         &mut commands,
         join,
@@ -215,6 +219,8 @@ impl JoinDialog {
             // The system's roots: a certificate of the server's own is trusted with
             // `play --join URL --trust-cert FILE`.
             trust: None,
+            // The window's own dice, where the dialog's caller has them.
+            dice: None,
         })
     }
 }
@@ -226,6 +232,7 @@ fn draw_join_dialog(
     mut dialog: ResMut<JoinDialog>,
     mut play: ResMut<TablePlay>,
     wake: Option<Res<crate::window::wake::WakeBell>>,
+    own: Res<crate::window::table::OwnDice>,
 ) -> Result {
     let bell = crate::window::wake::bell(wake.as_deref());
     let ctx = contexts.ctx_mut()?;
@@ -285,6 +292,7 @@ fn draw_join_dialog(
     if join {
         match dialog
             .options()
+            .map(|o| JoinOptions { dice: own.look, ..o })
             .and_then(|o| Ok(go_online(&mut commands, o, true, bell.clone())?)) // not in stream mode
         {
             Ok(()) => {
@@ -336,6 +344,18 @@ fn forward_own_throws(
 
 /// The API's throws go to the room as proposals, in the mode asked or the room's default; the
 /// API answers with what the room logged.
+/// The window's own dice, chosen while it is in a room: chosen for its member there too.
+fn forward_dice_chosen(
+    online: Option<Res<Online>>,
+    mut chosen: MessageReader<crate::window::table::DiceChosen>,
+) {
+    for crate::window::table::DiceChosen(look) in chosen.read() {
+        if let Some(online) = &online {
+            online.link.send(ToServer::Dice(*look));
+        }
+    }
+}
+
 fn forward_api_throws(mut online: ResMut<Online>, mut proposals: ResMut<RoomProposals>) {
     for p in proposals.0.drain(..) {
         let Some(default) = online.room.as_ref().map(|r| r.modes.default) else {

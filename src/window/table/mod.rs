@@ -14,6 +14,7 @@ mod hand;
 mod history;
 mod motion;
 mod notation_roll;
+mod own_dice;
 mod play;
 mod record_replay;
 mod scene;
@@ -36,6 +37,15 @@ pub type DiceShown<'w, 's> = Query<'w, 's, (&'static GlobalTransform, &'static D
 pub use history::{Caller, HistoryEntry, LuckBoard, Replay, RollHistory};
 pub use motion::TableMotion;
 pub use notation_roll::{TableRoll, ThrowNotation};
+pub use own_dice::{DiceChosen, OwnDice, OwnDiceLoaded};
+/// Keeps a window's own dice in the data folder `dir` (a test's stand-in for the picker).
+#[cfg(test)]
+pub fn own_dice_file(
+    dir: &std::path::Path,
+    look: Option<crate::dice::style::DiceLook>,
+) -> Result<(), String> {
+    own_dice::keep(&dir.join(own_dice::FILE), look)
+}
 pub use play::{ActionRequest, TablePlay};
 pub use record_replay::{ReplayStored, StoredReplay};
 pub use throwing::{TableSimulator, ThrowEvent};
@@ -77,6 +87,7 @@ pub(super) fn logic_plugin(app: &mut App) {
         throwing::plugin,
         history::plugin,
         notation_roll::plugin,
+        own_dice::plugin,
         play::plugin,
         record_replay::plugin,
         demo::plugin,

@@ -141,10 +141,16 @@ fn throw_notation(
     mut physics: NonSendMut<TableSimulator>,
     mut history: ResMut<RollHistory>,
     remote: Option<Res<super::RemoteDriven>>,
+    own: Res<super::OwnDice>,
 ) {
-    let Some(request) = requests.read().last().cloned() else {
+    let Some(mut request) = requests.read().last().cloned() else {
         return;
     };
+    // The window's own free roll comes in its own dice (a room's brings the room's; a replay
+    // is shown as it was).
+    if request.caller.painter.is_none() && !request.caller.replay {
+        request.caller.painter = own.painter();
+    }
     if remote.is_some() && !request.caller.shown_only {
         return; // a proposal to the table server (join), thrown once it is logged
     }

@@ -13,9 +13,9 @@ use crate::physics::throw::Swing;
 use crate::roll::{MoveRoll, NotationRoll, ThrowOrder};
 use crate::window::join::JoinDialog;
 use crate::window::table::{
-    ActionRequest, DemoCommand, DemoRun, DiceShown, LuckBoard, RemoteDriven, ReplayStored,
-    RollHistory, StoredReplay, TablePlay, TableRoll, TableSimulator, TableView, ThrowNotation,
-    ViewSettings,
+    ActionRequest, DemoCommand, DemoRun, DiceChosen, DiceShown, LuckBoard, OwnDice, RemoteDriven,
+    ReplayStored, RollHistory, StoredReplay, TablePlay, TableRoll, TableSimulator, TableView,
+    ThrowNotation, ViewSettings,
 };
 use crate::window::third_party::egui::PanelSpace;
 use crate::window::{AppSystems, PlayOptions};
@@ -28,6 +28,7 @@ mod gesture;
 mod history_panel;
 mod move_panel;
 mod odds_chart;
+mod own_dice_panel;
 mod scene_panel;
 mod ui_map;
 
@@ -51,6 +52,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<history_panel::HistoryPage>();
     app.init_resource::<dice_labels::HoveredDie>();
     app.init_resource::<PanelsOpen>();
+    app.init_resource::<own_dice_panel::DiceDraft>();
     app.add_systems(Update, throw_on_space.in_set(AppSystems::ReadInput));
     app.add_systems(
         EguiPrimaryContextPass,
@@ -266,6 +268,8 @@ struct Panels<'w> {
     page: ResMut<'w, history_panel::HistoryPage>,
     join: ResMut<'w, JoinDialog>,
     open: ResMut<'w, PanelsOpen>,
+    own_dice: ResMut<'w, OwnDice>,
+    dice_draft: ResMut<'w, own_dice_panel::DiceDraft>,
 }
 
 /// The table as the panels show it.
@@ -288,6 +292,7 @@ struct Asks<'w> {
     moves: MessageWriter<'w, ActionRequest>,
     stored: MessageWriter<'w, ReplayStored>,
     demo: MessageWriter<'w, DemoCommand>,
+    dice: MessageWriter<'w, DiceChosen>,
 }
 
 /// Draws both side panels and reports the room they take.
@@ -397,6 +402,13 @@ fn draw_overlays(
                 chip_hovered = dice_labels::chips(ui, &shown, panels.hovered.0);
                 ui.separator();
                 view_menu(ui, &mut panels.view);
+                ui.separator();
+                if let Some(look) =
+                    own_dice_panel::show(ui, &panels.own_dice, &mut panels.dice_draft)
+                {
+                    panels.own_dice.choose(look);
+                    asks.dice.write(DiceChosen(look));
+                }
                 ui.separator();
                 let asked = history_panel::show(
                     ui,
