@@ -38,6 +38,18 @@ xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" play --width 1920 --height 1080 \
 for die in d4 d6 d8 d10 d12 d20 d100; do
     shot "closeup-$die" play --roll "1$die" --seed 2 --closeup
 done
+# Dice of one's own: every material in a light and a dark colour, every kind thrown; pips.
+for tone in light:#f4f1ea:#1a1a1a dark:#1c1c22:#f0ece2; do
+    IFS=: read -r name body ink <<<"$tone"
+    for material in plastic translucent metal stone wood; do
+        shot "own-dice-$material-$name" play --roll "d4+d6+d8+d10+d12+d20+d100" --seed 3 \
+            --dice "$body,$ink,$material" --no-history
+    done
+done
+shot own-dice-pips play --roll 4d6 --seed 5 --dice "#96182a,#faf4ec,plastic,pips" --no-history
+# A game's own dice: the narrative and the bone dice of two shipped system files.
+shot demo-system-narrative-dice-step2 demo system-narrative-dice --steps 2
+shot demo-system-bone-dice-step1 demo system-bone-dice --steps 1
 # Stream mode: the dice over the chroma key, the outcome in a banner.
 shot stream-mode play --stream --roll "{d20+5}>=15" --seed 3
 # The overlay page in headless chromium, over a checkerboard to show its transparency.
