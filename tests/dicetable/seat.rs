@@ -876,7 +876,8 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
     assert_eq!(beas["opacity"], 0.78, "{beas}");
 
     // A window that joins afterwards throws the room's log again on its felt: its OBS feed
-    // carries each throw's dice as the felt drew them.
+    // carries each throw's dice as the felt drew them. It joins with dice of its own (`--dice`,
+    // as its picker keeps them), which the room logs for its member.
     let url = table.server.url("colours");
     let mut window = super::stream::Served::start(&[
         "--join",
@@ -884,9 +885,11 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
         "--name",
         "Vic",
         "--role",
-        "spectator",
+        "player",
         "--passcode",
         "friends",
+        "--dice",
+        "#6b3e1f,#f0e0c0,wood,pips",
     ]);
     let feed = format!("{}/feed", window.base.replacen("http://", "ws://", 1));
     let fed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -930,6 +933,36 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
     assert_eq!(looks[2], own("Sam", metal), "{looks:?}");
     assert_eq!(looks[3], own("Pat", stone), "{looks:?}");
     assert_eq!(looks[4], own("Sam", glass), "{looks:?}");
+    // Vic's own dice, logged by the room as the window joined.
+    let vics = || {
+        let export = dicetable(&[
+            "serve",
+            "--data",
+            table.data.to_str().expect("a path"),
+            "--export",
+            "colours",
+        ]);
+        stdout(&export)
+            .lines()
+            .filter_map(|l| dicetable::online::log::Entry::parse(l).ok())
+            .find_map(|e| match e.event {
+                dicetable::online::log::Event::Dice { by, look, .. } if by == "Vic" => look,
+                _ => None,
+            })
+    };
+    let chosen = (0..600).find_map(|_| {
+        vics().or_else(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            None
+        })
+    });
+    assert_eq!(
+        chosen.map(|l| (l.colours(), l.material.name())),
+        Some((
+            "#6b3e1f with #f0e0c0 numerals, pips on the d6".to_string(),
+            "wood"
+        ))
+    );
     table.keep(&[
         "own-dice-picker-pat-phone.png",
         "own-dice-pat-phone.png",
@@ -1144,6 +1177,44 @@ fn a_games_own_dice_are_drawn_with_their_marks_and_read_as_the_log_says() {
         "game-dice-smugglers-phone.png",
         "game-dice-barrow-phone.png",
     ]);
+    table.close();
+}
+
+/// Every material in a light and a dark colour from a phone (`web/tests/own-dice-gallery.mjs`):
+/// Pat picks each look and throws one die of every kind; the tray draws every die numbered, in
+/// the look picked, its numerals readable; a screenshot of each (the docs' gallery).
+#[test]
+fn every_material_in_light_and_dark_on_a_phone() {
+    use dicetable::dice::style::{MIN_CONTRAST, Rgb};
+    if !browser_ready() {
+        return;
+    }
+    let _turn = super::real_time();
+    let table = BrowserTable::start("gallery");
+    let seen = table.browse("own-dice-gallery.mjs");
+    assert_eq!(seen["errors"], serde_json::json!([]), "no script errors");
+    let shots = seen["shots"].as_object().expect("shots");
+    assert_eq!(shots.len(), 10, "five materials, light and dark");
+    for (name, dice) in shots {
+        let dice = dice.as_array().expect("dice");
+        // d4, d6, d8, d10, d12, d20 and the d100's two.
+        assert_eq!(dice.len(), 8, "{name}");
+        for die in dice {
+            assert_eq!(die["numbered"], true, "{name}: {die}");
+            assert!(
+                name.contains(die["material"].as_str().unwrap_or("?")),
+                "{name}: {die}"
+            );
+            let colour =
+                |k: &str| Rgb::parse(die[k].as_str().unwrap_or_default()).expect("a colour");
+            assert!(
+                colour("body").contrast(colour("ink")) >= MIN_CONTRAST,
+                "{name}: {die}"
+            );
+        }
+    }
+    let names: Vec<String> = shots.keys().cloned().collect();
+    table.keep(&names);
     table.close();
 }
 

@@ -356,10 +356,18 @@ fn forward_dice_chosen(
     }
 }
 
+/// The API's throws for the room, proposed once the room has arrived: one asked for while the
+/// window is still joining waits for it (a Stream Deck pressed as the window starts), and is
+/// refused only when the connection has failed.
 fn forward_api_throws(mut online: ResMut<Online>, mut proposals: ResMut<RoomProposals>) {
-    for p in proposals.0.drain(..) {
+    let asked: Vec<_> = proposals.0.drain(..).collect();
+    for p in asked {
         let Some(default) = online.room.as_ref().map(|r| r.modes.default) else {
-            let _ = p.reply.send(Err(ApiError::NoScene));
+            if matches!(online.connection, Connection::Failed(_)) {
+                let _ = p.reply.send(Err(ApiError::NoScene));
+            } else {
+                proposals.0.push(p);
+            }
             continue;
         };
         online.outstanding += 1;
