@@ -613,20 +613,17 @@ fn show_sealed(online: &mut Online, play: &mut TablePlay, felt: &mut Felt) -> bo
     let Some(room) = online.room.as_ref() else {
         return false;
     };
-    if room
-        .hidden
-        .get(&seq)
-        .is_none_or(|note| note.revealed.is_some())
-    {
+    // Not revealed since: its reveal throws it for everyone.
+    let Some(note) = room.hidden.get(&seq).filter(|note| note.revealed.is_none()) else {
         return false;
-    }
+    };
+    let painter = room.painter(&note.by);
     let told = hidden_roll_told(seq, &hidden.record);
     play.log.push(told.clone());
     online.notices.push(told);
-    let by = room.hidden.get(&seq).map(|note| note.by.clone());
     let thrown = Thrown {
         seq,
-        painter: by.as_deref().map(|by| room.painter(by)),
+        painter: Some(painter),
         by: hidden.record.who.clone().unwrap_or_default(),
         // A hidden move holds the table until its reveal: it was rolled on the table as it is.
         before: room.table.clone(),

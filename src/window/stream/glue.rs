@@ -361,13 +361,9 @@ fn byline_now(relay: &Relay, table_roll: &TableRoll, play: &TablePlay) -> Byline
     if let Some(p) = &relay.pending {
         return p.byline.clone();
     }
-    let (what, caller) = match (&table_roll.current, &play.current) {
-        (Some(n), _) if table_roll.in_flight() => {
-            (n.notation.source().to_string(), Some(&n.caller))
-        }
-        (_, Some(m)) => (m.title.clone(), Some(&m.request.caller)),
-        (Some(n), None) => (n.notation.source().to_string(), Some(&n.caller)),
-        (None, None) => (String::new(), None),
+    let (what, caller) = match in_the_air(table_roll, play) {
+        Some((what, caller)) => (what, Some(caller)),
+        None => (String::new(), None),
     };
     // A throw of a room's log is its member's: named, as the room's pages name it.
     let who = caller
@@ -384,11 +380,19 @@ fn byline_now(relay: &Relay, table_roll: &TableRoll, play: &TablePlay) -> Byline
 
 /// Whether the roll in the air (the same one `byline_now` names) is a room's hidden roll.
 fn withheld_now(table_roll: &TableRoll, play: &TablePlay) -> bool {
+    in_the_air(table_roll, play).is_some_and(|(_, caller)| caller.withheld)
+}
+
+/// The roll whose dice are in the air: what it throws in words, and who asked for it (a free
+/// roll in flight first, else the move, else the last free roll); None before any.
+fn in_the_air<'a>(table_roll: &'a TableRoll, play: &'a TablePlay) -> Option<(String, &'a Caller)> {
     match (&table_roll.current, &play.current) {
-        (Some(n), _) if table_roll.in_flight() => n.caller.withheld,
-        (_, Some(m)) => m.request.caller.withheld,
-        (Some(n), None) => n.caller.withheld,
-        (None, None) => false,
+        (Some(n), _) if table_roll.in_flight() => {
+            Some((n.notation.source().to_string(), &n.caller))
+        }
+        (_, Some(m)) => Some((m.title.clone(), &m.request.caller)),
+        (Some(n), None) => Some((n.notation.source().to_string(), &n.caller)),
+        (None, None) => None,
     }
 }
 
