@@ -935,16 +935,9 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
     assert_eq!(looks[4], own("Sam", glass), "{looks:?}");
     // Vic's own dice, logged by the room as the window joined.
     let vics = || {
-        let export = dicetable(&[
-            "serve",
-            "--data",
-            table.data.to_str().expect("a path"),
-            "--export",
-            "colours",
-        ]);
-        stdout(&export)
-            .lines()
-            .filter_map(|l| dicetable::online::log::Entry::parse(l).ok())
+        table
+            .entries("colours")
+            .into_iter()
             .find_map(|e| match e.event {
                 dicetable::online::log::Event::Dice { by, look, .. } if by == "Vic" => look,
                 _ => None,
@@ -1084,6 +1077,21 @@ impl BrowserTable {
         super::stream::browser_half(script, &[&self.base, self.shots.to_str().expect("utf-8")])
     }
 
+    /// The entries of `room`'s log as the server exports it now.
+    fn entries(&self, room: &str) -> Vec<dicetable::online::log::Entry> {
+        let export = dicetable(&[
+            "serve",
+            "--data",
+            self.data.to_str().expect("a path"),
+            "--export",
+            room,
+        ]);
+        stdout(&export)
+            .lines()
+            .filter_map(|l| dicetable::online::log::Entry::parse(l).ok())
+            .collect()
+    }
+
     /// Copies the screenshots named to `DICETABLE_SHOTS`, where it is set (for the docs).
     fn keep<S: AsRef<str>>(&self, pictures: &[S]) {
         if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
@@ -1110,7 +1118,7 @@ impl BrowserTable {
 /// the mark of the face the room's log says it settled on. axe-core finds nothing.
 #[test]
 fn a_games_own_dice_are_drawn_with_their_marks_and_read_as_the_log_says() {
-    use dicetable::online::log::{Entry, Event};
+    use dicetable::online::log::Event;
     if !browser_ready() {
         return;
     }
@@ -1140,17 +1148,10 @@ fn a_games_own_dice_are_drawn_with_their_marks_and_read_as_the_log_says() {
             game["history"]
         );
         // The faces the room's log holds for the move.
-        let export = dicetable(&[
-            "serve",
-            "--data",
-            table.data.to_str().expect("a path"),
-            "--export",
-            room,
-        ]);
         let seq = game["seq"].as_u64().expect("a seq");
-        let faces: Vec<u32> = stdout(&export)
-            .lines()
-            .filter_map(|l| Entry::parse(l).ok())
+        let faces: Vec<u32> = table
+            .entries(room)
+            .into_iter()
             .find_map(|e| match e.event {
                 Event::Thrown { record, .. } if e.seq == seq => record.faces.first().cloned(),
                 _ => None,

@@ -7,8 +7,7 @@
 // the pages' own state: each die's marks and its faces read in words), the values shown over
 // the dice, Pat's history line, a screenshot of Pat's phone, axe-core on it. One JSON line.
 import { launch, axe } from './browser.mjs';
-import { WAIT, openRoom, joinAs, moveForm, answered, waitAnswer, trayGreeted, phonePage }
-  from './room-page.mjs';
+import { WAIT, openRoom, joinAs, trayGreeted, phonePage, makeMove } from './room-page.mjs';
 import { join } from 'node:path';
 
 const [base, out] = process.argv.slice(2);
@@ -45,12 +44,7 @@ try {
     await obs.goto(new URL(`${room}/watch#passcode=friends`, base).href);
     await trayGreeted(pat);
     await obs.waitForFunction(() => window.overlay?.greeted, null, WAIT);
-    await moveForm(pat);
-    await pat.waitForFunction(() => window.seat.moves && !window.seat.moves.refused, null, WAIT);
-    const before = await answered(pat);
-    await pat.getByRole('button', { name: 'Make the move' }).click();
-    await waitAnswer(pat, before);
-    const seq = await pat.evaluate(() => window.seat.acked);
+    const seq = await makeMove(pat);
     const tray = await drawnOn(trayOf(pat), seq);
     const watched = await drawnOn(obs, seq);
     await pat.waitForFunction((n) => window.seat.told[n], seq, WAIT);

@@ -6,7 +6,7 @@
 // (found by role and name), throws one die of every kind, waits for them at rest and takes a
 // screenshot of the tray. What the tray draws of each throw (`overlay.dice()`). One JSON line.
 import { launch } from './browser.mjs';
-import { WAIT, openRoom, joinAs, answered, waitAnswer, trayGreeted, phonePage, throwNotation }
+import { WAIT, openRoom, joinAs, trayGreeted, phonePage, throwNotation, pickDice }
   from './room-page.mjs';
 import { join } from 'node:path';
 
@@ -25,14 +25,7 @@ try {
   const shots = {};
   for (const [tone, body, ink] of [['light', '#f4f1ea', '#1a1a1a'], ['dark', '#1c1c22', '#f0ece2']]) {
     for (const material of ['plastic', 'translucent', 'metal', 'stone', 'wood']) {
-      const form = pat.getByRole('form', { name: 'Your dice' });
-      if (!(await form.isVisible())) await pat.getByText('Your dice', { exact: true }).click();
-      await pat.getByLabel('Colour', { exact: true }).fill(body);
-      await pat.getByLabel('Numerals', { exact: true }).fill(ink);
-      await pat.getByRole('combobox', { name: 'Material' }).selectOption(material);
-      const before = await answered(pat);
-      await pat.getByRole('button', { name: 'Use these dice' }).click();
-      await waitAnswer(pat, before);
+      await pickDice(pat, { body, ink, material });
       await throwNotation(pat, 'd4+d6+d8+d10+d12+d20+d100');
       const seq = await pat.evaluate(() => window.seat.acked);
       const tray = trayOf(pat);

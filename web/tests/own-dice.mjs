@@ -8,8 +8,8 @@
 // page's history line of each choice, a screenshot of Pat's picker and of each phone's dice,
 // axe-core on the picker. Prints one JSON line.
 import { launch, axe } from './browser.mjs';
-import { WAIT, openRoom, joinAs, moveForm, answered, waitAnswer, trayGreeted, phonePage,
-  throwNotation } from './room-page.mjs';
+import { WAIT, openRoom, joinAs, trayGreeted, phonePage, throwNotation, pickDice, makeMove }
+  from './room-page.mjs';
 import { join } from 'node:path';
 
 const [base, out] = process.argv.slice(2);
@@ -19,16 +19,8 @@ const errors = [];
 const trayOf = (page) => page.frames().find((f) => f.url().includes('/watch'));
 
 /** Picks dice in the page's "Your dice" form and waits for the room to log them: the line. */
-async function pick(page, { whose = null, body, ink, material }) {
-  const form = page.getByRole('form', { name: 'Your dice' });
-  if (!(await form.isVisible())) await page.getByText('Your dice', { exact: true }).click();
-  if (whose) await page.getByRole('combobox', { name: 'Whose dice' }).selectOption({ label: whose });
-  await page.getByLabel('Colour', { exact: true }).fill(body);
-  await page.getByLabel('Numerals', { exact: true }).fill(ink);
-  await page.getByRole('combobox', { name: 'Material' }).selectOption(material);
-  const before = await answered(page);
-  await page.getByRole('button', { name: 'Use these dice' }).click();
-  await waitAnswer(page, before);
+async function pick(page, look) {
+  await pickDice(page, look);
   const seq = await page.evaluate(() => window.seat.acked);
   await page.waitForFunction((n) => window.seat.told[n], seq, WAIT);
   return page.evaluate((n) => [...document.querySelectorAll('#history li')]
@@ -92,12 +84,7 @@ try {
   // Ash's check (Pat's character: Pat's dice) and Bea's (Sam's, in the dice Gwen chose for her).
   const moves = {};
   for (const [who, page] of Object.entries({ pat, sam })) {
-    await moveForm(page);
-    await page.waitForFunction(() => window.seat.moves && !window.seat.moves.refused, null, WAIT);
-    const before = await answered(page);
-    await page.getByRole('button', { name: 'Make the move' }).click();
-    await waitAnswer(page, before);
-    const seq = await page.evaluate(() => window.seat.acked);
+    const seq = await makeMove(page);
     moves[who] = { seq, seen: await everywhere(pages, obs, seq) };
     // The thrower's phone with its character's die at rest.
     await page.waitForFunction(() => document.getElementById('tray-hint').hidden, null, WAIT);

@@ -123,3 +123,28 @@ export async function stroke(page, points, ms, { touch }) {
   }
   await cdp.detach();
 }
+
+/** Picks dice in the page's "Your dice" form (found by role and accessible name) and waits for
+ * the room's answer: `whose` a character's (null: the member's own). */
+export async function pickDice(page, { whose = null, body, ink, material }) {
+  const form = page.getByRole('form', { name: 'Your dice' });
+  if (!(await form.isVisible())) await page.getByText('Your dice', { exact: true }).click();
+  if (whose) await page.getByRole('combobox', { name: 'Whose dice' }).selectOption({ label: whose });
+  await page.getByLabel('Colour', { exact: true }).fill(body);
+  await page.getByLabel('Numerals', { exact: true }).fill(ink);
+  await page.getByRole('combobox', { name: 'Material' }).selectOption(material);
+  const before = await answered(page);
+  await page.getByRole('button', { name: 'Use these dice' }).click();
+  await waitAnswer(page, before);
+}
+
+/** Makes the move the page's move form offers (its defaults) and waits for the room's answer:
+ * the `seq` it was logged at. */
+export async function makeMove(page) {
+  await moveForm(page);
+  await page.waitForFunction(() => window.seat.moves && !window.seat.moves.refused, null, WAIT);
+  const before = await answered(page);
+  await page.getByRole('button', { name: 'Make the move' }).click();
+  await waitAnswer(page, before);
+  return page.evaluate(() => window.seat.acked);
+}

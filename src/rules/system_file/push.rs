@@ -41,16 +41,13 @@ impl Table {
     /// The throw of a last throw, from its recorded notation.
     pub(super) fn last_throw(last: &LastThrow, def: &MoveDef) -> Result<Throw, Refusal> {
         let parse = |t: &str| Notation::parse(t).map_err(|e| refuse!(Faces, "\"{t}\": {e}"));
-        Ok(Throw {
-            main: parse(&last.main)?,
-            with_dice: last.with_dice,
-            against: last.against.as_deref().map(parse).transpose()?,
-            cap: def.cap,
-            // A throw of the game's own dice is never pushed (its file is refused).
-            own: Vec::new(),
-            result: None,
-            written: last.main.clone(),
-        })
+        // A throw of the game's own dice is never pushed (its file is refused).
+        Ok(Throw::numbered(
+            parse(&last.main)?,
+            last.with_dice,
+            last.against.as_deref().map(parse).transpose()?,
+            def.cap,
+        ))
     }
 
     /// The faces a push keeps (None: thrown again): the main dice showing a kept face, and

@@ -78,6 +78,33 @@ pub fn plain_dice(n: &Notation) -> Result<Vec<u32>, Refusal> {
 }
 
 impl Throw {
+    /// A throw of numbered dice, read by its notation.
+    pub fn numbered(
+        main: Notation,
+        with_dice: bool,
+        against: Option<Notation>,
+        cap: Option<i64>,
+    ) -> Throw {
+        Throw {
+            written: main.source().to_string(),
+            main,
+            with_dice,
+            against,
+            cap,
+            own: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// Every value the game's own dice of the throw count for, each at 0: a tally to add
+    /// faces into, so a value no face thrown shows still reads 0.
+    fn zero_tally(&self) -> BTreeMap<String, i64> {
+        self.own
+            .iter()
+            .flat_map(|d| d.faces.iter().flat_map(|f| f.counts.keys()))
+            .map(|v| (v.clone(), 0))
+            .collect()
+    }
     /// Every die thrown, main then against, by sides.
     pub fn sides(&self) -> Result<Vec<u32>, Refusal> {
         let mut sides = plain_dice(&self.main)?;
@@ -137,7 +164,7 @@ impl Throw {
                 self.own.len()
             ));
         }
-        let mut counts: BTreeMap<String, i64> = BTreeMap::new();
+        let mut counts = self.zero_tally();
         let mut said = Vec::new();
         for (die, value) in self.own.iter().zip(faces) {
             let face = die.face(*value).ok_or_else(|| {
@@ -153,13 +180,6 @@ impl Throw {
                 *counts.entry(v.clone()).or_default() += n;
             }
             said.push(format!("{} {}", die.name, face.words()));
-        }
-        for die in &self.own {
-            for face in &die.faces {
-                for v in face.counts.keys() {
-                    counts.entry(v.clone()).or_default();
-                }
-            }
         }
         let value = self
             .result
@@ -186,13 +206,7 @@ impl Throw {
         bands: &[Band],
         amount: &impl Fn(&Amount) -> i64,
     ) -> Result<(Dist, Vec<Prob>), Refusal> {
-        let names: Vec<String> = self
-            .own
-            .iter()
-            .flat_map(|d| d.faces.iter().flat_map(|f| f.counts.keys().cloned()))
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        let names: Vec<String> = self.zero_tally().into_keys().collect();
         let mut sums: BTreeMap<Vec<i64>, u128> = BTreeMap::from([(vec![0; names.len()], 1)]);
         let mut denom: u128 = 1;
         for die in &self.own {

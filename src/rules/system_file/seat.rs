@@ -194,15 +194,7 @@ pub(super) fn throw_of(
         None => (parse(&text)?, true),
     };
     let against = m.against.as_deref().map(parse_template).transpose()?;
-    Ok(Throw {
-        written: main.source().to_string(),
-        main,
-        with_dice,
-        against,
-        cap: m.cap,
-        own: Vec::new(),
-        result: None,
-    })
+    Ok(Throw::numbered(main, with_dice, against, m.cap))
 }
 
 /// The game's own dice a filled-in throw names, die by die (`2d{Ability}+1d{Difficulty}`:
@@ -536,15 +528,7 @@ impl Table {
                 })?;
                 let main =
                     Notation::parse(&text).map_err(|e| refuse!(Choice, "\"{text}\": {e}"))?;
-                Ok(Throw {
-                    written: main.source().to_string(),
-                    main,
-                    with_dice: true,
-                    against: None,
-                    cap: None,
-                    own: Vec::new(),
-                    result: None,
-                })
+                Ok(Throw::numbered(main, true, None, None))
             })
             .collect()
     }

@@ -52,7 +52,7 @@ pub fn shown_dice(physics: &TableSimulator, dice: &DiceShown, camera: &TableView
         return Vec::new();
     };
     let view = camera.single().ok();
-    let marks = physics.shown().map(|t| t.marks.clone()).unwrap_or_default();
+    let marks = physics.shown().map_or(&[][..], |t| t.marks.as_slice());
     let mut shown: Vec<ShownDie> = dice
         .iter()
         .filter_map(|(transform, die)| {
