@@ -4,8 +4,9 @@
 # web/tests/frames-bench.mjs in headless chromium (SwiftShader's software WebGL): the frames the
 # tray draws while a throw's dice move, per throw and per second of motion, for the room page
 # of BASE (its files served in place of the server's own) and for the server's.
-# Usage: scripts/room-page-frames.sh [THROWS] [NOTATION] (BASE=commit, default b723296: the page
-# before #43; DICETABLE_BIN picks the binary; default: the release build).
+# Usage: scripts/room-page-frames.sh [THROWS] [NOTATION] [LOOKS] (BASE=commit, default b723296: the
+# page before #43; DICETABLE_BIN picks the binary; default: the release build). With LOOKS
+# (`plain,translucent,stone-serif`), today's page once per look of the thrower's dice instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -27,4 +28,4 @@ source scripts/table-server.sh
 # sockets: the per-address limit must hold them all.
 start_table_server 1 48
 scratch_files+=("$old")
-node web/tests/frames-bench.mjs "http://${url#ws://}/" "$old" "$throws" "$notation"
+node web/tests/frames-bench.mjs "http://${url#ws://}/" "$old" "$throws" "$notation" "${3:-}"

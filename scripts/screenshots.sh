@@ -47,6 +47,13 @@ for tone in light:#f4f1ea:#1a1a1a dark:#1c1c22:#f0ece2; do
     done
 done
 shot own-dice-pips play --roll 4d6 --seed 5 --dice "#96182a,#faf4ec,plastic,pips" --no-history
+# The numerals' other typefaces, on stone and wood; a serif stone d20 up close.
+shot own-dice-serif-stone play --roll "d4+d6+d8+d10+d12+d20+d100" --seed 3 \
+    --dice "#8a8580,#101010,stone,serif" --no-history
+shot own-dice-mono-wood play --roll "d4+d6+d8+d10+d12+d20+d100" --seed 3 \
+    --dice "#6b3e1f,#f0e0c0,wood,mono" --no-history
+shot closeup-d20-serif-stone play --roll 1d20 --seed 2 --closeup \
+    --dice "#8a8580,#101010,stone,serif" --no-history
 # A game's own dice: the narrative and the bone dice of two shipped system files.
 shot demo-system-narrative-dice-step2 demo system-narrative-dice --steps 2
 shot demo-system-bone-dice-step1 demo system-bone-dice --steps 1

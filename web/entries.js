@@ -113,7 +113,7 @@ export function describeEntry(e, page) {
       const whose = ev.character ? ` for ${ev.character}` : '';
       return {
         text: ev.look
-          ? `${ev.by} chose ${ev.look.material || 'plastic'} dice${whose}: ${ev.look.body} with ${ev.look.ink} numerals${ev.look.pips ? ', pips on the d6' : ''}`
+          ? `${ev.by} chose ${ev.look.material || 'plastic'} dice${whose}: ${ev.look.body} with ${ev.look.ink} ${ev.look.typeface ? `${ev.look.typeface} ` : ''}numerals${ev.look.pips ? ', pips on the d6' : ''}`
           : `${ev.by} went back to the room's dice${whose}`,
       };
     }

@@ -27,7 +27,8 @@
 import { writtenOut, totalText } from '/written.js';
 import { legible } from '/legible.js';
 import { layLabels, listed } from '/labels.js';
-import { patientFetch, namedWait } from '/patient.js';
+import { namedWait } from '/patient.js';
+import { lookKey, dieMaterial, putAtlas, dieGeometries } from '/die-look.js';
 
 // Options come in the query or the fragment (#passcode=P&fill=1); the fragment's win.
 const params = new URLSearchParams(location.search);
@@ -102,6 +103,7 @@ const overlay = {
     body: m.userData.die?.body,
     ink: m.userData.die?.ink,
     material: m.userData.die?.material ?? 'plastic',
+    typeface: m.userData.die?.typeface ?? 'sans',
     roughness: m.material.roughness ?? null,
     metalness: m.material.metalness ?? null,
     opacity: m.material.opacity,
@@ -259,17 +261,7 @@ async function startDice() {
       map: blobTexture(), transparent: true, depthWrite: false, color: 0x000000,
     });
   }
-  const response = await fetch('/dice/geometry.json');
-  const arrays = await response.json();
-  for (const [kind, a] of Object.entries(arrays)) {
-    const g = new THREE.BufferGeometry();
-    g.setAttribute('position', new THREE.Float32BufferAttribute(a.positions.flat(), 3));
-    g.setAttribute('normal', new THREE.Float32BufferAttribute(a.normals.flat(), 3));
-    g.setAttribute('uv', new THREE.Float32BufferAttribute(a.uvs.flat(), 2));
-    g.setIndex(a.indices);
-    g.computeBoundingSphere();
-    geometries[kind] = g;
-  }
+  geometries = await dieGeometries(THREE);
   resize();
   const resized = () => { resize(); if (values.length) frameSettled(); };
   window.addEventListener('resize', resized);
@@ -429,17 +421,9 @@ function resize() {
 // of it); a server that is busy for a moment is asked again after the wait it names. Its
 // material's surface comes with it from the server (plastic when none does).
 function material(die) {
-  const key = `${die.kind}/${die.body}/${die.ink}/${die.material ?? 'plastic'}/${die.marks ?? ''}`;
+  const key = lookKey(die);
   if (!materials.has(key)) {
-    const color = die.body;
-    const surface = die.surface ?? { roughness: 0.18, metalness: 0, opacity: 1 };
-    const see = surface.opacity < 1 ? { transparent: true, opacity: surface.opacity } : {};
-    // Light quality lights the dice more cheaply (no specular reflections).
-    const made = overlay.quality === 'light'
-      ? new THREE.MeshLambertMaterial({ color, ...see })
-      : new THREE.MeshStandardMaterial({
-        color, roughness: surface.roughness, metalness: surface.metalness, ...see,
-      });
+    const made = dieMaterial(THREE, die, overlay.quality === 'light');
     materials.set(key, made);
     overlay.atlases.asked += 1;
     loadAtlas(die, made);
@@ -449,23 +433,8 @@ function material(die) {
 
 /** Fetches a die's atlas and puts it on `made` once it has come. */
 async function loadAtlas(die, made) {
-  // A game's own die asks for its marks instead of numbers.
-  const marks = die.marks ? `&marks=${encodeURIComponent(die.marks)}` : '';
-  const url = `/dice/atlas/${die.kind}?body=${die.body.slice(1)}&ink=${die.ink.slice(1)}${marks}`;
   try {
-    const answer = await patientFetch(url, {}, { waiting: () => { overlay.atlases.retried += 1; } });
-    if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
-    const image = await createImageBitmap(await answer.blob());
-    // A texture of a decoded image (the bundle's CanvasTexture takes any image source).
-    const map = new THREE.CanvasTexture(image);
-    // The atlas is laid out as the window's (v runs down the image).
-    map.flipY = false;
-    map.colorSpace = THREE.SRGBColorSpace;
-    map.anisotropy = 4;
-    map.needsUpdate = true;
-    made.map = map;
-    made.color.set(0xffffff);
-    made.needsUpdate = true;
+    await putAtlas(THREE, die, made, () => { overlay.atlases.retried += 1; });
     overlay.atlases.loaded += 1;
     dirty = true;
   } catch (err) {

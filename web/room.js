@@ -17,6 +17,7 @@ import { TrayQueue } from '/tray-queue.js';
 import { DraftAsker } from '/draft-asker.js';
 import { NotationOdds } from '/notation-odds.js';
 import { patientFetch, namedWait } from '/patient.js';
+import { DiePreview } from '/die-preview.js';
 
 const $ = (id) => document.getElementById(id);
 // The longest text each field takes: the server's own limits.
@@ -72,6 +73,8 @@ const seat = {
   // The last catalogues shown and drafts asked (id, kind, fresh), oldest first: what a test
   // prints when the form did not reach what it waited for.
   trail: [],
+  // The picker's live die: the dice drawn, atlases loaded, and the look in words.
+  preview: null,
 };
 window.seat = seat;
 
@@ -449,15 +452,32 @@ function chooseDice(look) {
     type: 'dice', id: nextId++, ...(character ? { character } : {}), look,
   }));
 }
-$('dice-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  chooseDice({
+/** The look the picker has now, as the server takes it. */
+function pickedLook() {
+  const typeface = $('dice-typeface').value;
+  return {
     body: $('dice-body').value,
     ink: $('dice-ink').value,
     material: $('dice-material').value,
     ...($('dice-pips').checked ? { pips: true } : {}),
-  });
+    ...(typeface !== 'sans' ? { typeface } : {}),
+  };
+}
+$('dice-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  chooseDice(pickedLook());
 });
+// The live die: drawn when the picker opens and again at each change, as the table will draw it.
+const preview = new DiePreview($('dice-preview'), (words) => {
+  $('dice-preview').setAttribute('aria-label', `A d20 and a d6 as they will be drawn: ${words}`);
+  $('dice-preview-words').textContent = `As drawn: ${words}.`;
+});
+function showPreview() {
+  if (!$('my-dice').open) return;
+  preview.show(pickedLook()).then(() => { seat.preview = preview.state; });
+}
+$('my-dice').addEventListener('toggle', showPreview);
+$('dice-form').addEventListener('input', showPreview);
 $('room-dice').addEventListener('click', () => chooseDice(null));
 
 /** Who sees the next throw, as the proposal carries it: nothing for everyone at once. */

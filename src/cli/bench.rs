@@ -45,6 +45,10 @@ pub struct BenchArgs {
     /// cache holds yet, its time and its bytes.
     #[arg(long, conflicts_with_all = ["odds_only", "physics_only", "notations", "settle"])]
     pub atlases: bool,
+    /// The look `--atlases` draws, as `play --dice` writes it (default: blue stone,
+    /// `#1e40aa,#ffffff,stone`).
+    #[arg(long, requires = "atlases", value_name = "BODY,INK[,MATERIAL[,pips][,TYPEFACE]]", value_parser = super::parse_dice)]
+    pub look: Option<crate::dice::style::DiceLook>,
 }
 
 /// Throughput of one physics case.
@@ -384,16 +388,18 @@ fn session_luck_benchmarks(budget: Duration) -> Result<Vec<Timing>, String> {
 
 /// `bench --atlases`: what a member's new dice look costs the server, die kind by die kind
 /// (the pages ask for an atlas per kind thrown, made once in the pictures pool and cached).
-fn atlas_costs(as_json: bool) -> ExitCode {
+fn atlas_costs(look: Option<crate::dice::style::DiceLook>, as_json: bool) -> ExitCode {
     use crate::dice::mesh::atlas_png;
-    use crate::dice::style::{DiceLook, Material, Rgb};
-    let look = DiceLook {
-        body: Rgb([30, 64, 170]),
-        ink: Rgb([255, 255, 255]),
-        material: Material::Stone,
-        pips: false,
-    }
-    .drawn();
+    use crate::dice::style::{DiceLook, Material, Rgb, Typeface};
+    let look = look
+        .unwrap_or(DiceLook {
+            body: Rgb([30, 64, 170]),
+            ink: Rgb([255, 255, 255]),
+            material: Material::Stone,
+            pips: false,
+            typeface: Typeface::Sans,
+        })
+        .drawn();
     let mut rows = Vec::new();
     for kind in DieKind::ALL {
         let bytes = match atlas_png(kind, look, None) {
@@ -443,7 +449,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         return super::settle::run(args.seeds, args.case.as_deref(), args.json);
     }
     if args.atlases {
-        return atlas_costs(args.json);
+        return atlas_costs(args.look, args.json);
     }
     let odds = if args.physics_only {
         Vec::new()

@@ -144,42 +144,58 @@ pub struct WindowArgs {
     #[arg(long, conflicts_with = "history_dir")]
     pub no_history: bool,
     /// The window's own dice for this run: body colour, numeral colour, a material (plastic,
-    /// translucent, metal, stone or wood) and `pips` for pips on the d6:
-    /// `#1e40aa,#ffffff,stone,pips`. Without it, the dice chosen in the window last (kept in
-    /// the data folder).
-    #[arg(long, value_name = "BODY,INK[,MATERIAL[,pips]]", value_parser = parse_dice)]
+    /// translucent, metal, stone or wood), then, in any order, `pips` for pips on the d6 and a
+    /// typeface for the numerals (sans, serif or mono): `#1e40aa,#ffffff,stone,pips,serif`.
+    /// Without it, the dice chosen in the window last (kept in the data folder).
+    #[arg(long, value_name = "BODY,INK[,MATERIAL[,pips][,TYPEFACE]]", value_parser = parse_dice)]
     pub dice: Option<crate::dice::style::DiceLook>,
 }
 
-/// A window's own dice as `--dice` writes them: `#rrggbb,#rrggbb[,material[,pips]]`.
-#[cfg(feature = "window")]
-fn parse_dice(text: &str) -> Result<crate::dice::style::DiceLook, String> {
-    use crate::dice::style::{DiceLook, Material, Rgb};
+/// A look as `--dice` (and `bench --atlases --look`) writes it:
+/// `#rrggbb,#rrggbb[,material[,pips][,typeface]]`.
+pub(crate) fn parse_dice(text: &str) -> Result<crate::dice::style::DiceLook, String> {
+    use crate::dice::style::{DiceLook, Material, Rgb, Typeface};
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let colour =
         |t: &str| Rgb::parse(t).ok_or_else(|| format!("'{t}' is not a colour: write #rrggbb"));
-    match parts.as_slice() {
-        [body, ink, rest @ ..] if rest.len() <= 2 => Ok(DiceLook {
-            body: colour(body)?,
-            ink: colour(ink)?,
-            material: match rest.first() {
-                None => Material::Plastic,
-                Some(m) => Material::named(m).ok_or_else(|| {
-                    format!("'{m}' is no material: plastic, translucent, metal, stone or wood")
-                })?,
-            },
-            pips: match rest.get(1) {
-                None => false,
-                Some(&"pips") => true,
-                Some(other) => {
-                    return Err(format!("'{other}': the fourth part is 'pips' or nothing"));
+    let [body, ink, rest @ ..] = parts.as_slice() else {
+        return Err(format!(
+            "'{text}': write BODY,INK[,MATERIAL[,pips][,TYPEFACE]] (#1e40aa,#ffffff,stone,pips,serif)"
+        ));
+    };
+    let mut look = DiceLook {
+        body: colour(body)?,
+        ink: colour(ink)?,
+        material: Material::Plastic,
+        pips: false,
+        typeface: Typeface::Sans,
+    };
+    if let Some((material, extras)) = rest.split_first() {
+        look.material = Material::named(material).ok_or_else(|| {
+            format!("'{material}' is no material: plastic, translucent, metal, stone or wood")
+        })?;
+        if extras.len() > 2 {
+            return Err(format!(
+                "'{text}': after the material, at most 'pips' and a typeface"
+            ));
+        }
+        let mut face_given = false;
+        for extra in extras {
+            match (*extra, Typeface::named(extra)) {
+                ("pips", _) if !look.pips => look.pips = true,
+                (_, Some(face)) if !face_given => {
+                    look.typeface = face;
+                    face_given = true;
                 }
-            },
-        }),
-        _ => Err(format!(
-            "'{text}': write BODY,INK[,MATERIAL[,pips]] (#1e40aa,#ffffff,stone,pips)"
-        )),
+                _ => {
+                    return Err(format!(
+                        "'{extra}': after the material come 'pips' and a typeface (sans, serif or mono), once each"
+                    ));
+                }
+            }
+        }
     }
+    Ok(look)
 }
 
 #[cfg(feature = "window")]
@@ -364,4 +380,64 @@ fn no_window() -> ExitCode {
 /// Parses a ruleset id for clap.
 fn parse_ruleset(s: &str) -> Result<RulesetId, crate::rules::UnknownRuleset> {
     s.parse()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_dice;
+    use crate::dice::style::{Material, Typeface};
+
+    /// `--dice`: colours, a material, then pips and a typeface in either order, once each;
+    /// anything else is refused with what to write.
+    #[test]
+    fn a_look_on_the_command_line_is_read_or_refused_with_what_to_write() {
+        let read =
+            |text: &str| parse_dice(text).map(|l| (l.colours(), l.material, l.pips, l.typeface));
+        assert_eq!(
+            read("#1e40aa,#ffffff"),
+            Ok((
+                "#1e40aa with #ffffff numerals".into(),
+                Material::Plastic,
+                false,
+                Typeface::Sans
+            ))
+        );
+        let both = Ok((
+            "#6b3e1f with #f0e0c0 mono numerals, pips on the d6".into(),
+            Material::Wood,
+            true,
+            Typeface::Mono,
+        ));
+        assert_eq!(read("#6b3e1f,#f0e0c0,wood,pips,mono"), both);
+        assert_eq!(read("#6b3e1f, #f0e0c0, wood, mono, pips"), both);
+        assert_eq!(
+            read("#1e40aa,#ffffff,stone,serif").map(|l| l.3),
+            Ok(Typeface::Serif)
+        );
+        for (bad, says) in [
+            ("#1e40aa", "write BODY,INK"),
+            ("#1e40aa,#fff", "'#fff' is not a colour"),
+            ("#1e40aa,#ffffff,jelly", "'jelly' is no material"),
+            ("#1e40aa,#ffffff,wood,comic", "'comic': after the material"),
+            (
+                "#1e40aa,#ffffff,wood,pips,pips",
+                "'pips': after the material",
+            ),
+            (
+                "#1e40aa,#ffffff,wood,serif,mono",
+                "'mono': after the material",
+            ),
+            (
+                "#1e40aa,#ffffff,wood,sans,serif",
+                "'serif': after the material",
+            ),
+            (
+                "#1e40aa,#ffffff,wood,pips,serif,x",
+                "at most 'pips' and a typeface",
+            ),
+        ] {
+            let e = parse_dice(bad).expect_err(bad);
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
 }

@@ -1,26 +1,51 @@
-//! The numbers on the dice, rasterised from a real typeface (DejaVu Sans Condensed Bold, shipped
-//! with its licence under `assets/fonts/`) into the dice textures: each label is drawn upright
-//! into a coverage mask at the size it will have, then turned into place with bilinear sampling.
+//! The numbers on the dice, rasterised from a real typeface (DejaVu Sans Condensed Bold, Serif
+//! Condensed Bold or Sans Mono Bold, shipped with their licence under `assets/fonts/`) into the
+//! dice textures: each label is drawn upright into a coverage mask at the size it will have, then
+//! turned into place with bilinear sampling.
 
 use std::sync::OnceLock;
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 
-/// The typeface of the numerals: bold and condensed, so "18" fits a d20's face at a size that
-/// reads, and its 6 and 9 are open and distinct.
-pub const TYPEFACE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
+use super::style::Typeface;
 
-/// The parsed typeface (None only if the embedded file were broken: then dice have no numbers
+/// The first typeface of the numerals: bold and condensed, so "18" fits a d20's face at a size
+/// that reads, and its 6 and 9 are open and distinct. It carries the most symbols, so a glyph
+/// another typeface lacks is drawn from it.
+pub const TYPEFACE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
+/// Numerals with serifs.
+const SERIF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSerifCondensed-Bold.ttf");
+/// Even-width numerals.
+const MONO: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
+
+/// A parsed typeface (None only if an embedded file were broken: then dice have no numbers
 /// and a test fails, rather than the table panicking).
-fn typeface() -> Option<&'static FontRef<'static>> {
-    static FONT: OnceLock<Option<FontRef<'static>>> = OnceLock::new();
-    FONT.get_or_init(|| FontRef::try_from_slice(TYPEFACE).ok())
-        .as_ref()
+fn typeface(face: Typeface) -> Option<&'static FontRef<'static>> {
+    static FONTS: OnceLock<[Option<FontRef<'static>>; 3]> = OnceLock::new();
+    let fonts = FONTS
+        .get_or_init(|| [TYPEFACE, SERIF, MONO].map(|bytes| FontRef::try_from_slice(bytes).ok()));
+    fonts[face as usize].as_ref()
 }
 
-/// Whether the typeface the dice carry draws `c` (a game's own marks may only use such glyphs).
+/// Whether the dice draw `c` in any typeface (a game's own marks may only use such glyphs: the
+/// first typeface has them all, and lends a glyph to the others where they lack it).
 pub fn has_glyph(c: char) -> bool {
-    typeface().is_some_and(|font| font.glyph_id(c).0 != 0)
+    typeface(Typeface::Sans).is_some_and(|font| font.glyph_id(c).0 != 0)
+}
+
+/// The typeface that draws `c` in `face`, and its font: its own, else the first typeface's.
+fn font_for(c: char, face: Typeface) -> Option<(Typeface, &'static FontRef<'static>)> {
+    match typeface(face) {
+        Some(font) if font.glyph_id(c).0 != 0 => Some((face, font)),
+        _ => typeface(Typeface::Sans).map(|font| (Typeface::Sans, font)),
+    }
+}
+
+/// How tall a digit of `font` is, per pixel of its em (its cap height, about 0.73 in DejaVu).
+fn digit_per_px(font: &FontRef<'_>) -> f32 {
+    font.outline_glyph(font.glyph_id('0').with_scale(100.0))
+        .map_or(0.73, |zero| zero.px_bounds().height() / 100.0)
+        .max(0.1)
 }
 
 /// An RGBA8 image being drawn.
@@ -59,30 +84,58 @@ impl Mask {
     }
 }
 
-/// Draws `text` upright with its digits `height` pixels tall, centred in a mask; `underline`
-/// adds the bar that tells a 6 from a 9.
-fn label_mask(text: &str, height: f32, underline: bool) -> Option<Mask> {
-    let font = typeface()?;
-    // The digits' height is the font's cap height, about 0.73 of its em in DejaVu: measure it.
-    let probe = font.as_scaled(PxScale::from(100.0));
-    let zero = probe.outline_glyph(font.glyph_id('0').with_scale(100.0))?;
-    let digit_per_px = zero.px_bounds().height() / 100.0;
-    let scale = PxScale::from(height / digit_per_px.max(0.1));
-    let scaled = font.as_scaled(scale);
-    // Lay the glyphs out on a baseline at y = 0.
+/// `text`'s glyphs laid out on a baseline at y = 0 in typeface `face`, each font scaled so its
+/// digits are `height` tall (a glyph lent by the first typeface matches the others' digits).
+fn lay_out(text: &str, height: f32, face: Typeface) -> Option<Vec<ab_glyph::OutlinedGlyph>> {
     let mut x = 0.0;
-    let mut previous = None;
+    let mut previous: Option<(ab_glyph::GlyphId, Typeface)> = None;
     let mut outlines = Vec::new();
     for c in text.chars() {
+        let (from, font) = font_for(c, face)?;
+        let scale = PxScale::from(height / digit_per_px(font));
+        let scaled = font.as_scaled(scale);
         let id = font.glyph_id(c);
-        if let Some(p) = previous {
+        if let Some((p, before)) = previous
+            && before == from
+        {
             x += scaled.kern(p, id);
         }
         if let Some(o) = scaled.outline_glyph(id.with_scale_and_position(scale, point(x, 0.0))) {
             outlines.push(o);
         }
         x += scaled.h_advance(id);
-        previous = Some(id);
+        previous = Some((id, from));
+    }
+    Some(outlines)
+}
+
+/// How wide laid-out glyphs are, in pixels.
+fn width(outlines: &[ab_glyph::OutlinedGlyph]) -> f32 {
+    let lo = outlines
+        .iter()
+        .map(|o| o.px_bounds().min.x)
+        .fold(f32::MAX, f32::min);
+    let hi = outlines
+        .iter()
+        .map(|o| o.px_bounds().max.x)
+        .fold(f32::MIN, f32::max);
+    (hi - lo).max(0.0)
+}
+
+/// Draws `text` upright with its digits `height` pixels tall, centred in a mask; `underline`
+/// adds the bar that tells a 6 from a 9. A typeface wider than the first is drawn no wider than
+/// the first would draw the same text (a little shorter), so every label fits its face as the
+/// dice's first numerals do.
+fn label_mask(text: &str, height: f32, underline: bool, face: Typeface) -> Option<Mask> {
+    let mut outlines = lay_out(text, height, face)?;
+    if face != Typeface::Sans {
+        let (own, first) = (
+            width(&outlines),
+            width(&lay_out(text, height, Typeface::Sans)?),
+        );
+        if own > first && own > 0.0 {
+            outlines = lay_out(text, height * first / own, face)?;
+        }
     }
     let (mut lo_x, mut lo_y, mut hi_x, mut hi_y) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
     for o in &outlines {
@@ -156,7 +209,7 @@ impl Canvas {
     }
 
     /// Draws `text` centred at `centre` (pixels), its digits `height` pixels tall, turned by
-    /// `angle` radians counter-clockwise; `underline` marks a 6 or 9.
+    /// `angle` radians counter-clockwise, in typeface `face`; `underline` marks a 6 or 9.
     pub fn draw_text(
         &mut self,
         text: &str,
@@ -164,9 +217,9 @@ impl Canvas {
         height: f32,
         angle: f32,
         color: [u8; 4],
-        underline: bool,
+        (underline, face): (bool, Typeface),
     ) {
-        let Some(mask) = label_mask(text, height, underline) else {
+        let Some(mask) = label_mask(text, height, underline, face) else {
             return;
         };
         let (sin, cos) = angle.sin_cos();
@@ -237,6 +290,10 @@ mod tests {
     }
 
     fn draw(t: &str, angle: f32, underline: bool) -> Canvas {
+        draw_in(t, angle, underline, Typeface::Sans)
+    }
+
+    fn draw_in(t: &str, angle: f32, underline: bool, face: Typeface) -> Canvas {
         let mut c = Canvas::new(80, 120, [0, 0, 0, 255]);
         c.draw_text(
             t,
@@ -244,31 +301,65 @@ mod tests {
             60.0,
             angle,
             [255, 255, 255, 255],
-            underline,
+            (underline, face),
         );
         c
     }
 
     #[test]
-    fn the_typeface_loads_and_every_digit_draws_ink_and_differs() {
-        assert!(typeface().is_some(), "the embedded typeface parses");
-        let mut seen = Vec::new();
-        for d in '0'..='9' {
-            let c = draw(&d.to_string(), 0.0, false);
-            assert!(inked(&c) > 300, "{d} draws too little: {}", inked(&c));
-            assert!(!seen.contains(&c.rgba), "{d} looks like another digit");
-            seen.push(c.rgba);
+    fn every_typeface_loads_and_every_digit_draws_ink_and_differs() {
+        let mut faces_seen = Vec::new();
+        for face in Typeface::ALL {
+            assert!(
+                typeface(face).is_some(),
+                "{face:?}: the embedded typeface parses"
+            );
+            let mut seen = Vec::new();
+            for d in '0'..='9' {
+                let c = draw_in(&d.to_string(), 0.0, false, face);
+                assert!(
+                    inked(&c) > 300,
+                    "{face:?} {d} draws too little: {}",
+                    inked(&c)
+                );
+                assert!(
+                    !seen.contains(&c.rgba),
+                    "{face:?} {d} looks like another digit"
+                );
+                seen.push(c.rgba);
+            }
+            assert!(
+                !faces_seen.contains(&seen),
+                "{face:?} draws as another typeface"
+            );
+            faces_seen.push(seen);
         }
     }
 
     #[test]
-    fn digits_are_as_tall_as_asked() {
-        let c = draw("8", 0.0, false);
-        let rows: Vec<usize> = (0..c.height)
-            .filter(|y| (0..c.width).any(|x| c.rgba[(y * c.width + x) * 4] > 128))
-            .collect();
-        let tall = rows.last().copied().unwrap_or(0) - rows.first().copied().unwrap_or(0) + 1;
-        assert!((58..=63).contains(&tall), "an 8 asked 60 px tall is {tall}");
+    fn digits_are_as_tall_as_asked_in_every_typeface() {
+        for face in Typeface::ALL {
+            let c = draw_in("8", 0.0, false, face);
+            let rows: Vec<usize> = (0..c.height)
+                .filter(|y| (0..c.width).any(|x| c.rgba[(y * c.width + x) * 4] > 128))
+                .collect();
+            let tall = rows.last().copied().unwrap_or(0) - rows.first().copied().unwrap_or(0) + 1;
+            assert!(
+                (58..=63).contains(&tall),
+                "{face:?}: an 8 asked 60 px tall is {tall}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_symbol_another_typeface_lacks_is_drawn_from_the_first() {
+        // DejaVu Serif has no dingbat star: the sans lends it, at the same size.
+        let star = '✶';
+        assert!(has_glyph(star));
+        assert_eq!(
+            draw_in(&star.to_string(), 0.0, false, Typeface::Serif).rgba,
+            draw_in(&star.to_string(), 0.0, false, Typeface::Sans).rgba
+        );
     }
 
     #[test]

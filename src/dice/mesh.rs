@@ -15,7 +15,7 @@ use super::Canvas;
 use super::DieKind;
 use super::geometry::{Face, Polyhedron};
 use super::marks::{FaceMarks, Mark};
-use super::style::DieStyle;
+use super::style::{DieStyle, Typeface};
 
 /// Pixels per face cell of the atlas: large enough that a numeral stays sharp when the die
 /// fills the screen (its mipmaps keep it clean when the die is small).
@@ -190,7 +190,9 @@ pub fn atlas_png(
     let mut encoder = png::Encoder::new(&mut out, canvas.width as u32, canvas.height as u32);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::High);
-    let indexed = indexed(&canvas.rgba).or_else(|| blends(&canvas.rgba, style));
+    let indexed = indexed(&canvas.rgba)
+        .or_else(|| blends(&canvas.rgba, style))
+        .or_else(|| grained_blends(&canvas.rgba, style));
     let (colour, data) = match indexed {
         Some((palette, indices)) => {
             encoder.set_palette(palette);
@@ -242,6 +244,68 @@ fn blends(rgba: &[u8], style: DieStyle) -> Option<(Vec<u8>, Vec<u8>)> {
     Some((palette.concat(), indices))
 }
 
+/// The most a pixel of a grained atlas may move when it is put on the nearest of its 256
+/// colours (a numeral's edge over a shade of the grain, in 16 steps).
+pub const GRAINED_BLEND_ERROR: u8 = 12;
+
+/// A grained atlas (stone, wood) as its grain's 16 shades of the body by 16 blends of each
+/// toward the ink, and one index a pixel (None past [`GRAINED_BLEND_ERROR`]): its PNG stays
+/// indexed, a fifth of the bytes of full colour.
+fn grained_blends(rgba: &[u8], style: DieStyle) -> Option<(Vec<u8>, Vec<u8>)> {
+    const STEPS: usize = 16;
+    let shades = super::grain::shades(style)?;
+    let ink = style.ink.map(f32::from);
+    let palette: Vec<[u8; 3]> = shades
+        .iter()
+        .flat_map(|shade| {
+            (0..STEPS).map(move |k| {
+                let t = k as f32 / (STEPS - 1) as f32;
+                [0, 1, 2].map(|c| {
+                    let from = f32::from(shade[c]);
+                    (from + (ink[c] - from) * t).round().clamp(0.0, 255.0) as u8
+                })
+            })
+        })
+        .collect();
+    let exact: std::collections::HashMap<[u8; 3], u8> = palette
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, i as u8))
+        .collect();
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    for p in rgba.chunks(4) {
+        let pixel = [p[0], p[1], p[2]];
+        if let Some(&i) = exact.get(&pixel) {
+            indices.push(i);
+            continue;
+        }
+        // A numeral's edge: the nearest blend over each shade.
+        let mut best = (u8::MAX, 0u8);
+        for (g, shade) in shades.iter().enumerate() {
+            let d = [0, 1, 2].map(|c| ink[c] - f32::from(shade[c]));
+            let len2 = d.iter().map(|c| c * c).sum::<f32>().max(1.0);
+            let along: f32 = (0..3)
+                .map(|c| (f32::from(pixel[c]) - f32::from(shade[c])) * d[c])
+                .sum();
+            let k = ((along / len2).clamp(0.0, 1.0) * (STEPS - 1) as f32).round() as usize;
+            let index = g * STEPS + k;
+            let near = palette[index];
+            let error = (0..3)
+                .map(|c| pixel[c].abs_diff(near[c]))
+                .max()
+                .unwrap_or(0);
+            if error < best.0 {
+                best = (error, index as u8);
+            }
+        }
+        if best.0 > GRAINED_BLEND_ERROR {
+            return None;
+        }
+        indices.push(best.1);
+    }
+    Some((palette.concat(), indices))
+}
+
 /// Opaque RGBA pixels as a palette (RGB triples) and one index a pixel, if they have at most
 /// 256 colours.
 fn indexed(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
@@ -272,7 +336,7 @@ fn draw_mark(
     index: usize,
     mark: &Mark,
     (centre, height, angle): ((f32, f32), f32, f32),
-    ink: [u8; 4],
+    (ink, face): ([u8; 4], Typeface),
 ) {
     match mark {
         Mark::Blank => {}
@@ -292,7 +356,7 @@ fn draw_mark(
             } else {
                 1.0
             };
-            canvas.draw_text(text, centre, height * squeeze, angle, ink, false);
+            canvas.draw_text(text, centre, height * squeeze, angle, ink, (false, face));
         }
     }
 }
@@ -307,6 +371,7 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
     let (cols, rows) = grid(kind.faces() as usize);
     let rgba = |c: [u8; 3]| [c[0], c[1], c[2], 255];
     let mut canvas = Canvas::new(cols * CELL, rows * CELL, rgba(style.body));
+    super::grain::lay(&mut canvas, style);
     let ink = rgba(style.ink);
     let cell = CELL as f32;
     for (i, face) in shape.faces.iter().enumerate() {
@@ -319,7 +384,8 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
                 let at = atlas_px(kind, i, (x * 0.52, y * 0.52));
                 if let Some(marks) = marks {
                     let mark = marks.of(shape.vertex_values[v]);
-                    draw_mark(&mut canvas, kind, i, &mark, (at, cell * 0.19, angle), ink);
+                    let place = (at, cell * 0.19, angle);
+                    draw_mark(&mut canvas, kind, i, &mark, place, (ink, style.typeface));
                     continue;
                 }
                 canvas.draw_text(
@@ -328,7 +394,7 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
                     cell * 0.19,
                     angle,
                     ink,
-                    false,
+                    (false, style.typeface),
                 );
             }
             continue;
@@ -358,11 +424,19 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
         };
         if let Some(marks) = marks {
             let mark = marks.of(face.value);
-            draw_mark(&mut canvas, kind, i, &mark, (centre, height, 0.0), ink);
+            let place = (centre, height, 0.0);
+            draw_mark(&mut canvas, kind, i, &mark, place, (ink, style.typeface));
             continue;
         }
         let underline = matches!(face.value, 6 | 9) && kind != DieKind::D10Tens;
-        canvas.draw_text(&label, centre, height, 0.0, ink, underline);
+        canvas.draw_text(
+            &label,
+            centre,
+            height,
+            0.0,
+            ink,
+            (underline, style.typeface),
+        );
     }
     canvas
 }

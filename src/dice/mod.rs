@@ -3,6 +3,7 @@
 
 pub mod geometry;
 mod glyphs;
+pub mod grain;
 pub mod looks;
 pub mod marks;
 pub mod mesh;

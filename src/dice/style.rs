@@ -30,6 +30,56 @@ pub enum Material {
     Wood,
 }
 
+/// The numerals' typeface: one of the three the binary carries (DejaVu, under
+/// `assets/fonts/` with its licence), so every client draws the same letters without asking the
+/// system for fonts.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Typeface {
+    /// DejaVu Sans Condensed Bold: the dice's numerals as they have always been drawn.
+    #[default]
+    Sans,
+    /// DejaVu Serif Condensed Bold: numerals with serifs, as on many older dice.
+    Serif,
+    /// DejaVu Sans Mono Bold: even-width numerals, as on engraved or casino dice.
+    Mono,
+}
+
+impl Typeface {
+    /// Every typeface, in the order pickers list them.
+    pub const ALL: [Typeface; 3] = [Typeface::Sans, Typeface::Serif, Typeface::Mono];
+
+    /// Its name on the wire and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Typeface::Sans => "sans",
+            Typeface::Serif => "serif",
+            Typeface::Mono => "mono",
+        }
+    }
+
+    /// Its name in a picker.
+    pub fn title(self) -> &'static str {
+        match self {
+            Typeface::Sans => "Sans (condensed)",
+            Typeface::Serif => "Serif",
+            Typeface::Mono => "Mono",
+        }
+    }
+
+    /// The typeface named `name`, if any.
+    pub fn named(name: &str) -> Option<Typeface> {
+        Typeface::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Whether it is the default (what the wire leaves out).
+    pub fn is_sans(&self) -> bool {
+        *self == Typeface::Sans
+    }
+}
+
 /// How a renderer draws a material: physically based parameters every client uses alike.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Surface {
@@ -98,6 +148,8 @@ pub struct DieStyle {
     pub material: Material,
     /// A d6 with pips instead of numerals.
     pub pips: bool,
+    /// The numerals' typeface.
+    pub typeface: Typeface,
 }
 
 impl DieStyle {
@@ -114,6 +166,7 @@ impl DieStyle {
             ink,
             material: Material::Plastic,
             pips: false,
+            typeface: Typeface::Sans,
         }
     }
 
@@ -175,7 +228,7 @@ impl Rgb {
     }
 
     /// This colour moved `t` (0 to 1) of the way toward `to`.
-    fn toward(self, to: Rgb, t: f64) -> Rgb {
+    pub(crate) fn toward(self, to: Rgb, t: f64) -> Rgb {
         let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
         Rgb([
             mix(self.0[0], to.0[0]),
@@ -228,14 +281,26 @@ pub struct DiceLook {
     /// Pips on the d6 instead of numerals, as on a common die (absent: numerals).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pips: bool,
+    /// The numerals' typeface (absent: sans, the dice's first).
+    #[serde(default, skip_serializing_if = "Typeface::is_sans")]
+    pub typeface: Typeface,
 }
 
 impl DiceLook {
-    /// Its colours in words, for a history line: "#1e40aa with #ffffff numerals", and ", pips
+    /// Its colours in words, for a history line: "#1e40aa with #ffffff numerals", with the
+    /// typeface where it is not the first ("#1e40aa with #ffffff serif numerals") and ", pips
     /// on the d6" where it has them.
     pub fn colours(self) -> String {
         let pips = if self.pips { ", pips on the d6" } else { "" };
-        format!("{} with {} numerals{pips}", self.body.hex(), self.ink.hex())
+        let face = match self.typeface {
+            Typeface::Sans => String::new(),
+            other => format!("{} ", other.name()),
+        };
+        format!(
+            "{} with {} {face}numerals{pips}",
+            self.body.hex(),
+            self.ink.hex()
+        )
     }
 
     /// The colours drawn: the body as chosen, the ink as chosen where it reads at
@@ -247,6 +312,7 @@ impl DiceLook {
             ink: readable_ink(self.body, self.ink).0,
             material: self.material,
             pips: self.pips,
+            typeface: self.typeface,
         }
     }
 }
@@ -316,6 +382,7 @@ mod tests {
                 ink: rgb(ink),
                 material: Material::Plastic,
                 pips: false,
+                typeface: Typeface::Sans,
             };
             let drawn = look.drawn();
             let ratio = Rgb(drawn.body).contrast(Rgb(drawn.ink));
@@ -331,6 +398,7 @@ mod tests {
             ink: rgb("#faf4ec"),
             material: Material::Metal,
             pips: true,
+            typeface: Typeface::Sans,
         };
         assert_eq!(kept.drawn().ink, rgb("#faf4ec").0);
     }

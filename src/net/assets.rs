@@ -133,7 +133,7 @@ const THREE_JS: &[u8] = include_bytes!("../../web/vendor/three.min.js");
 const THREE_PLACEHOLDER: &str = "/three/three.min.js";
 
 /// Our files, by the name they are served under (at the server's root).
-const FILES: [(&str, &str); 22] = [
+const FILES: [(&str, &str); 24] = [
     ("overlay.html", include_str!("../../web/overlay.html")),
     ("overlay.css", include_str!("../../web/overlay.css")),
     ("overlay.js", include_str!("../../web/overlay.js")),
@@ -158,6 +158,8 @@ const FILES: [(&str, &str); 22] = [
     ("legible.js", include_str!("../../web/legible.js")),
     ("labels.js", include_str!("../../web/labels.js")),
     ("patient.js", include_str!("../../web/patient.js")),
+    ("die-look.js", include_str!("../../web/die-look.js")),
+    ("die-preview.js", include_str!("../../web/die-preview.js")),
     (
         "vendor/sha256.min.js",
         include_str!("../../web/vendor/sha256.min.js"),

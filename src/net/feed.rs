@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::dice::DieKind;
 use crate::dice::marks::{FaceMarks, Mark};
 use crate::dice::style::DieStyle;
-use crate::dice::style::{Material, Rgb, Surface};
+use crate::dice::style::{Material, Rgb, Surface, Typeface};
 use crate::errors::ErrorCode;
 use crate::record::{Pose, RollRecord};
 
@@ -29,6 +29,9 @@ pub struct FeedDie {
     /// How the page draws that material (with `material`): the numbers every client uses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub surface: Option<Surface>,
+    /// The numerals' typeface (absent: sans).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub typeface: Option<Typeface>,
     /// A game's own die: its faces' marks, as the atlas address takes them
     /// ([`FaceMarks::key`]: each face's mark and a '|'; absent: numbers).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -48,6 +51,7 @@ impl FeedDie {
             ink: hex(style.ink),
             material: made_of,
             surface: made_of.map(Material::surface),
+            typeface: Some(style.typeface).filter(|t| !t.is_sans()),
             marks: None,
             reads: None,
         }

@@ -14,15 +14,15 @@ use serde::Deserialize;
 
 use super::assets::{self, Asset, Keep};
 use super::error::HttpError;
-use super::feed::parse_hex;
+use super::feed::FeedDie;
 use crate::dice::DieKind;
 use crate::dice::marks::FaceMarks;
 use crate::dice::mesh::{MeshArrays, atlas_png, die_mesh_arrays};
-use crate::dice::style::DieStyle;
+use crate::dice::style::{DiceLook, DieStyle, Material, Rgb, Typeface};
 use crate::errors::ErrorCode;
 
 /// The first path segments the pages take (a room may not be named so).
-pub const RESERVED: [&str; 10] = [
+pub const RESERVED: [&str; 11] = [
     "overlay",
     "overlay.css",
     "overlay.js",
@@ -30,6 +30,7 @@ pub const RESERVED: [&str; 10] = [
     "legible.js",
     "labels.js",
     "patient.js",
+    "die-look.js",
     "three",
     "dice",
     "favicon.ico",
@@ -70,9 +71,10 @@ fn route_to<S: Clone + Send + Sync + 'static>(
 }
 
 /// `/overlay`, `/overlay.js`, `/written.js`, `/legible.js`, `/labels.js`, `/patient.js`,
+/// `/die-look.js`,
 /// `/three/{file}`,
-/// `/dice/geometry.json`, `/dice/atlas/{kind}`: public, no token (they say nothing about the
-/// table).
+/// `/dice/geometry.json`, `/dice/atlas/{kind}`, `/dice/look`: public, no token (they say
+/// nothing about the table).
 pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> {
     Router::new()
         .route("/overlay", route_to("overlay.html"))
@@ -82,9 +84,11 @@ pub fn router<S: Clone + Send + Sync + 'static>(pages: Arc<Pages>) -> Router<S> 
         .route("/legible.js", route_to("legible.js"))
         .route("/labels.js", route_to("labels.js"))
         .route("/patient.js", route_to("patient.js"))
+        .route("/die-look.js", route_to("die-look.js"))
         .route("/three/{file}", get(three))
         .route("/dice/geometry.json", get(geometry))
         .route("/dice/atlas/{kind}", get(atlas))
+        .route("/dice/look", get(look))
         .with_state(pages)
 }
 
@@ -121,6 +125,104 @@ async fn geometry(headers: HeaderMap) -> Response {
     json.respond(&headers)
 }
 
+/// A page's query refused (422, `invalid`), saying what to write.
+fn refusal(why: &str) -> HttpError {
+    HttpError::new(
+        axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::Invalid,
+        why,
+    )
+}
+
+/// [`refusal`] as the answer.
+fn invalid(why: &str) -> Response {
+    refusal(why).into_response()
+}
+
+/// The look a page's query names: its colours, and its material and typeface (absent:
+/// plastic, sans), or the refusal saying what to write.
+fn named_look(
+    body: &str,
+    ink: &str,
+    material: Option<&str>,
+    typeface: Option<&str>,
+) -> Result<DiceLook, HttpError> {
+    let (Some(body), Some(ink)) = (Rgb::parse(body), Rgb::parse(ink)) else {
+        return Err(refusal("give the colours as ?body=rrggbb&ink=rrggbb"));
+    };
+    let material = material
+        .map_or(Some(Material::Plastic), Material::named)
+        .ok_or_else(|| refusal("material: plastic, translucent, metal, stone or wood"))?;
+    let typeface = typeface
+        .map_or(Some(Typeface::Sans), Typeface::named)
+        .ok_or_else(|| refusal("typeface: sans, serif or mono"))?;
+    Ok(DiceLook {
+        body,
+        ink,
+        material,
+        pips: false,
+        typeface,
+    })
+}
+
+/// A look as a picker has it before it is chosen (`?body=rrggbb&ink=rrggbb&material=…&pips=true
+/// &typeface=…`).
+#[derive(Deserialize)]
+struct LookQuery {
+    body: String,
+    ink: String,
+    #[serde(default)]
+    material: Option<String>,
+    #[serde(default)]
+    pips: bool,
+    #[serde(default)]
+    typeface: Option<String>,
+}
+
+/// A look as every client would draw it.
+#[derive(serde::Serialize)]
+struct LookAnswer {
+    /// A d20 and a d6 of the look, as the feed gives dice (the numerals' colour as drawn).
+    dice: [FeedDie; 2],
+    /// The look in words, as the log will say it.
+    words: String,
+}
+
+/// What a look would be drawn as (`/dice/look?…`): a picker's live die asks it, so the page
+/// shows the numerals' colour the contrast rule draws, the material's surface and the pips the
+/// server will send, without a copy of those rules in the page.
+async fn look(
+    query: Result<Query<LookQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(query)) = query else {
+        return invalid(
+            "give the look as ?body=rrggbb&ink=rrggbb[&material=…][&pips=true][&typeface=…]",
+        );
+    };
+    let named = named_look(
+        &query.body,
+        &query.ink,
+        query.material.as_deref(),
+        query.typeface.as_deref(),
+    );
+    let look = match named {
+        Ok(look) => DiceLook {
+            pips: query.pips,
+            ..look
+        },
+        Err(refused) => return refused.into_response(),
+    };
+    let drawn = look.drawn();
+    axum::Json(LookAnswer {
+        dice: [
+            FeedDie::of(DieKind::D20, drawn),
+            FeedDie::of(DieKind::D6, drawn),
+        ],
+        words: format!("{} dice: {}", look.material.name(), look.colours()),
+    })
+    .into_response()
+}
+
 #[derive(Deserialize)]
 struct AtlasQuery {
     body: String,
@@ -128,10 +230,17 @@ struct AtlasQuery {
     /// A game's own die: its faces' marks, each followed by '|' ([`FaceMarks::key`]).
     #[serde(default)]
     marks: Option<String>,
+    /// Its material: stone and wood carry their grain in the atlas (absent: plastic).
+    #[serde(default)]
+    material: Option<String>,
+    /// The numerals' typeface (absent: sans).
+    #[serde(default)]
+    typeface: Option<String>,
 }
 
 /// A die's numbered atlas in a body and ink colour (`?body=rrggbb&ink=rrggbb`), as PNG; a
-/// game's own die with `&marks=` its faces' marks instead of numbers.
+/// game's own die with `&marks=` its faces' marks instead of numbers; `&material=` for the
+/// grain of stone or wood, `&typeface=` for serif or mono numerals.
 async fn atlas(
     State(pages): State<Arc<Pages>>,
     peer: crate::net::runtime::Peer,
@@ -142,41 +251,39 @@ async fn atlas(
         return HttpError::not_found(format!("no die '{kind}'")).into_response();
     };
     let Ok(Query(query)) = query else {
-        return HttpError::new(
-            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::Invalid,
-            "give the colours as ?body=rrggbb&ink=rrggbb",
-        )
-        .into_response();
+        return invalid("give the colours as ?body=rrggbb&ink=rrggbb");
     };
     let marks = match query.marks.as_deref() {
         None => None,
         Some(key) => match FaceMarks::from_key(key, kind) {
             Some(marks) => Some(marks),
             None => {
-                return HttpError::new(
-                    axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                    ErrorCode::Invalid,
-                    format!(
-                        "marks: one mark per face of a {}, each followed by '|' (a glyph of the dice's typeface, :n for pips, nothing for a blank)",
-                        kind.name()
-                    ),
-                )
-                .into_response();
+                return invalid(&format!(
+                    "marks: one mark per face of a {}, each followed by '|' (a glyph of the dice's typeface, :n for pips, nothing for a blank)",
+                    kind.name()
+                ));
             }
         },
     };
-    let colours = parse_hex(&query.body).zip(parse_hex(&query.ink));
-    let Some((body, ink)) = colours else {
-        return HttpError::new(
-            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::Invalid,
-            "give the colours as ?body=rrggbb&ink=rrggbb",
-        )
-        .into_response();
+    let named = named_look(
+        &query.body,
+        &query.ink,
+        query.material.as_deref(),
+        query.typeface.as_deref(),
+    );
+    let look = match named {
+        Ok(look) => look,
+        Err(refused) => return refused.into_response(),
     };
-    // An atlas is the same for every material: the client draws the surface.
-    let style = DieStyle::plastic(body, ink);
+    // The colours as asked (the server sends them readable already), and only a material's
+    // grain (the client draws the surface): materials without one share the plain atlas.
+    let style = DieStyle {
+        material: Some(look.material)
+            .filter(|m| m.surface().grain > 0.0)
+            .unwrap_or(Material::Plastic),
+        typeface: look.typeface,
+        ..DieStyle::plastic(look.body.0, look.ink.0)
+    };
     let Ok(cell) = pages.atlases.lock().map(|mut m| {
         // Bounded: a page asking for every colour there is makes each of them once, and the
         // cache keeps the latest few.

@@ -24,7 +24,7 @@ use crate::rules::scene::{Scene, scene_files};
 
 /// The scripts and style both pages load (compiled in: `crate::net::assets`), and the library
 /// bundles they import (`web/vendor/`).
-const FILES: [&str; 13] = [
+const FILES: [&str; 14] = [
     "table.css",
     "common.js",
     "check.js",
@@ -37,6 +37,7 @@ const FILES: [&str; 13] = [
     "tray-queue.js",
     "draft-asker.js",
     "notation-odds.js",
+    "die-preview.js",
     "vendor/sha256.min.js",
 ];
 /// The first path segments these pages take (a room may not be named so): the API, the

@@ -483,6 +483,78 @@ mod tests {
         }
     }
 
+    /// Stone's grain and a serif typeface are in the atlas (metal's surface is not: it shares
+    /// plastic's); a typeface or material there is none of is refused. `/dice/look` says how a
+    /// picker's look will be drawn: the numerals' colour moved to read, pips on the d6, the
+    /// look in the log's words.
+    #[tokio::test]
+    async fn an_atlas_carries_grain_and_typeface_and_a_look_is_told_as_drawn() {
+        let atlas = |query: &'static str| async move {
+            let request = Request::get(format!("/dice/atlas/d20?body=8a8580&ink=101010{query}"))
+                .body(Body::empty())
+                .expect("request");
+            let response = test_router()
+                .oneshot(request)
+                .await
+                .unwrap_or_else(|e| match e {});
+            let status = response.status();
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .expect("a body");
+            (status, bytes)
+        };
+        let (plain, stone, metal, serif) = (
+            atlas("").await,
+            atlas("&material=stone").await,
+            atlas("&material=metal").await,
+            atlas("&typeface=serif").await,
+        );
+        assert_eq!(
+            [plain.0, stone.0, metal.0, serif.0],
+            [StatusCode::OK; 4],
+            "every atlas drawn"
+        );
+        assert_eq!(metal.1, plain.1, "metal's surface is the client's");
+        assert_ne!(stone.1, plain.1, "stone is speckled");
+        assert_ne!(serif.1, plain.1, "serif numerals");
+        for bad in ["&typeface=comic", "&material=jelly"] {
+            let request = Request::get(format!("/dice/atlas/d6?body=ffffff&ink=000000{bad}"))
+                .body(Body::empty())
+                .expect("request");
+            let (status, body) = answer(test_router(), request).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+            assert_eq!(body["code"], ErrorCode::Invalid.as_str());
+        }
+        let request =
+            Request::get("/dice/look?body=ffffff&ink=ffff00&material=wood&pips=true&typeface=mono")
+                .body(Body::empty())
+                .expect("request");
+        let (status, body) = answer(test_router(), request).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(
+            body["words"],
+            "wood dice: #ffffff with #ffff00 mono numerals, pips on the d6"
+        );
+        let dice = body["dice"].as_array().expect("dice");
+        let kinds: Vec<_> = dice.iter().map(|d| d["kind"].clone()).collect();
+        assert_eq!(kinds, [serde_json::json!("d20"), serde_json::json!("d6")]);
+        for die in dice {
+            // Yellow on white does not read: drawn darker, still yellow.
+            assert_eq!(die["ink"], "#7a7a00", "{die}");
+            assert_eq!(
+                (die["material"].clone(), die["typeface"].clone()),
+                (serde_json::json!("wood"), serde_json::json!("mono"))
+            );
+        }
+        assert_eq!(dice[0]["marks"], serde_json::Value::Null);
+        assert_eq!(dice[1]["marks"], ":1|:2|:3|:4|:5|:6|");
+        let request = Request::get("/dice/look?body=ffffff&ink=000000&typeface=comic")
+            .body(Body::empty())
+            .expect("request");
+        let (status, _) = answer(test_router(), request).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+
     #[test]
     fn room_names_are_path_segments_and_not_the_pages_names() {
         assert!(check_room_name("crypt-2.b_c").is_ok());

@@ -597,7 +597,7 @@ mod tests {
     /// material as chosen; a page that replays the log from its start draws the same.
     #[test]
     fn a_page_draws_the_dice_the_log_chose() {
-        use crate::dice::style::{DiceLook, Material, Rgb};
+        use crate::dice::style::{DiceLook, Material, Rgb, Typeface};
         let mut lines = opened("d20-check-crypt.ron");
         let mut watch = Watch::open(&lines[0]).unwrap_or_else(|e| panic!("{e}"));
         watch
@@ -608,6 +608,7 @@ mod tests {
             ink: Rgb([255, 255, 255]),
             material: Material::Stone,
             pips: false,
+            typeface: Typeface::Sans,
         };
         let chosen = Entry {
             seq: watch.room.seq + 1,

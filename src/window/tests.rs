@@ -415,7 +415,7 @@ fn the_free_roll_odds_are_worked_out_off_the_frame() {
 /// the history's replays keeps the look it had); with none kept, the table's plain dice.
 #[test]
 fn a_free_roll_comes_in_the_windows_own_dice_kept_between_runs() {
-    use crate::dice::style::{DiceLook, Material, Rgb};
+    use crate::dice::style::{DiceLook, Material, Rgb, Typeface};
     let dir = std::env::temp_dir().join(format!("dicetable-window-dice-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let stone = DiceLook {
@@ -423,6 +423,7 @@ fn a_free_roll_comes_in_the_windows_own_dice_kept_between_runs() {
         ink: Rgb([255, 255, 255]),
         material: Material::Stone,
         pips: false,
+        typeface: Typeface::Sans,
     };
     super::table::own_dice_file(&dir, Some(stone)).expect("kept");
     let looks = |history_dir: Option<std::path::PathBuf>| {

@@ -388,6 +388,27 @@ fn a_player_drives_the_real_window() {
     let colours = crate::window::distinct_colours(&pixels);
     assert!(colours > 200, "only {colours} colours: blank?");
 
+    // 5b. "Your dice" opened: its live d20 and d6 turn in the tray's corner, in the look the
+    // picker has (the window's plain blue to begin with), and go when it closes.
+    table.click("your-dice");
+    let live = table.wait_for("the live dice", |l| l.starts_with("live dice: "));
+    assert_eq!(
+        live,
+        "live dice: plastic dice: #1e40aa with #ffffff numerals"
+    );
+    table.move_to(middle);
+    table.xdotool(&["key", "F12"]);
+    let saved = table.wait_for("the live dice's picture", |l| {
+        l.starts_with("saved screenshot ")
+    });
+    if let Some(keep) = std::env::var_os("DICETABLE_SHOTS") {
+        let _ = std::fs::copy(
+            dir.join(saved.trim_start_matches("saved screenshot ")),
+            Path::new(&keep).join("window-live-dice.png"),
+        );
+    }
+    table.click("your-dice");
+
     // 6. Another scene from the picker: it is seated.
     let mut other = None;
     for _ in 0..5 {

@@ -810,7 +810,7 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
     );
     let line = |who: &str| seen["lines"][who].as_str().unwrap_or_default().to_string();
     assert!(
-        line("pat").contains("Pat chose stone dice: #1e40aa with #ffffff numerals"),
+        line("pat").contains("Pat chose stone dice: #1e40aa with #ffffff serif numerals"),
         "{}",
         line("pat")
     );
@@ -827,6 +827,40 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
     for check in seen["checks"].as_array().expect("checks") {
         assert_eq!(check["unchecked"], serde_json::json!([]), "{check}");
     }
+    // The picker's live die: a d20 and a d6 in Pat's look, as the server draws it.
+    let preview = &seen["preview"];
+    let previewed: Vec<_> = preview["dice"]
+        .as_array()
+        .expect("the live dice")
+        .iter()
+        .map(|d| {
+            (
+                d["kind"].clone(),
+                d["material"].clone(),
+                d["typeface"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        previewed,
+        [
+            (
+                serde_json::json!("d20"),
+                serde_json::json!("stone"),
+                serde_json::json!("serif")
+            ),
+            (
+                serde_json::json!("d6"),
+                serde_json::json!("stone"),
+                serde_json::json!("serif")
+            )
+        ]
+    );
+    assert_eq!(
+        preview["label"],
+        "A d20 and a d6 as they will be drawn: stone dice: #1e40aa with #ffffff serif numerals",
+        "{preview}"
+    );
     // What each die must look like: (body, material), and its numerals readable.
     let stone = ("#1e40aa", "stone");
     let metal = ("#ffffff", "metal");
@@ -848,6 +882,9 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
                             (Some(body), Some(material)),
                             "{what} {who} on {page}: {die}"
                         );
+                        // Pat's numerals are serif on every page; the others' sans.
+                        let face = if body == stone.0 { "serif" } else { "sans" };
+                        assert_eq!(die["typeface"], face, "{what} {who} on {page}: {die}");
                         assert_ne!(die["opacity"], serde_json::Value::Null, "{die}");
                     }
                     None => assert_eq!(die["material"], "plastic", "{what} {who} on {page}: {die}"),
@@ -889,7 +926,7 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
         "--passcode",
         "friends",
         "--dice",
-        "#6b3e1f,#f0e0c0,wood,pips",
+        "#6b3e1f,#f0e0c0,wood,pips,mono",
     ]);
     let feed = format!("{}/feed", window.base.replacen("http://", "ws://", 1));
     let fed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -952,12 +989,13 @@ fn each_members_dice_are_drawn_on_every_page_and_in_a_joined_window() {
     assert_eq!(
         chosen.map(|l| (l.colours(), l.material.name())),
         Some((
-            "#6b3e1f with #f0e0c0 numerals, pips on the d6".to_string(),
+            "#6b3e1f with #f0e0c0 mono numerals, pips on the d6".to_string(),
             "wood"
         ))
     );
     table.keep(&[
         "own-dice-picker-pat-phone.png",
+        "own-dice-live-die.png",
         "own-dice-pat-phone.png",
         "own-dice-sam-phone.png",
     ]);

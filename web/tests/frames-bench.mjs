@@ -1,6 +1,6 @@
 // How smoothly a phone's room page draws the dice, the page as it was and as it is, in one run;
 // run by scripts/room-page-frames.sh:
-//   node web/tests/frames-bench.mjs BASE_URL OLD_WEB_DIR THROWS NOTATION
+//   node web/tests/frames-bench.mjs BASE_URL OLD_WEB_DIR THROWS NOTATION [LOOKS]
 // Opens a room (d20-check) from the front page. For each page (OLD_WEB_DIR's files, served in
 // place of the server's own through the browser's request routing, then the server's), three
 // spectators join as a group at one table does in the room's tests (a phone: 375 x 667, device
@@ -8,12 +8,14 @@
 // NOTATION, thrown one at a time by a bare socket client speaking the room's protocol. For each
 // throw, the frames the phone's tray drew while the dice moved (`overlay.samples`) and how long
 // the motion lasted. Prints one JSON line: per page, frames per throw (mean, min, max) and frames a
-// second of motion.
+// second of motion. With LOOKS (e.g. `plain,translucent,stone-serif`), today's page only, once
+// per look the thrower's dice are chosen in (plain: the room's dice; MATERIAL[-TYPEFACE] in blue
+// with white numerals), one after the other in the same run.
 import { launch } from './browser.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [base, oldDir, throwsArg, notation = '1d20+1d10+1d6+1d4'] = process.argv.slice(2);
+const [base, oldDir, throwsArg, notation = '1d20+1d10+1d6+1d4', looksArg = ''] = process.argv.slice(2);
 const THROWS = Number(throwsArg || 10);
 const WAIT = { timeout: 180000 };
 // A page the browser's routing served counts as from no address of this machine: let it reach
@@ -91,6 +93,13 @@ async function thrower(page) {
     await new Promise((ok) => { ws.onopen = ok; });
     ws.send(JSON.stringify({ type: 'join', v: 3, room, name: 'Tess', role: 'player', seats: [], passcode: 'friends' }));
     await new Promise((ok) => { const look = () => (commitment ? ok() : setTimeout(look, 20)); look(); });
+    // Chooses the thrower's dice (null: the room's) and waits for the room's answer.
+    window.chooseDice = (look) => new Promise((ok) => {
+      const before = answered;
+      ws.send(JSON.stringify({ type: 'dice', id: before + 1, look }));
+      const wait = () => (answered > before ? ok(seq) : setTimeout(wait, 20));
+      wait();
+    });
     window.throwOnce = (notation) => new Promise((ok) => {
       const before = answered;
       const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
@@ -117,12 +126,22 @@ try {
   await front.close();
 
   const pages = {};
-  for (const old of [true, false]) {
+  // The cases measured: the page before and today's, or today's in each look.
+  const looks = looksArg ? looksArg.split(',') : [];
+  const lookOf = (name) => {
+    if (name === 'plain') return null;
+    const [material, typeface] = name.split('-');
+    return { body: '#1e40aa', ink: '#ffffff', material, ...(typeface ? { typeface } : {}) };
+  };
+  const cases = looks.length
+    ? looks.map((name) => ({ old: false, tag: name, look: lookOf(name) }))
+    : [{ old: true, tag: 'old' }, { old: false, tag: 'new' }];
+  for (const { old, tag, look } of cases) {
     // The group at the table in one browser, as the room's tests play it: a phone (measured), a
     // game master's laptop and a player's large screen, every tray drawing every throw.
     const phone = await context.phone();
     // Each in a window of its own: headless chromium pauses a window's background tabs.
-    const tag = old ? 'old' : 'new';
+    if (looks.length) await hand.evaluate((l) => window.chooseDice(l), look);
     const laptop = await context.another();
     const screen = await context.another();
     const w = await watcher(old, phone, `Phone-${tag}`);
@@ -143,7 +162,7 @@ try {
       ? timed.reduce((a, t) => a + t.frames, 0) / (timed.reduce((a, t) => a + t.ms, 0) / 1000)
       : null;
     const quality = await w.tray().evaluate(() => ({ quality: window.overlay.quality ?? 'full (the old page)', pixelRatio: window.overlay.pixelRatio ?? window.devicePixelRatio }));
-    pages[old ? 'old' : 'new'] = {
+    pages[tag] = {
       frames_per_throw: Math.round(mean * 10) / 10,
       min: Math.min(...frames),
       max: Math.max(...frames),
@@ -153,7 +172,10 @@ try {
     };
     for (const c of [phone, laptop, screen]) await c.close();
   }
-  console.log(JSON.stringify({ throws: THROWS, notation, ...pages, ratio: Math.round((pages.new.frames_per_throw / pages.old.frames_per_throw) * 100) / 100 }));
+  const ratio = pages.old
+    ? Math.round((pages.new.frames_per_throw / pages.old.frames_per_throw) * 100) / 100
+    : undefined;
+  console.log(JSON.stringify({ throws: THROWS, notation, ...pages, ratio }));
 } finally {
   await context.close();
 }

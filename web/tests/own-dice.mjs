@@ -2,7 +2,7 @@
 //   node web/tests/own-dice.mjs BASE_URL OUT_DIR
 // In headless chromium: Gwen, the game master (a desktop), opens a d20-check room; Pat and Sam
 // join on phones (375 x 667), and an OBS page watches. Each picks dice with "Your dice" (found
-// by role and accessible name): Pat stone, Sam metal (white with yellow numerals, which do not
+// by role and accessible name): Pat stone with serif numerals (its live die looked at), Sam metal (white with yellow numerals, which do not
 // read), Gwen translucent for Bea. Each throws; then Pat makes Ash's check and Sam Bea's. What every
 // tray and the OBS page draw of each roll (`overlay.dice()`, the pages' own state), each
 // page's history line of each choice, a screenshot of Pat's picker and of each phone's dice,
@@ -63,13 +63,23 @@ try {
   await obs.waitForFunction(() => window.overlay?.greeted, null, WAIT);
 
   const lines = {};
-  lines.pat = await pick(pat, { body: '#1e40aa', ink: '#ffffff', material: 'stone' });
+  lines.pat = await pick(pat, { body: '#1e40aa', ink: '#ffffff', material: 'stone', typeface: 'serif' });
+  // The picker's live die, drawn as the look picked (both atlases come).
+  await pat.waitForFunction(() => window.seat.preview?.loaded === 2
+    && window.seat.preview.dice[0].typeface === 'serif', null, WAIT);
+  const preview = await pat.evaluate(() => ({
+    ...window.seat.preview,
+    label: document.getElementById('dice-preview').getAttribute('aria-label'),
+  }));
   // The picker on a phone, open, for the docs.
+  // Scrolled so the live die sits just under the tray (which stays at the top of a phone).
   await pat.evaluate(() => {
-    const top = document.getElementById('my-dice').getBoundingClientRect().top;
-    window.scrollTo(0, top + window.scrollY - window.innerHeight * 0.5);
+    const under = document.getElementById('tray').getBoundingClientRect().bottom;
+    const top = document.getElementById('dice-preview').getBoundingClientRect().top;
+    window.scrollBy(0, top - under - 12);
   });
   await pat.screenshot({ path: join(out, 'own-dice-picker-pat-phone.png') });
+  await pat.locator('#dice-preview').screenshot({ path: join(out, 'own-dice-live-die.png') });
   const pickerViolations = await axe(pat);
   lines.sam = await pick(sam, { body: '#ffffff', ink: '#ffff00', material: 'metal' });
   lines.gwen = await pick(gwen, { whose: "Bea's (their moves)", body: '#2e8b57', ink: '#ffffff', material: 'translucent' });
@@ -95,7 +105,7 @@ try {
     () => ({ checked: window.seat.checked, unchecked: window.seat.unchecked }),
   )));
   await context.close();
-  console.log(JSON.stringify({ lines, rolls, moves, checks, violations: { picker: pickerViolations }, errors }));
+  console.log(JSON.stringify({ lines, preview, rolls, moves, checks, violations: { picker: pickerViolations }, errors }));
 } catch (err) {
   console.error(err);
   await context.close().catch(() => {});

@@ -126,13 +126,14 @@ export async function stroke(page, points, ms, { touch }) {
 
 /** Picks dice in the page's "Your dice" form (found by role and accessible name) and waits for
  * the room's answer: `whose` a character's (null: the member's own). */
-export async function pickDice(page, { whose = null, body, ink, material }) {
+export async function pickDice(page, { whose = null, body, ink, material, typeface = null }) {
   const form = page.getByRole('form', { name: 'Your dice' });
   if (!(await form.isVisible())) await page.getByText('Your dice', { exact: true }).click();
   if (whose) await page.getByRole('combobox', { name: 'Whose dice' }).selectOption({ label: whose });
   await page.getByLabel('Colour', { exact: true }).fill(body);
   await page.getByLabel('Numerals', { exact: true }).fill(ink);
   await page.getByRole('combobox', { name: 'Material' }).selectOption(material);
+  if (typeface) await page.getByRole('combobox', { name: "Numerals' typeface" }).selectOption(typeface);
   const before = await answered(page);
   await page.getByRole('button', { name: 'Use these dice' }).click();
   await waitAnswer(page, before);

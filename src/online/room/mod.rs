@@ -676,7 +676,7 @@ mod tests {
     fn members_choose_their_dice_and_the_room_paints_throws_with_them() {
         use crate::dice::looks::{Tint, character_style};
         use crate::dice::style::DieStyle;
-        use crate::dice::style::{MIN_CONTRAST, Material, Rgb};
+        use crate::dice::style::{MIN_CONTRAST, Material, Rgb, Typeface};
         use crate::errors::ErrorCode;
         let mut room = room_built("d20-check-crypt.ron", &crate::record::build_id());
         join(&mut room, "Gwen", Role::Gamemaster, &[]);
@@ -689,6 +689,7 @@ mod tests {
             ink: Rgb::parse(ink).expect("a colour"),
             material,
             pips: false,
+            typeface: Typeface::Sans,
         };
         let stone = look("#1e40aa", "#ffffff", Material::Stone);
         let gold = look("#ffffff", "#ffff00", Material::Metal);
@@ -765,7 +766,7 @@ mod tests {
     #[test]
     fn a_scenes_dice_are_its_characters_until_the_room_chooses_others() {
         use crate::dice::looks::Tint;
-        use crate::dice::style::{Material, Rgb};
+        use crate::dice::style::{Material, Rgb, Typeface};
         let crypt = scene_text("d20-check-crypt.ron");
         let end = crypt.rfind(')').expect("a scene's closing parenthesis");
         let with = |dice: &str| format!("{}    dice: {{{dice}}},\n)", &crypt[..end]);
@@ -778,12 +779,14 @@ mod tests {
             ink: Rgb([255, 255, 255]),
             material: Material::Translucent,
             pips: false,
+            typeface: Typeface::Sans,
         };
         let wood = DiceLook {
             body: Rgb([107, 62, 31]),
             ink: Rgb([240, 224, 192]),
             material: Material::Wood,
             pips: false,
+            typeface: Typeface::Sans,
         };
         let sams_own = Event::Dice {
             by: "Sam".into(),

@@ -12,6 +12,7 @@ mod dice_view;
 mod frame_times;
 mod hand;
 mod history;
+mod live_dice;
 mod motion;
 mod notation_roll;
 mod own_dice;
@@ -101,6 +102,7 @@ pub(super) fn plugin(app: &mut App) {
         scene::plugin,
         camera::plugin,
         dice_view::plugin,
+        live_dice::plugin,
         sounds::plugin,
         frame_times::plugin,
         hand::plugin,

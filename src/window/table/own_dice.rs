@@ -39,6 +39,9 @@ pub struct OwnDice {
     file: Option<PathBuf>,
     /// What went wrong reading or keeping them, for the panel.
     pub problem: Option<String>,
+    /// The look the picker shows on the felt while it is open (its live die), before it is
+    /// chosen.
+    pub preview: Option<DiceLook>,
 }
 
 impl OwnDice {
@@ -107,7 +110,7 @@ fn load_own_dice(options: Res<PlayOptions>, mut own: ResMut<OwnDice>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::style::{Material, Rgb};
+    use crate::dice::style::{Material, Rgb, Typeface};
 
     #[test]
     fn the_dice_are_kept_between_runs_and_a_broken_file_is_reported() {
@@ -120,6 +123,7 @@ mod tests {
             ink: Rgb([255, 255, 255]),
             material: Material::Stone,
             pips: false,
+            typeface: Typeface::Sans,
         };
         assert_eq!(keep(&file, Some(stone)), Ok(()));
         assert_eq!(read(&file).map_err(|e| e.to_string()), Ok(Some(stone)));
@@ -127,6 +131,7 @@ mod tests {
             look: Some(stone),
             file: Some(file.clone()),
             problem: None,
+            preview: None,
         };
         own.choose(None);
         assert_eq!(read(&file).map_err(|e| e.to_string()), Ok(None));

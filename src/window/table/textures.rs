@@ -2,47 +2,7 @@
 //! and mottling, and wood with its grain. Deterministic, so screenshots compare.
 
 use crate::dice::Canvas;
-
-/// A small, fast hash of a lattice point to 0..1 (the noise's randomness, fixed forever).
-fn hash(x: i32, y: i32, salt: u32) -> f32 {
-    let mut h = (x as u32).wrapping_mul(0x8da6_b343)
-        ^ (y as u32).wrapping_mul(0xd816_3841)
-        ^ salt.wrapping_mul(0xcb1a_b31f);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0x5bd1_e995);
-    h ^= h >> 15;
-    (h & 0xffff) as f32 / 65535.0
-}
-
-/// Smooth value noise at a point, tiling every `period` lattice cells.
-fn noise(x: f32, y: f32, period: i32, salt: u32) -> f32 {
-    let (x0, y0) = (x.floor(), y.floor());
-    let (fx, fy) = (x - x0, y - y0);
-    let smooth = |t: f32| t * t * (3.0 - 2.0 * t);
-    let (sx, sy) = (smooth(fx), smooth(fy));
-    let at = |dx: i32, dy: i32| {
-        hash(
-            (x0 as i32 + dx).rem_euclid(period),
-            (y0 as i32 + dy).rem_euclid(period),
-            salt,
-        )
-    };
-    let top = at(0, 0) + (at(1, 0) - at(0, 0)) * sx;
-    let bottom = at(0, 1) + (at(1, 1) - at(0, 1)) * sx;
-    top + (bottom - top) * sy
-}
-
-/// Noise summed over `octaves` doublings, 0..1, tiling over the texture.
-fn fractal(u: f32, v: f32, base: i32, octaves: u32, salt: u32) -> f32 {
-    let (mut sum, mut weight, mut total) = (0.0, 1.0, 0.0);
-    for o in 0..octaves {
-        let period = base << o;
-        sum += noise(u * period as f32, v * period as f32, period, salt + o) * weight;
-        total += weight;
-        weight *= 0.5;
-    }
-    sum / total
-}
+use crate::dice::grain::{fractal, hash};
 
 fn shade(color: [f32; 3], by: f32) -> [u8; 4] {
     let c = |x: f32| (x * by * 255.0).clamp(0.0, 255.0).round() as u8;

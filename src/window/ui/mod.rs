@@ -403,11 +403,14 @@ fn draw_overlays(
                 ui.separator();
                 view_menu(ui, &mut panels.view);
                 ui.separator();
-                if let Some(look) =
-                    own_dice_panel::show(ui, &panels.own_dice, &mut panels.dice_draft)
-                {
+                let picked = own_dice_panel::show(ui, &panels.own_dice, &mut panels.dice_draft);
+                if let Some(look) = picked.chosen {
                     panels.own_dice.choose(look);
                     asks.dice.write(DiceChosen(look));
+                }
+                // Changed only when it changes: the live dice are made again on a change.
+                if panels.own_dice.preview != picked.preview {
+                    panels.own_dice.preview = picked.preview;
                 }
                 ui.separator();
                 let asked = history_panel::show(

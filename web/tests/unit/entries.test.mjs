@@ -115,10 +115,13 @@ test("a member's dice in words, as the room's history tells them", () => {
   const mine = { seq: 5, event: { kind: 'dice', by: 'Pat', look: { body: '#1e40aa', ink: '#ffffff', material: 'stone' } } };
   const bea = { seq: 6, event: { kind: 'dice', by: 'Gwen', character: 'Bea', look: { body: '#ffffff', ink: '#ffff00' } } };
   const back = { seq: 7, event: { kind: 'dice', by: 'Pat', look: null } };
-  const page = { entries: [mine, bea, back], name: 'Sam' };
+  const serif = { seq: 8, event: { kind: 'dice', by: 'Sam', look: { body: '#6b3e1f', ink: '#f0e0c0', material: 'wood', typeface: 'serif', pips: true } } };
+  const page = { entries: [mine, bea, back, serif], name: 'Sam' };
   assert.equal(describeEntry(mine, page).text, 'Pat chose stone dice: #1e40aa with #ffffff numerals');
   assert.equal(describeEntry(bea, page).text, 'Gwen chose plastic dice for Bea: #ffffff with #ffff00 numerals');
   assert.equal(describeEntry(back, page).text, "Pat went back to the room's dice");
+  // As the log's own words (`DiceLook::colours`): the typeface but the first, then the pips.
+  assert.equal(describeEntry(serif, page).text, 'Sam chose wood dice: #6b3e1f with #f0e0c0 serif numerals, pips on the d6');
 });
 
 test("a scene's name is read with its RON escapes", () => {
