@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::DieKind;
+pub use super::glyphs::Typeface;
 use super::marks::FaceMarks;
 
 /// The least contrast a numeral has with its face, as drawn (WCAG 2's ratio for body text).
@@ -28,56 +29,6 @@ pub enum Material {
     Stone,
     /// Matte wood with its grain.
     Wood,
-}
-
-/// The numerals' typeface: one of the three the binary carries (DejaVu, under
-/// `assets/fonts/` with its licence), so every client draws the same letters without asking the
-/// system for fonts.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Typeface {
-    /// DejaVu Sans Condensed Bold: the dice's numerals as they have always been drawn.
-    #[default]
-    Sans,
-    /// DejaVu Serif Condensed Bold: numerals with serifs, as on many older dice.
-    Serif,
-    /// DejaVu Sans Mono Bold: even-width numerals, as on engraved or casino dice.
-    Mono,
-}
-
-impl Typeface {
-    /// Every typeface, in the order pickers list them.
-    pub const ALL: [Typeface; 3] = [Typeface::Sans, Typeface::Serif, Typeface::Mono];
-
-    /// Its name on the wire and in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Typeface::Sans => "sans",
-            Typeface::Serif => "serif",
-            Typeface::Mono => "mono",
-        }
-    }
-
-    /// Its name in a picker.
-    pub fn title(self) -> &'static str {
-        match self {
-            Typeface::Sans => "Sans (condensed)",
-            Typeface::Serif => "Serif",
-            Typeface::Mono => "Mono",
-        }
-    }
-
-    /// The typeface named `name`, if any.
-    pub fn named(name: &str) -> Option<Typeface> {
-        Typeface::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    /// Whether it is the default (what the wire leaves out).
-    pub fn is_sans(&self) -> bool {
-        *self == Typeface::Sans
-    }
 }
 
 /// How a renderer draws a material: physically based parameters every client uses alike.
