@@ -27,10 +27,12 @@ pub const PHYSICS_GENERATION: u32 = 5;
 /// refused where it was taken (2: issue 47's readings of the texts: a dodge or parry aimed at one
 /// attacker, an ambusher's stance paid in the surprise round, Push Luck keeping its assists, a
 /// d20-check resource stepping up said so, ...; 3: a d4-pool Team Action is a move of its own,
-/// linked to the roll it acts on; 4: who may make a move is the rules' word, move by move). A
+/// linked to the roll it acts on; 4: who may make a move is the rules' word, move by move; 5:
+/// d4-pool Team Actions are one feature, so a second ally's of the same effect on one roll is
+/// refused). A
 /// room's log is played by the rules of the generation its build names, so every log verifies
 /// and opens as it was played.
-pub const RULES_GENERATION: u32 = RIGHTS_BY_MOVE;
+pub const RULES_GENERATION: u32 = ONE_SOURCE_TEAM_ACTIONS;
 
 /// The rules generation that brought issue 47's readings of the texts: each rule that changed
 /// then is played only by tables of this generation or later.
@@ -47,6 +49,11 @@ pub const LINKED_TEAM_ACTIONS: u32 = 3;
 /// their own turn in a system file's turn order. Earlier rooms let a player make any move for a
 /// character they play, and no player end a turn.
 pub const RIGHTS_BY_MOVE: u32 = 4;
+
+/// The rules generation from which d4-pool Team Actions are one source ("Multiple effects
+/// from the same ability, feature, or condition do not stack"): a second ally's Team Action
+/// giving the same roll the same effect is refused, where earlier tables counted one per ally.
+pub const ONE_SOURCE_TEAM_ACTIONS: u32 = 5;
 
 /// The rules generation a build string names ("… physics 5 rules 2 …"); 1 for a build older
 /// than the rules generations.

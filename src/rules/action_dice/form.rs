@@ -70,6 +70,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
                     .find(|&i| i != actor)
                     .unwrap_or(0),
                 zone_m: None,
+                as_action: false,
             },
         },
         MoveKind {
@@ -135,8 +136,10 @@ fn goal(t: &Table, f: &mut Form, target: &Goal) {
 }
 
 /// An attack's range, when it aims at a defender.
-fn range(f: &mut Form, target: &Goal, range_m: &Option<u32>) {
-    if let Goal::Attack(_) = target {
+/// An attack's range: at a character, or, for a combat skill, at a target number (a bottle 13 m
+/// away: "ranged attacks" take the penalty whatever they aim at).
+fn range(f: &mut Form, target: &Goal, range_m: &Option<u32>, combat: bool) {
+    if matches!(target, Goal::Attack(_)) || (combat && matches!(target, Goal::Number(_))) {
         f.optional_number(
             "range_m",
             "Range in metres (empty: within reach)",
@@ -186,7 +189,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.pick("skill", "Skill or ability", &skills, skill);
             spend(t, f, *actor, skill, *action_dice, *extra);
             goal(t, f, target);
-            range(f, target, range_m);
+            range(f, target, range_m, combat(*actor).contains(skill));
             f.flag(
                 "movement",
                 "Movement (who finishes first goes by the total)",
@@ -232,6 +235,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             extra,
             against,
             zone_m,
+            as_action,
         } => {
             f.actor("actor", "Who", *actor);
             let movement: Vec<(String, Option<String>)> = t
@@ -260,6 +264,11 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 1,
                 1000,
             );
+            f.flag(
+                "as_action",
+                "The GM rules it the character's action for this sequence",
+                *as_action,
+            );
         }
         Move::GroupAttack {
             actor,
@@ -273,7 +282,7 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             f.pick("skill", "Combat skill", &combat(*actor), skill);
             spend(t, f, *actor, "Group Attack", *action_dice, *extra);
             goal(t, f, target);
-            range(f, target, range_m);
+            range(f, target, range_m, true);
         }
         Move::Passive {
             actor,

@@ -97,6 +97,11 @@ pub enum Move {
         /// carry it that far (one unit, 4 m, a die).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         zone_m: Option<u32>,
+        /// The GM rules this declaration the character's action for the sequence of events
+        /// under way, as for Defend (Dive For Cover is one of "the common defensive actions"):
+        /// no other action until **End sequence**.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        as_action: bool,
     },
     /// Group Attack: a two-die attack with a combat skill, half of (2 + the skill's dice).
     GroupAttack {
@@ -332,6 +337,7 @@ impl Table {
                 extra,
                 against,
                 zone_m,
+                ..
             } => {
                 let c = &self.characters[seat_of(&names, *actor)?];
                 self.attacker(*actor, *against)?;
@@ -449,19 +455,30 @@ impl Table {
         let mut goal = goal;
         let mut lines = Vec::new();
         if let Some(range) = range_m {
-            let Goal::Attack(defender) = target else {
-                return Err(refuse!(
-                    Choice,
-                    "a range is an attack's: aim it at a character"
-                ));
+            // An attack's mark: a character, or what the GM sets a number for (a bottle on a
+            // wall: "ranged attacks" take the penalty whatever they are aimed at).
+            let mark = match target {
+                Goal::Attack(defender) => name_at(&names, *defender),
+                Goal::Number(_) if c.category_of(skill).is_some() => "the target".to_string(),
+                Goal::Number(_) => {
+                    return Err(refuse!(
+                        Choice,
+                        "a range is an attack's: {skill} is no combat skill"
+                    ));
+                }
+                Goal::None => {
+                    return Err(refuse!(
+                        Choice,
+                        "a range is an attack's: aim it at a character or a target number"
+                    ));
+                }
             };
             let unit = self.rules.unit_m;
             match c.category_of(skill) {
                 Some(Category::HandToHand) if range > unit => {
                     return Err(refuse!(
                         Choice,
-                        "a hand-to-hand attack reaches {unit} m at most; {} is {range} m away",
-                        name_at(&names, *defender)
+                        "a hand-to-hand attack reaches {unit} m at most; {mark} is {range} m away"
                     ));
                 }
                 Some(Category::Ranged) => {
@@ -929,6 +946,9 @@ impl Seat for Table {
             ));
         }
         if let Move::Defend {
+            as_action: true, ..
+        }
+        | Move::DiveForCover {
             as_action: true, ..
         } = m
         {

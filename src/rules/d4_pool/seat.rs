@@ -97,8 +97,11 @@ impl Table {
         let (actor, aspect, weapon, kind, target, adv, dis, gm) = match m {
             Move::EndTurn => return Ok(None),
             Move::TeamAction {
-                actor, aspect, on, ..
-            } => return self.team_action(*actor, aspect, *on).map(Some),
+                actor,
+                aspect,
+                on,
+                effect,
+            } => return self.team_action(*actor, aspect, *on, *effect).map(Some),
             Move::Act {
                 actor,
                 aspect,
@@ -197,6 +200,7 @@ impl Table {
         actor: usize,
         aspect: &str,
         on: usize,
+        effect: Effect,
     ) -> Result<(usize, String, Action), Refusal> {
         let names = self.names();
         seat_of(&names, actor)?;
@@ -221,6 +225,25 @@ impl Table {
                 "{}'s team action already waits on {}'s next roll (the same source counts once)",
                 names[actor],
                 names[on]
+            ));
+        }
+        // "Multiple effects from the same ability, feature, or condition do not stack": a
+        // second ally's Team Action of the same effect on the same roll adds nothing (the
+        // "Watch My Back" example: two allies give +1d4 once). Earlier tables keyed the
+        // source by ally.
+        if self.rules.generation >= crate::record::ONE_SOURCE_TEAM_ACTIONS
+            && let Some(first) = self
+                .imposed
+                .iter()
+                .find(|i| i.on == on && i.effect == effect)
+        {
+            return Err(refuse!(
+                Already,
+                "{}'s team action already gives {}'s next roll {}: Team Actions are one feature, \
+                 and the same feature does not stack",
+                names[first.by],
+                names[on],
+                effect.word()
             ));
         }
         let mut a = self.action(actor, aspect, None)?;
@@ -788,6 +811,16 @@ mod tests {
                 RefusalKind::Already,
                 "Bram's team action already waits on Goblin's next roll (the same source counts \
                  once)"
+            )))
+        );
+        // "Multiple effects from the same ability, feature, or condition do not stack": Pim's
+        // Team Action would give the goblin's roll Disadvantage from the same feature again.
+        assert_eq!(
+            t.allowed(&team(1, 3)),
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Already,
+                "Bram's team action already gives Goblin's next roll Disadvantage: Team Actions \
+                 are one feature, and the same feature does not stack"
             )))
         );
         assert!(

@@ -36,6 +36,97 @@ fn with(m: AnyMove, change: impl FnOnce(&mut Move)) -> AnyMove {
 /// the character out of the way of an area-effect attack"; movement "uses the dice total to
 /// determine who finishes first"; "the GM may rule that a declaration of a defensive action
 /// is the character's action for that particular sequence of events".
+/// "the GM may rule that a declaration of a defensive action is the character's action for
+/// that particular sequence of events", and Dive For Cover is one of "the common defensive
+/// actions": the ruling binds a dive as it binds a dodge, until End sequence.
+#[test]
+fn the_gm_may_rule_a_dive_for_cover_the_characters_action_for_the_sequence() {
+    let mut t = table("action-dice-knight-and-magician.ron");
+    let dive = mv(Move::DiveForCover {
+        actor: 1,
+        skill: Some("Running".into()),
+        action_dice: 1,
+        extra: 0,
+        against: 2,
+        zone_m: None,
+        as_action: true,
+    });
+    assert_eq!(
+        t.describe(&dive),
+        "Mirelle the Magician: dives for cover from Policeman's attack, 1 action die + Running \
+         (the GM rules it the action for this sequence)"
+    );
+    let (_, said) = play(&mut t, &dive, &[&[3, 2]]);
+    assert_eq!(
+        said.last().map(String::as_str),
+        Some(
+            "the GM rules it Mirelle the Magician's action for this sequence: no other action \
+             until it is over"
+        )
+    );
+    let bolt = act(1, "Fire Bolt", 1, Goal::Attack(2));
+    assert_eq!(
+        t.allowed(&bolt),
+        Err(RulesError::Refused(Refusal::new(
+            RefusalKind::NotNow,
+            "the GM ruled Mirelle the Magician's defence the action for this sequence: no \
+             other action until the sequence is over (End sequence)"
+        )))
+    );
+    let (_, said) = play(&mut t, &mv(Move::EndSequence), &[]);
+    assert_eq!(
+        said,
+        vec!["the sequence is over: Mirelle the Magician may act again"]
+    );
+    assert_eq!(t.allowed(&bolt), Ok(()));
+}
+
+/// "Four meters ... the range beyond which ranged attacks take penalties": a ranged attack at
+/// a target number (a bottle on a wall 13 m away) takes them as an attack at a character does;
+/// a hand-to-hand attack still reaches 4 m at most; a range is only an attack's.
+#[test]
+fn a_ranged_attack_at_a_target_number_takes_the_range_penalty() {
+    let t = table("action-dice-knight-and-magician.ron");
+    let at = |actor: usize, skill: &str, target: Goal, range: u32| {
+        with(act(actor, skill, 1, target), |m| {
+            if let Move::Act { range_m, .. } = m {
+                *range_m = Some(range);
+            }
+        })
+    };
+    let target = |m: &AnyMove| t.odds(m).ok().flatten().and_then(|o| o.target);
+    // The bottle: 10 to hit; 13 m is 9 m beyond the first 4 m, +1 for each 4 m or part: 13.
+    let bottle = at(2, "Pistol", Goal::Number(10), 13);
+    assert_eq!(target(&act(2, "Pistol", 1, Goal::Number(10))), Some(10));
+    assert_eq!(target(&bottle), Some(13));
+    assert_eq!(
+        t.describe(&bottle),
+        "Policeman: Pistol with 1 action die vs 10 at 13 m"
+    );
+    for (m, refused) in [
+        (
+            at(3, "Knife", Goal::Number(8), 6),
+            "a hand-to-hand attack reaches 4 m at most; the target is 6 m away",
+        ),
+        (
+            at(1, "Running", Goal::Number(8), 6),
+            "a range is an attack's: Running is no combat skill",
+        ),
+        (
+            at(2, "Pistol", Goal::None, 6),
+            "a range is an attack's: aim it at a character or a target number",
+        ),
+    ] {
+        assert_eq!(
+            t.allowed(&m),
+            Err(RulesError::Refused(Refusal::new(
+                RefusalKind::Choice,
+                refused
+            )))
+        );
+    }
+}
+
 #[test]
 fn range_a_dive_out_of_a_danger_zone_movement_races_and_the_gms_ruling() {
     let mut t = table("action-dice-knight-and-magician.ron");
@@ -92,6 +183,7 @@ fn range_a_dive_out_of_a_danger_zone_movement_races_and_the_gms_ruling() {
         extra: 0,
         against: 2,
         zone_m: Some(6),
+        as_action: false,
     });
     let odds = t.odds(&dive).expect("odds").expect("some");
     assert_eq!(odds.p_success.map(|p| p.exact()), Some("1".into()));
@@ -397,6 +489,7 @@ fn a_parry_aimed_at_one_attacker_and_a_dive_from_one_attack() {
         extra: 0,
         against: 2,
         zone_m: None,
+        as_action: false,
     });
     assert_eq!(
         t.describe(&dive),
@@ -452,6 +545,7 @@ fn a_parry_aimed_at_one_attacker_and_a_dive_from_one_attack() {
         extra: 0,
         against: 2,
         zone_m: None,
+        as_action: false,
     });
     assert_eq!(
         t.allowed(&dodge_dive),

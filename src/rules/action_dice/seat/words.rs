@@ -65,8 +65,9 @@ impl Table {
                 extra: x,
                 against,
                 zone_m,
+                as_action,
             } => format!(
-                "{}: dives for cover from {}'s attack, {}{}{}{}",
+                "{}: dives for cover from {}'s attack, {}{}{}{}{}",
                 who(*actor),
                 who(*against),
                 dice_word(*action_dice),
@@ -77,7 +78,12 @@ impl Table {
                 extra(*x),
                 zone_m
                     .map(|z| format!(", out of a {z} m danger zone"))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if *as_action {
+                    " (the GM rules it the action for this sequence)"
+                } else {
+                    ""
+                }
             ),
             Move::GroupAttack {
                 actor,
