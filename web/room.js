@@ -477,7 +477,13 @@ function showPreview() {
   preview.show(pickedLook()).then(() => { seat.preview = preview.state; });
 }
 $('my-dice').addEventListener('toggle', showPreview);
-$('dice-form').addEventListener('input', showPreview);
+// A colour dragged through the picker asks the server for one look where it stops, not one
+// atlas for every colour it passes.
+let previewSoon = null;
+$('dice-form').addEventListener('input', () => {
+  clearTimeout(previewSoon);
+  previewSoon = setTimeout(showPreview, 200);
+});
 $('room-dice').addEventListener('click', () => chooseDice(null));
 
 /** Who sees the next throw, as the proposal carries it: nothing for everyone at once. */

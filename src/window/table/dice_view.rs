@@ -55,37 +55,51 @@ impl DiceLook {
         images: &mut Assets<Image>,
         materials: &mut Assets<StandardMaterial>,
     ) -> (Handle<Mesh>, Handle<StandardMaterial>) {
-        let mesh = self
-            .meshes
-            .entry(kind)
-            .or_insert_with(|| meshes.add(die_mesh(kind)))
-            .clone();
+        let mesh = self.mesh(kind, meshes);
         let material = self
             .materials
             .entry((kind, style, marks.cloned()))
-            .or_insert_with(|| {
-                // Plastic is polished acrylic: smooth and fairly reflective, so the key light
-                // and the environment leave sharp highlights on the faces and edges. (A clear
-                // coat layer looked the same at this size and doubled the dice's shading cost
-                // under software rendering.) Every material as `Material::surface` says.
-                let surface = style.material.surface();
-                materials.add(StandardMaterial {
-                    base_color: Color::srgba(1.0, 1.0, 1.0, surface.opacity),
-                    base_color_texture: Some(images.add(die_atlas(kind, style, marks))),
-                    perceptual_roughness: surface.roughness,
-                    metallic: surface.metalness,
-                    reflectance: 0.55,
-                    alpha_mode: if surface.opacity < 1.0 {
-                        AlphaMode::Blend
-                    } else {
-                        AlphaMode::Opaque
-                    },
-                    ..default()
-                })
-            })
+            .or_insert_with(|| die_material(kind, style, marks, images, materials))
             .clone();
         (mesh, material)
     }
+
+    /// The render mesh of a die kind (made on first use).
+    pub fn mesh(&mut self, kind: DieKind, meshes: &mut Assets<Mesh>) -> Handle<Mesh> {
+        self.meshes
+            .entry(kind)
+            .or_insert_with(|| meshes.add(die_mesh(kind)))
+            .clone()
+    }
+}
+
+/// A die's material in a style, its faces numbered or marked, made now and kept by no cache
+/// (freed with the last die that wears it: the picker's live dice, whose looks come and go).
+pub fn die_material(
+    kind: DieKind,
+    style: DieStyle,
+    marks: Option<&FaceMarks>,
+    images: &mut Assets<Image>,
+    materials: &mut Assets<StandardMaterial>,
+) -> Handle<StandardMaterial> {
+    // Plastic is polished acrylic: smooth and fairly reflective, so the key light and the
+    // environment leave sharp highlights on the faces and edges. (A clear coat layer looked the
+    // same at this size and doubled the dice's shading cost under software rendering.) Every
+    // material as `Material::surface` says.
+    let surface = style.material.surface();
+    materials.add(StandardMaterial {
+        base_color: Color::srgba(1.0, 1.0, 1.0, surface.opacity),
+        base_color_texture: Some(images.add(die_atlas(kind, style, marks))),
+        perceptual_roughness: surface.roughness,
+        metallic: surface.metalness,
+        reflectance: 0.55,
+        alpha_mode: if surface.opacity < 1.0 {
+            AlphaMode::Blend
+        } else {
+            AlphaMode::Opaque
+        },
+        ..default()
+    })
 }
 
 /// A die shown on the table: its place in the throw.

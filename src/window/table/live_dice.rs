@@ -6,20 +6,13 @@
 
 use bevy::prelude::*;
 
-use super::dice_view::{DiceAssets, DiceLook as DiceParts};
+use super::dice_view::{DiceAssets, DiceLook as DiceParts, die_material};
 use super::{OwnDice, TableCamera};
 use crate::dice::DieKind;
 use crate::window::PlayOptions;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (
-            show_live_dice.run_if(resource_changed::<OwnDice>),
-            turn_live_dice,
-        )
-            .chain(),
-    );
+    app.add_systems(Update, (show_live_dice, turn_live_dice).chain());
 }
 
 /// A die of the picker's live look: where it sits in the view, and how far it has turned.
@@ -37,17 +30,56 @@ const AHEAD: f32 = 8.0;
 /// Their size against a thrown die's: at [`AHEAD`], about an eighth of the view's height.
 const SCALE: f32 = 0.2;
 
+/// How long the picker's look must hold still before the live dice are drawn in it, seconds: a
+/// colour dragged through the picker makes one atlas where it stops, not one each frame.
+const SETTLE_S: f32 = 0.2;
+
+/// The look the live dice wear now, and the one the picker has had since when.
+#[derive(Default)]
+struct LiveLook {
+    worn: Option<crate::dice::style::DiceLook>,
+    held: Option<(Option<crate::dice::style::DiceLook>, f32)>,
+}
+
+/// What the live dice are made with: the shared meshes, and the stores their looks go in.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Makers<'w> {
+    parts: ResMut<'w, DiceParts>,
+    assets: DiceAssets<'w>,
+}
+
 /// Shows the picker's look as a d20 and a d6 on the felt while it is open (their numerals'
 /// colour as the contrast rule draws it, pips on the d6 where asked), and takes them away when
 /// it closes.
 fn show_live_dice(
     mut commands: Commands,
     own: Res<OwnDice>,
+    time: Res<Time>,
+    mut live: Local<LiveLook>,
     shown: Query<Entity, With<LiveDie>>,
-    mut parts: ResMut<DiceParts>,
-    mut assets: DiceAssets,
+    mut makers: Makers,
     options: Res<PlayOptions>,
 ) {
+    if own.preview == live.worn {
+        live.held = None;
+        return;
+    }
+    // Closed at once; a new look once it has held still.
+    let now = time.elapsed_secs();
+    let since = match live.held {
+        Some((held, since)) if held == own.preview => since,
+        _ => {
+            live.held = Some((own.preview, now));
+            now
+        }
+    };
+    if own.preview.is_some() && now - since < SETTLE_S {
+        return;
+    }
+    live.worn = own.preview;
+    live.held = None;
+    // The old dice go, and with their last handles their atlases (no cache keeps a look the
+    // picker passed through).
     for e in &shown {
         commands.entity(e).despawn();
     }
@@ -65,14 +97,9 @@ fn show_live_dice(
     let style = look.drawn();
     for kind in [DieKind::D20, DieKind::D6] {
         let marks = style.marks_for(kind);
-        let (mesh, material) = parts.parts(
-            kind,
-            style,
-            marks.as_ref(),
-            &mut assets.0,
-            &mut assets.1,
-            &mut assets.2,
-        );
+        let mesh = makers.parts.mesh(kind, &mut makers.assets.0);
+        let (images, materials) = (&mut makers.assets.1, &mut makers.assets.2);
+        let material = die_material(kind, style, marks.as_ref(), images, materials);
         commands.spawn((
             Name::new(format!("live {}", kind.name())),
             LiveDie {
