@@ -29,10 +29,12 @@ pub const PHYSICS_GENERATION: u32 = 5;
 /// d20-check resource stepping up said so, ...; 3: a d4-pool Team Action is a move of its own,
 /// linked to the roll it acts on; 4: who may make a move is the rules' word, move by move; 5:
 /// d4-pool Team Actions are one feature, so a second ally's of the same effect on one roll is
-/// refused). A
+/// refused; 6: an open-d6 Gauge Skill taken as a trigger follows the target's use of the
+/// skill, a failed one tells only the gauger's own result, and a Combination Action's last
+/// check, which Assist and Push Luck act on, is its second action's own). A
 /// room's log is played by the rules of the generation its build names, so every log verifies
 /// and opens as it was played.
-pub const RULES_GENERATION: u32 = ONE_SOURCE_TEAM_ACTIONS;
+pub const RULES_GENERATION: u32 = SEEN_GAUGES;
 
 /// The rules generation that brought issue 47's readings of the texts: each rule that changed
 /// then is played only by tables of this generation or later.
@@ -54,6 +56,16 @@ pub const RIGHTS_BY_MOVE: u32 = 4;
 /// from the same ability, feature, or condition do not stack"): a second ally's Team Action
 /// giving the same roll the same effect is refused, where earlier tables counted one per ally.
 pub const ONE_SOURCE_TEAM_ACTIONS: u32 = 5;
+
+/// The rules generation from which an open-d6 Gauge Skill is as the text has it ("When you see
+/// someone else use a skill … If you fail, you still know the result of your own roll"): a
+/// gauge taken as a trigger action follows the target's use of that skill (else it is a Limit
+/// Break), and a failed gauge's outcome gives the gauger's own result, not the target's rating.
+/// Earlier tables accepted a trigger gauge whatever the target did, and showed the rating.
+/// From the same generation a Combination Action leaves its second action as the last check,
+/// with that check's own total and success (earlier: the first action's total, and success only
+/// when both succeeded), so an Assist or a Push Luck after it reads the action it follows.
+pub const SEEN_GAUGES: u32 = 6;
 
 /// The rules generation a build string names ("… physics 5 rules 2 …"); 1 for a build older
 /// than the rules generations.

@@ -119,12 +119,7 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
         MoveKind {
             label: "Gauge Skill".into(),
             hint: "an opposed roll of a skill someone uses: learn their rating and schticks".into(),
-            template: Move::GaugeSkill {
-                actor,
-                target: opponent(t, actor),
-                skill: skills(t, actor).first().cloned().unwrap_or_default(),
-                limit_break: false,
-            },
+            template: gauge(t, actor),
         },
         MoveKind {
             label: "Setup Finisher".into(),
@@ -170,8 +165,22 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::CombinationAction {
                 actor,
                 first: plain.clone(),
-                second: plain.clone(),
+                second: Some(plain.clone()),
                 moves: false,
+                full_move: false,
+            },
+        },
+        MoveKind {
+            label: "Combination with a Full Move".into(),
+            hint: "Limit Break: a Basic Action and a Full Move, moving even where the action \
+                   allows no movement"
+                .into(),
+            template: Move::CombinationAction {
+                actor,
+                first: plain.clone(),
+                second: None,
+                moves: false,
+                full_move: true,
             },
         },
         MoveKind {
@@ -312,6 +321,25 @@ pub(super) fn kinds(t: &Table, actor: usize) -> Vec<MoveKind<Move>> {
             template: Move::NewSession,
         },
     ]
+}
+
+/// A Gauge Skill of the skill someone was last seen using (the last check at the table, when
+/// it was not `actor`'s), as a trigger action; else of an opponent's, as a Limit Break.
+fn gauge(t: &Table, actor: usize) -> Move {
+    match t.last_check.as_ref().filter(|l| l.actor != actor) {
+        Some(last) => Move::GaugeSkill {
+            actor,
+            target: last.actor,
+            skill: last.skill.clone(),
+            limit_break: false,
+        },
+        None => Move::GaugeSkill {
+            actor,
+            target: opponent(t, actor),
+            skill: skills(t, actor).first().cloned().unwrap_or_default(),
+            limit_break: true,
+        },
+    }
 }
 
 /// The fields of a check at `at` ("check", "first"...), labelled with `title` in front.
@@ -535,11 +563,21 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
             first,
             second,
             moves,
+            full_move,
         } => {
             f.actor("actor", "Who", *actor);
-            check_fields(t, f, *actor, first, "first", "First action");
-            check_fields(t, f, *actor, second, "second", "Second action");
-            f.flag("moves", "Moves too (once)", *moves);
+            match second {
+                Some(second) => {
+                    check_fields(t, f, *actor, first, "first", "First action");
+                    check_fields(t, f, *actor, second, "second", "Second action");
+                }
+                None => check_fields(t, f, *actor, first, "first", "The action"),
+            }
+            if *full_move {
+                f.note(t.describe(m));
+            } else {
+                f.flag("moves", "Moves too (once)", *moves);
+            }
         }
         Move::ActionAdvantage { actor, check: c } | Move::Check { actor, check: c } => {
             f.actor("actor", "Who", *actor);
@@ -559,6 +597,20 @@ pub(super) fn form(t: &Table, m: &Move, f: &mut Form) {
                 "They are not using it (a Limit Break)",
                 *limit_break,
             );
+            let name = |i: usize| t.characters.get(i).map_or("", |c| c.name.as_str());
+            f.note(if t.seen_using(*target, skill) {
+                format!(
+                    "{} has just used {skill}: a trigger action; if the gauge fails, {} learns \
+                     only their own result",
+                    name(*target),
+                    name(*actor)
+                )
+            } else {
+                format!(
+                    "{} has not just used {skill}: gauging it is a Limit Break",
+                    name(*target)
+                )
+            });
         }
         Move::SetupFinisher {
             actor,

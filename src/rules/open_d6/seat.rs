@@ -109,8 +109,9 @@ pub enum Move {
         actor: usize,
     },
     /// Gauge Skill: seeing someone use a skill, an opposed roll of that skill against theirs;
-    /// success tells their rating and three schticks of the skill. A trigger action, or a
-    /// Limit Break when they are not using the skill; outside an action scene, no shots.
+    /// success tells their rating and three schticks of the skill, failure only the gauger's
+    /// own result. A trigger action after the target's check of the skill (or while they hold
+    /// an Active Defense with it), else a Limit Break; outside an action scene, no shots.
     GaugeSkill {
         /// Who gauges.
         actor: usize,
@@ -147,17 +148,22 @@ pub enum Move {
         limit_break: bool,
     },
     /// Limit Break: two Basic Actions in quick succession (two rolls; only the first can
-    /// show snake eyes).
+    /// show snake eyes), or one and a Full Move ("this allows you to move even with actions
+    /// that normally do not allow movements").
     CombinationAction {
         /// Who acts.
         actor: usize,
         /// The first action's check.
         first: Check,
-        /// The second action's check.
-        second: Check,
+        /// The second action's check; none when the other action is a Full Move.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        second: Option<Check>,
         /// The character moves up to its Move before, between or after acting: once.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         moves: bool,
+        /// The other action is a Full Move: twice the Move, whatever the first action allows.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        full_move: bool,
     },
     /// Limit Break: a Basic Action with an Advantage spent on it at once.
     ActionAdvantage {
@@ -421,7 +427,9 @@ impl Seat for Table {
             }
             Move::CombinationAction { first, second, .. } => {
                 let mut numbers = check("the first check's ", first);
-                numbers.extend(check("the second check's ", second));
+                if let Some(second) = second {
+                    numbers.extend(check("the second check's ", second));
+                }
                 numbers
             }
             Move::TeamAction {

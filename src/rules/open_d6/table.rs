@@ -577,6 +577,19 @@ impl Table {
         Some(rating + best - self.impairment.get(who).copied().unwrap_or(0))
     }
 
+    /// Whether `who` has just been seen using `skill`, so a Gauge Skill may follow as a trigger
+    /// action: the last check at the table was theirs, of that skill, or they hold an Active
+    /// Defense with it now (a skill "used as the difficulty of someone else's task").
+    pub fn seen_using(&self, who: usize, skill: &str) -> bool {
+        self.last_check
+            .as_ref()
+            .is_some_and(|l| l.actor == who && l.skill.eq_ignore_ascii_case(skill))
+            || self
+                .defences_now(who, None)
+                .iter()
+                .any(|d| d.skill.eq_ignore_ascii_case(skill))
+    }
+
     /// The defences `who` holds now (on this shot), against `attacker` when one is named.
     pub fn defences_now(&self, who: usize, attacker: Option<usize>) -> Vec<&Defence> {
         let now = self.defence_moment();

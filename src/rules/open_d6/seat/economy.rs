@@ -248,7 +248,13 @@ impl Table {
             Move::CombinationAction {
                 actor,
                 first,
-                second,
+                second: None,
+                ..
+            } => vec![self.rolled(*actor, first, false)?],
+            Move::CombinationAction {
+                actor,
+                first,
+                second: Some(second),
                 ..
             } => {
                 let mut second = second.clone();
@@ -396,6 +402,8 @@ impl Table {
             Move::CombinationAction { .. } | Move::ActionAdvantage { .. } => {
                 Some(ActionType::LimitBreak)
             }
+            // Assist and Push Luck after a check outside an action scene: no shots to pay.
+            Move::Assist { .. } | Move::PushLuck { .. } if self.outside_action_scene() => None,
             Move::ActiveDefense { .. } | Move::Assist { .. } | Move::PushLuck { .. } => {
                 Some(ActionType::Trigger)
             }

@@ -54,9 +54,10 @@ impl Table {
                 | Move::Check { check: c, .. } => {
                     vec![&c.difficulty]
                 }
-                Move::CombinationAction { first, second, .. } => {
-                    vec![&first.difficulty, &second.difficulty]
-                }
+                Move::CombinationAction { first, second, .. } => std::iter::once(first)
+                    .chain(second)
+                    .map(|c| &c.difficulty)
+                    .collect(),
                 _ => vec![],
             }
             .into_iter()
@@ -164,10 +165,16 @@ impl Table {
                         }
                     )
                 } else {
+                    // A failed gauge's outcome is the gauger's own result, where the rules
+                    // generation hides the rating; earlier, the result less the rating.
+                    let own = if self.rules.generation >= crate::record::SEEN_GAUGES {
+                        outcome.total
+                    } else {
+                        outcome.total + rating
+                    };
                     format!(
-                        "{} learns only their own result ({}) of {} {skill}",
+                        "{} learns only their own result ({own}) of {} {skill}",
                         names[*actor],
-                        outcome.total + rating,
                         possessive(&names[*target])
                     )
                 });
@@ -238,12 +245,33 @@ impl Table {
                 ));
             }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
-                if let Move::CombinationAction { moves: true, .. } = m {
-                    said.push(format!(
+                // The last check is the last action's own: its total and success, not the
+                // combination's joined outcome (the first action's total, both succeeding),
+                // read before the Advantage it spends leaves the pool.
+                let own = match m {
+                    Move::CombinationAction {
+                        second: Some(_), ..
+                    } if self.rules.generation >= crate::record::SEEN_GAUGES => self
+                        .check_outcomes(m, throws)?
+                        .ok()
+                        .and_then(|outcomes| outcomes.last().cloned()),
+                    _ => None,
+                };
+                match m {
+                    Move::CombinationAction { moves: true, .. } => said.push(format!(
                         "{} moves up to {} m, once: before, between or after the two actions",
                         names[*actor],
                         self.characters[*actor].move_m.unwrap_or(0)
-                    ));
+                    )),
+                    Move::CombinationAction {
+                        full_move: true, ..
+                    } => said.push(format!(
+                        "{} makes a Full Move with the action: up to {} m, before or after it, \
+                         even where the action allows no movement",
+                        names[*actor],
+                        self.characters[*actor].move_m.unwrap_or(0) * 2
+                    )),
+                    _ => {}
                 }
                 for r in &checks {
                     said.extend(self.spend(*actor, r, outcome.success == Some(true)));
@@ -252,7 +280,7 @@ impl Table {
                     said.push(self.setback(*actor, "boxcars fumble"));
                 }
                 if let Some(r) = checks.last() {
-                    self.remember(*actor, r, outcome);
+                    self.remember(*actor, r, own.as_ref().unwrap_or(outcome));
                 }
             }
             Move::ActiveDefense {

@@ -6,44 +6,67 @@ use crate::rules::Refusal;
 use crate::rules::refusal::refuse;
 
 impl Table {
+    /// What each of a move's checks is called in its outcome (the team's names, a
+    /// combination's first and second action; nothing for a single check).
+    fn check_titles(&self, m: &Move) -> Vec<String> {
+        let names = Seat::names(self);
+        match m {
+            Move::TeamAction { actors, .. } => actors.iter().map(|&a| name_at(&names, a)).collect(),
+            Move::CombinationAction {
+                second: Some(_), ..
+            } => vec!["first action".into(), "second action".into()],
+            _ => vec![String::new()],
+        }
+    }
+
+    /// Each of a move's checks read from its own throws, in throw order: the outcomes, or the
+    /// next throw wanted.
+    pub(super) fn check_outcomes(
+        &self,
+        m: &Move,
+        throws: &[Vec<u32>],
+    ) -> Result<Result<Vec<Outcome>, RollPlan>, Refusal> {
+        let checks = self.checks(m)?;
+        let rollers = Self::rollers(m);
+        let titles = self.check_titles(m);
+        resolve_sequence(
+            checks.len(),
+            throws,
+            |k| {
+                Ok(pair_plan(
+                    titles.get(k).map(String::as_str).unwrap_or(""),
+                    &format!("{:?} roll", checks[k].action.roll),
+                ))
+            },
+            |k, t| match rollers.get(k) {
+                Some(&roller) => checks[k]
+                    .action
+                    .resolve_reading_friction(t, |face| self.friction_on(roller, face)),
+                None => checks[k].action.resolve(&self.rules, t),
+            },
+        )
+    }
+
     /// [`Seat::resolve`]: the outcome of the move's throws, or the next throw it needs.
     pub(super) fn resolve_throws(&self, m: &Move, throws: &[Vec<u32>]) -> Result<Step, Refusal> {
         let checks = self.checks(m)?;
         let names = Seat::names(self);
-        let rollers = Self::rollers(m);
         if !checks.is_empty() {
-            let titles: Vec<String> = match m {
-                Move::TeamAction { actors, .. } => {
-                    actors.iter().map(|&a| name_at(&names, a)).collect()
-                }
-                Move::CombinationAction { .. } => {
-                    vec!["first action".into(), "second action".into()]
-                }
-                _ => vec![String::new()],
-            };
-            let done = resolve_sequence(
-                checks.len(),
-                throws,
-                |k| {
-                    Ok(pair_plan(
-                        titles.get(k).map(String::as_str).unwrap_or(""),
-                        &format!("{:?} roll", checks[k].action.roll),
-                    ))
-                },
-                |k, t| match rollers.get(k) {
-                    Some(&roller) => checks[k]
-                        .action
-                        .resolve_reading_friction(t, |face| self.friction_on(roller, face)),
-                    None => checks[k].action.resolve(&self.rules, t),
-                },
-            )?;
-            let outcomes = match done {
+            let titles = self.check_titles(m);
+            let outcomes = match self.check_outcomes(m, throws)? {
                 Err(plan) => return Ok(Step::ThrowMore(plan)),
                 Ok(o) => o,
             };
             return Ok(Step::Done(match m {
                 Move::TeamAction { .. } => joined(&outcomes, &titles, true),
-                Move::CombinationAction { .. } => joined(&outcomes, &titles, false),
+                Move::CombinationAction {
+                    second: Some(_), ..
+                } => joined(&outcomes, &titles, false),
+                Move::GaugeSkill { .. } if self.rules.generation >= crate::record::SEEN_GAUGES => {
+                    let outcome = outcomes.into_iter().next().unwrap_or_default();
+                    let rating = checks.first().map_or(0, |r| r.action.difficulty);
+                    own_result_only(outcome, rating)
+                }
                 _ => outcomes.into_iter().next().unwrap_or_default(),
             }));
         }
@@ -277,5 +300,29 @@ impl Table {
             )),
             _ => Err(refuse!(Choice, "this move rolls checks")),
         }
+    }
+}
+
+/// A failed gauge's outcome as the gauger knows it ("If you fail, you still know the result of
+/// your own roll"): the total is their own result, and no line or class names the target's
+/// rating, which the roll was against. A success is left as it is: it tells the rating.
+fn own_result_only(outcome: Outcome, rating: i64) -> Outcome {
+    if outcome.success != Some(false) {
+        return outcome;
+    }
+    let own = outcome.total + rating;
+    let against = format!(" against {rating}");
+    Outcome {
+        total: own,
+        class: format!("failure: their own result is {own}"),
+        lines: outcome
+            .lines
+            .into_iter()
+            .map(|line| match line.strip_suffix(&against) {
+                Some(kept) => format!("{kept}: short of the rating, which stays unknown"),
+                None => line,
+            })
+            .collect(),
+        ..outcome
     }
 }

@@ -8,6 +8,7 @@ use crate::rules::testing::{play, table};
 use crate::rules::{Refusal, RefusalKind};
 
 mod last_check;
+mod last_differences;
 
 fn mv(m: Move) -> AnyMove {
     AnyMove::OpenD6(m)
@@ -138,7 +139,13 @@ fn gauge_skill_learns_a_rating_and_its_schticks() {
             limit_break,
         })
     };
-    // Outside an action scene: no shots. Mia's Dodge 12; 11 + (5 − 1) = 15.
+    // Outside an action scene: no shots. Mia dodges (12 + (3 − 3) against 10), and Fred,
+    // seeing it, gauges her Dodge 12: 11 + (5 − 1) = 15.
+    let dodge = mv(Move::Check {
+        actor: 1,
+        check: check("Dodge", Difficulty::Number(10)),
+    });
+    play(&mut t, &dodge, &[&[3, 3]]);
     let (o, said) = play(&mut t, &gauge(1, "Dodge", false), &[&[5, 1]]);
     assert_eq!((o.total, o.success), (3, Some(true)));
     assert_eq!(
@@ -159,8 +166,15 @@ fn gauge_skill_learns_a_rating_and_its_schticks() {
             "Fred cannot gauge their own skill"
         )))
     );
-    // In a round it is a trigger action (1 shot); a failure tells only one's own result.
+    // In a round it is a trigger action (1 shot), once Peter uses his Maneuver (an Active
+    // Defense); a failure tells only one's own result.
     first_round(&mut t);
+    let defend = mv(Move::ActiveDefense {
+        actor: 2,
+        skill: "Maneuver".into(),
+        against: None,
+    });
+    play(&mut t, &defend, &[]);
     let (o, said) = play(&mut t, &gauge(2, "Maneuver", false), &[&[1, 4]]);
     assert_eq!(o.success, Some(false));
     assert_eq!(
@@ -175,7 +189,7 @@ fn gauge_skill_learns_a_rating_and_its_schticks() {
         t.allowed(&gauge(2, "Maneuver", true)),
         Err(RulesError::Refused(Refusal::new(
             RefusalKind::NotTheirTurn,
-            "it is Peter's shot (12)"
+            "it is Peter's shot (11)"
         )))
     );
     play(&mut t, &mv(Move::EndScene), &[]);

@@ -107,6 +107,32 @@ impl Table {
                     names[*actor]
                 ));
             }
+            Move::GaugeSkill { actor, .. }
+                if self.out[*actor] && self.rules.generation >= crate::record::SEEN_GAUGES =>
+            {
+                return Err(refuse!(
+                    Unable,
+                    "{} is knocked out: no more actions this scene",
+                    names[*actor]
+                ));
+            }
+            Move::GaugeSkill {
+                actor,
+                target,
+                skill,
+                limit_break: false,
+            } if self.rules.generation >= crate::record::SEEN_GAUGES
+                && !self.seen_using(*target, skill) =>
+            {
+                return Err(refuse!(
+                    NotNow,
+                    "{} has not just used {skill}: a gauge follows seeing someone use the \
+                     skill (their check, or their Active Defense); gauging a skill not in use \
+                     is a Limit Break, and {} must focus for it",
+                    names[*target],
+                    names[*actor]
+                ));
+            }
             Move::GaugeSkill { .. } => {}
             Move::SetupFinisher {
                 actor,
@@ -179,8 +205,44 @@ impl Table {
                 }
             }
             Move::CombinationAction {
-                actor, moves: true, ..
-            } if self.characters[*actor].move_m.is_none() => {
+                second: None,
+                full_move: false,
+                ..
+            } => {
+                return Err(refuse!(
+                    Choice,
+                    "a Combination Action is two Basic Actions: give the second action's check, \
+                     or make the other action a Full Move"
+                ));
+            }
+            Move::CombinationAction {
+                second: Some(_),
+                full_move: true,
+                ..
+            } => {
+                return Err(refuse!(
+                    Choice,
+                    "a Combination Action is two actions: a Full Move and one check, or two \
+                     checks, not both"
+                ));
+            }
+            Move::CombinationAction {
+                full_move: true,
+                moves: true,
+                ..
+            } => {
+                return Err(refuse!(
+                    Choice,
+                    "the Full Move is the combination's movement (twice the Move): there is no \
+                     other move to add"
+                ));
+            }
+            Move::CombinationAction {
+                actor,
+                moves,
+                full_move,
+                ..
+            } if (*moves || *full_move) && self.characters[*actor].move_m.is_none() => {
                 return Err(refuse!(
                     Unable,
                     "{} has no Move in the scene (move_m: 10)",
@@ -231,6 +293,13 @@ impl Table {
                         }
                     ));
                 }
+            }
+            Move::Assist { helper: actor, .. } | Move::PushLuck { actor } if self.out[*actor] => {
+                return Err(refuse!(
+                    Unable,
+                    "{} is knocked out: no more actions this scene",
+                    names[*actor]
+                ));
             }
             Move::Assist {
                 helper,

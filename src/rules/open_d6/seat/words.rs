@@ -224,11 +224,15 @@ impl Table {
                 first,
                 second,
                 moves,
+                ..
             } => format!(
-                "{}: Combination Action, {} then {}{}",
+                "{}: Combination Action, {} {}{}",
                 who(*actor),
                 check(first),
-                check(second),
+                match second {
+                    Some(second) => format!("then {}", check(second)),
+                    None => "and a Full Move".to_string(),
+                },
                 if *moves { ", moving once" } else { "" }
             ),
             Move::ActionAdvantage { actor, check: c } => {

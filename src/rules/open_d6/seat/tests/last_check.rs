@@ -146,8 +146,9 @@ fn push_luck_limit_breaks_stunts_fortune_and_setbacks() {
     let combo = mv(Move::CombinationAction {
         actor: 1,
         first: check("Martial Arts", Difficulty::Number(10)),
-        second: check("Maneuver", Difficulty::Number(10)),
+        second: Some(check("Maneuver", Difficulty::Number(10))),
         moves: true,
+        full_move: false,
     });
     let plan = t.plan(&combo).expect("plan");
     assert_eq!(plan.dice.len(), 2);
@@ -162,6 +163,12 @@ fn push_luck_limit_breaks_stunts_fortune_and_setbacks() {
     assert!(
         !o.tags.iter().any(|t| t.contains("snake eyes")),
         "second roll: {o:?}"
+    );
+    // The last check, which Assist and Push Luck act on, is the second action's own: Maneuver
+    // 9 + (1 − 1) = 9 against 10 (rules generation 6; earlier, the first action's total).
+    assert_eq!(
+        t.notes()[1],
+        "Last check: Mia Maneuver 9 against 10 (failure)"
     );
     // Action Advantage needs focus; with it, +1.
     o6_mut(&mut t).shots = vec![6, 0, 0, 0];
