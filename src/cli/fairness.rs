@@ -13,8 +13,9 @@ use crate::physics::throw::Hand;
 /// Arguments of `fairness`.
 #[derive(clap::Args, Debug)]
 pub struct FairnessArgs {
-    /// The die: d4, d6, d8, d10, d10t (the tens die of a d100), d12, d20, or the marked cubes d2,
-    /// d3, dF.
+    /// The die: d4, d6, d8, d10, d10t (the tens die of a d100), d12, d20, the marked cubes d2,
+    /// d3, dF, or a die of another size (d5, d7, d9, d11, d13, d14, d15, d16, d18, d22, d24, d26,
+    /// d28, d30).
     #[arg(long, default_value = "d20")]
     pub die: String,
     /// How many throws.

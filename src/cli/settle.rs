@@ -35,7 +35,8 @@ struct CaseResult {
 }
 
 /// The die kinds thrown, each at 1, 10, 40 and as many as a throw holds (a d100 is two bodies,
-/// so 50 of them make a full throw), and a mixed handful of every polyhedron.
+/// so 50 of them make a full throw, and a large die of another size takes two places), and a
+/// mixed handful of every polyhedron.
 fn cases() -> Vec<Case> {
     let kinds = [
         ("d4", vec![DieKind::D4]),
@@ -46,22 +47,51 @@ fn cases() -> Vec<Case> {
         ("d20", vec![DieKind::D20]),
         ("d%", vec![DieKind::D10Tens, DieKind::D10]),
         ("dF", vec![DieKind::Fate]),
+        // The solids of the other sizes (a d5, d7, d9, d11, d13 and d15 are the d10's, d14's,
+        // d18's, d22's, d26's and d30's bodies, marked twice).
+        ("d14", vec![DieKind::D14]),
+        ("d16", vec![DieKind::D16]),
+        ("d18", vec![DieKind::D18]),
+        ("d22", vec![DieKind::D22]),
+        ("d24", vec![DieKind::D24]),
+        ("d26", vec![DieKind::D26]),
+        ("d28", vec![DieKind::D28]),
+        ("d30", vec![DieKind::D30]),
     ];
     let mut out = Vec::new();
     for (name, bodies) in &kinds {
         for count in [1, 10, 40, MOST_IN_A_THROW] {
-            let count = count.min(MOST_IN_A_THROW / bodies.len());
+            let count = count.min(MOST_IN_A_THROW / crate::dice::tray_places(bodies));
             out.push(Case {
                 name: format!("{count}{name}"),
                 dice: bodies.repeat(count),
             });
         }
     }
-    // Every polyhedron in turn (the marked cubes are the d6's body).
-    let polyhedra = DieKind::ALL.into_iter().filter(|k| !k.is_marked_cube());
+    // Every Platonic polyhedron in turn (the marked cubes are the d6's body), then every solid
+    // of the other sizes in turn.
+    let polyhedra = DieKind::ALL
+        .into_iter()
+        .filter(|k| !k.is_marked_cube() && k.other_size().is_none());
     out.push(Case {
         name: "mixed 100".into(),
         dice: polyhedra.cycle().take(MOST_IN_A_THROW).collect(),
+    });
+    let belts = DieKind::ALL
+        .into_iter()
+        .filter(|k| k.other_size().is_some() && !k.is_marked_twice());
+    // As many as the tray's places hold (the larger ones take two).
+    let mut places = 0;
+    let mixed: Vec<DieKind> = belts
+        .cycle()
+        .take_while(|d| {
+            places += d.tray_places();
+            places <= MOST_IN_A_THROW
+        })
+        .collect();
+    out.push(Case {
+        name: format!("mixed other sizes {}", mixed.len()),
+        dice: mixed,
     });
     out
 }

@@ -83,6 +83,8 @@ impl Mark {
             DieKind::D6 | DieKind::D2 | DieKind::D3 | DieKind::Fate => (3, 6),
             DieKind::D8 | DieKind::D10 | DieKind::D10Tens | DieKind::D12 => (2, 4),
             DieKind::D20 => (2, 3),
+            // The belt dice's kites and triangles are narrow: two glyphs.
+            _ => (2, 2),
         };
         let too_long = |what: &str, text: &str, most: usize| {
             let count = text.chars().count();

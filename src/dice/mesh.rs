@@ -44,7 +44,14 @@ impl FaceFrame {
         let toward = match kind {
             // A d6's number faces an edge; a d10's its apex (the vertex farthest from the centre).
             DieKind::D6 | DieKind::D2 | DieKind::D3 | DieKind::Fate => (at(0) + at(1)) / 2.0,
+            // A d10's, and every belt die's (kites and triangles about an axis): its apex.
             DieKind::D10 | DieKind::D10Tens => face
+                .vertices
+                .iter()
+                .map(|&i| shape.vertices[i])
+                .max_by(|a, b| (*a - centre).length().total_cmp(&(*b - centre).length()))
+                .unwrap_or(at(0)),
+            belt if belt.other_size().is_some() => face
                 .vertices
                 .iter()
                 .map(|&i| shape.vertices[i])
@@ -328,6 +335,57 @@ fn indexed(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
     Some((palette.concat(), indices))
 }
 
+/// Where a belt die's number goes on its face and how tall it is: the height along the face's
+/// up axis (in face radii) and the height as a fraction of a cell. Every face of a belt die is
+/// alike and numbered with `digits` digits at most, so the number is as tall as a d10's where
+/// the face allows, else as tall as fits side by side with a margin where the narrow kite or
+/// triangle is widest (a d30's numbers are smaller than a d10's, and sit near its equator).
+fn belt_label_place(
+    shape: &Polyhedron,
+    face: &Face,
+    frame: &FaceFrame,
+    digits: usize,
+) -> (f32, f32) {
+    let corners: Vec<(f32, f32)> = face
+        .vertices
+        .iter()
+        .map(|&i| frame.local(shape.vertices[i]))
+        .collect();
+    // The face's width along its right axis at height y, in face radii.
+    let width_at = |y: f32| {
+        let crossings: Vec<f32> = (0..corners.len())
+            .filter_map(|k| {
+                let (a, b) = (corners[k], corners[(k + 1) % corners.len()]);
+                ((a.1 <= y) != (b.1 <= y)).then(|| a.0 + (b.0 - a.0) * (y - a.1) / (b.1 - a.1))
+            })
+            .collect();
+        if crossings.len() < 2 {
+            return 0.0;
+        }
+        crossings.iter().copied().fold(f32::MIN, f32::max)
+            - crossings.iter().copied().fold(f32::MAX, f32::min)
+    };
+    // A digit of the condensed bold faces is about 0.56 of its height wide; the number takes
+    // 70% of the width it stands in, and its box is 1.3 of its height tall (an underline).
+    let fits = |y: f32, height: f32| {
+        let tall = height / FILL;
+        let needed = 0.56 * digits.max(1) as f32 * tall / 0.7;
+        (0..=4).all(|k| width_at(y + tall * 1.3 * (k as f32 / 4.0 - 0.5)) >= needed)
+    };
+    let mut best = (0.0, 0.05);
+    for step in 0..=40 {
+        let y = -1.0 + step as f32 / 20.0;
+        let mut height = 0.36f32;
+        while height > best.1 && !fits(y, height) {
+            height -= 0.005;
+        }
+        if height > best.1 {
+            best = (y, height);
+        }
+    }
+    best
+}
+
 /// Draws a game's own mark centred at `centre` (atlas pixels) on face `index`, `height`
 /// pixels tall for text, turned by `angle`; pips spread over a square face.
 fn draw_mark(
@@ -400,6 +458,9 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
             continue;
         }
         let label = kind.label(face.value);
+        // A belt die's number sits where its narrow face is widest, as large as fits there.
+        let belt = (kind.other_size().is_some())
+            .then(|| belt_label_place(shape, face, &frame, kind.longest_label()));
         let height = match kind {
             DieKind::D6 | DieKind::D2 | DieKind::D3 => 0.5,
             // − and + are wide and low: larger, to read as well as the numbers.
@@ -416,10 +477,12 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
                 }
             }
             DieKind::D4 => 0.2,
+            _ => belt.map_or(0.2, |(_, height)| height),
         } * cell;
         // Triangles carry their number a little below the centroid's vertex side.
-        let centre = match face.vertices.len() {
-            3 => atlas_px(kind, i, (0.0, -0.05)),
+        let centre = match (belt, face.vertices.len()) {
+            (Some((y, _)), _) => atlas_px(kind, i, (0.0, y)),
+            (None, 3) => atlas_px(kind, i, (0.0, -0.05)),
             _ => atlas_px(kind, i, (0.0, 0.0)),
         };
         if let Some(marks) = marks {
@@ -428,7 +491,7 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
             draw_mark(&mut canvas, kind, i, &mark, place, (ink, style.typeface));
             continue;
         }
-        let underline = matches!(face.value, 6 | 9) && kind != DieKind::D10Tens;
+        let underline = matches!(label.as_str(), "6" | "9");
         canvas.draw_text(
             &label,
             centre,
@@ -612,10 +675,12 @@ mod tests {
                         }
                     }
                 }
-                // A Fate die's blank faces are blank.
+                // A Fate die's blank faces are blank; a belt die's narrow faces take smaller
+                // numbers (a d15's 1 on the d30's kite).
                 let blank = kind.label(kind.shape().faces[i].value).is_empty();
+                let least = if kind.other_size().is_some() { 80 } else { 150 };
                 assert_eq!(
-                    inked > 150,
+                    inked > least,
                     !blank,
                     "{kind:?} face {i} has {inked} ink pixels"
                 );

@@ -43,11 +43,61 @@ pub enum DieKind {
     /// A Fate die: a cube marked −, −, blank, blank, +, + (−1, 0, +1), each mark on opposite
     /// faces.
     Fate,
+    /// A d10's trapezohedron numbered 1-5 twice: the d5.
+    D5,
+    /// A heptagonal trapezohedron (14 kites) numbered 1-7 twice: the d7.
+    D7,
+    /// An 18-kite trapezohedron numbered 1-9 twice: the d9.
+    D9,
+    /// A 22-kite trapezohedron numbered 1-11 twice: the d11.
+    D11,
+    /// A 26-kite trapezohedron numbered 1-13 twice: the d13.
+    D13,
+    /// A heptagonal trapezohedron, 14 kites.
+    D14,
+    /// A 30-kite trapezohedron numbered 1-15 twice: the d15.
+    D15,
+    /// An octagonal bipyramid, 16 triangles.
+    D16,
+    /// An enneagonal trapezohedron, 18 kites.
+    D18,
+    /// An 11-gonal trapezohedron, 22 kites.
+    D22,
+    /// A dodecagonal bipyramid, 24 triangles.
+    D24,
+    /// A 13-gonal trapezohedron, 26 kites.
+    D26,
+    /// A 14-gonal bipyramid, 28 triangles.
+    D28,
+    /// A 15-gonal trapezohedron, 30 kites.
+    D30,
 }
 
+/// The dice of the sizes no Platonic solid has, with their sizes: each an isohedral solid (every
+/// face alike, so fair by its symmetry, and measured so in the fairness lab). An isohedral solid
+/// has an even number of faces, so an odd size is the solid of twice as many faces, marked
+/// twice, as a d3 is a marked d6.
+pub const OTHER_SIZES: [(DieKind, u32); 14] = [
+    (DieKind::D5, 5),
+    (DieKind::D7, 7),
+    (DieKind::D9, 9),
+    (DieKind::D11, 11),
+    (DieKind::D13, 13),
+    (DieKind::D14, 14),
+    (DieKind::D15, 15),
+    (DieKind::D16, 16),
+    (DieKind::D18, 18),
+    (DieKind::D22, 22),
+    (DieKind::D24, 24),
+    (DieKind::D26, 26),
+    (DieKind::D28, 28),
+    (DieKind::D30, 30),
+];
+
 impl DieKind {
-    /// Every kind: the polyhedra in size order, then the marked cubes.
-    pub const ALL: [DieKind; 10] = [
+    /// Every kind: the polyhedra in size order, then the marked cubes, then the dice of other
+    /// sizes (appended, so a replay code's die numbers keep their meaning).
+    pub const ALL: [DieKind; 24] = [
         DieKind::D4,
         DieKind::D6,
         DieKind::D8,
@@ -58,7 +108,39 @@ impl DieKind {
         DieKind::D2,
         DieKind::D3,
         DieKind::Fate,
+        DieKind::D5,
+        DieKind::D7,
+        DieKind::D9,
+        DieKind::D11,
+        DieKind::D13,
+        DieKind::D14,
+        DieKind::D15,
+        DieKind::D16,
+        DieKind::D18,
+        DieKind::D22,
+        DieKind::D24,
+        DieKind::D26,
+        DieKind::D28,
+        DieKind::D30,
     ];
+
+    /// The size of a die of another size (a d5 ... a d30): the numbers it shows, 1 to it.
+    pub fn other_size(self) -> Option<u32> {
+        OTHER_SIZES
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .map(|(_, size)| *size)
+    }
+
+    /// Whether each number is on two faces (an odd size on a solid of twice its faces).
+    pub fn is_marked_twice(self) -> bool {
+        self.other_size().is_some_and(|n| n % 2 == 1)
+    }
+
+    /// The numbers a die of the rules reads from it: its size (a d5's 5, not its ten faces).
+    pub fn rules_size(self) -> u32 {
+        self.other_size().unwrap_or_else(|| self.faces())
+    }
 
     /// Whether it is a cube marked with other values than 1 to 6 (a d2, a d3, a Fate die):
     /// the same body as a d6, thrown the same way.
@@ -93,6 +175,10 @@ impl DieKind {
             DieKind::D10 | DieKind::D10Tens => 10,
             DieKind::D12 => 12,
             DieKind::D20 => 20,
+            other => match other.other_size().unwrap_or(6) {
+                n if n % 2 == 1 => 2 * n,
+                n => n,
+            },
         }
     }
 
@@ -114,8 +200,33 @@ impl DieKind {
             DieKind::D2 => marked(["1", "2", "1", "2", "2", "1"]),
             DieKind::D3 => marked(["1", "2", "3", "3", "2", "1"]),
             DieKind::Fate => marked(["−", "", "+", "+", "", "−"]),
+            twice if twice.is_marked_twice() => {
+                let n = twice.other_size().unwrap_or(1);
+                (value.saturating_sub(1) % n + 1).to_string()
+            }
             _ => value.to_string(),
         }
+    }
+
+    /// The places of the tray it takes ([`tray_places`]): two for the large dice of 18 faces
+    /// or more.
+    pub fn tray_places(self) -> usize {
+        if self.other_size().is_some() && self.faces() >= 18 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The characters of the die's longest number ("30": 2), so every face's number is drawn
+    /// at one size.
+    pub fn longest_label(self) -> usize {
+        self.shape()
+            .faces
+            .iter()
+            .map(|f| self.label(f.value).chars().count())
+            .max()
+            .unwrap_or(1)
     }
 
     /// What a settled face reads, as shown over the die: its mark, and a Fate die's blank as 0.
@@ -135,7 +246,12 @@ impl DieKind {
             10 => DieKind::D10,
             12 => DieKind::D12,
             20 => DieKind::D20,
-            _ => return None,
+            other => {
+                return OTHER_SIZES
+                    .iter()
+                    .find(|(_, size)| *size == other)
+                    .map(|(kind, _)| *kind);
+            }
         })
     }
 
@@ -153,6 +269,20 @@ impl DieKind {
             DieKind::D2 => "d2",
             DieKind::D3 => "d3",
             DieKind::Fate => "dF",
+            DieKind::D5 => "d5",
+            DieKind::D7 => "d7",
+            DieKind::D9 => "d9",
+            DieKind::D11 => "d11",
+            DieKind::D13 => "d13",
+            DieKind::D14 => "d14",
+            DieKind::D15 => "d15",
+            DieKind::D16 => "d16",
+            DieKind::D18 => "d18",
+            DieKind::D22 => "d22",
+            DieKind::D24 => "d24",
+            DieKind::D26 => "d26",
+            DieKind::D28 => "d28",
+            DieKind::D30 => "d30",
         }
     }
 
@@ -174,6 +304,20 @@ impl DieKind {
             DieKind::D2 => "d2",
             DieKind::D3 => "d3",
             DieKind::Fate => "dF",
+            DieKind::D5 => "d5",
+            DieKind::D7 => "d7",
+            DieKind::D9 => "d9",
+            DieKind::D11 => "d11",
+            DieKind::D13 => "d13",
+            DieKind::D14 => "d14",
+            DieKind::D15 => "d15",
+            DieKind::D16 => "d16",
+            DieKind::D18 => "d18",
+            DieKind::D22 => "d22",
+            DieKind::D24 => "d24",
+            DieKind::D26 => "d26",
+            DieKind::D28 => "d28",
+            DieKind::D30 => "d30",
         }
     }
 
@@ -192,7 +336,10 @@ impl DieKind {
                     .and_then(DieKind::for_sides)
             })
             .ok_or_else(|| {
-                format!("'{text}' is not a die here: use d2, d3, d4, d6, d8, d10, d12, d20 or dF")
+                format!(
+                    "'{text}' is not a die here: use d2 to d16, d18, d20, d22, d24, d26, d28, d30 \
+                     or dF"
+                )
             })
     }
 }
@@ -201,6 +348,13 @@ impl DieKind {
 /// every command, the window, the roll API, rooms and the rules' moves alike: every die kind
 /// settles at this count for every seed measured (`dicetable bench --settle`, docs/performance.md).
 pub const MOST_IN_A_THROW: usize = 100;
+
+/// The places of the tray's [`MOST_IN_A_THROW`] a throw of these physical dice takes: one a die,
+/// two for a die of 18 faces or more (2.55 cm across, where the others are 2 cm at most: a
+/// hundred of them do not all find room to lie flat, and 50 always do, `bench --settle`).
+pub fn tray_places(dice: &[DieKind]) -> usize {
+    dice.iter().map(|d| d.tray_places()).sum()
+}
 
 /// Checks a throw of `count` physical dice against [`MOST_IN_A_THROW`]: the one check of the cap,
 /// wherever a throw comes from (a move's plan, a notation, a record). Err carries the count.
@@ -217,14 +371,14 @@ pub fn fits_a_throw(count: usize) -> Result<(), usize> {
 pub fn physical_count(sides: impl IntoIterator<Item = u32>) -> usize {
     sides
         .into_iter()
-        .map(|s| physical_dice(s).map_or(1, |d| d.len()))
+        .map(|s| physical_dice(s).map_or(1, |d| tray_places(&d)))
         .sum()
 }
 
 /// A die of the rules or the notation that no physical die makes (a d7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "a d{0} has no physical die: dicetable throws d2, d3 (marked cubes), d4, d6, d8, d10, d12, d20, d100 and dF"
+    "a d{0} has no physical die: dicetable throws d2 to d16, d18, d20, d22, d24, d26, d28, d30, d100 and dF"
 )]
 pub struct NoPhysicalDie(pub u32);
 
@@ -249,7 +403,7 @@ pub fn rules_sides(dice: &[DieKind]) -> Vec<u32> {
             sides.push(100);
             i += 2;
         } else {
-            sides.push(dice[i].faces());
+            sides.push(dice[i].rules_size());
             i += 1;
         }
     }
@@ -283,6 +437,10 @@ pub fn rules_face(sides: u32, values: &[u32]) -> u32 {
             0 => 100,
             v => v,
         },
+        // A die of an odd size has each number on two faces (a d5's faces are 1-10).
+        (s, [v, ..]) if DieKind::for_sides(s).is_some_and(DieKind::is_marked_twice) && *v > 0 => {
+            (v - 1) % s + 1
+        }
         (_, [v, ..]) => *v,
         _ => 0,
     }
@@ -381,7 +539,9 @@ mod tests {
     #[test]
     fn d100_and_d10_faces() {
         assert_eq!(physical_dice(100), Ok(vec![DieKind::D10Tens, DieKind::D10]));
-        assert_eq!(physical_dice(7), Err(NoPhysicalDie(7)));
+        assert_eq!(physical_dice(7), Ok(vec![DieKind::D7]));
+        assert_eq!(physical_dice(17), Err(NoPhysicalDie(17)));
+        assert_eq!(physical_dice(31), Err(NoPhysicalDie(31)));
         let kinds = [DieKind::D6, DieKind::D10Tens, DieKind::D10, DieKind::D10];
         assert_eq!(rules_sides(&kinds), vec![6, 100, 10]);
         assert_eq!(rules_faces(&[6, 100, 10], &[4, 0, 0, 0]), vec![4, 100, 10]);
@@ -397,5 +557,53 @@ mod tests {
         assert_eq!(rules_face(20, &[17]), 17);
         assert_eq!(DieKind::D10Tens.label(3), "30");
         assert_eq!(DieKind::D10Tens.label(0), "00");
+    }
+
+    /// Every size from 4 to 30 but the odd ones above 15 has a die of the rules (the d2 and d3
+    /// are the notation's marked cubes); an odd size is the solid of twice its faces, each
+    /// number on two faces (one near each apex), read as the number.
+    #[test]
+    fn the_dice_of_other_sizes_and_their_marks() {
+        let thrown: Vec<u32> = (2..=30).filter(|&n| physical_dice(n).is_ok()).collect();
+        let mut expected: Vec<u32> = (4..=16).collect();
+        expected.extend([18, 20, 22, 24, 26, 28, 30]);
+        assert_eq!(thrown, expected);
+        for (kind, size) in OTHER_SIZES {
+            assert_eq!(DieKind::for_sides(size), Some(kind));
+            assert_eq!(DieKind::from_id(&format!("d{size}")), Some(kind));
+            assert_eq!(DieKind::parse(&format!("D{size}")), Ok(kind));
+            assert_eq!(kind.rules_size(), size);
+            let faces = if size % 2 == 1 { 2 * size } else { size };
+            assert_eq!(
+                (kind.faces(), kind.shape().faces.len() as u32),
+                (faces, faces)
+            );
+            // Each number 1..=size on faces / size faces.
+            let mut marks: Vec<u32> = kind
+                .shape()
+                .faces
+                .iter()
+                .map(|f| kind.label(f.value).parse().expect("a number"))
+                .collect();
+            marks.sort_unstable();
+            let each = faces / size;
+            let expect: Vec<u32> = (1..=size)
+                .flat_map(|n| std::iter::repeat_n(n, each as usize))
+                .collect();
+            assert_eq!(marks, expect, "{kind:?}");
+            // The rules read a face as its mark.
+            for f in &kind.shape().faces {
+                assert_eq!(
+                    rules_face(size, &[f.value]).to_string(),
+                    kind.label(f.value),
+                    "{kind:?}"
+                );
+            }
+        }
+        assert_eq!(rules_sides(&[DieKind::D5, DieKind::D30]), vec![5, 30]);
+        assert_eq!(rules_faces(&[5, 7], &[10, 8]), vec![5, 1]);
+        assert_eq!(DieKind::D5.label(6), "1");
+        // Two dice of one body: the d15 is the d30's, marked twice.
+        assert_eq!(DieKind::D15.shape(), DieKind::D30.shape());
     }
 }

@@ -330,7 +330,8 @@ mod tests {
     /// value, a strong bias) fails here. The bound is loose on purpose.
     #[test]
     fn every_die_passes_a_small_fairness_run() {
-        for kind in DieKind::SINGLES {
+        let others = crate::dice::OTHER_SIZES.map(|(kind, _)| kind);
+        for kind in DieKind::SINGLES.into_iter().chain(others) {
             let f = measure(&Run::new(kind, 400, 2024), 2, |_| {});
             assert_eq!(f.throws, 400);
             assert!(

@@ -100,10 +100,10 @@ fn odds_human_table_and_errors() {
         "{thrown}"
     );
     // A die with no physical shape: refused by odds as by roll, with the same words.
-    let (odds, roll) = (dicetable(&["odds", "3d7"]), dicetable(&["roll", "3d7"]));
+    let (odds, roll) = (dicetable(&["odds", "3d17"]), dicetable(&["roll", "3d17"]));
     assert_eq!((odds.status.code(), roll.status.code()), (Some(2), Some(2)));
     assert!(
-        stderr(&odds).contains("a d7 has no physical die"),
+        stderr(&odds).contains("a d17 has no physical die"),
         "{}",
         stderr(&odds)
     );
@@ -138,10 +138,56 @@ fn roll_is_physical_and_replays_from_its_seed() {
     assert_ne!(first["dice"], other["dice"]);
 }
 
+/// Issue #68: the dice of other sizes throw and settle, each face read as a number of the die
+/// (a d7's fourteen kites read 1 to 7), and replay from the record.
+#[test]
+fn the_dice_of_other_sizes_throw_and_settle() {
+    let _lane = crate::beside_real_time();
+    for (notation, sides) in [
+        ("3d7", 7),
+        ("1d5", 5),
+        ("2d14", 14),
+        ("1d16", 16),
+        ("1d24", 24),
+        ("1d30", 30),
+        ("1d13", 13),
+        ("2d9", 9),
+        ("1d11", 11),
+        ("1d15", 15),
+        ("1d18", 18),
+        ("1d22", 22),
+        ("1d26", 26),
+        ("1d28", 28),
+    ] {
+        for seed in ["1", "2"] {
+            let j = json(&["roll", notation, "--seed", seed, "--json"]);
+            for die in j["dice"].as_array().expect("dice") {
+                assert_eq!(die["die"], format!("d{sides}"), "{notation}");
+                let value = die["value"].as_u64().expect("a value");
+                assert!(
+                    (1..=sides).contains(&value),
+                    "{notation} seed {seed}: {die}"
+                );
+            }
+            let code = j["code"].as_str().expect("a replay code");
+            let digest = j["record"]["digest"].as_str().expect("a digest");
+            let again = dicetable(&["replay", code]);
+            assert_eq!(again.status.code(), Some(0), "{notation}");
+            assert!(
+                stdout(&again).contains(&format!(
+                    "identical: every face and final pose matches (digest {digest})"
+                )),
+                "{notation}: {}",
+                stdout(&again)
+            );
+        }
+    }
+}
+
 #[test]
 fn roll_refuses_dice_that_do_not_exist() {
     let _lane = crate::beside_real_time();
-    let out = dicetable(&["roll", "3d7"]);
+    let out = dicetable(&["roll", "3d17"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no physical die"), "{}", stderr(&out));
 }
@@ -167,7 +213,7 @@ fn fairness_reports_its_figures() {
         j["settle_time"]["p99"].as_f64().expect("p99")
             >= j["settle_time"]["median"].as_f64().expect("median")
     );
-    let bad = dicetable(&["fairness", "--die", "d7"]);
+    let bad = dicetable(&["fairness", "--die", "d17"]);
     assert_eq!(bad.status.code(), Some(2));
 }
 

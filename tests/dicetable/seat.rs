@@ -151,7 +151,7 @@ fn a_room_is_opened_and_played_from_the_browser() {
     assert!(marks.iter().all(|m| ["−", "+", "0"].contains(m)), "{sam}");
     assert_eq!(
         page["samRefused"],
-        "Refused: a d7 has no physical die: dicetable throws d2, d3 (marked cubes), d4, d6, d8, d10, d12, d20, d100 and dF"
+        "Refused: a d17 has no physical die: dicetable throws d2 to d16, d18, d20, d22, d24, d26, d28, d30, d100 and dF"
     );
     assert_eq!(page["patSawHidden"], "Gwen: 1d6, hidden");
     assert!(

@@ -106,16 +106,16 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             "bad dice notation",
         ),
         (
-            br#"{"notation":"2d7"}"#,
+            br#"{"notation":"2d17"}"#,
             422,
             "no_such_die",
-            "a d7 has no physical die",
+            "a d17 has no physical die",
         ),
         (
             br#"{"notation":"60d6+41d8"}"#,
             422,
             "too_many_dice",
-            "a throw holds at most 100 dice in all (a d% is two: its tens and its units); this one has 101",
+            "a throw holds at most 100 dice in all (a d% is two: its tens and its units; a larger die of another size, d9, d11, d13, d15, d18 or d22 to d30, counts two); this one has 101",
         ),
         (
             br#"{"notation":"3d6","cheat":1}"#,
@@ -285,7 +285,7 @@ fn the_dice_the_page_draws_are_the_tables_own() {
     assert_eq!(&bytes[1..4], b"PNG");
     let (got, _) = send(
         "GET",
-        &format!("http://{addr}/dice/atlas/d7?body=000000&ink=ffffff"),
+        &format!("http://{addr}/dice/atlas/d17?body=000000&ink=ffffff"),
         None,
         None,
     );

@@ -178,9 +178,12 @@ impl TryFrom<WrittenDie> for DieDef {
                 w.name
             ));
         }
-        if !DieKind::SINGLES.contains(&w.shape) {
+        let own_marks = DieKind::SINGLES.contains(&w.shape)
+            || (w.shape.other_size().is_some() && !w.shape.is_marked_twice());
+        if !own_marks {
             return Err(format!(
-                "die \"{}\" is a {}: a game's own die is a D4, D6, D8, D10, D12 or D20",
+                "die \"{}\" is a {}: a game's own die is a D4, D6, D8, D10, D12, D14, D16, D18, \
+                 D20, D22, D24, D26, D28 or D30",
                 w.name,
                 w.shape.name()
             ));

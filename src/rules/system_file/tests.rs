@@ -597,6 +597,14 @@ fn a_game_die_that_does_not_fit_is_refused_at_its_line_and_column() {
     );
     // Reported where the die's entry ends.
     assert_eq!(e.line, at("(mark: Pips(6)") + 1, "{e}");
+    // A die of another size takes a mark a face too; a d7 (the d14's body marked twice) has
+    // its numbers already.
+    let d14 = text.replacen("shape: D6", "shape: D14", 1);
+    let e = parse_ron::<super::Rules>("bone-dice.ron", &d14).expect_err("must fail");
+    assert!(e.message.contains("writes 6 faces for a d14 of 14"), "{e}");
+    let d7 = text.replacen("shape: D6", "shape: D7", 1);
+    let e = parse_ron::<super::Rules>("bone-dice.ron", &d7).expect_err("must fail");
+    assert!(e.message.contains("a game's own die is a D4, D6"), "{e}");
     // A glyph the dice's typeface lacks, at its own line.
     let dragon = text.replacen("Symbol(\"☠\")", "Symbol(\"🐉\")", 1);
     let e = parse_ron::<super::Rules>("bone-dice.ron", &dragon).expect_err("must fail");
