@@ -45,18 +45,16 @@ impl FaceFrame {
             // A d6's number faces an edge; a d10's its apex (the vertex farthest from the centre).
             DieKind::D6 | DieKind::D2 | DieKind::D3 | DieKind::Fate => (at(0) + at(1)) / 2.0,
             // A d10's, and every belt die's (kites and triangles about an axis): its apex.
-            DieKind::D10 | DieKind::D10Tens => face
-                .vertices
-                .iter()
-                .map(|&i| shape.vertices[i])
-                .max_by(|a, b| (*a - centre).length().total_cmp(&(*b - centre).length()))
-                .unwrap_or(at(0)),
-            belt if belt.other_size().is_some() => face
-                .vertices
-                .iter()
-                .map(|&i| shape.vertices[i])
-                .max_by(|a, b| (*a - centre).length().total_cmp(&(*b - centre).length()))
-                .unwrap_or(at(0)),
+            apexed
+                if matches!(apexed, DieKind::D10 | DieKind::D10Tens)
+                    || apexed.other_size().is_some() =>
+            {
+                face.vertices
+                    .iter()
+                    .map(|&i| shape.vertices[i])
+                    .max_by(|a, b| (*a - centre).length().total_cmp(&(*b - centre).length()))
+                    .unwrap_or(at(0))
+            }
             _ => at(0),
         };
         let n = face.normal;
