@@ -271,12 +271,13 @@ fn octahedron() -> Polyhedron {
 const D10_RING_RADIUS: f32 = 0.95;
 const D10_RING_HEIGHT: f32 = 0.1;
 
-/// The apex height of a pentagonal trapezohedron whose kites are flat, given the two rings
-/// (radius `r`, at heights ±`z`, the lower ring turned by 36°).
-pub fn trapezohedron_apex_height(r: f32, z: f32) -> f32 {
+/// The apex height of an `m`-gonal trapezohedron whose kites are flat, given the two rings
+/// (radius `r`, at heights ±`z`, the lower ring turned by half a step): the d10's is `m` = 5.
+pub fn trapezohedron_apex_height(m: u32, r: f32, z: f32) -> f32 {
+    let step = 360.0 / m as f32;
     let at =
         |deg: f32, y: f32| Vec3::new(r * deg.to_radians().cos(), y, r * deg.to_radians().sin());
-    let (u0, l0, u1) = (at(0.0, z), at(36.0, -z), at(72.0, z));
+    let (u0, l0, u1) = (at(0.0, z), at(step / 2.0, -z), at(step, z));
     // The plane through U0, L0, U1 meets the axis at the apex.
     let n = (l0 - u0).cross(u1 - u0);
     n.dot(u0) / n.y
@@ -284,7 +285,7 @@ pub fn trapezohedron_apex_height(r: f32, z: f32) -> f32 {
 
 fn trapezohedron() -> Polyhedron {
     let (r, z) = (D10_RING_RADIUS, D10_RING_HEIGHT);
-    let h = trapezohedron_apex_height(r, z);
+    let h = trapezohedron_apex_height(5, r, z);
     let mut vertices = vec![Vec3::new(0.0, h, 0.0), Vec3::new(0.0, -h, 0.0)];
     for k in 0..5 {
         let a = (72.0 * k as f32).to_radians();
@@ -326,18 +327,7 @@ fn trapezohedron() -> Polyhedron {
 /// The ratio of apex height to ring radius every trapezohedron die keeps: the d10's, so a d14
 /// or a d30 stands as tall for its width as a d10 and rolls as one does.
 fn trapezohedron_stature() -> f32 {
-    trapezohedron_apex_height_of(5, D10_RING_RADIUS, D10_RING_HEIGHT) / D10_RING_RADIUS
-}
-
-/// [`trapezohedron_apex_height`] for an `m`-gonal trapezohedron (the lower ring turned by
-/// half a step).
-fn trapezohedron_apex_height_of(m: u32, r: f32, z: f32) -> f32 {
-    let step = 360.0 / m as f32;
-    let at =
-        |deg: f32, y: f32| Vec3::new(r * deg.to_radians().cos(), y, r * deg.to_radians().sin());
-    let (u0, l0, u1) = (at(0.0, z), at(step / 2.0, -z), at(step, z));
-    let n = (l0 - u0).cross(u1 - u0);
-    n.dot(u0) / n.y
+    trapezohedron_apex_height(5, D10_RING_RADIUS, D10_RING_HEIGHT) / D10_RING_RADIUS
 }
 
 /// The ring height that gives an `m`-gonal trapezohedron of ring radius `r` the d10's stature
@@ -347,7 +337,7 @@ fn trapezohedron_ring_height(m: u32, r: f32) -> f32 {
     let (mut low, mut high) = (0.0f32, r);
     for _ in 0..60 {
         let mid = (low + high) / 2.0;
-        if trapezohedron_apex_height_of(m, r, mid) > target {
+        if trapezohedron_apex_height(m, r, mid) > target {
             high = mid;
         } else {
             low = mid;
@@ -361,7 +351,7 @@ fn trapezohedron_ring_height(m: u32, r: f32) -> f32 {
 /// face's opposite summing to 2`m` + 1.
 fn trapezohedron_die(m: u32, r: f32) -> Polyhedron {
     let z = trapezohedron_ring_height(m, r);
-    let h = trapezohedron_apex_height_of(m, r, z);
+    let h = trapezohedron_apex_height(m, r, z);
     let count = m as usize;
     let step = 360.0 / m as f32;
     let mut vertices = vec![Vec3::new(0.0, h, 0.0), Vec3::new(0.0, -h, 0.0)];
@@ -390,14 +380,7 @@ fn trapezohedron_die(m: u32, r: f32) -> Polyhedron {
     }
     let lower: Vec<Vec3> = normals.iter().map(|n| -*n).collect();
     normals.extend(lower);
-    let mut faces = faces_from_normals(&vertices, &normals);
-    let odd: Vec<u32> = (0..m).map(|k| 2 * k + 1).collect();
-    number_opposites(&mut faces, &odd, 2 * m + 1);
-    Polyhedron {
-        vertices,
-        faces,
-        vertex_values: vec![],
-    }
+    numbered_belt(vertices, &normals, m)
 }
 
 /// An `m`-gonal bipyramid (`m` even: 2`m` triangles, each opposite a parallel one), as tall
@@ -419,7 +402,13 @@ fn bipyramid_die(m: u32, r: f32) -> Polyhedron {
     }
     let lower: Vec<Vec3> = normals.iter().map(|n| Vec3::new(n.x, -n.y, n.z)).collect();
     normals.extend(lower);
-    let mut faces = faces_from_normals(&vertices, &normals);
+    numbered_belt(vertices, &normals, m)
+}
+
+/// A belt die's faces from its `m` upper normals and then its `m` lower ones, numbered 1 to 2`m`:
+/// the odd numbers round the top apex, each face's opposite making 2`m` + 1.
+fn numbered_belt(vertices: Vec<Vec3>, normals: &[Vec3], m: u32) -> Polyhedron {
+    let mut faces = faces_from_normals(&vertices, normals);
     let odd: Vec<u32> = (0..m).map(|k| 2 * k + 1).collect();
     number_opposites(&mut faces, &odd, 2 * m + 1);
     Polyhedron {
@@ -557,7 +546,7 @@ mod tests {
 
     #[test]
     fn d10_kites_are_planar_with_the_computed_apex() {
-        let h = trapezohedron_apex_height(D10_RING_RADIUS, D10_RING_HEIGHT);
+        let h = trapezohedron_apex_height(5, D10_RING_RADIUS, D10_RING_HEIGHT);
         assert!(h > 0.9 && h < 1.3, "apex {h}");
         let p = Polyhedron::of(DieKind::D10);
         for f in &p.faces {

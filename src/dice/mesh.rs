@@ -430,6 +430,8 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
     super::grain::lay(&mut canvas, style);
     let ink = rgba(style.ink);
     let cell = CELL as f32;
+    // One size for every number of the die: the longest's.
+    let digits = kind.longest_label();
     for (i, face) in shape.faces.iter().enumerate() {
         let frame = FaceFrame::new(kind, shape, face);
         if kind == DieKind::D4 {
@@ -457,8 +459,8 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
         }
         let label = kind.label(face.value);
         // A belt die's number sits where its narrow face is widest, as large as fits there.
-        let belt = (kind.other_size().is_some())
-            .then(|| belt_label_place(shape, face, &frame, kind.longest_label()));
+        let belt =
+            (kind.other_size().is_some()).then(|| belt_label_place(shape, face, &frame, digits));
         let height = match kind {
             DieKind::D6 | DieKind::D2 | DieKind::D3 => 0.5,
             // − and + are wide and low: larger, to read as well as the numbers.

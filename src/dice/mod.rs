@@ -291,33 +291,11 @@ impl DieKind {
         DieKind::ALL.into_iter().find(|k| k.id() == id)
     }
 
-    /// A short name: "d20", "d10 (tens)".
+    /// A short name: "d20", "d10 (tens)" (the id, but for the tens die).
     pub fn name(self) -> &'static str {
         match self {
-            DieKind::D4 => "d4",
-            DieKind::D6 => "d6",
-            DieKind::D8 => "d8",
-            DieKind::D10 => "d10",
             DieKind::D10Tens => "d10 (tens)",
-            DieKind::D12 => "d12",
-            DieKind::D20 => "d20",
-            DieKind::D2 => "d2",
-            DieKind::D3 => "d3",
-            DieKind::Fate => "dF",
-            DieKind::D5 => "d5",
-            DieKind::D7 => "d7",
-            DieKind::D9 => "d9",
-            DieKind::D11 => "d11",
-            DieKind::D13 => "d13",
-            DieKind::D14 => "d14",
-            DieKind::D15 => "d15",
-            DieKind::D16 => "d16",
-            DieKind::D18 => "d18",
-            DieKind::D22 => "d22",
-            DieKind::D24 => "d24",
-            DieKind::D26 => "d26",
-            DieKind::D28 => "d28",
-            DieKind::D30 => "d30",
+            other => other.id(),
         }
     }
 

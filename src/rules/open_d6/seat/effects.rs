@@ -246,13 +246,12 @@ impl Table {
             }
             Move::CombinationAction { actor, .. } | Move::ActionAdvantage { actor, .. } => {
                 // The last check is the last action's own: its total and success, not the
-                // combination's joined outcome (the first action's total, both succeeding),
-                // read before the Advantage it spends leaves the pool.
+                // combination's joined outcome (the first action's total, both succeeding).
                 let own = match m {
                     Move::CombinationAction {
                         second: Some(_), ..
                     } if self.rules.generation >= crate::record::SEEN_GAUGES => self
-                        .check_outcomes(m, throws)?
+                        .check_outcomes(m, &checks, throws)?
                         .ok()
                         .and_then(|outcomes| outcomes.last().cloned()),
                     _ => None,

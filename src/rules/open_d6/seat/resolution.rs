@@ -19,14 +19,14 @@ impl Table {
         }
     }
 
-    /// Each of a move's checks read from its own throws, in throw order: the outcomes, or the
-    /// next throw wanted.
+    /// Each of a move's `checks` ([`Table::checks`]) read from its own throws, in throw order:
+    /// the outcomes, or the next throw wanted.
     pub(super) fn check_outcomes(
         &self,
         m: &Move,
+        checks: &[Rolled],
         throws: &[Vec<u32>],
     ) -> Result<Result<Vec<Outcome>, RollPlan>, Refusal> {
-        let checks = self.checks(m)?;
         let rollers = Self::rollers(m);
         let titles = self.check_titles(m);
         resolve_sequence(
@@ -53,7 +53,7 @@ impl Table {
         let names = Seat::names(self);
         if !checks.is_empty() {
             let titles = self.check_titles(m);
-            let outcomes = match self.check_outcomes(m, throws)? {
+            let outcomes = match self.check_outcomes(m, &checks, throws)? {
                 Err(plan) => return Ok(Step::ThrowMore(plan)),
                 Ok(o) => o,
             };

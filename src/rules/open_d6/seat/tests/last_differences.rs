@@ -15,6 +15,16 @@ fn gauge(actor: usize, target: usize, skill: &str, limit_break: bool) -> AnyMove
     })
 }
 
+/// Peter (shot 12) raises an Active Defense with Dodge against every attacker.
+fn peter_dodges(t: &mut TableState) {
+    let defend = mv(Move::ActiveDefense {
+        actor: 2,
+        skill: "Dodge".into(),
+        against: None,
+    });
+    play(t, &defend, &[]);
+}
+
 fn refused(kind: RefusalKind, text: &str) -> Result<(), RulesError> {
     Err(RulesError::Refused(Refusal::new(kind, text)))
 }
@@ -57,12 +67,7 @@ fn a_trigger_gauge_follows_seeing_the_skill_used() {
     // In a round, Peter (shot 12) raises an Active Defense with Dodge: his Dodge is in use,
     // and Fred may gauge it as a trigger action (one shot).
     first_round(&mut t);
-    let defend = mv(Move::ActiveDefense {
-        actor: 2,
-        skill: "Dodge".into(),
-        against: None,
-    });
-    play(&mut t, &defend, &[]);
+    peter_dodges(&mut t);
     assert_eq!(t.allowed(&gauge(0, 2, "Dodge", false)), Ok(()));
     // His Maneuver is not in use: a Limit Break, which needs Fred's focus and his shot.
     assert_eq!(
@@ -87,12 +92,7 @@ fn a_trigger_gauge_follows_seeing_the_skill_used() {
 fn a_failed_gauge_tells_only_ones_own_result() {
     let mut t = table("open-d6-fred-and-peter.ron");
     first_round(&mut t);
-    let defend = mv(Move::ActiveDefense {
-        actor: 2,
-        skill: "Dodge".into(),
-        against: None,
-    });
-    play(&mut t, &defend, &[]);
+    peter_dodges(&mut t);
     // Fred's Dodge 11 + (1 − 4) = 8 against Peter's Dodge 13: a failure.
     let (o, said) = play(&mut t, &gauge(0, 2, "Dodge", false), &[&[1, 4]]);
     assert_eq!((o.total, o.success), (8, Some(false)));
