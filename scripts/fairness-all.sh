@@ -4,7 +4,9 @@
 # docs/fairness.md, each with the run's wall time.
 # Usage: scripts/fairness-all.sh [THROWS [DIE...]]   (default: every die, the tens die and the
 # marked cubes too; DICETABLE_BIN picks the binary, default: release; HAND=softest or hardest
-# throws with a gesture's extreme hand, into docs/fairness/<die>-<hand>.json)
+# throws with a gesture's extreme hand, into docs/fairness/<die>-<hand>.json). A DIE written
+# `d14+d7` throws the d14 and reads the same throws as a d7 too (`fairness --also`: dice of one
+# solid), one file each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -17,13 +19,29 @@ suffix=""
 [ "$hand" = random ] || suffix="-$hand"
 bin=${DICETABLE_BIN:-$CARGO_TARGET_DIR/release/dicetable}
 [ -x "$bin" ] || cargo build --release
-for die in "${dice[@]}"; do
+read_as=()
+for spec in "${dice[@]}"; do
+  IFS=+ read -r -a alike <<<"$spec"
+  die=${alike[0]}
   start=$(date +%s)
-  "$bin" fairness --die "$die" --throws "$throws" --seed 2026 --hand "$hand" --json \
-    > "docs/fairness/$die$suffix.json"
-  echo "$die$suffix done in $(( $(date +%s) - start )) s" >&2
+  if [ ${#alike[@]} -eq 1 ]; then
+    "$bin" fairness --die "$die" --throws "$throws" --seed 2026 --hand "$hand" --json \
+      > "docs/fairness/$die$suffix.json"
+  else
+    also=()
+    for other in "${alike[@]:1}"; do also+=(--also "$other"); done
+    "$bin" fairness --die "$die" "${also[@]}" --throws "$throws" --seed 2026 --hand "$hand" \
+      --json | python3 -c '
+import json, sys
+for f in json.load(sys.stdin):
+    with open("docs/fairness/" + f["die"] + sys.argv[1] + ".json", "w") as out:
+        json.dump(f, out, indent=2)
+' "$suffix"
+  fi
+  read_as+=("${alike[@]}")
+  echo "$spec$suffix done in $(( $(date +%s) - start )) s" >&2
 done
-python3 - "$suffix" "${dice[@]}" <<'PY'
+python3 - "$suffix" "${read_as[@]}" <<'PY'
 import json, sys
 suffix = sys.argv[1]
 for die in sys.argv[2:]:

@@ -186,6 +186,27 @@ CASES = [
     ("3d6!p", lambda: 3 @ penetrating(6, deep(Fraction(1, 6))), Fraction(1, 6)),
     # An exploding Fate die goes on on a +.
     ("2dF!", lambda: 2 @ fate().explode([1], depth=deep(Fraction(1, 3))), Fraction(1, 3)),
+    # The dice of other sizes (issue #68), each alone: a fair die of that size, whatever its
+    # solid (a d7 is a 14-kite trapezohedron marked twice, a d19 a d20 thrown again on 20).
+    *[(f"1d{n}", (lambda n=n: d(n)), 0) for n in (5, 9, 11, 13, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)],
+    ("3d7", lambda: 3 @ d(7), 0),
+    ("2d14", lambda: 2 @ d(14), 0),
+    # ... and with every kind of modifier.
+    ("3d7!", lambda: 3 @ d(7).explode(depth=deep(Fraction(1, 7))), Fraction(1, 7)),
+    ("2d17!", lambda: 2 @ d(17).explode(depth=deep(Fraction(1, 17))), Fraction(1, 17)),
+    ("2d5!!", lambda: 2 @ d(5).explode(depth=deep(Fraction(1, 5))), Fraction(1, 5)),
+    ("2d14r1", lambda: 2 @ d(14).reroll([1], depth=deep(Fraction(1, 14))), Fraction(1, 14)),
+    ("1d19ro<2", lambda: d(19).reroll([1, 2], depth=1), 0),
+    ("4d16kh3", lambda: d(16).pool(4).highest(3).sum(), 0),
+    ("3d24dl1", lambda: d(24).pool(3).highest(2).sum(), 0),
+    ("3d29kl1", lambda: d(29).pool(3).lowest(1).sum(), 0),
+    ("6d13>10f1", lambda: 6 @ marked(d(13), lambda x: x >= 10, lambda x: x == 1), 0),
+    ("8d9>7", lambda: 8 @ marked(d(9), lambda x: x >= 7), 0),
+    ("2d30cs>29cf1", lambda: 2 @ d(30), 0),
+    ("5d7mt", lambda: d(7).pool(5).expand().map(lambda faces: matched_sets(faces, 2)), 0),
+    ("3d11m", lambda: 3 @ d(11), 0),
+    ("{1d30+2, 1d24}kh1", lambda: icepool.Pool([d(30) + 2, d(24)]).highest(1).sum(), 0),
+    ("{3d21}>15", lambda: 3 @ marked(d(21), lambda x: x >= 15), 0),
 ]
 
 

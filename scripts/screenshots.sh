@@ -38,6 +38,19 @@ xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" play --width 1920 --height 1080 \
 for die in d4 d6 d8 d10 d12 d20 d100; do
     shot "closeup-$die" play --roll "1$die" --seed 2 --closeup
 done
+# The dice of other sizes (#68): each thrown alone, framed close, on one contact sheet (the
+# dice thrown again above their size at seed 7, so that none is its body's picture again).
+sizes=$(mktemp -d)
+for n in 5 7 9 11 13 14 15 16 17 18 19 21 22 23 24 25 26 27 28 29 30; do
+    seed=5
+    case $n in 17 | 19 | 21 | 23 | 25 | 27 | 29) seed=7 ;; esac
+    xvfb-run -a -s "-screen 0 1280x800x24" "$bin" play --roll "1d$n" --seed $seed --closeup \
+        --no-listen --no-history --mute --screenshot "$sizes/d$n.png" --exit-after-frames 20 |
+        grep -E "^dice on screen" | sed "s/^/d$n: /" || true
+done
+node web/tests/sheet.mjs "$sizes" "$out/other-sizes-window.jpg" 7 240,240,0.6,260,92 \
+    d5 d7 d9 d11 d13 d14 d15 d16 d17 d18 d19 d21 d22 d23 d24 d25 d26 d27 d28 d29 d30
+rm -rf "$sizes"
 # Dice of one's own: every material in a light and a dark colour, every kind thrown; pips.
 for tone in light:#f4f1ea:#1a1a1a dark:#1c1c22:#f0ece2; do
     IFS=: read -r name body ink <<<"$tone"

@@ -159,7 +159,7 @@ codes! {
     BadNotation => "bad_notation",
     /// Dice notation that throws no dice.
     NoDice => "no_dice",
-    /// A die no physical die makes (a d17).
+    /// A die no physical die makes (a d31).
     NoSuchDie => "no_such_die",
     /// The rules do not allow the move now.
     RulesRefused => "rules_refused",

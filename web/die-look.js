@@ -58,7 +58,9 @@ export async function dieGeometries(THREE) {
   const response = await fetch('/dice/geometry.json');
   const arrays = await response.json();
   const geometries = {};
+  // A die that shares an earlier die's solid names it ("d3": "d6"): one geometry for both.
   for (const [kind, a] of Object.entries(arrays)) {
+    if (typeof a === 'string') continue;
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.Float32BufferAttribute(a.positions.flat(), 3));
     g.setAttribute('normal', new THREE.Float32BufferAttribute(a.normals.flat(), 3));
@@ -66,6 +68,9 @@ export async function dieGeometries(THREE) {
     g.setIndex(a.indices);
     g.computeBoundingSphere();
     geometries[kind] = g;
+  }
+  for (const [kind, a] of Object.entries(arrays)) {
+    if (typeof a === 'string') geometries[kind] = geometries[a];
   }
   return geometries;
 }

@@ -74,12 +74,19 @@ impl Throughput {
 
 /// Throws `rolls` rolls of `dice` d6 each, `in_flight` at a time, and times them.
 fn physics_case(name: &str, rolls: u32, dice: u32, in_flight: usize) -> Throughput {
-    physics_case_from(name, 9_000, rolls, dice, in_flight)
+    physics_case_from(name, DieKind::D6, 9_000, rolls, dice, in_flight)
+}
+
+/// Single throws of `kind`, 64 in flight, beside the d6's: what a die of another size costs.
+fn single_throws_of(kind: DieKind) -> Throughput {
+    let name = format!("single {} throws, 64 in flight", kind.name());
+    physics_case_from(&name, kind, 9_000, 4_000, 1, 64)
 }
 
 /// [`physics_case`] with the seeds from `first_seed` on.
 fn physics_case_from(
     name: &str,
+    kind: DieKind,
     first_seed: u64,
     rolls: u32,
     dice: u32,
@@ -89,7 +96,7 @@ fn physics_case_from(
     let requests = (0..rolls).map(|i| ThrowRequest {
         seed: first_seed + u64::from(i),
         tag: u64::from(i),
-        dice: vec![DieKind::D6; dice as usize],
+        dice: vec![kind; dice as usize],
         swing: None,
     });
     let mut simulated = 0.0;
@@ -157,12 +164,12 @@ impl Anchored {
 /// [`ANCHOR_ROUNDS`] rounds, the order swapped every round.
 fn anchored_pair() -> Anchored {
     let seed = 9_000;
-    physics_case_from(ANCHORED_CASE, seed, ANCHOR_THROWS / 3, 1, 1);
+    physics_case_from(ANCHORED_CASE, DieKind::D6, seed, ANCHOR_THROWS / 3, 1, 1);
     baseline_case(seed, ANCHOR_THROWS / 3);
     let mut ours = Vec::new();
     let mut raw = Vec::new();
     for round in 0..ANCHOR_ROUNDS {
-        let simulator = || physics_case_from(ANCHORED_CASE, seed, ANCHOR_THROWS, 1, 1);
+        let simulator = || physics_case_from(ANCHORED_CASE, DieKind::D6, seed, ANCHOR_THROWS, 1, 1);
         if round % 2 == 0 {
             ours.push(simulator());
             raw.push(baseline_case(seed, ANCHOR_THROWS));
@@ -198,6 +205,12 @@ fn physics_benchmarks() -> (Vec<Throughput>, Anchored) {
     let anchored = anchored_pair();
     let cases = vec![
         physics_case("single d6 throws, 64 in flight", 4_000, 1, 64),
+        // The dice of other sizes: a marked-twice one, a bipyramid, a die thrown again above its
+        // size, and the largest trapezohedron.
+        single_throws_of(DieKind::D7),
+        single_throws_of(DieKind::D16),
+        single_throws_of(DieKind::D19),
+        single_throws_of(DieKind::D30),
         physics_case("10 d6 in one throw", 400, 10, 16),
         physics_case("100 d6 in one throw", 20, 100, 4),
         fairness_case(1),
@@ -419,7 +432,11 @@ fn atlas_costs(look: Option<crate::dice::style::DiceLook>, as_json: bool) -> Exi
     if as_json {
         let kinds: Vec<_> = rows
             .iter()
-            .map(|(t, b)| json!({"kind": t.name, "mean_ms": t.mean.as_secs_f64() * 1e3, "best_ms": t.best.as_secs_f64() * 1e3, "bytes": b}))
+            .map(|(t, b)| {
+                let size = DieKind::from_id(&t.name).map(crate::dice::mesh::numeral_size);
+                json!({"kind": t.name, "mean_ms": t.mean.as_secs_f64() * 1e3, "best_ms": t.best.as_secs_f64() * 1e3, "bytes": b,
+                    "smallest_number_mm": size.map(|s| s.smallest_mm), "die_mm": size.map(|s| s.die_mm)})
+            })
             .collect();
         println!(
             "{}",
@@ -428,8 +445,19 @@ fn atlas_costs(look: Option<crate::dice::style::DiceLook>, as_json: bool) -> Exi
     } else {
         println!("a new dice look's atlases (the pages' PNG), one core:");
         for (t, b) in &rows {
+            // How large its numbers are drawn: the smallest's height on the die, and that as a
+            // share of the die's width.
+            let size = DieKind::from_id(&t.name).map(crate::dice::mesh::numeral_size);
+            let readable = size.map_or(String::new(), |s| {
+                format!(
+                    "  numbers {:.1} mm on a {:.1} mm die ({:.1}%)",
+                    s.smallest_mm,
+                    s.die_mm,
+                    100.0 * s.share_of_die()
+                )
+            });
             println!(
-                "  {:<6} mean {:>7.2} ms  best {:>7.2} ms  {b:>7} bytes",
+                "  {:<6} mean {:>7.2} ms  best {:>7.2} ms  {b:>7} bytes{readable}",
                 t.name,
                 t.mean.as_secs_f64() * 1e3,
                 t.best.as_secs_f64() * 1e3

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::dice::DieKind;
 use crate::physics::CockedPolicy;
-use crate::physics::fairness::{LANES, Run, all_cores, measure};
+use crate::physics::fairness::{Fairness, LANES, Run, all_cores, measure, measure_as};
 use crate::physics::throw::Hand;
 
 /// Arguments of `fairness`.
@@ -35,6 +35,11 @@ pub struct FairnessArgs {
     /// Threads to throw on (default: every core). The figures are the same for any number.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Read the same throws as this die too (repeatable): a die of the same solid, thrown
+    /// alike (a d7 for the d14's throws, a d15 for the d30's), counted by its own marks. With
+    /// `--json`, a JSON array, the run's die first.
+    #[arg(long = "also", value_name = "DIE")]
+    pub also: Vec<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -76,12 +81,55 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
         hand: args.hand,
         ..Run::new(kind, args.throws, args.seed)
     };
-    let f = measure(&run, threads, |n| bar.set_position(n));
+    let also = match args
+        .also
+        .iter()
+        .map(|die| DieKind::parse(die))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(kinds) => kinds,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let figures = if also.is_empty() {
+        vec![measure(&run, threads, |n| bar.set_position(n))]
+    } else {
+        match measure_as(&run, &also, threads, |n| bar.set_position(n)) {
+            Ok(figures) => figures,
+            Err(other) => {
+                eprintln!(
+                    "error: a {} is not thrown as a {} is: --also takes a die of the same solid",
+                    other.name(),
+                    kind.name()
+                );
+                return ExitCode::from(2);
+            }
+        }
+    };
     bar.finish_and_clear();
-    let k = f.counts.len();
     if args.json {
-        let out = json!({
-            "die": kind.name(),
+        let all: Vec<serde_json::Value> = figures.iter().map(|f| as_json(f, args)).collect();
+        let out = if also.is_empty() {
+            all.into_iter().next().unwrap_or_default()
+        } else {
+            serde_json::Value::Array(all)
+        };
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        for f in &figures {
+            print_text(f, args);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A run's figures for one die as `--json` prints them.
+fn as_json(f: &Fairness, args: &FairnessArgs) -> serde_json::Value {
+    let k = f.counts.len();
+    json!({
+            "die": f.kind.name(),
             "throws": f.throws,
             "seed": args.seed,
             "hand": args.hand.name(),
@@ -95,71 +143,80 @@ pub fn run(args: &FairnessArgs) -> ExitCode {
             "nudged": f.nudged,
             "escaped": f.escaped,
             "timed_out": f.timed_out,
+            "thrown_again_above_size": f.above_size,
             "bounces": {"mean": f.bounces_mean, "share_with_a_bounce": f.bounced_share},
             "throws_per_second": f.throws_per_second,
             "threads": f.threads,
             "memory": {
                 "chi_square": f.memory_chi_square,
-                "degrees_of_freedom": (k - 1) * (k - 1),
+                "degrees_of_freedom": f.memory_degrees_of_freedom,
                 "p_value": f.memory_p_value,
                 "same_face_rate": f.same_face_rate,
-                "fair_same_face_rate": 1.0 / k as f64,
+                "fair_same_face_rate": f.fair_same_face_rate,
             },
-        });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    } else {
+    })
+}
+
+/// A run's figures for one die in words.
+fn print_text(f: &Fairness, args: &FairnessArgs) {
+    let k = f.counts.len();
+    println!(
+        "fairness of the {} — {} throws, seed {}, {} hand",
+        f.kind.name(),
+        f.throws,
+        args.seed,
+        args.hand.name()
+    );
+    let expected = f64::from(f.throws) / k as f64;
+    for (v, c) in &f.counts {
+        let dev = (*c as f64 - expected) / expected * 100.0;
         println!(
-            "fairness of the {} — {} throws, seed {}, {} hand",
-            f.kind.name(),
-            f.throws,
-            args.seed,
-            args.hand.name()
-        );
-        let expected = f64::from(f.throws) / k as f64;
-        for (v, c) in &f.counts {
-            let dev = (*c as f64 - expected) / expected * 100.0;
-            println!(
-                "  face {:>2}: {c:>7}  ({dev:+.2}% from {expected:.0})",
-                f.kind.reading(*v)
-            );
-        }
-        println!(
-            "chi-square {:.2} with {} degrees of freedom: p = {:.4}",
-            f.chi_square,
-            k - 1,
-            f.p_value
-        );
-        println!(
-            "settle time: mean {:.2} s, median {:.2} s, p99 {:.2} s (simulated)",
-            f.settle_mean, f.settle_median, f.settle_p99
-        );
-        println!(
-            "cocked {} ({:.3}%), escaped {}, timed out {} (each thrown again)",
-            f.cocked,
-            f.cocked as f64 / f64::from(f.throws) * 100.0,
-            f.escaped,
-            f.timed_out
-        );
-        println!(
-            "bounces: {:.2} per throw on average; {:.1}% of throws bounced at least once",
-            f.bounces_mean,
-            f.bounced_share * 100.0
-        );
-        println!(
-            "memory: start face vs result chi-square {:.1} ({} df), p = {:.4}; result = starting face {:.2}% (fair {:.2}%)",
-            f.memory_chi_square,
-            (k - 1) * (k - 1),
-            f.memory_p_value,
-            f.same_face_rate * 100.0,
-            100.0 / k as f64
-        );
-        println!(
-            "{:.0} throws per second ({} {}, {} rolls in flight on each)",
-            f.throws_per_second,
-            f.threads,
-            if f.threads == 1 { "thread" } else { "threads" },
-            LANES
+            "  face {:>2}: {c:>7}  ({dev:+.2}% from {expected:.0})",
+            f.kind.reading(*v)
         );
     }
-    ExitCode::SUCCESS
+    println!(
+        "chi-square {:.2} with {} degrees of freedom: p = {:.4}",
+        f.chi_square,
+        k - 1,
+        f.p_value
+    );
+    println!(
+        "settle time: mean {:.2} s, median {:.2} s, p99 {:.2} s (simulated)",
+        f.settle_mean, f.settle_median, f.settle_p99
+    );
+    println!(
+        "cocked {} ({:.3}%), escaped {}, timed out {} (each thrown again)",
+        f.cocked,
+        f.cocked as f64 / f64::from(f.throws) * 100.0,
+        f.escaped,
+        f.timed_out
+    );
+    if let Some(thrown_as) = f.kind.thrown_as() {
+        println!(
+            "{} throws again on a number above {} ({thrown_as})",
+            f.above_size,
+            f.kind.rules_size()
+        );
+    }
+    println!(
+        "bounces: {:.2} per throw on average; {:.1}% of throws bounced at least once",
+        f.bounces_mean,
+        f.bounced_share * 100.0
+    );
+    println!(
+        "memory: start face vs result chi-square {:.1} ({} df), p = {:.4}; result = starting face {:.2}% (fair {:.2}%)",
+        f.memory_chi_square,
+        f.memory_degrees_of_freedom,
+        f.memory_p_value,
+        f.same_face_rate * 100.0,
+        f.fair_same_face_rate * 100.0
+    );
+    println!(
+        "{:.0} throws per second ({} {}, {} rolls in flight on each)",
+        f.throws_per_second,
+        f.threads,
+        if f.threads == 1 { "thread" } else { "threads" },
+        LANES
+    );
 }

@@ -57,6 +57,10 @@ fn cases() -> Vec<Case> {
         ("d26", vec![DieKind::D26]),
         ("d28", vec![DieKind::D28]),
         ("d30", vec![DieKind::D30]),
+        // Dice thrown again above their size: their bodies settle as above, then some again.
+        ("d17", vec![DieKind::D17]),
+        ("d19", vec![DieKind::D19]),
+        ("d29", vec![DieKind::D29]),
     ];
     let mut out = Vec::new();
     for (name, bodies) in &kinds {
@@ -79,7 +83,7 @@ fn cases() -> Vec<Case> {
     });
     let belts = DieKind::ALL
         .into_iter()
-        .filter(|k| k.other_size().is_some() && !k.is_marked_twice());
+        .filter(|k| k.other_size().is_some() && !k.is_marked_twice() && k.body() == *k);
     // As many as the tray's places hold (the larger ones take two).
     let mut places = 0;
     let mixed: Vec<DieKind> = belts

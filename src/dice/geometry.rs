@@ -43,6 +43,7 @@ impl Polyhedron {
             DieKind::D10 | DieKind::D10Tens => trapezohedron(),
             DieKind::D12 => dodecahedron(),
             DieKind::D20 => icosahedron(),
+            again if again.body() != again => Polyhedron::of(again.body()),
             other => belt_die(other.faces()),
         }
     }

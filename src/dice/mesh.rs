@@ -120,6 +120,8 @@ pub struct MeshArrays {
 /// to the true edges whose normals lean towards the corners, so light rolls over the edges as
 /// on a tumbled die while the silhouette stays exactly the collider's. UVs map into the atlas.
 pub fn die_mesh_arrays(kind: DieKind) -> MeshArrays {
+    // A die thrown again above its size is its body, numbered as it is (a d17 is a d18).
+    let kind = kind.body();
     let shape = kind.shape();
     let (cols, rows) = grid(kind.faces() as usize);
     let (w, h) = ((cols * CELL) as f32, (rows * CELL) as f32);
@@ -384,6 +386,72 @@ fn belt_label_place(
     best
 }
 
+/// How tall a face's number is drawn, as a share of its cell: set per solid, and for a belt
+/// die as large as its narrow face allows (`belt`, from [`belt_label_place`]).
+fn label_height(kind: DieKind, label: &str, belt: Option<(f32, f32)>) -> f32 {
+    match kind {
+        DieKind::D6 | DieKind::D2 | DieKind::D3 => 0.5,
+        // − and + are wide and low: larger, to read as well as the numbers.
+        DieKind::Fate => 0.7,
+        DieKind::D8 => 0.34,
+        DieKind::D10 => 0.36,
+        DieKind::D10Tens => 0.28,
+        DieKind::D12 => 0.36,
+        DieKind::D20 => {
+            if label.len() > 1 {
+                0.24
+            } else {
+                0.3
+            }
+        }
+        DieKind::D4 => 0.19,
+        _ => belt.map_or(0.2, |(_, height)| height),
+    }
+}
+
+/// How large a die's numbers are, for the readability table of `bench --atlases`
+/// (docs/fairness.md): the smallest number's height on the die and the die's width, in mm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NumeralSize {
+    /// The height its smallest number is drawn at on the die, mm.
+    pub smallest_mm: f32,
+    /// The die across (twice its circumradius), mm.
+    pub die_mm: f32,
+}
+
+impl NumeralSize {
+    /// The smallest number's height as a share of the die's width: how large it looks beside
+    /// the die, whatever the die's size on screen.
+    pub fn share_of_die(&self) -> f32 {
+        self.smallest_mm / self.die_mm
+    }
+}
+
+/// The size of a die's numbers as its atlas draws them: a share of a cell is a share of the
+/// face's radius (the cell holds the face at [`FILL`] of its half-width), so a number `h` of a
+/// cell tall is `h × radius / FILL` on the die.
+pub fn numeral_size(kind: DieKind) -> NumeralSize {
+    let kind = kind.body();
+    let shape = kind.shape();
+    let digits = kind.longest_label();
+    let smallest_cm = shape
+        .faces
+        .iter()
+        .filter(|face| !kind.label(face.value).is_empty())
+        .map(|face| {
+            let frame = FaceFrame::new(kind, shape, face);
+            let label = kind.label(face.value);
+            let belt = (kind.other_size().is_some())
+                .then(|| belt_label_place(shape, face, &frame, digits));
+            label_height(kind, &label, belt) * frame.radius / FILL
+        })
+        .fold(f32::INFINITY, f32::min);
+    NumeralSize {
+        smallest_mm: smallest_cm * 10.0,
+        die_mm: shape.circumradius() * 20.0,
+    }
+}
+
 /// Draws a game's own mark centred at `centre` (atlas pixels) on face `index`, `height`
 /// pixels tall for text, turned by `angle`; pips spread over a square face.
 fn draw_mark(
@@ -420,6 +488,8 @@ fn draw_mark(
 /// Draws the atlas of a die in a style, as RGBA8 pixels with its size: its numbers, or the
 /// marks of a game's own die where `marks` gives them.
 pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -> Canvas {
+    // A die thrown again above its size wears its body's numbers: a d17's d18 shows its 18.
+    let kind = kind.body();
     // A style with pips puts them on its d6 (a game's own marks come first).
     let pips = style.marks_for(kind);
     let marks = marks.or(pips.as_ref());
@@ -461,24 +531,7 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
         // A belt die's number sits where its narrow face is widest, as large as fits there.
         let belt =
             (kind.other_size().is_some()).then(|| belt_label_place(shape, face, &frame, digits));
-        let height = match kind {
-            DieKind::D6 | DieKind::D2 | DieKind::D3 => 0.5,
-            // − and + are wide and low: larger, to read as well as the numbers.
-            DieKind::Fate => 0.7,
-            DieKind::D8 => 0.34,
-            DieKind::D10 => 0.36,
-            DieKind::D10Tens => 0.28,
-            DieKind::D12 => 0.36,
-            DieKind::D20 => {
-                if label.len() > 1 {
-                    0.24
-                } else {
-                    0.3
-                }
-            }
-            DieKind::D4 => 0.2,
-            _ => belt.map_or(0.2, |(_, height)| height),
-        } * cell;
+        let height = label_height(kind, &label, belt) * cell;
         // Triangles carry their number a little below the centroid's vertex side.
         let centre = match (belt, face.vertices.len()) {
             (Some((y, _)), _) => atlas_px(kind, i, (0.0, y)),
@@ -657,6 +710,20 @@ mod tests {
                     .map(|f| 2 * f.vertices.len() + 1)
                     .sum::<usize>()
             );
+        }
+    }
+
+    /// How large the numbers are drawn (the readability table of docs/fairness.md): today's
+    /// smallest, the d20's two-digit numbers, are 3.1 mm on a 2 cm die; the narrow faces of the
+    /// larger other sizes take 2.6 mm (d15, d30) to 3.8 mm (d16, d18), and none less than 2.5.
+    #[test]
+    fn every_dies_numbers_are_drawn_at_least_two_and_a_half_mm_tall() {
+        let d20 = numeral_size(DieKind::D20);
+        assert!((d20.smallest_mm - 3.1).abs() < 0.05, "{d20:?}");
+        for kind in DieKind::ALL {
+            let size = numeral_size(kind);
+            assert!(size.smallest_mm >= 2.5, "{kind:?}: {size:?}");
+            assert_eq!(size, numeral_size(kind.body()), "{kind:?} wears its body's");
         }
     }
 

@@ -71,13 +71,29 @@ pub enum DieKind {
     D28,
     /// A 15-gonal trapezohedron, 30 kites.
     D30,
+    /// A d18 thrown again while it shows 18: the d17 (no isohedral solid has 17 faces, and 34
+    /// kites roll too long to read).
+    D17,
+    /// A d20 thrown again while it shows 20: the d19.
+    D19,
+    /// A d22 thrown again while it shows 22: the d21.
+    D21,
+    /// A d24 thrown again while it shows 24: the d23.
+    D23,
+    /// A d26 thrown again while it shows 26: the d25.
+    D25,
+    /// A d28 thrown again while it shows 28: the d27.
+    D27,
+    /// A d30 thrown again while it shows 30: the d29.
+    D29,
 }
 
 /// The dice of the sizes no Platonic solid has, with their sizes: each an isohedral solid (every
 /// face alike, so fair by its symmetry, and measured so in the fairness lab). An isohedral solid
-/// has an even number of faces, so an odd size is the solid of twice as many faces, marked
-/// twice, as a d3 is a marked d6.
-pub const OTHER_SIZES: [(DieKind, u32); 14] = [
+/// has an even number of faces, so an odd size to 15 is the solid of twice as many faces, marked
+/// twice, as a d3 is a marked d6; an odd size from 17 is the next die up thrown again while it
+/// shows its largest number ([`DieKind::thrown_again_above`]), as players throw a d20 for a d19.
+pub const OTHER_SIZES: [(DieKind, u32); 21] = [
     (DieKind::D5, 5),
     (DieKind::D7, 7),
     (DieKind::D9, 9),
@@ -92,12 +108,19 @@ pub const OTHER_SIZES: [(DieKind, u32); 14] = [
     (DieKind::D26, 26),
     (DieKind::D28, 28),
     (DieKind::D30, 30),
+    (DieKind::D17, 17),
+    (DieKind::D19, 19),
+    (DieKind::D21, 21),
+    (DieKind::D23, 23),
+    (DieKind::D25, 25),
+    (DieKind::D27, 27),
+    (DieKind::D29, 29),
 ];
 
 impl DieKind {
     /// Every kind: the polyhedra in size order, then the marked cubes, then the dice of other
     /// sizes (appended, so a replay code's die numbers keep their meaning).
-    pub const ALL: [DieKind; 24] = [
+    pub const ALL: [DieKind; 31] = [
         DieKind::D4,
         DieKind::D6,
         DieKind::D8,
@@ -122,6 +145,13 @@ impl DieKind {
         DieKind::D26,
         DieKind::D28,
         DieKind::D30,
+        DieKind::D17,
+        DieKind::D19,
+        DieKind::D21,
+        DieKind::D23,
+        DieKind::D25,
+        DieKind::D27,
+        DieKind::D29,
     ];
 
     /// The size of a die of another size (a d5 ... a d30): the numbers it shows, 1 to it.
@@ -132,9 +162,37 @@ impl DieKind {
             .map(|(_, size)| *size)
     }
 
-    /// Whether each number is on two faces (an odd size on a solid of twice its faces).
+    /// Whether each number is on two faces (an odd size to 15, on a solid of twice its faces).
     pub fn is_marked_twice(self) -> bool {
-        self.other_size().is_some_and(|n| n % 2 == 1)
+        self.other_size().is_some_and(|n| n % 2 == 1) && self.thrown_again_above().is_none()
+    }
+
+    /// The largest number of a die that is the next die up thrown again while it shows more
+    /// (a d17 is a d18 thrown again on 18): the size, for the odd sizes from 17.
+    pub fn thrown_again_above(self) -> Option<u32> {
+        self.other_size().filter(|&n| n % 2 == 1 && n >= 17)
+    }
+
+    /// The die whose solid it is thrown as: itself, or the next die up for a die thrown again
+    /// above its size (a d19 is a d20's icosahedron).
+    pub fn body(self) -> DieKind {
+        match self.thrown_again_above() {
+            Some(n) => DieKind::for_sides(n + 1).unwrap_or(self),
+            None => self,
+        }
+    }
+
+    /// Whether a die settled on `value` is thrown again: a face above the size of a die thrown
+    /// again above it (a d17 showing 18).
+    pub fn throws_again_on(self, value: u32) -> bool {
+        self.thrown_again_above().is_some_and(|n| value > n)
+    }
+
+    /// How it is thrown, for a record's reader and the docs: "a d18 thrown again on 18" for a
+    /// die thrown again above its size, `None` for a die that is its own solid.
+    pub fn thrown_as(self) -> Option<String> {
+        let n = self.thrown_again_above()?;
+        Some(format!("a d{} thrown again on {}", n + 1, n + 1))
     }
 
     /// The numbers a die of the rules reads from it: its size (a d5's 5, not its ten faces).
@@ -175,6 +233,7 @@ impl DieKind {
             DieKind::D10 | DieKind::D10Tens => 10,
             DieKind::D12 => 12,
             DieKind::D20 => 20,
+            again if again.thrown_again_above().is_some() => again.body().faces(),
             other => match other.other_size().unwrap_or(6) {
                 n if n % 2 == 1 => 2 * n,
                 n => n,
@@ -211,7 +270,8 @@ impl DieKind {
     /// The places of the tray it takes ([`tray_places`]): two for the large dice of 18 faces
     /// or more.
     pub fn tray_places(self) -> usize {
-        if self.other_size().is_some() && self.faces() >= 18 {
+        let body = self.body();
+        if body.other_size().is_some() && body.faces() >= 18 {
             2
         } else {
             1
@@ -283,6 +343,13 @@ impl DieKind {
             DieKind::D26 => "d26",
             DieKind::D28 => "d28",
             DieKind::D30 => "d30",
+            DieKind::D17 => "d17",
+            DieKind::D19 => "d19",
+            DieKind::D21 => "d21",
+            DieKind::D23 => "d23",
+            DieKind::D25 => "d25",
+            DieKind::D27 => "d27",
+            DieKind::D29 => "d29",
         }
     }
 
@@ -313,12 +380,7 @@ impl DieKind {
                     .and_then(|n| n.parse().ok())
                     .and_then(DieKind::for_sides)
             })
-            .ok_or_else(|| {
-                format!(
-                    "'{text}' is not a die here: use d2 to d16, d18, d20, d22, d24, d26, d28, d30 \
-                     or dF"
-                )
-            })
+            .ok_or_else(|| format!("'{text}' is not a die here: use d2 to d30 or dF"))
     }
 }
 
@@ -353,11 +415,9 @@ pub fn physical_count(sides: impl IntoIterator<Item = u32>) -> usize {
         .sum()
 }
 
-/// A die of the rules or the notation that no physical die makes (a d7).
+/// A die of the rules or the notation that no physical die makes (a d31).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "a d{0} has no physical die: dicetable throws d2 to d16, d18, d20, d22, d24, d26, d28, d30, d100 and dF"
-)]
+#[error("a d{0} has no physical die: dicetable throws d2 to d30, d100 and dF")]
 pub struct NoPhysicalDie(pub u32);
 
 /// The physical dice that make one numbered die of the rules: a d100 is a tens d10 and a d10.
@@ -518,7 +578,7 @@ mod tests {
     fn d100_and_d10_faces() {
         assert_eq!(physical_dice(100), Ok(vec![DieKind::D10Tens, DieKind::D10]));
         assert_eq!(physical_dice(7), Ok(vec![DieKind::D7]));
-        assert_eq!(physical_dice(17), Err(NoPhysicalDie(17)));
+        assert_eq!(physical_dice(17), Ok(vec![DieKind::D17]));
         assert_eq!(physical_dice(31), Err(NoPhysicalDie(31)));
         let kinds = [DieKind::D6, DieKind::D10Tens, DieKind::D10, DieKind::D10];
         assert_eq!(rules_sides(&kinds), vec![6, 100, 10]);
@@ -537,16 +597,18 @@ mod tests {
         assert_eq!(DieKind::D10Tens.label(0), "00");
     }
 
-    /// Every size from 4 to 30 but the odd ones above 15 has a die of the rules (the d2 and d3
-    /// are the notation's marked cubes); an odd size is the solid of twice its faces, each
-    /// number on two faces (one near each apex), read as the number.
+    /// Every size from 4 to 30 has a die of the rules (the d2 and d3 are the notation's marked
+    /// cubes); an odd size to 15 is the solid of twice its faces, each number on two faces (one
+    /// near each apex), read as the number.
     #[test]
     fn the_dice_of_other_sizes_and_their_marks() {
-        let thrown: Vec<u32> = (2..=30).filter(|&n| physical_dice(n).is_ok()).collect();
-        let mut expected: Vec<u32> = (4..=16).collect();
-        expected.extend([18, 20, 22, 24, 26, 28, 30]);
+        let thrown: Vec<u32> = (2..=40).filter(|&n| physical_dice(n).is_ok()).collect();
+        let expected: Vec<u32> = (4..=30).collect();
         assert_eq!(thrown, expected);
         for (kind, size) in OTHER_SIZES {
+            if kind.thrown_again_above().is_some() {
+                continue;
+            }
             assert_eq!(DieKind::for_sides(size), Some(kind));
             assert_eq!(DieKind::from_id(&format!("d{size}")), Some(kind));
             assert_eq!(DieKind::parse(&format!("D{size}")), Ok(kind));
@@ -583,5 +645,54 @@ mod tests {
         assert_eq!(DieKind::D5.label(6), "1");
         // Two dice of one body: the d15 is the d30's, marked twice.
         assert_eq!(DieKind::D15.shape(), DieKind::D30.shape());
+    }
+
+    /// An odd size from 17 is the next die up, numbered as it is, thrown again while it shows
+    /// its largest number: a d19 is a d20, a d17 a d18 (two of the tray's places, as the d18).
+    #[test]
+    fn the_odd_sizes_from_17_are_the_next_die_thrown_again() {
+        let again: Vec<(DieKind, DieKind)> = OTHER_SIZES
+            .iter()
+            .filter(|(kind, _)| kind.thrown_again_above().is_some())
+            .map(|(kind, _)| (*kind, kind.body()))
+            .collect();
+        assert_eq!(
+            again,
+            [
+                (DieKind::D17, DieKind::D18),
+                (DieKind::D19, DieKind::D20),
+                (DieKind::D21, DieKind::D22),
+                (DieKind::D23, DieKind::D24),
+                (DieKind::D25, DieKind::D26),
+                (DieKind::D27, DieKind::D28),
+                (DieKind::D29, DieKind::D30),
+            ]
+        );
+        for (kind, body) in again {
+            let n = kind.rules_size();
+            assert_eq!(kind.thrown_again_above(), Some(n));
+            assert_eq!(body.rules_size(), n + 1);
+            assert_eq!(kind.shape(), body.shape(), "{kind:?}");
+            assert_eq!(kind.faces(), body.faces());
+            assert!(!kind.is_marked_twice());
+            assert_eq!(kind.tray_places(), body.tray_places());
+            assert!(kind.throws_again_on(n + 1) && !kind.throws_again_on(n));
+            assert_eq!(kind.label(n + 1), (n + 1).to_string());
+            assert_eq!(rules_face(n, &[n]), n);
+        }
+        assert_eq!(DieKind::D19.tray_places(), 1);
+        assert_eq!(DieKind::D17.tray_places(), 2);
+        assert_eq!(
+            DieKind::D17.thrown_as().as_deref(),
+            Some("a d18 thrown again on 18")
+        );
+        assert_eq!(DieKind::D18.thrown_as(), None);
+        assert!(!DieKind::D20.throws_again_on(20));
+        assert_eq!(DieKind::parse("d19"), Ok(DieKind::D19));
+        assert_eq!(
+            physical_dice(31),
+            Err(NoPhysicalDie(31)),
+            "above 30 the notation writes it from dice there are"
+        );
     }
 }

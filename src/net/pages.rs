@@ -111,13 +111,33 @@ async fn three(Path(file): Path<String>, headers: HeaderMap) -> Response {
     assets::serve(path.trim_start_matches('/'), &headers)
 }
 
+/// A die's entry in `geometry.json`: its mesh, or the id of an earlier die with the same mesh
+/// (a d3 is the d6's cube, a d17 the d18's trapezohedron), so each solid travels once.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum GeometryEntry {
+    Mesh(MeshArrays),
+    SameAs(&'static str),
+}
+
 /// Every die's render mesh, by id: the same vertex list as the window's.
 async fn geometry(headers: HeaderMap) -> Response {
     static JSON: OnceLock<Asset> = OnceLock::new();
     let json = JSON.get_or_init(|| {
-        let all: HashMap<&str, MeshArrays> = DieKind::ALL
+        let meshes: Vec<(DieKind, MeshArrays)> = DieKind::ALL
             .iter()
-            .map(|k| (k.id(), die_mesh_arrays(*k)))
+            .map(|k| (*k, die_mesh_arrays(*k)))
+            .collect();
+        let all: HashMap<&str, GeometryEntry> = meshes
+            .iter()
+            .enumerate()
+            .map(|(i, (kind, mesh))| {
+                let entry = match meshes[..i].iter().find(|(_, earlier)| earlier == mesh) {
+                    Some((earlier, _)) => GeometryEntry::SameAs(earlier.id()),
+                    None => GeometryEntry::Mesh(mesh.clone()),
+                };
+                (kind.id(), entry)
+            })
             .collect();
         let text = serde_json::to_string(&all).unwrap_or_default();
         Asset::new(text.into_bytes(), "application/json", Keep::Revalidate)

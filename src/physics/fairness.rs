@@ -100,10 +100,18 @@ pub struct Fairness {
     pub threads: usize,
     /// Chi-square of independence between the starting face and the result.
     pub memory_chi_square: f64,
-    /// Its p-value ((k − 1)² degrees of freedom).
+    /// Its p-value.
     pub memory_p_value: f64,
+    /// Its degrees of freedom: (k − 1)², or k(k − 1) with a row for the faces a die is thrown
+    /// again on.
+    pub memory_degrees_of_freedom: usize,
     /// How often the result was the face that was up when the die left the hand.
     pub same_face_rate: f64,
+    /// That rate for a fair die: one in its outcomes, less the share of faces it is thrown
+    /// again on (a d17 starts on its d18's 18 one time in 18).
+    pub fair_same_face_rate: f64,
+    /// Throws again after showing a number above its size (a d17's 18).
+    pub above_size: u64,
 }
 
 fn chi_square_p(x: f64, df: f64) -> f64 {
@@ -133,6 +141,7 @@ struct Landing {
     nudged: u32,
     escaped: u32,
     timed_out: u32,
+    above_size: u32,
     bounces: u32,
 }
 
@@ -154,6 +163,7 @@ fn throw_block(run: &Run, range: std::ops::Range<u32>, done: &AtomicU64) -> Vec<
                 nudged: d.rethrows.nudged,
                 escaped: d.rethrows.escaped,
                 timed_out: d.rethrows.timed_out,
+                above_size: d.rethrows.above_size,
                 bounces: d.bounces,
             });
         }
@@ -170,30 +180,44 @@ pub fn all_cores() -> usize {
 
 /// Throws a fairness run on `threads` threads (the same figures for any number of threads, but
 /// the throughput).
-pub fn measure(run: &Run, threads: usize, mut progress: impl FnMut(u64)) -> Fairness {
-    let (kind, throws) = (run.kind, run.throws);
-    let shape = kind.shape();
-    // Faces counted by their mark: a d3's two 1s are one outcome (every mark is on as many
-    // faces as any other, so a fair die shows each equally often).
-    let mut marks: Vec<(u32, String)> = Vec::new();
-    let group: Vec<usize> = shape
-        .faces
-        .iter()
-        .map(|f| {
-            let mark = kind.label(f.value);
-            match marks.iter().position(|(_, m)| *m == mark) {
-                Some(i) => {
-                    marks[i].0 = marks[i].0.min(f.value);
-                    i
-                }
-                None => {
-                    marks.push((f.value, mark));
-                    marks.len() - 1
-                }
-            }
-        })
-        .collect();
-    let k = marks.len();
+pub fn measure(run: &Run, threads: usize, progress: impl FnMut(u64)) -> Fairness {
+    let thrown = throw_all(run, threads, progress);
+    tally(run.kind, &thrown)
+}
+
+/// Throws a fairness run and reads its throws as each of `kinds` too: dice of one solid thrown
+/// alike (a d7 is the d14's body marked twice, so the d14's throws are a d7's), counted by each
+/// one's marks. The run's own die first; a die of another solid or rule is refused.
+pub fn measure_as(
+    run: &Run,
+    kinds: &[DieKind],
+    threads: usize,
+    progress: impl FnMut(u64),
+) -> Result<Vec<Fairness>, DieKind> {
+    let alike = |kind: &DieKind| {
+        kind.shape() == run.kind.shape()
+            && kind.thrown_again_above() == run.kind.thrown_again_above()
+    };
+    if let Some(other) = kinds.iter().find(|k| !alike(k)) {
+        return Err(*other);
+    }
+    let thrown = throw_all(run, threads, progress);
+    Ok(std::iter::once(run.kind)
+        .chain(kinds.iter().copied())
+        .map(|kind| tally(kind, &thrown))
+        .collect())
+}
+
+/// The landings of a run's throws, in throw order, with the time they took and the threads.
+struct Thrown {
+    landings: Vec<Landing>,
+    elapsed: f64,
+    threads: usize,
+}
+
+/// Throws every throw of `run`, block by block, on `threads` threads.
+fn throw_all(run: &Run, threads: usize, mut progress: impl FnMut(u64)) -> Thrown {
+    let throws = run.throws;
     let blocks: Vec<std::ops::Range<u32>> = (0..throws)
         .step_by(BLOCK as usize)
         .map(|start| start..throws.min(start.saturating_add(BLOCK)))
@@ -236,12 +260,65 @@ pub fn measure(run: &Run, threads: usize, mut progress: impl FnMut(u64)) -> Fair
         .flatten()
         .flatten()
         .collect();
+    Thrown {
+        landings,
+        elapsed: started.elapsed().as_secs_f64(),
+        threads,
+    }
+}
+
+/// The figures of `kind` read from a run's landings (by its marks).
+fn tally(kind: DieKind, thrown: &Thrown) -> Fairness {
+    let Thrown {
+        landings,
+        elapsed,
+        threads,
+    } = thrown;
+    let (elapsed, threads) = (*elapsed, *threads);
+    let shape = kind.shape();
+    // Faces counted by their mark: a d3's two 1s are one outcome (every mark is on as many
+    // faces as any other, so a fair die shows each equally often).
+    // A face a die is thrown again on (a d17's 18) is no outcome: it only starts throws, in a
+    // row of the start-face table of its own.
+    let mut marks: Vec<(u32, String)> = Vec::new();
+    let mut group: Vec<usize> = shape
+        .faces
+        .iter()
+        .map(|f| {
+            if kind.throws_again_on(f.value) {
+                return usize::MAX;
+            }
+            let mark = kind.label(f.value);
+            match marks.iter().position(|(_, m)| *m == mark) {
+                Some(i) => {
+                    marks[i].0 = marks[i].0.min(f.value);
+                    i
+                }
+                None => {
+                    marks.push((f.value, mark));
+                    marks.len() - 1
+                }
+            }
+        })
+        .collect();
+    let k = marks.len();
+    let thrown_again_faces = group.iter().filter(|&&g| g == usize::MAX).count();
+    for g in &mut group {
+        if *g == usize::MAX {
+            *g = k;
+        }
+    }
+    let start_groups = k + usize::from(thrown_again_faces > 0);
+    // A fair die starts on an outcome face this often, and then ends on it one time in k.
+    let fair_same_face_rate =
+        (shape.faces.len() - thrown_again_faces) as f64 / shape.faces.len() as f64 / k as f64;
     let mut counts = vec![0u64; k];
-    let mut contingency = vec![vec![0u64; k]; k];
+    let mut contingency = vec![vec![0u64; k]; start_groups];
     let mut times = Vec::with_capacity(landings.len());
     let (mut cocked, mut escaped, mut timed_out, mut same) = (0, 0, 0, 0u64);
+    let mut above_size = 0u64;
     let (mut bounces, mut bounced, mut nudged) = (0u64, 0u64, 0u64);
-    for d in &landings {
+    for d in landings {
         let (start, end) = (group[d.initial_face], group[d.face]);
         counts[end] += 1;
         contingency[start][end] += 1;
@@ -250,12 +327,13 @@ pub fn measure(run: &Run, threads: usize, mut progress: impl FnMut(u64)) -> Fair
         cocked += u64::from(d.cocked);
         escaped += u64::from(d.escaped);
         timed_out += u64::from(d.timed_out);
+        above_size += u64::from(d.above_size);
         nudged += u64::from(d.nudged);
         bounces += u64::from(d.bounces);
         bounced += u64::from(d.bounces > 0);
     }
     let done = landings.len() as u64;
-    let elapsed = started.elapsed().as_secs_f64();
+    let memory_degrees_of_freedom = (start_groups - 1) * (k - 1);
     let n = done as f64;
     let expected = n / k as f64;
     let chi_square: f64 = counts
@@ -301,8 +379,11 @@ pub fn measure(run: &Run, threads: usize, mut progress: impl FnMut(u64)) -> Fair
         throws_per_second: n / elapsed.max(1e-9),
         threads,
         memory_chi_square,
-        memory_p_value: chi_square_p(memory_chi_square, ((k - 1) * (k - 1)) as f64),
+        memory_p_value: chi_square_p(memory_chi_square, memory_degrees_of_freedom as f64),
+        memory_degrees_of_freedom,
         same_face_rate: same as f64 / n.max(1.0),
+        fair_same_face_rate,
+        above_size,
     }
 }
 

@@ -277,6 +277,31 @@ mod tests {
         assert!(r.dice[0].tilt_degrees <= 4.0);
     }
 
+    /// A d19 is a d20 thrown again while it shows 20: laid at rest on its 20, it is picked up
+    /// and thrown again, counted so, and settles on 1 to 19.
+    #[test]
+    fn a_die_showing_more_than_its_size_is_thrown_again() {
+        let mut sim = Simulator::new(SettleRules::default());
+        let roll = sim.start(&request(13, vec![DieKind::D19]));
+        sim.update();
+        let shape = DieKind::D19.shape();
+        let twenty = shape
+            .faces
+            .iter()
+            .position(|f| f.value == 20)
+            .expect("a d20 has a 20");
+        let lying = crate::dice::rotation_showing(DieKind::D19, twenty, 0.4);
+        let rest_height = shape.inradius() + 0.1;
+        world_of(&mut sim, roll).place_die(0, Vec3::new(0.0, rest_height, 0.0), lying);
+        let r = sim.wait().expect("settles");
+        assert!(r.dice[0].rethrows.above_size >= 1, "{:?}", r.dice[0]);
+        assert!((1..=19).contains(&r.dice[0].value), "{:?}", r.dice[0]);
+        assert_eq!(r.dice[0].rethrows.total(), {
+            let t = r.dice[0].rethrows;
+            t.cocked + t.escaped + t.timed_out + t.above_size
+        });
+    }
+
     /// Throws a d6, builds a 10° ramp in a corner of its tray and sets the die on it, at rest:
     /// friction holds it there, tilted. Returns the result once it settles.
     fn settle_from_a_ramp(rules: SettleRules) -> RollResult {

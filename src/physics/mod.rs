@@ -129,12 +129,14 @@ pub struct Rethrows {
     pub timed_out: u32,
     /// Nudged (with the nudge policy).
     pub nudged: u32,
+    /// Showed a number above its size (a d18 thrown for a d17 showing 18).
+    pub above_size: u32,
 }
 
 impl Rethrows {
     /// Throws beyond the first.
     pub fn total(&self) -> u32 {
-        self.cocked + self.escaped + self.timed_out
+        self.cocked + self.escaped + self.timed_out + self.above_size
     }
 }
 

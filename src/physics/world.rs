@@ -209,6 +209,7 @@ enum Again {
     Escaped,
     Cocked,
     TimedOut,
+    AboveSize,
 }
 
 /// A roll in flight: its world, its dice, and the generator its re-throws draw from.
@@ -359,7 +360,13 @@ impl RollWorld {
                 let Some(body) = self.rapier.bodies.get_mut(die.body) else {
                     continue;
                 };
-                if reading.tilt_degrees <= rules.cocked_degrees {
+                if reading.tilt_degrees <= rules.cocked_degrees
+                    && die.kind.throws_again_on(reading.value)
+                {
+                    // A d18 thrown for a d17 shows 18: picked up and thrown again, as a
+                    // player does.
+                    Some(Again::AboveSize)
+                } else if reading.tilt_degrees <= rules.cocked_degrees {
                     die.state = DieState::Settled(reading);
                     die.settle_time = self.steps as f32 * dt;
                     body.set_body_type(RigidBodyType::Fixed, false);
@@ -385,6 +392,7 @@ impl RollWorld {
                     Again::Escaped => &mut die.rethrows.escaped,
                     Again::Cocked => &mut die.rethrows.cocked,
                     Again::TimedOut => &mut die.rethrows.timed_out,
+                    Again::AboveSize => &mut die.rethrows.above_size,
                 } += 1;
                 // Picked up and tossed in again over any part of the tray, with fresh
                 // parameters from the roll's generator.

@@ -420,8 +420,8 @@ mod tests {
         with_throw.throws.push(t);
         let json = serde_json::to_string(&with_throw)
             .expect("serialises")
-            .replace(r#""dice":[]"#, r#""dice":["d17"]"#);
-        let err = serde_json::from_str::<RollRecord>(&json).expect_err("no d17");
-        assert!(err.to_string().contains("'d17' is not a die"), "{err}");
+            .replace(r#""dice":[]"#, r#""dice":["d31"]"#);
+        let err = serde_json::from_str::<RollRecord>(&json).expect_err("no d31");
+        assert!(err.to_string().contains("'d31' is not a die"), "{err}");
     }
 }

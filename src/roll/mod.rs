@@ -62,7 +62,7 @@ pub enum RollError {
     NoPhysicalDie(#[from] NoPhysicalDie),
     /// More physical dice than one throw holds.
     #[error(
-        "a throw holds at most {} dice in all (a d% is two: its tens and its units; a larger die of another size, d9, d11, d13, d15, d18 or d22 to d30, counts two); this one has {dice}",
+        "a throw holds at most {} dice in all (a d% is two: its tens and its units; a larger die of another size, d9, d11, d13, d15, d17, d18 or d21 to d30, counts two); this one has {dice}",
         crate::dice::MOST_IN_A_THROW
     )]
     TooManyDice {
@@ -426,7 +426,7 @@ mod tests {
         assert_eq!(order.seed, throw_seed(9, 1));
         assert_eq!(order.rules_faces(&[0, 0, 5]), vec![100, 5]);
         assert!(!order.gesture_applies());
-        let d17 = ThrowOrder::of_sides(0, 9, vec![17], |_, _, _| Tint::Light, "d17".into());
-        assert_eq!(d17, Err(RollError::NoPhysicalDie(NoPhysicalDie(17))));
+        let d31 = ThrowOrder::of_sides(0, 9, vec![31], |_, _, _| Tint::Light, "d31".into());
+        assert_eq!(d31, Err(RollError::NoPhysicalDie(NoPhysicalDie(31))));
     }
 }

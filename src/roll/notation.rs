@@ -12,7 +12,7 @@ use crate::record::{Cocked, Gesture, RollDice, RollInputs, RollRecord, ThrowReco
 
 /// The physical dice of a notation's first throw, in throw order (a d100 is two; none for
 /// `0d6+3`, which is read at once, as Roll20 reads it): refused when the notation names no
-/// dice at all (a bare `3`), a die has no physical shape (a d17) or the throw holds more than
+/// dice at all (a bare `3`), a die has no physical shape (a d31) or the throw holds more than
 /// [`crate::dice::MOST_IN_A_THROW`] dice. Every command, the window, the roll and odds API and
 /// rooms ask this before any work, so they refuse the same notations the same way.
 pub fn notation_dice(notation: &Notation) -> Result<Vec<DieKind>, RollError> {
@@ -346,8 +346,8 @@ mod tests {
         // The 64th throw is read, and a 65th is refused.
         assert_eq!((err, fed + 1), (RollError::TooManyThrows, MAX_THROWS));
         assert_eq!(
-            NotationRoll::start(&Notation::parse("2d17").expect("parses"), 1),
-            Err(RollError::NoPhysicalDie(crate::dice::NoPhysicalDie(17)))
+            NotationRoll::start(&Notation::parse("2d31").expect("parses"), 1),
+            Err(RollError::NoPhysicalDie(crate::dice::NoPhysicalDie(31)))
         );
     }
 

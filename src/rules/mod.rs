@@ -76,7 +76,7 @@ pub enum RulesError {
     OutOfRange(#[from] bounds::OutOfRange),
     /// A throw of more dice than the tray takes at once.
     #[error(
-        "the move throws {dice} dice at once (a d100 is two, a d9, d11, d13, d15, d18 or d22 to d30 two); a throw holds at most {most}",
+        "the move throws {dice} dice at once (a d100 is two, a d9, d11, d13, d15, d17, d18 or d21 to d30 two); a throw holds at most {most}",
         most = crate::dice::MOST_IN_A_THROW
     )]
     TooManyDice {

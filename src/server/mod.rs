@@ -316,7 +316,7 @@ mod tests {
         let (_, body) = answer(test_router(), ask("/api/odds?notation=8d10%3E7")).await;
         assert_eq!(body["measure"], "successes");
         for (path, code) in [
-            ("/api/odds?notation=2d17", ErrorCode::NoSuchDie),
+            ("/api/odds?notation=2d31", ErrorCode::NoSuchDie),
             // Refused at once (6,130,576 pairs of values to multiply), so no clock decides
             // the answer on a busy machine.
             ("/api/odds?notation=25d100*25d100", ErrorCode::OddsTooLarge),
@@ -426,7 +426,7 @@ mod tests {
             .await
             .unwrap_or_else(|e| match e {});
         assert_eq!(response.status(), StatusCode::OK);
-        let request = Request::get("/dice/atlas/d17?body=ffffff&ink=000000")
+        let request = Request::get("/dice/atlas/d31?body=ffffff&ink=000000")
             .body(Body::empty())
             .expect("request");
         let (status, body) = answer(test_router(), request).await;

@@ -438,12 +438,12 @@ mod tests {
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(
             m,
-            "a throw holds at most 100 dice in all (a d% is two: its tens and its units; a larger die of another size, d9, d11, d13, d15, d18 or d22 to d30, counts two); this one has 101"
+            "a throw holds at most 100 dice in all (a d% is two: its tens and its units; a larger die of another size, d9, d11, d13, d15, d17, d18 or d21 to d30, counts two); this one has 101"
         );
         let (_, m) = refused(r#"{"notation":"51d100"}"#);
         assert_eq!(
             m,
-            "a throw holds at most 100 dice in all (a d% is two: its tens and its units; a larger die of another size, d9, d11, d13, d15, d18 or d22 to d30, counts two); this one has 102"
+            "a throw holds at most 100 dice in all (a d% is two: its tens and its units; a larger die of another size, d9, d11, d13, d15, d17, d18 or d21 to d30, counts two); this one has 102"
         );
         let (s, m) = refused(r#"{"label":"x"}"#);
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
@@ -456,7 +456,7 @@ mod tests {
             ErrorCode::Invalid
         );
         assert_eq!(code(r#"{"notation":"3q6"}"#), ErrorCode::BadNotation);
-        assert_eq!(code(r#"{"notation":"2d17"}"#), ErrorCode::NoSuchDie);
+        assert_eq!(code(r#"{"notation":"2d31"}"#), ErrorCode::NoSuchDie);
         assert_eq!(code(r#"{"notation":"60d6+41d8"}"#), ErrorCode::TooManyDice);
         assert_eq!(
             code(r#"{"notation":"d6","colour":"red"}"#),

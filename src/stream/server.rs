@@ -718,7 +718,7 @@ mod tests {
         let cases = [
             (roll("{"), StatusCode::BAD_REQUEST, "malformed"),
             (
-                roll(r#"{"notation":"2d17"}"#),
+                roll(r#"{"notation":"2d31"}"#),
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "no_such_die",
             ),

@@ -335,7 +335,7 @@ fn the_roll_api_rolls_off_the_frames_and_the_table_shows_the_same_roll() {
     // A notation the roll path refuses is answered with its own code, and nothing is thrown.
     let (status, answer) = answer_of(
         &mut app,
-        post_in_background(url.clone(), r#"{"notation":"2d17"}"#),
+        post_in_background(url.clone(), r#"{"notation":"2d31"}"#),
     );
     assert_eq!(
         (status, answer["code"].as_str()),

@@ -100,10 +100,10 @@ fn odds_human_table_and_errors() {
         "{thrown}"
     );
     // A die with no physical shape: refused by odds as by roll, with the same words.
-    let (odds, roll) = (dicetable(&["odds", "3d17"]), dicetable(&["roll", "3d17"]));
+    let (odds, roll) = (dicetable(&["odds", "3d31"]), dicetable(&["roll", "3d31"]));
     assert_eq!((odds.status.code(), roll.status.code()), (Some(2), Some(2)));
     assert!(
-        stderr(&odds).contains("a d17 has no physical die"),
+        stderr(&odds).contains("a d31 has no physical die"),
         "{}",
         stderr(&odds)
     );
@@ -158,6 +158,13 @@ fn the_dice_of_other_sizes_throw_and_settle() {
         ("1d22", 22),
         ("1d26", 26),
         ("1d28", 28),
+        ("2d17", 17),
+        ("1d19", 19),
+        ("1d21", 21),
+        ("1d23", 23),
+        ("1d25", 25),
+        ("1d27", 27),
+        ("1d29", 29),
     ] {
         for seed in ["1", "2"] {
             let j = json(&["roll", notation, "--seed", seed, "--json"]);
@@ -187,7 +194,7 @@ fn the_dice_of_other_sizes_throw_and_settle() {
 #[test]
 fn roll_refuses_dice_that_do_not_exist() {
     let _lane = crate::beside_real_time();
-    let out = dicetable(&["roll", "3d17"]);
+    let out = dicetable(&["roll", "3d31"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no physical die"), "{}", stderr(&out));
 }
@@ -213,7 +220,7 @@ fn fairness_reports_its_figures() {
         j["settle_time"]["p99"].as_f64().expect("p99")
             >= j["settle_time"]["median"].as_f64().expect("median")
     );
-    let bad = dicetable(&["fairness", "--die", "d17"]);
+    let bad = dicetable(&["fairness", "--die", "d31"]);
     assert_eq!(bad.status.code(), Some(2));
 }
 

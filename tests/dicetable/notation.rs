@@ -512,7 +512,11 @@ fn the_odds_of_every_form_agree_with_icepool() {
     let report: Value = serde_json::from_str(&stdout(&out)).expect("a JSON report");
     let cases = report["cases"].as_array().expect("cases");
     assert_eq!(report["icepool"], "2.1.3");
-    assert_eq!(cases.len(), 86, "every case of scripts/icepool_notation.py");
+    assert_eq!(
+        cases.len(),
+        122,
+        "every case of scripts/icepool_notation.py"
+    );
     let disagree: Vec<&Value> = cases.iter().filter(|c| c["agrees"] != true).collect();
     assert!(
         disagree.is_empty(),

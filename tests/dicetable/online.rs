@@ -406,14 +406,14 @@ fn three_clients_play_one_table_and_the_log_verifies() {
             ),
             other => panic!("expected a refusal, got {other:?}"),
         }
-        // A d17 is notation, but no die on the table.
-        let no_d17 = dicetable::dice::physical_dice(17).expect_err("no d17");
+        // A d31 is notation, but no die on the table.
+        let no_d31 = dicetable::dice::physical_dice(31).expect_err("no d31");
         assert_eq!(
             refused(
-                pat.throw(Proposal::Notation("2d17".into()), None, false, None)
+                pat.throw(Proposal::Notation("2d31".into()), None, false, None)
                     .await
             ),
-            (ErrorCode::NoSuchDie, no_d17.to_string())
+            (ErrorCode::NoSuchDie, no_d31.to_string())
         );
 
         // A hidden roll: players see who rolled what and its seal; the reveal verifies.

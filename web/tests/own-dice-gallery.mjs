@@ -6,34 +6,21 @@
 // (found by role and name), throws one die of every kind, waits for them at rest and takes a
 // screenshot of the tray. What the tray draws of each throw (`overlay.dice()`). One JSON line.
 import { launch } from './browser.mjs';
-import { WAIT, openRoom, joinAs, trayGreeted, phonePage, throwNotation, pickDice }
-  from './room-page.mjs';
+import { patOnAPhone, throwNotation, pickDice, trayAtRest } from './room-page.mjs';
 import { join } from 'node:path';
 
 const [base, out] = process.argv.slice(2);
 const context = await launch();
 const errors = [];
-const trayOf = (page) => page.frames().find((f) => f.url().includes('/watch'));
 
 try {
-  const front = await context.newPage();
-  const { link } = await openRoom(front, base, 'gallery', 'd20-check-crypt');
-  await front.close();
-  const pat = await phonePage(context, errors, 'pat');
-  await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: ['Ash'] });
-  await trayGreeted(pat);
+  const pat = await patOnAPhone(context, errors, base, 'gallery');
   const shots = {};
   for (const [tone, body, ink] of [['light', '#f4f1ea', '#1a1a1a'], ['dark', '#1c1c22', '#f0ece2']]) {
     for (const material of ['plastic', 'translucent', 'metal', 'stone', 'wood']) {
       await pickDice(pat, { body, ink, material });
       await throwNotation(pat, 'd4+d6+d8+d10+d12+d20+d100');
-      const seq = await pat.evaluate(() => window.seat.acked);
-      const tray = trayOf(pat);
-      await tray.waitForFunction((n) => window.overlay.shown?.roll === n
-        && window.overlay.dice().length > 0 && window.overlay.dice().every((d) => d.numbered),
-      seq, WAIT);
-      await pat.waitForFunction(() => document.getElementById('tray-hint').hidden, null, WAIT);
-      await pat.evaluate(() => window.scrollTo(0, 0));
+      const tray = await trayAtRest(pat);
       const name = `own-dice-${material}-${tone}-phone.png`;
       await pat.screenshot({ path: join(out, name), clip: { x: 0, y: 0, width: 375, height: 340 } });
       shots[name] = await tray.evaluate(() => window.overlay.dice());

@@ -149,3 +149,31 @@ export async function makeMove(page) {
   await waitAnswer(page, before);
   return page.evaluate(() => window.seat.acked);
 }
+
+/** The tray of a room page: its watch page's frame. */
+export const trayOf = (page) => page.frames().find((f) => f.url().includes('/watch'));
+
+/** Pat on a phone in a new d20-check room `room`, seated as Ash, the tray greeted: where the
+ * galleries of dice throw from. */
+export async function patOnAPhone(context, errors, base, room) {
+  const front = await context.newPage();
+  const { link } = await openRoom(front, base, room, 'd20-check-crypt');
+  await front.close();
+  const pat = await phonePage(context, errors, 'pat');
+  await joinAs(pat, link, { name: 'Pat', passcode: 'friends', seats: ['Ash'] });
+  await trayGreeted(pat);
+  return pat;
+}
+
+/** Waits until the page's tray shows its member's last throw at rest, every die numbered, and
+ * the page is scrolled to the top for a picture of the tray: the tray's frame. */
+export async function trayAtRest(page) {
+  const seq = await page.evaluate(() => window.seat.acked);
+  const tray = trayOf(page);
+  await tray.waitForFunction((n) => window.overlay.shown?.roll === n
+    && window.overlay.dice().length > 0 && window.overlay.dice().every((d) => d.numbered),
+  seq, WAIT);
+  await page.waitForFunction(() => document.getElementById('tray-hint').hidden, null, WAIT);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return tray;
+}

@@ -112,7 +112,7 @@ try {
   const patSaw = await status(pat);
   await throwNotation(sam, '4dF', 'click');
   await until(pat, 'Sam: 4dF');
-  await throwNotation(sam, '2d17', 'click');
+  await throwNotation(sam, '2d31', 'click');
   const samRefused = await status(sam);
 
   // Hidden, then revealed.

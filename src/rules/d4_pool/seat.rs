@@ -521,7 +521,7 @@ mod tests {
         assert_eq!(err.code(), crate::errors::ErrorCode::TooManyDice);
         assert_eq!(
             err.to_string(),
-            "the move throws 101 dice at once (a d100 is two, a d9, d11, d13, d15, d18 or d22 to d30 two); a throw holds at most 100"
+            "the move throws 101 dice at once (a d100 is two, a d9, d11, d13, d15, d17, d18 or d21 to d30 two); a throw holds at most 100"
         );
         assert_eq!(t.odds(&big).err(), Some(err));
     }

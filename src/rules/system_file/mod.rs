@@ -179,7 +179,9 @@ impl TryFrom<WrittenDie> for DieDef {
             ));
         }
         let own_marks = DieKind::SINGLES.contains(&w.shape)
-            || (w.shape.other_size().is_some() && !w.shape.is_marked_twice());
+            || (w.shape.other_size().is_some()
+                && !w.shape.is_marked_twice()
+                && w.shape.thrown_again_above().is_none());
         if !own_marks {
             return Err(format!(
                 "die \"{}\" is a {}: a game's own die is a D4, D6, D8, D10, D12, D14, D16, D18, \

@@ -249,7 +249,7 @@ impl FreeRoll {
     }
 }
 
-/// A notation the table can throw: read, and its dice checked as every roll checks them (a d17,
+/// A notation the table can throw: read, and its dice checked as every roll checks them (a d31,
 /// too many dice, none at all), so the panel never shows odds of a throw that cannot be made.
 fn parse(text: &str) -> Result<Notation, String> {
     let notation = Notation::parse(text).map_err(|e| e.to_string())?;
