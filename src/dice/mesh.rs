@@ -428,7 +428,7 @@ impl NumeralSize {
 }
 
 /// The size of a die's numbers as its atlas draws them: a share of a cell is a share of the
-/// face's radius (the cell holds the face at [`FILL`] of its half-width), so a number `h` of a
+/// face's radius (the cell holds the face at `FILL` of its half-width), so a number `h` of a
 /// cell tall is `h × radius / FILL` on the die.
 pub fn numeral_size(kind: DieKind) -> NumeralSize {
     let kind = kind.body();
