@@ -386,6 +386,23 @@ fn belt_label_place(
     best
 }
 
+/// How tall a d4's corner numbers are drawn, as a share of a cell.
+const D4_LABEL_HEIGHT: f32 = 0.19;
+
+/// Where a belt die's number goes and how tall ([`belt_label_place`]); `None` for the other
+/// dice, whose numbers sit by rule.
+fn belt_place(
+    kind: DieKind,
+    shape: &Polyhedron,
+    face: &Face,
+    frame: &FaceFrame,
+    digits: usize,
+) -> Option<(f32, f32)> {
+    kind.other_size()
+        .is_some()
+        .then(|| belt_label_place(shape, face, frame, digits))
+}
+
 /// How tall a face's number is drawn, as a share of its cell: set per solid, and for a belt
 /// die as large as its narrow face allows (`belt`, from [`belt_label_place`]).
 fn label_height(kind: DieKind, label: &str, belt: Option<(f32, f32)>) -> f32 {
@@ -404,7 +421,7 @@ fn label_height(kind: DieKind, label: &str, belt: Option<(f32, f32)>) -> f32 {
                 0.3
             }
         }
-        DieKind::D4 => 0.19,
+        DieKind::D4 => D4_LABEL_HEIGHT,
         _ => belt.map_or(0.2, |(_, height)| height),
     }
 }
@@ -441,8 +458,7 @@ pub fn numeral_size(kind: DieKind) -> NumeralSize {
         .map(|face| {
             let frame = FaceFrame::new(kind, shape, face);
             let label = kind.label(face.value);
-            let belt = (kind.other_size().is_some())
-                .then(|| belt_label_place(shape, face, &frame, digits));
+            let belt = belt_place(kind, shape, face, &frame, digits);
             label_height(kind, &label, belt) * frame.radius / FILL
         })
         .fold(f32::INFINITY, f32::min);
@@ -512,14 +528,14 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
                 let at = atlas_px(kind, i, (x * 0.52, y * 0.52));
                 if let Some(marks) = marks {
                     let mark = marks.of(shape.vertex_values[v]);
-                    let place = (at, cell * 0.19, angle);
+                    let place = (at, cell * D4_LABEL_HEIGHT, angle);
                     draw_mark(&mut canvas, kind, i, &mark, place, (ink, style.typeface));
                     continue;
                 }
                 canvas.draw_text(
                     &shape.vertex_values[v].to_string(),
                     at,
-                    cell * 0.19,
+                    cell * D4_LABEL_HEIGHT,
                     angle,
                     ink,
                     (false, style.typeface),
@@ -529,8 +545,7 @@ pub fn atlas_pixels(kind: DieKind, style: DieStyle, marks: Option<&FaceMarks>) -
         }
         let label = kind.label(face.value);
         // A belt die's number sits where its narrow face is widest, as large as fits there.
-        let belt =
-            (kind.other_size().is_some()).then(|| belt_label_place(shape, face, &frame, digits));
+        let belt = belt_place(kind, shape, face, &frame, digits);
         let height = label_height(kind, &label, belt) * cell;
         // Triangles carry their number a little below the centroid's vertex side.
         let centre = match (belt, face.vertices.len()) {
